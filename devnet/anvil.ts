@@ -1,0 +1,116 @@
+/**
+ * Starts and stops anvil (and finds cast) from the @foundry-rs npm packages. The platform
+ * package ships the binary; we run it directly because killing the npm wrapper would leave the
+ * real anvil behind.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+
+const require = createRequire(import.meta.url);
+
+function platformTag(): string {
+  const os = process.platform === "darwin" ? "darwin" : process.platform === "win32" ? "win32" : "linux";
+  const arch = process.arch === "arm64" ? "arm64" : "amd64";
+  return `${os}-${arch}`;
+}
+
+export function foundryBinary(tool: "anvil" | "cast"): string {
+  const pkg = require.resolve(`@foundry-rs/${tool}-${platformTag()}/package.json`);
+  return join(dirname(pkg), "bin", process.platform === "win32" ? `${tool}.exe` : tool);
+}
+
+export type AnvilOptions = {
+  port: number;
+  chainId: number;
+  /** Genesis block timestamp (unix seconds). */
+  timestamp: number;
+  host?: string;
+  gasLimit?: bigint;
+};
+
+export type AnvilHandle = {
+  rpcUrl: string;
+  chainId: number;
+  process: ChildProcess;
+  stop(): Promise<void>;
+};
+
+export class AnvilStartError extends Error {
+  override name = "AnvilStartError";
+  constructor(
+    message: string,
+    readonly details: { port: number; chainId: number; output: string },
+  ) {
+    super(message);
+  }
+}
+
+/** Answers the chain id at `rpcUrl`, or null when nothing answers there. */
+export async function rpcChainId(rpcUrl: string, timeoutMs = 1000): Promise<number | null> {
+  try {
+    const res = await fetch(rpcUrl, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_chainId", params: [] }),
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    const body = (await res.json()) as { result?: string };
+    return body.result ? Number(body.result) : null;
+  } catch {
+    return null;
+  }
+}
+
+export async function startAnvil(options: AnvilOptions): Promise<AnvilHandle> {
+  const host = options.host ?? "127.0.0.1";
+  const rpcUrl = `http://${host}:${options.port}`;
+  const args = [
+    "--host", host,
+    "--port", String(options.port),
+    "--chain-id", String(options.chainId),
+    "--timestamp", String(options.timestamp),
+    "--gas-limit", String(options.gasLimit ?? 1_000_000_000n),
+    "--accounts", "1",
+    "--order", "fifo",
+    "--no-request-size-limit",
+  ];
+  const child = spawn(foundryBinary("anvil"), args, { stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  child.stdout?.on("data", (d) => (output = (output + d).slice(-4000)));
+  child.stderr?.on("data", (d) => (output = (output + d).slice(-4000)));
+  let exited = false;
+  child.once("exit", () => (exited = true));
+
+  const deadline = Date.now() + 15_000;
+  while (Date.now() < deadline) {
+    if (exited) break;
+    if ((await rpcChainId(rpcUrl, 300)) === options.chainId) {
+      return {
+        rpcUrl,
+        chainId: options.chainId,
+        process: child,
+        stop: () => stopProcess(child),
+      };
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  child.kill("SIGKILL");
+  throw new AnvilStartError(`anvil did not start on port ${options.port}`, {
+    port: options.port,
+    chainId: options.chainId,
+    output,
+  });
+}
+
+export function stopProcess(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => child.kill("SIGKILL"), 3000);
+    child.once("exit", () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.kill("SIGTERM");
+  });
+}
