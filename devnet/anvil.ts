@@ -62,6 +62,12 @@ export async function rpcChainId(rpcUrl: string, timeoutMs = 1000): Promise<numb
   }
 }
 
+// Children still alive when this process exits (even on an uncaught error) are killed with it.
+const liveChildren = new Set<ChildProcess>();
+process.once("exit", () => {
+  for (const child of liveChildren) child.kill("SIGKILL");
+});
+
 export async function startAnvil(options: AnvilOptions): Promise<AnvilHandle> {
   const host = options.host ?? "127.0.0.1";
   const rpcUrl = `http://${host}:${options.port}`;
@@ -80,7 +86,11 @@ export async function startAnvil(options: AnvilOptions): Promise<AnvilHandle> {
   child.stdout?.on("data", (d) => (output = (output + d).slice(-4000)));
   child.stderr?.on("data", (d) => (output = (output + d).slice(-4000)));
   let exited = false;
-  child.once("exit", () => (exited = true));
+  liveChildren.add(child);
+  child.once("exit", () => {
+    exited = true;
+    liveChildren.delete(child);
+  });
 
   const deadline = Date.now() + 15_000;
   while (Date.now() < deadline) {

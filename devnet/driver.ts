@@ -106,7 +106,7 @@ export class ChainDriver {
         const err = reply?.error;
         throw new ScriptRevertError(`${calls[i]!.method} failed: ${err?.message ?? "no reply"}`, {
           tx: (calls[i]!.params[0] ?? {}) as Tx,
-          reason: describeRevert(err?.data),
+          reason: err?.data === undefined ? (err?.message ?? "no reply") : describeRevert(err.data),
         });
       }
       return reply.result as T;

@@ -1,0 +1,12 @@
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    include: ["test/**/*.test.ts"],
+    // One devnet (both chains, history, venue) for the whole run, on free ports.
+    globalSetup: ["test/setup/devnet.ts"],
+    testTimeout: 60_000,
+    hookTimeout: 180_000,
+    pool: "forks",
+  },
+});
