@@ -109,8 +109,22 @@ export function positionAt(t: number): { shortEth: number; entryPx: number } {
   return { shortEth: round(short, 4), entryPx: entry };
 }
 
+// Records only change on the hour; the simulator pages through them many times per request burst.
+const recordsByHour = new Map<number, FundingRecord[]>();
+
 /** Funding payments up to `untilT`; positive `usdc` is received by the short. */
 export function fundingRecords(untilT: number): FundingRecord[] {
+  const key = hourFloor(untilT);
+  let records = recordsByHour.get(key);
+  if (!records) {
+    if (recordsByHour.size > 64) recordsByHour.clear();
+    records = computeFundingRecords(key);
+    recordsByHour.set(key, records);
+  }
+  return records;
+}
+
+function computeFundingRecords(untilT: number): FundingRecord[] {
   const records: FundingRecord[] = [];
   const first = HEDGE_PLAN[0]!.at;
   let t = hourFloor(first) + HOUR;
