@@ -150,16 +150,23 @@ export class ChainDriver {
    */
   async sendBlock(txs: Tx[], gas = 400_000n): Promise<Receipt[]> {
     if (txs.length === 0) return [];
+    // Explicit nonces: anvil serves a JSON-RPC batch concurrently, so two sends from one
+    // sender would otherwise race for the same nonce.
+    const senders = [...new Set(txs.map((tx) => tx.from.toLowerCase()))];
+    const counts = await this.rpcBatch<Hex>(senders.map((s) => ({ method: "eth_getTransactionCount", params: [s, "pending"] })));
+    const nextNonce = new Map(senders.map((s, i) => [s, BigInt(counts[i]!)]));
+    const withNonces = txs.map((tx) => {
+      const key = tx.from.toLowerCase();
+      const nonce = nextNonce.get(key)!;
+      nextNonce.set(key, nonce + 1n);
+      return { ...this.toRpcTx({ gas, ...tx }), nonce: `0x${nonce.toString(16)}` };
+    });
     await this.rpc("evm_setAutomine", [false]);
     let hashes: Hex[] = [];
     try {
-      for (let i = 0; i < txs.length; i += 500) {
-        const chunk = txs.slice(i, i + 500);
-        hashes = hashes.concat(
-          await this.rpcBatch<Hex>(
-            chunk.map((tx) => ({ method: "eth_sendTransaction", params: [this.toRpcTx({ gas, ...tx })] })),
-          ),
-        );
+      for (let i = 0; i < withNonces.length; i += 500) {
+        const chunk = withNonces.slice(i, i + 500);
+        hashes = hashes.concat(await this.rpcBatch<Hex>(chunk.map((tx) => ({ method: "eth_sendTransaction", params: [tx] }))));
       }
       await this.rpc("evm_mine", [this.cursor]);
     } finally {

@@ -2,6 +2,7 @@
  * `npm run devnet [-- --scale N]`: both chains, the history and the venue simulator, until
  * Ctrl-C. Ports: DEVNET_BASE_PORT (8545), DEVNET_ETHEREUM_PORT (8546), DEVNET_VENUE_PORT (8547).
  */
+import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { startDevnet, DEFAULT_PORTS, type Devnet } from "./devnet.js";
 
@@ -55,8 +56,7 @@ async function main() {
   await devnet.stop();
 }
 
-const isMain = process.argv[1] && import.meta.url.endsWith(process.argv[1].replace(/.*\/devnet\//, "/devnet/"));
-if (isMain) {
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   main().catch((error) => {
     console.error(error);
     process.exit(1);
