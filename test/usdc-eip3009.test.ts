@@ -3,7 +3,7 @@
  * scheme relies on. Authorizations are signed with viem, independently of the contract.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hashDomain, keccak256, parseSignature, parseUnits, stringToHex, type Address, type Hex } from "viem";
+import { domainSeparator, keccak256, parseSignature, parseUnits, stringToHex, type Address, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { devnetKey } from "../devnet/keys.js";
 import { revertReason, startTestChain, type TestChain } from "./helpers/test-chain.js";
@@ -63,9 +63,7 @@ describe("USDC (EIP-3009)", () => {
     expect(await c.read<number>(USDC, "FiatTokenV2", "decimals")).toBe(6);
     expect(await c.read<string>(USDC, "FiatTokenV2", "version")).toBe("2");
     expect(await c.read<Hex>(USDC, "FiatTokenV2", "DOMAIN_SEPARATOR")).toBe(
-      hashDomain({ domain: { name: "USD Coin", version: "2", chainId, verifyingContract: USDC }, types: { EIP712Domain: [
-        { name: "name", type: "string" }, { name: "version", type: "string" }, { name: "chainId", type: "uint256" }, { name: "verifyingContract", type: "address" },
-      ] } }),
+      domainSeparator({ domain: { name: "USD Coin", version: "2", chainId, verifyingContract: USDC } }),
     );
   });
 
