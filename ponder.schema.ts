@@ -1,0 +1,268 @@
+/**
+ * Indexed state. Amounts are raw token units (bigint; decimals in the column comment):
+ * USDC 6, kUSD 18, WETH 18, skUSD shares 24, vault v1/v2 shares 18. Every table is a Ponder
+ * table, so a reorg rolls back rows and the balances derived from them together.
+ */
+import { index, onchainEnum, onchainTable } from "ponder";
+
+export const swapDirection = onchainEnum("swap_direction", ["mint", "redeem"]);
+
+/** One row per PSM `Swap`. */
+export const psmSwap = onchainTable(
+  "psm_swap",
+  (t) => ({
+    id: t.text().primaryKey(), // txHash-logIndex
+    psmKey: t.text().notNull(), // psmMint | psmRetiredMint | psmRedeemReserve
+    psm: t.hex().notNull(),
+    direction: swapDirection("direction").notNull(),
+    user: t.hex().notNull(),
+    usdcAmount: t.bigint().notNull(), // USDC in (mint) or paid out (redeem), 6 decimals
+    kusdAmount: t.bigint().notNull(), // kUSD minted (mint) or taken in (redeem), 18 decimals
+    fee: t.bigint().notNull(), // in kUSD, 18 decimals
+    feeBps: t.integer().notNull(), // fee / gross kUSD, in basis points
+    txHash: t.hex().notNull(),
+    blockNumber: t.bigint().notNull(),
+    timestamp: t.bigint().notNull(),
+    logIndex: t.integer().notNull(),
+  }),
+  (table) => ({
+    userIdx: index().on(table.user),
+    psmIdx: index().on(table.psmKey, table.blockNumber),
+    blockIdx: index().on(table.blockNumber),
+  }),
+);
+
+/**
+ * USDC entering or leaving a PSM other than through a swap: topUp (in), skim (out, with
+ * SurplusSkimmed), flashLoan (out and back in one transaction, net zero) or unexplained.
+ * One row per (transaction, PSM, direction).
+ */
+export const psmReserveMovement = onchainTable(
+  "psm_reserve_movement",
+  (t) => ({
+    id: t.text().primaryKey(), // txHash:psm:in|out
+    psmKey: t.text().notNull(),
+    psm: t.hex().notNull(),
+    kind: t.text().notNull(), // topUp | skim | flashLoan | unexplained
+    direction: t.text().notNull(), // in | out
+    counterparty: t.hex().notNull(),
+    amount: t.bigint().notNull(), // USDC, 6 decimals
+    txHash: t.hex().notNull(),
+    blockNumber: t.bigint().notNull(),
+    timestamp: t.bigint().notNull(),
+  }),
+  (table) => ({ psmIdx: index().on(table.psmKey, table.blockNumber) }),
+);
+
+/** Paused / Unpaused of a PSM. */
+export const psmPauseEvent = onchainTable("psm_pause_event", (t) => ({
+  id: t.text().primaryKey(),
+  psmKey: t.text().notNull(),
+  psm: t.hex().notNull(),
+  paused: t.boolean().notNull(),
+  account: t.hex().notNull(),
+  txHash: t.hex().notNull(),
+  blockNumber: t.bigint().notNull(),
+  timestamp: t.bigint().notNull(),
+}));
+
+/** Deposit, withdraw, share transfer and yield distribution, for every vault. */
+export const vaultEvent = onchainTable(
+  "vault_event",
+  (t) => ({
+    id: t.text().primaryKey(),
+    vaultKey: t.text().notNull(), // skUSD | skUSDDeprecated | vaultV1 | vaultV2
+    vault: t.hex().notNull(),
+    kind: t.text().notNull(), // deposit | withdraw | transfer | yield
+    sender: t.hex(), // deposit/withdraw caller, yield strategist
+    from: t.hex(), // share transfer / withdraw owner
+    to: t.hex(), // share transfer / deposit owner / withdraw receiver
+    assets: t.bigint(), // asset units
+    shares: t.bigint(), // share units
+    txHash: t.hex().notNull(),
+    blockNumber: t.bigint().notNull(),
+    timestamp: t.bigint().notNull(),
+    logIndex: t.integer().notNull(),
+  }),
+  (table) => ({ vaultIdx: index().on(table.vaultKey, table.kind, table.blockNumber) }),
+);
+
+/** Current share balance of an account in a vault. */
+export const shareBalance = onchainTable(
+  "share_balance",
+  (t) => ({
+    id: t.text().primaryKey(), // vault:account
+    vault: t.hex().notNull(),
+    vaultKey: t.text().notNull(),
+    account: t.hex().notNull(),
+    shares: t.bigint().notNull(),
+  }),
+  (table) => ({ accountIdx: index().on(table.account) }),
+);
+
+/** convertToAssets(one share) of each staking vault, every `sharePriceInterval` blocks. */
+export const sharePrice = onchainTable(
+  "share_price",
+  (t) => ({
+    id: t.text().primaryKey(), // vault:block
+    vaultKey: t.text().notNull(),
+    vault: t.hex().notNull(),
+    assetsPerShare: t.bigint().notNull(), // kUSD (18 decimals) per 1e24 share units
+    totalAssets: t.bigint().notNull(),
+    totalSupply: t.bigint().notNull(),
+    blockNumber: t.bigint().notNull(),
+    timestamp: t.bigint().notNull(),
+  }),
+  (table) => ({ vaultIdx: index().on(table.vaultKey, table.blockNumber) }),
+);
+
+/** Strategist writes on vault v1/v2: l1Assets, offChainAssets, hedgingReserve. */
+export const vaultReport = onchainTable(
+  "vault_report",
+  (t) => ({
+    id: t.text().primaryKey(),
+    vaultKey: t.text().notNull(),
+    vault: t.hex().notNull(),
+    field: t.text().notNull(), // l1Assets | offChainAssets | hedgingReserve
+    oldAmount: t.bigint().notNull(), // wei
+    newAmount: t.bigint().notNull(), // wei
+    txHash: t.hex().notNull(),
+    blockNumber: t.bigint().notNull(),
+    timestamp: t.bigint().notNull(),
+  }),
+  (table) => ({ fieldIdx: index().on(table.vaultKey, table.field, table.blockNumber) }),
+);
+
+/** RoleGranted / RoleRevoked on kUSD, the PSMs and the vaults. */
+export const roleEvent = onchainTable(
+  "role_event",
+  (t) => ({
+    id: t.text().primaryKey(),
+    contractKey: t.text().notNull(),
+    contract: t.hex().notNull(),
+    role: t.hex().notNull(),
+    roleName: t.text(), // MINTER_ROLE, DEFAULT_ADMIN_ROLE, ... when known
+    account: t.hex().notNull(),
+    sender: t.hex().notNull(),
+    granted: t.boolean().notNull(),
+    txHash: t.hex().notNull(),
+    blockNumber: t.bigint().notNull(),
+    timestamp: t.bigint().notNull(),
+  }),
+  (table) => ({ roleIdx: index().on(table.role, table.account) }),
+);
+
+/** Who holds which role now, as the role events imply. */
+export const roleHolder = onchainTable(
+  "role_holder",
+  (t) => ({
+    id: t.text().primaryKey(), // contract:role:account
+    contractKey: t.text().notNull(),
+    contract: t.hex().notNull(),
+    role: t.hex().notNull(),
+    roleName: t.text(),
+    account: t.hex().notNull(),
+    active: t.boolean().notNull(),
+    sinceBlock: t.bigint().notNull(),
+  }),
+  (table) => ({ roleIdx: index().on(table.role, table.active) }),
+);
+
+/** ERC-20 transfers (USDC, kUSD, WETH, skUSD shares) with a registry account on either side. */
+export const registryTransfer = onchainTable(
+  "registry_transfer",
+  (t) => ({
+    id: t.text().primaryKey(),
+    token: t.hex().notNull(),
+    tokenSymbol: t.text().notNull(),
+    from: t.hex().notNull(),
+    to: t.hex().notNull(),
+    amount: t.bigint().notNull(),
+    fromListed: t.boolean().notNull(),
+    toListed: t.boolean().notNull(),
+    txHash: t.hex().notNull(),
+    blockNumber: t.bigint().notNull(),
+    timestamp: t.bigint().notNull(),
+    logIndex: t.integer().notNull(),
+  }),
+  (table) => ({ fromIdx: index().on(table.from), toIdx: index().on(table.to), blockIdx: index().on(table.blockNumber) }),
+);
+
+/** Running balance of a registry account in a token, from the transfers since indexing began. */
+export const accountBalance = onchainTable(
+  "account_balance",
+  (t) => ({
+    id: t.text().primaryKey(), // token:account
+    token: t.hex().notNull(),
+    tokenSymbol: t.text().notNull(),
+    account: t.hex().notNull(),
+    balance: t.bigint().notNull(),
+    updatedBlock: t.bigint().notNull(),
+  }),
+  (table) => ({ accountIdx: index().on(table.account) }),
+);
+
+/** kUSD mints and burns: the supply history. */
+export const kusdSupplyEvent = onchainTable(
+  "kusd_supply_event",
+  (t) => ({
+    id: t.text().primaryKey(),
+    kind: t.text().notNull(), // mint | burn
+    account: t.hex().notNull(),
+    amount: t.bigint().notNull(),
+    totalSupplyAfter: t.bigint().notNull(),
+    txHash: t.hex().notNull(),
+    blockNumber: t.bigint().notNull(),
+    timestamp: t.bigint().notNull(),
+  }),
+  (table) => ({ blockIdx: index().on(table.blockNumber) }),
+);
+
+/** Running kUSD totals (one row, id "kUSD"). */
+export const kusdSupply = onchainTable("kusd_supply", (t) => ({
+  id: t.text().primaryKey(),
+  totalSupply: t.bigint().notNull(),
+  totalMinted: t.bigint().notNull(),
+  totalBurned: t.bigint().notNull(),
+  updatedBlock: t.bigint().notNull(),
+}));
+
+/** Exchange-rate reports of the liquid-staking tokens (ETH per token, 18 decimals). */
+export const lstRate = onchainTable(
+  "lst_rate",
+  (t) => ({
+    id: t.text().primaryKey(),
+    token: t.hex().notNull(),
+    symbol: t.text().notNull(),
+    rate: t.bigint().notNull(),
+    blockNumber: t.bigint().notNull(),
+    timestamp: t.bigint().notNull(),
+  }),
+  (table) => ({ symbolIdx: index().on(table.symbol, table.timestamp) }),
+);
+
+/** Deposits, withdrawals, borrows and repays in the isolated lending market. */
+export const lendingEvent = onchainTable(
+  "lending_event",
+  (t) => ({
+    id: t.text().primaryKey(),
+    vaultKey: t.text().notNull(),
+    vault: t.hex().notNull(),
+    kind: t.text().notNull(), // deposit | withdraw | borrow | repay
+    account: t.hex().notNull(),
+    assets: t.bigint().notNull(),
+    shares: t.bigint(),
+    txHash: t.hex().notNull(),
+    blockNumber: t.bigint().notNull(),
+    timestamp: t.bigint().notNull(),
+  }),
+  (table) => ({ accountIdx: index().on(table.account) }),
+);
+
+/** The newest block indexed on each chain (one row per chain). */
+export const chainHead = onchainTable("chain_head", (t) => ({
+  id: t.text().primaryKey(), // base | ethereum
+  chainId: t.integer().notNull(),
+  blockNumber: t.bigint().notNull(),
+  timestamp: t.bigint().notNull(),
+}));

@@ -1,0 +1,55 @@
+import { ponder } from "ponder:registry";
+import { psmPauseEvent, psmReserveMovement, psmSwap } from "ponder:schema";
+import { lower, network, psmKeyOf } from "./lookup.js";
+import { swapAmounts } from "./swap-amounts.js";
+import { movementId } from "./reserve-movements.js";
+
+ponder.on("PSM:Swap", async ({ event, context }) => {
+  const psm = lower(event.log.address);
+  const { user, fromToken, amount, fee } = event.args;
+  const direction = lower(fromToken) === lower(network.kUSD.address) ? "redeem" : "mint";
+  const amounts = swapAmounts(direction, amount, fee);
+  await context.db.insert(psmSwap).values({
+    id: event.id,
+    psmKey: psmKeyOf(psm) ?? "unknown",
+    psm,
+    direction,
+    user: lower(user),
+    ...amounts,
+    fee,
+    txHash: event.transaction.hash,
+    blockNumber: event.block.number,
+    timestamp: event.block.timestamp,
+    logIndex: event.log.logIndex,
+  });
+  // The USDC leg of a swap was provisionally recorded as a reserve movement (its Transfer
+  // comes first in the transaction); it is a swap, so take it out again.
+  const id = movementId(event.transaction.hash, psm, direction === "mint" ? "in" : "out");
+  const leg = await context.db.find(psmReserveMovement, { id });
+  if (!leg) return;
+  if (leg.amount <= amounts.usdcAmount) await context.db.delete(psmReserveMovement, { id });
+  else await context.db.update(psmReserveMovement, { id }).set({ amount: leg.amount - amounts.usdcAmount });
+});
+
+ponder.on("PSM:SurplusSkimmed", async ({ event, context }) => {
+  const id = movementId(event.transaction.hash, lower(event.log.address), "out");
+  if (await context.db.find(psmReserveMovement, { id })) {
+    await context.db.update(psmReserveMovement, { id }).set({ kind: "skim" });
+  }
+});
+
+for (const [name, paused] of [["Paused", true], ["Unpaused", false]] as const) {
+  ponder.on(`PSM:${name}`, async ({ event, context }) => {
+    const psm = lower(event.log.address);
+    await context.db.insert(psmPauseEvent).values({
+      id: event.id,
+      psmKey: psmKeyOf(psm) ?? "unknown",
+      psm,
+      paused,
+      account: lower(event.args.account),
+      txHash: event.transaction.hash,
+      blockNumber: event.block.number,
+      timestamp: event.block.timestamp,
+    });
+  });
+}

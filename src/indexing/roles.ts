@@ -1,0 +1,50 @@
+import { keccak256, stringToHex, type Hex } from "viem";
+import { ponder, type Context } from "ponder:registry";
+import { roleEvent, roleHolder } from "ponder:schema";
+import { contractKeyOf, lower } from "./lookup.js";
+
+const ROLE_NAMES = new Map<Hex, string>([
+  [`0x${"00".repeat(32)}`, "DEFAULT_ADMIN_ROLE"],
+  ...["MINTER_ROLE", "MANAGER_ROLE", "ARBITRAGEUR_ROLE", "STRATEGIST_ROLE", "PAUSER_ROLE"].map(
+    (name) => [keccak256(stringToHex(name)), name] as [Hex, string],
+  ),
+]);
+
+type RoleArgs = { role: Hex; account: Hex; sender: Hex };
+
+type RoleEvent = {
+  id: string;
+  args: RoleArgs;
+  log: { address: Hex };
+  block: { number: bigint; timestamp: bigint };
+  transaction: { hash: Hex };
+};
+
+async function recordRole(event: RoleEvent, context: Context, granted: boolean) {
+  const contract = lower(event.log.address);
+  const { role, account, sender } = event.args;
+  const roleName = ROLE_NAMES.get(role) ?? null;
+  const contractKey = contractKeyOf(contract);
+  await context.db.insert(roleEvent).values({
+    id: event.id,
+    contractKey,
+    contract,
+    role,
+    roleName,
+    account: lower(account),
+    sender: lower(sender),
+    granted,
+    txHash: event.transaction.hash,
+    blockNumber: event.block.number,
+    timestamp: event.block.timestamp,
+  });
+  await context.db
+    .insert(roleHolder)
+    .values({ id: `${contract}:${role}:${lower(account)}`, contractKey, contract, role, roleName, account: lower(account), active: granted, sinceBlock: event.block.number })
+    .onConflictDoUpdate({ active: granted, sinceBlock: event.block.number });
+}
+
+for (const source of ["KUSD", "PSM", "StakingVault", "DepositVault"] as const) {
+  ponder.on(`${source}:RoleGranted`, ({ event, context }) => recordRole(event, context, true));
+  ponder.on(`${source}:RoleRevoked`, ({ event, context }) => recordRole(event, context, false));
+}

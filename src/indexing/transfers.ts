@@ -1,0 +1,125 @@
+import { ponder, type Context } from "ponder:registry";
+import { accountBalance, kusdSupply, kusdSupplyEvent, registryTransfer } from "ponder:schema";
+import { zeroAddress, type Address, type Hex } from "viem";
+import { isListed, lower, psmKeyOf, TOKEN_SYMBOLS } from "./lookup.js";
+import { recordPsmUsdc } from "./reserve-movements.js";
+
+type TransferLike = {
+  token: Address;
+  from: Address;
+  to: Address;
+  amount: bigint;
+  logId: string;
+  logIndex: number;
+  txHash: Hex;
+  blockNumber: bigint;
+  timestamp: bigint;
+};
+
+async function addBalance(context: Context, token: Address, account: Address, delta: bigint, blockNumber: bigint) {
+  await context.db
+    .insert(accountBalance)
+    .values({ id: `${token}:${account}`, token, tokenSymbol: TOKEN_SYMBOLS.get(token) ?? "unknown", account, balance: delta, updatedBlock: blockNumber })
+    .onConflictDoUpdate((row) => ({ balance: row.balance + delta, updatedBlock: blockNumber }));
+}
+
+/** Stores a transfer that touches a registry account and moves the listed sides' balances. */
+export async function recordRegistryTransfer(context: Context, t: TransferLike) {
+  const fromListed = isListed(t.from);
+  const toListed = isListed(t.to);
+  if (!fromListed && !toListed) return;
+  await context.db.insert(registryTransfer).values({
+    id: t.logId,
+    token: t.token,
+    tokenSymbol: TOKEN_SYMBOLS.get(t.token) ?? "unknown",
+    from: t.from,
+    to: t.to,
+    amount: t.amount,
+    fromListed,
+    toListed,
+    txHash: t.txHash,
+    blockNumber: t.blockNumber,
+    timestamp: t.timestamp,
+    logIndex: t.logIndex,
+  });
+  if (fromListed) await addBalance(context, t.token, t.from, -t.amount, t.blockNumber);
+  if (toListed) await addBalance(context, t.token, t.to, t.amount, t.blockNumber);
+}
+
+const transferOf = (event: {
+  id: string;
+  log: { address: Address; logIndex: number };
+  args: { from: Address; to: Address; value: bigint };
+  transaction: { hash: Hex };
+  block: { number: bigint; timestamp: bigint };
+}): TransferLike => ({
+  token: lower(event.log.address),
+  from: lower(event.args.from),
+  to: lower(event.args.to),
+  amount: event.args.value,
+  logId: event.id,
+  logIndex: event.log.logIndex,
+  txHash: event.transaction.hash,
+  blockNumber: event.block.number,
+  timestamp: event.block.timestamp,
+});
+
+async function onUsdcTransfer(context: Context, t: TransferLike) {
+  await recordRegistryTransfer(context, t);
+  const base = { amount: t.amount, txHash: t.txHash, blockNumber: t.blockNumber, timestamp: t.timestamp };
+  if (psmKeyOf(t.to)) await recordPsmUsdc(context, { ...base, psm: t.to, direction: "in", counterparty: t.from });
+  if (psmKeyOf(t.from)) await recordPsmUsdc(context, { ...base, psm: t.from, direction: "out", counterparty: t.to });
+}
+
+// See ponder.config.ts: "Out" sees transfers from a listed account, "In" the rest.
+ponder.on("USDCOut:Transfer", ({ event, context }) => onUsdcTransfer(context, transferOf(event)));
+ponder.on("USDCIn:Transfer", async ({ event, context }) => {
+  if (!isListed(event.args.from)) await onUsdcTransfer(context, transferOf(event));
+});
+
+type WethTransferEvent = Omit<Parameters<typeof transferOf>[0], "args"> & { args: { src: Address; dst: Address; wad: bigint } };
+
+/** WETH9 names its Transfer arguments src, dst, wad. */
+const wethTransfer = (event: WethTransferEvent) =>
+  transferOf({ ...event, args: { from: event.args.src, to: event.args.dst, value: event.args.wad } });
+
+ponder.on("WETHOut:Transfer", ({ event, context }) => recordRegistryTransfer(context, wethTransfer(event)));
+ponder.on("WETHIn:Transfer", async ({ event, context }) => {
+  if (!isListed(event.args.src)) await recordRegistryTransfer(context, wethTransfer(event));
+});
+
+// WETH9 wraps and unwraps without a Transfer event; the balance moves all the same.
+ponder.on("WETHOut:Deposit", async ({ event, context }) => {
+  if (isListed(event.args.dst)) await addBalance(context, lower(event.log.address), lower(event.args.dst), event.args.wad, event.block.number);
+});
+ponder.on("WETHOut:Withdrawal", async ({ event, context }) => {
+  if (isListed(event.args.src)) await addBalance(context, lower(event.log.address), lower(event.args.src), -event.args.wad, event.block.number);
+});
+
+ponder.on("KUSD:Transfer", async ({ event, context }) => {
+  const t = transferOf(event);
+  await recordRegistryTransfer(context, t);
+  const kind = t.from === zeroAddress ? "mint" : t.to === zeroAddress ? "burn" : null;
+  if (!kind) return;
+  const minted = kind === "mint" ? t.amount : 0n;
+  const burned = kind === "burn" ? t.amount : 0n;
+  const supply = await context.db
+    .insert(kusdSupply)
+    .values({ id: "kUSD", totalSupply: minted - burned, totalMinted: minted, totalBurned: burned, updatedBlock: t.blockNumber })
+    .onConflictDoUpdate((row) => ({
+      totalSupply: row.totalSupply + minted - burned,
+      totalMinted: row.totalMinted + minted,
+      totalBurned: row.totalBurned + burned,
+      updatedBlock: t.blockNumber,
+    }));
+  await context.db.insert(kusdSupplyEvent).values({
+    id: t.logId,
+    kind,
+    account: kind === "mint" ? t.to : t.from,
+    amount: t.amount,
+    totalSupplyAfter: supply.totalSupply,
+    txHash: t.txHash,
+    blockNumber: t.blockNumber,
+    timestamp: t.timestamp,
+  });
+});

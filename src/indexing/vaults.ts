@@ -1,0 +1,95 @@
+import { ponder, type Context } from "ponder:registry";
+import { shareBalance, sharePrice, vaultEvent, vaultReport } from "ponder:schema";
+import { zeroAddress, type Address } from "viem";
+import { stakedKUSDAbi } from "../../abis/index.js";
+import { lower, network, vaultKeyOf } from "./lookup.js";
+import { recordRegistryTransfer } from "./transfers.js";
+
+async function addShares(context: Context, vault: Address, account: Address, delta: bigint) {
+  await context.db
+    .insert(shareBalance)
+    .values({ id: `${vault}:${account}`, vault, vaultKey: vaultKeyOf(vault), account, shares: delta })
+    .onConflictDoUpdate((row) => ({ shares: row.shares + delta }));
+}
+
+for (const source of ["StakingVault", "DepositVault"] as const) {
+  ponder.on(`${source}:Deposit`, async ({ event, context }) => {
+    const vault = lower(event.log.address);
+    await context.db.insert(vaultEvent).values({
+      id: event.id, vaultKey: vaultKeyOf(vault), vault, kind: "deposit",
+      sender: lower(event.args.sender), to: lower(event.args.owner), assets: event.args.assets, shares: event.args.shares,
+      txHash: event.transaction.hash, blockNumber: event.block.number, timestamp: event.block.timestamp, logIndex: event.log.logIndex,
+    });
+  });
+
+  ponder.on(`${source}:Withdraw`, async ({ event, context }) => {
+    const vault = lower(event.log.address);
+    await context.db.insert(vaultEvent).values({
+      id: event.id, vaultKey: vaultKeyOf(vault), vault, kind: "withdraw",
+      sender: lower(event.args.sender), from: lower(event.args.owner), to: lower(event.args.receiver), assets: event.args.assets, shares: event.args.shares,
+      txHash: event.transaction.hash, blockNumber: event.block.number, timestamp: event.block.timestamp, logIndex: event.log.logIndex,
+    });
+  });
+
+  // Mints and burns of shares are the Deposit/Withdraw above; they move balances here.
+  ponder.on(`${source}:Transfer`, async ({ event, context }) => {
+    const vault = lower(event.log.address);
+    const from = lower(event.args.from);
+    const to = lower(event.args.to);
+    if (from !== zeroAddress) await addShares(context, vault, from, -event.args.value);
+    if (to !== zeroAddress) await addShares(context, vault, to, event.args.value);
+    if (source === "StakingVault") {
+      // skUSD is one of the tokens whose registry-account transfers (mints and burns too) we keep.
+      await recordRegistryTransfer(context, {
+        token: vault, from, to, amount: event.args.value, logId: event.id, logIndex: event.log.logIndex,
+        txHash: event.transaction.hash, blockNumber: event.block.number, timestamp: event.block.timestamp,
+      });
+    }
+    if (from === zeroAddress || to === zeroAddress) return;
+    await context.db.insert(vaultEvent).values({
+      id: event.id, vaultKey: vaultKeyOf(vault), vault, kind: "transfer",
+      from, to, shares: event.args.value,
+      txHash: event.transaction.hash, blockNumber: event.block.number, timestamp: event.block.timestamp, logIndex: event.log.logIndex,
+    });
+  });
+}
+
+ponder.on("StakingVault:YieldDistributed", async ({ event, context }) => {
+  const vault = lower(event.log.address);
+  await context.db.insert(vaultEvent).values({
+    id: event.id, vaultKey: vaultKeyOf(vault), vault, kind: "yield",
+    sender: lower(event.args.strategist), assets: event.args.amount,
+    txHash: event.transaction.hash, blockNumber: event.block.number, timestamp: event.block.timestamp, logIndex: event.log.logIndex,
+  });
+});
+
+for (const [name, field] of [["L1AssetsUpdated", "l1Assets"], ["OffChainAssetsUpdated", "offChainAssets"], ["HedgingReserveUpdated", "hedgingReserve"]] as const) {
+  ponder.on(`DepositVault:${name}`, async ({ event, context }) => {
+    const vault = lower(event.log.address);
+    await context.db.insert(vaultReport).values({
+      id: event.id, vaultKey: vaultKeyOf(vault), vault, field,
+      oldAmount: event.args.oldAmount, newAmount: event.args.newAmount,
+      txHash: event.transaction.hash, blockNumber: event.block.number, timestamp: event.block.timestamp,
+    });
+  });
+}
+
+const ONE_SHARE = 10n ** 24n;
+
+ponder.on("SharePrice:block", async ({ event, context }) => {
+  for (const [vaultKey, deployed] of Object.entries(network.stakingVaults)) {
+    if (BigInt(deployed.startBlock) > event.block.number) continue;
+    const read = (functionName: "totalAssets" | "totalSupply") =>
+      context.client.readContract({ abi: stakedKUSDAbi, address: deployed.address, functionName });
+    const [assetsPerShare, totalAssets, totalSupply] = await Promise.all([
+      context.client.readContract({ abi: stakedKUSDAbi, address: deployed.address, functionName: "convertToAssets", args: [ONE_SHARE] }),
+      read("totalAssets"),
+      read("totalSupply"),
+    ]);
+    const vault = lower(deployed.address);
+    await context.db.insert(sharePrice).values({
+      id: `${vault}:${event.block.number}`, vaultKey, vault, assetsPerShare, totalAssets, totalSupply,
+      blockNumber: event.block.number, timestamp: event.block.timestamp,
+    });
+  }
+});

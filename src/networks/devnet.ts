@@ -1,0 +1,38 @@
+import type { Address } from "viem";
+import { readDeployment } from "../../devnet/deployment.js";
+import type { Deployed, NetworkConfig } from "./types.js";
+
+/** Copies of one RPC URL: Ponder budgets each URL separately, and anvil can take far more. */
+const RPC_COPIES = 50;
+
+export function devnetNetwork(): NetworkConfig {
+  const d = readDeployment();
+  const c = d.chains.base.contracts;
+  const at = (name: string): Deployed => {
+    const record = c[name];
+    if (!record) throw new Error(`devnet deployment has no contract ${name}`);
+    return { address: record.address, startBlock: record.block };
+  };
+  const registryAccounts = new Set<Address>();
+  for (const v of d.registry.versions) {
+    for (const e of v.entries) registryAccounts.add(e.address);
+    for (const x of v.disclosed_venue_deposits) registryAccounts.add(x.address);
+  }
+  return {
+    name: "devnet",
+    chains: {
+      base: { id: 8453, rpc: Array(RPC_COPIES).fill(d.chains.base.rpcUrl), disableCache: true },
+      ethereum: { id: 1, rpc: Array(RPC_COPIES).fill(d.chains.ethereum.rpcUrl), disableCache: true, startBlock: d.chains.ethereum.historyEndBlock },
+    },
+    kUSD: at("kUSD"),
+    usdc: at("usdc"),
+    weth: at("weth"),
+    psms: { psmMint: at("psmMint"), psmRetiredMint: at("psmRetiredMint"), psmRedeemReserve: at("psmRedeemReserve") },
+    stakingVaults: { skUSD: at("skUSD"), skUSDDeprecated: at("skUSDDeprecated") },
+    depositVaults: { vaultV1: at("vaultV1"), vaultV2: at("vaultV2") },
+    lsts: { wstETH: at("wstETH"), cbETH: at("cbETH") },
+    lending: { lendingUSDC: at("lendingUSDC"), lendingEscrowKUSD: at("lendingEscrowKUSD") },
+    registryAccounts: [...registryAccounts],
+    sharePriceInterval: 25,
+  };
+}

@@ -1,0 +1,39 @@
+/** Access to the shared test stack: the devnet deployment, chain clients and the indexed tables. */
+import { createClient } from "@ponder/client";
+import { inject } from "vitest";
+import { createPublicClient, createWalletClient, http, type Hex, type PublicClient } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import * as schema from "../../ponder.schema.js";
+import { devnetChain } from "../../devnet/chains.js";
+import { readDeployment } from "../../devnet/deployment.js";
+
+export function stack() {
+  const deployment = readDeployment(inject("deploymentFile"));
+  const rpcUrl = deployment.chains.base.rpcUrl;
+  const chain = devnetChain(8453, rpcUrl);
+  const client = createPublicClient({ chain, transport: http(rpcUrl), pollingInterval: 50 }) as PublicClient;
+  const indexerUrl = inject("indexerUrl");
+  const sql = createClient(`${indexerUrl}/sql`, { schema });
+  const wallet = (privateKey: Hex) =>
+    createWalletClient({ account: privateKeyToAccount(privateKey), chain, transport: http(rpcUrl), pollingInterval: 50 });
+  const addr = (name: string) => deployment.chains.base.contracts[name]!.address;
+  const indexedBlock = async (chainName = "base") => {
+    const status = (await (await fetch(`${indexerUrl}/status`)).json()) as Record<string, { block: { number: number } | null }>;
+    return status[chainName]?.block?.number ?? -1;
+  };
+  /** Waits until the indexer has processed `block` on base. */
+  const indexedThrough = async (block: number | bigint, timeoutMs = 30_000) => {
+    const deadline = Date.now() + timeoutMs;
+    while ((await indexedBlock()) < Number(block)) {
+      if (Date.now() > deadline) throw new Error(`indexer did not reach block ${block}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  };
+  /** Waits until the indexer has processed the chain's current head (read uncached). */
+  const caughtUp = async (timeoutMs = 30_000) => {
+    const head = Number(await client.request({ method: "eth_blockNumber" }));
+    await indexedThrough(head, timeoutMs);
+    return head;
+  };
+  return { deployment, client, db: sql.db, schema, wallet, addr, indexerUrl, indexedBlock, indexedThrough, caughtUp, rpcUrl };
+}
