@@ -59,6 +59,8 @@ export function describeRevert(data: unknown): string {
 
 type RpcError = { code: number; message: string; data?: unknown };
 
+const MAX_TXS_PER_BLOCK = 250;
+
 export class ChainDriver {
   readonly client: PublicClient;
   /** Timestamp the next mined block gets. */
@@ -145,10 +147,20 @@ export class ChainDriver {
   }
 
   /**
-   * Mines all `txs` in one block at the cursor (explicit gas, no estimation, so a transaction
-   * may depend on an earlier one in the same block). Every one must succeed.
+   * Mines `txs` in order, in as few blocks as the per-block cap allows, at the cursor (explicit
+   * gas, no estimation, so a transaction may depend on an earlier one). Every one must succeed.
    */
   async sendBlock(txs: Tx[], gas = 400_000n): Promise<Receipt[]> {
+    const receipts: Receipt[] = [];
+    // anvil builds a block in time that grows faster than linearly with the pending pool
+    // (measured: 500 txs 0.4 s, 2,000 txs 7.9 s); blocks of a few hundred keep it linear.
+    for (let i = 0; i < txs.length; i += MAX_TXS_PER_BLOCK) {
+      receipts.push(...(await this.mineOneBlock(txs.slice(i, i + MAX_TXS_PER_BLOCK), gas)));
+    }
+    return receipts;
+  }
+
+  private async mineOneBlock(txs: Tx[], gas: bigint): Promise<Receipt[]> {
     if (txs.length === 0) return [];
     // Explicit nonces: anvil serves a JSON-RPC batch concurrently, so two sends from one
     // sender would otherwise race for the same nonce.
@@ -162,24 +174,16 @@ export class ChainDriver {
       return { ...this.toRpcTx({ gas, ...tx }), nonce: `0x${nonce.toString(16)}` };
     });
     await this.rpc("evm_setAutomine", [false]);
-    let hashes: Hex[] = [];
+    let hashes: Hex[];
     try {
-      for (let i = 0; i < withNonces.length; i += 500) {
-        const chunk = withNonces.slice(i, i + 500);
-        hashes = hashes.concat(await this.rpcBatch<Hex>(chunk.map((tx) => ({ method: "eth_sendTransaction", params: [tx] }))));
-      }
+      hashes = await this.rpcBatch<Hex>(withNonces.map((tx) => ({ method: "eth_sendTransaction", params: [tx] })));
       await this.rpc("evm_mine", [this.cursor]);
     } finally {
       await this.rpc("evm_setAutomine", [true]);
     }
     this.cursor += this.blockTime;
-    const receipts: Receipt[] = [];
-    for (let i = 0; i < hashes.length; i += 500) {
-      const raw = await this.rpcBatch<any>(
-        hashes.slice(i, i + 500).map((h) => ({ method: "eth_getTransactionReceipt", params: [h] })),
-      );
-      receipts.push(...raw.map(normaliseReceipt));
-    }
+    const raw = await this.rpcBatch<any>(hashes.map((h) => ({ method: "eth_getTransactionReceipt", params: [h] })));
+    const receipts = raw.map(normaliseReceipt);
     const failed = receipts.findIndex((r) => r.status !== "success");
     if (failed >= 0) {
       const tx = txs[failed]!;

@@ -18,6 +18,8 @@ export type IndexerOptions = {
   schema?: string;
   viewsSchema?: string;
   env?: NodeJS.ProcessEnv;
+  /** Ponder project directory (default: this repository's root). */
+  root?: string;
   onOutput?: (line: string) => void;
 };
 
@@ -61,7 +63,7 @@ export async function startIndexer(options: IndexerOptions): Promise<Indexer> {
   const child = spawn(
     process.execPath,
     [ponderBin(), "start", "--schema", schema, "--views-schema", viewsSchema, "--port", String(options.port), "--log-format", "json"],
-    { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] },
+    { cwd: options.root ?? root, env, stdio: ["ignore", "pipe", "pipe"] },
   );
   let output = "";
   const onData = (d: Buffer) => {

@@ -1,0 +1,109 @@
+/**
+ * `npm run bench:index [-- --scale N]`: indexing throughput on a devnet of at least 200,000
+ * subscribed events. In one run, on PGlite and on PostgreSQL (DATABASE_URL, or BENCH_DATABASE_URL,
+ * or the local postgres on 127.0.0.1:5432 when it answers):
+ *   - ours: the real indexer, from `ponder start` to the history's last block indexed;
+ *   - bare: a Ponder app over the same sources with empty handlers (bench/bare), same measure;
+ *   - raw:  fetching the same logs with eth_getLogs (5,000-block ranges).
+ * Prints events/s of each and the ratios ours/bare and ours/raw. Not a test: it asserts nothing.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { startDevnet } from "../devnet/devnet.js";
+import { startIndexer } from "../devnet/indexer.js";
+import { devnetNetwork } from "../src/networks/devnet.js";
+import { freePort } from "../test/helpers/ports.js";
+import { fetchAllLogs, subscriptions } from "./subscriptions.js";
+
+const { values } = parseArgs({ options: { scale: { type: "string", default: "1000" } } });
+const scale = Number(values.scale);
+const dir = mkdtempSync(join(tmpdir(), "kusd-bench-"));
+const deploymentFile = join(dir, "deployment.json");
+process.env.DEVNET_DEPLOYMENT = deploymentFile;
+
+function postgresUrl(): string | null {
+  const url = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+  try {
+    execFileSync("psql", [url, "-qtc", "select 1"], { stdio: "ignore" });
+    return url;
+  } catch {
+    return null;
+  }
+}
+
+async function timeIndexer(label: string, opts: { root?: string; databaseUrl?: string }, lastBlock: number): Promise<number> {
+  const started = performance.now();
+  const indexer = await startIndexer({
+    port: await freePort(),
+    deploymentFile,
+    pgliteDir: join(dir, `pglite-${label}-${Date.now()}`),
+    viewsSchema: `bench_views_${label}`,
+    ...opts,
+  });
+  try {
+    await indexer.waitForBlock("base", lastBlock, 1_800_000);
+    return (performance.now() - started) / 1000;
+  } finally {
+    await indexer.stop();
+  }
+}
+
+async function main() {
+  console.log(`devnet at scale ${scale} ...`);
+  const t0 = performance.now();
+  const devnet = await startDevnet({
+    ports: { base: await freePort(), ethereum: await freePort(), venue: await freePort() },
+    deploymentFile,
+    scale,
+    reuse: false,
+  });
+  try {
+    const d = devnet.deployment;
+    const lastBlock = d.chains.base.historyEndBlock;
+    console.log(`history: ${lastBlock} blocks, ${d.users.count} users, played in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+
+    const filters = subscriptions(devnetNetwork());
+    const r0 = performance.now();
+    const events = await fetchAllLogs(d.chains.base.rpcUrl, filters, lastBlock);
+    const rawSeconds = (performance.now() - r0) / 1000;
+    console.log(`events subscribed: ${events.toLocaleString("en-US")}${events < 200_000 ? "  (below 200,000: raise --scale)" : ""}`);
+
+    const rows: string[][] = [];
+    const pg = postgresUrl();
+    for (const database of ["pglite", "postgres"] as const) {
+      if (database === "postgres" && !pg) {
+        console.log("postgres: not reachable, skipped (set BENCH_DATABASE_URL)");
+        continue;
+      }
+      const databaseUrl = database === "postgres" ? pg! : undefined;
+      const ours = await timeIndexer(`ours_${database}`, { databaseUrl }, lastBlock);
+      const bare = await timeIndexer(`bare_${database}`, { databaseUrl, root: join(import.meta.dirname, "bare") }, lastBlock);
+      const rate = (s: number) => events / s;
+      rows.push([
+        database,
+        rate(ours).toFixed(0),
+        rate(bare).toFixed(0),
+        rate(rawSeconds).toFixed(0),
+        (rate(ours) / rate(bare)).toFixed(2),
+        (rate(ours) / rate(rawSeconds)).toFixed(2),
+        `${ours.toFixed(1)} / ${bare.toFixed(1)} / ${rawSeconds.toFixed(1)}`,
+      ]);
+    }
+    const header = ["database", "ours ev/s", "bare ev/s", "raw ev/s", "ours/bare", "ours/raw", "seconds ours/bare/raw"];
+    const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+    const line = (cells: string[]) => cells.map((c, i) => c.padStart(widths[i]!)).join("  ");
+    console.log(`\n${line(header)}\n${rows.map(line).join("\n")}`);
+    console.log("\nours and bare: from `ponder start` to the last history block indexed (startup included for both).");
+  } finally {
+    await devnet.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
