@@ -20,12 +20,6 @@ const lsts = Object.values(net.lsts);
 const lending = Object.values(net.lending);
 const accounts = net.registryAccounts;
 
-/**
- * Transfers with a registry account on either side come from two sources per token: Ponder
- * keeps one filter per event selector (a second `Transfer` filter silently replaces the
- * first), so "out of a registry account" and "into one" are separate contracts over the same
- * address. The "in" handler skips transfers whose sender is listed (the "out" source has them).
- */
 const config = createConfig({
   database: process.env.DATABASE_URL
     ? { kind: "postgres", connectionString: process.env.DATABASE_URL }
@@ -50,6 +44,10 @@ const config = createConfig({
       address: depositVaults.map((v) => v.address),
       startBlock: earliest(...depositVaults),
     },
+    // Registry-account transfers come from two sources per token: Ponder keeps one filter per
+    // event selector (a second `Transfer` filter silently replaces the first), so "out of a
+    // registry account" and "into one" are separate contracts over the same address. The "in"
+    // handler skips transfers whose sender is listed (the "out" source has them).
     USDCOut: {
       abi: fiatTokenV2Abi,
       chain: "base",
