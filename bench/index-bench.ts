@@ -18,7 +18,7 @@ import { devnetNetwork } from "../src/networks/devnet.js";
 import { freePort } from "../test/helpers/ports.js";
 import { fetchAllLogs, subscriptions } from "./subscriptions.js";
 
-const { values } = parseArgs({ options: { scale: { type: "string", default: "1000" } } });
+const { values } = parseArgs({ options: { scale: { type: "string", default: "1100" } } });
 const scale = Number(values.scale);
 const dir = mkdtempSync(join(tmpdir(), "kusd-bench-"));
 const deploymentFile = join(dir, "deployment.json");

@@ -1,0 +1,38 @@
+/**
+ * The operator's signing scheme for published artifacts: a canonical JSON string (keys sorted
+ * at every depth, compact separators), hashed as UTF-8 bytes with SHA-256; the EIP-191
+ * signature is over the raw 32 digest bytes. The exact string hashed is published, so a
+ * verifier hashes those bytes and never re-serialises.
+ */
+import { createHash } from "node:crypto";
+import type { Hex } from "viem";
+
+export class CanonicalJsonError extends Error {
+  override name = "CanonicalJsonError";
+  constructor(message: string, readonly details: { path: string }) {
+    super(message);
+  }
+}
+
+/** JSON with keys sorted and no whitespace. Refuses values JSON cannot carry exactly. */
+export function canonicalJson(value: unknown, path = "$"): string {
+  if (value === null || typeof value === "boolean" || typeof value === "string") return JSON.stringify(value);
+  if (typeof value === "number") {
+    if (!Number.isFinite(value)) throw new CanonicalJsonError("non-finite number", { path });
+    return JSON.stringify(value);
+  }
+  if (typeof value === "bigint") throw new CanonicalJsonError("bigint: publish it as a decimal string", { path });
+  if (Array.isArray(value)) return `[${value.map((v, i) => canonicalJson(v, `${path}[${i}]`)).join(",")}]`;
+  if (typeof value === "object") {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v, `${path}.${k}`)}`).join(",")}}`;
+  }
+  throw new CanonicalJsonError(`cannot serialise ${typeof value}`, { path });
+}
+
+/** `attestation_hash`: 0x + SHA-256 of the UTF-8 bytes of the published string. */
+export function attestationHash(publishedString: string): Hex {
+  return `0x${createHash("sha256").update(Buffer.from(publishedString, "utf8")).digest("hex")}`;
+}

@@ -1,0 +1,70 @@
+/**
+ * Verifies a published signed artifact, fail-closed: every check must pass and any malformed
+ * input is a failed check, never an exception. Hashes the published bytes as they are.
+ */
+import { getAddress, isAddress, isHex, recoverMessageAddress, type Address, type Hex } from "viem";
+import { attestationHash } from "./canonical.js";
+
+export type VerifyOptions = {
+  /** Signers accepted at the artifact's signed time (from a binding, or pinned by the user). */
+  trustedSigner: (signedAt: number) => Address[];
+  /** Maximum age in seconds, or null to skip the freshness check. */
+  maxAgeSeconds: number | null;
+  now?: number;
+};
+
+export type VerifyResult = {
+  verified: boolean;
+  checks: { name: string; ok: boolean; detail?: string }[];
+  recovered: Address | null;
+  signedAt: number | null;
+};
+
+export async function verifyArtifact(artifact: unknown, options: VerifyOptions): Promise<VerifyResult> {
+  const checks: VerifyResult["checks"] = [];
+  const check = (name: string, ok: boolean, detail?: string) => {
+    checks.push({ name, ok, ...(detail ? { detail } : {}) });
+    return ok;
+  };
+  const done = (recovered: Address | null, signedAt: number | null): VerifyResult => ({
+    verified: checks.length > 0 && checks.every((c) => c.ok),
+    checks,
+    recovered,
+    signedAt,
+  });
+
+  const a = (typeof artifact === "object" && artifact !== null ? artifact : {}) as Record<string, unknown>;
+  const published = a.signed_payload_canonical;
+  if (!check("shape", typeof published === "string" && isHex(a.attestation_hash) && isHex(a.signature) && typeof a.signer === "string" && isAddress(a.signer), "attestation_hash, signature, signer and signed_payload_canonical are required")) {
+    return done(null, null);
+  }
+  const digest = attestationHash(published as string);
+  check("hash", digest === (a.attestation_hash as string).toLowerCase(), `sha256(published bytes) = ${digest}`);
+
+  let recovered: Address | null = null;
+  try {
+    recovered = await recoverMessageAddress({ message: { raw: digest }, signature: a.signature as Hex });
+  } catch {
+    recovered = null;
+  }
+  check("signature", recovered !== null && recovered === getAddress(a.signer as string), `recovered ${recovered ?? "nothing"}`);
+
+  let signedAt: number | null = null;
+  try {
+    const payload = JSON.parse(published as string) as { timestamp?: unknown };
+    signedAt = typeof payload.timestamp === "number" && Number.isFinite(payload.timestamp) ? payload.timestamp : null;
+  } catch {
+    signedAt = null;
+  }
+  if (!check("signed timestamp", signedAt !== null, "the signed payload must carry a numeric unix timestamp")) return done(recovered, null);
+
+  const trusted = options.trustedSigner(signedAt!).map((s) => getAddress(s));
+  check("authorised signer", recovered !== null && trusted.includes(recovered), `trusted at ${signedAt}: ${trusted.join(", ") || "none"}`);
+
+  if (options.maxAgeSeconds !== null) {
+    const now = options.now ?? Math.floor(Date.now() / 1000);
+    const age = now - signedAt!;
+    check("fresh", age >= -300 && age <= options.maxAgeSeconds, `age ${age} s, limit ${options.maxAgeSeconds} s`);
+  }
+  return done(recovered, signedAt);
+}
