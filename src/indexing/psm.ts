@@ -2,7 +2,7 @@ import { ponder } from "ponder:registry";
 import { psmPauseEvent, psmReserveMovement, psmSwap } from "ponder:schema";
 import { lower, network, psmKeyOf } from "./lookup.js";
 import { swapAmounts } from "./swap-amounts.js";
-import { movementId } from "./reserve-movements.js";
+import { isDirectSwapCall, movementId } from "./reserve-movements.js";
 
 ponder.on("PSM:Swap", async ({ event, context }) => {
   const psm = lower(event.log.address);
@@ -22,8 +22,9 @@ ponder.on("PSM:Swap", async ({ event, context }) => {
     timestamp: event.block.timestamp,
     logIndex: event.log.logIndex,
   });
-  // The USDC leg of a swap was provisionally recorded as a reserve movement (its Transfer
-  // comes first in the transaction); it is a swap, so take it out again.
+  // A swap made through another contract had its USDC leg (whose Transfer comes first)
+  // recorded provisionally as a reserve movement; it is a swap, so take it out again.
+  if (isDirectSwapCall(event.transaction, psm)) return;
   const id = movementId(event.transaction.hash, psm, direction === "mint" ? "in" : "out");
   const leg = await context.db.find(psmReserveMovement, { id });
   if (!leg) return;

@@ -1,9 +1,32 @@
 import type { Context } from "ponder:registry";
 import { psmReserveMovement } from "ponder:schema";
-import type { Address, Hex } from "viem";
+import { toFunctionSelector, type Address, type Hex } from "viem";
 import { psmKeyOf } from "./lookup.js";
 
 export const movementId = (txHash: Hex, psm: Address, direction: "in" | "out") => `${txHash}:${psm}:${direction}`;
+
+const SWAP_SELECTORS = new Set(
+  [
+    "swapStableForKUSD(address,uint256)",
+    "swapStableForKUSDTo(address,uint256,address)",
+    "swapKUSDForStable(address,uint256)",
+    "swapKUSDForStableTo(address,uint256,address)",
+  ].map((signature) => toFunctionSelector(signature)),
+);
+
+/**
+ * True when the transaction is a direct swap call on `psm`: its USDC leg is a swap, not a
+ * reserve movement, and is never recorded. A swap made through another contract is recorded
+ * provisionally and removed by the Swap handler.
+ */
+export function isDirectSwapCall(tx: { to: Address | null; input: Hex }, psm: Address): boolean {
+  return tx.to !== null && tx.to.toLowerCase() === psm && SWAP_SELECTORS.has(tx.input.slice(0, 10) as Hex);
+}
+
+// Out-legs recorded by this process, so an in-leg looks for a flash loan only when one may
+// exist. Both legs of a flash loan are in one transaction, hence one block, which Ponder
+// always replays whole; the set is rebuilt from that replay after a restart.
+const outLegs = new Set<string>();
 
 /**
  * Records USDC entering or leaving a PSM. Provisional kinds (a later event of the same
@@ -16,7 +39,12 @@ export async function recordPsmUsdc(
   args: { psm: Address; direction: "in" | "out"; counterparty: Address; amount: bigint; txHash: Hex; blockNumber: bigint; timestamp: bigint },
 ) {
   const id = movementId(args.txHash, args.psm, args.direction);
-  const out = args.direction === "in" ? await context.db.find(psmReserveMovement, { id: movementId(args.txHash, args.psm, "out") }) : null;
+  const outId = movementId(args.txHash, args.psm, "out");
+  if (args.direction === "out") {
+    if (outLegs.size > 10_000) outLegs.clear();
+    outLegs.add(outId);
+  }
+  const out = args.direction === "in" && outLegs.has(outId) ? await context.db.find(psmReserveMovement, { id: outId }) : null;
   const flashLoan = out !== null && out.counterparty === args.counterparty && args.amount >= out.amount;
   const kind = flashLoan ? "flashLoan" : args.direction === "in" ? "topUp" : "unexplained";
   await context.db

@@ -2,7 +2,7 @@ import { ponder, type Context } from "ponder:registry";
 import { accountBalance, kusdSupply, kusdSupplyEvent, registryTransfer } from "ponder:schema";
 import { zeroAddress, type Address, type Hex } from "viem";
 import { isListed, lower, psmKeyOf, TOKEN_SYMBOLS } from "./lookup.js";
-import { recordPsmUsdc } from "./reserve-movements.js";
+import { isDirectSwapCall, recordPsmUsdc } from "./reserve-movements.js";
 
 type TransferLike = {
   token: Address;
@@ -64,17 +64,19 @@ const transferOf = (event: {
   timestamp: event.block.timestamp,
 });
 
-async function onUsdcTransfer(context: Context, t: TransferLike) {
+type TxCall = { to: Address | null; input: Hex };
+
+async function onUsdcTransfer(context: Context, t: TransferLike, tx: TxCall) {
   await recordRegistryTransfer(context, t);
   const base = { amount: t.amount, txHash: t.txHash, blockNumber: t.blockNumber, timestamp: t.timestamp };
-  if (psmKeyOf(t.to)) await recordPsmUsdc(context, { ...base, psm: t.to, direction: "in", counterparty: t.from });
-  if (psmKeyOf(t.from)) await recordPsmUsdc(context, { ...base, psm: t.from, direction: "out", counterparty: t.to });
+  if (psmKeyOf(t.to) && !isDirectSwapCall(tx, t.to)) await recordPsmUsdc(context, { ...base, psm: t.to, direction: "in", counterparty: t.from });
+  if (psmKeyOf(t.from) && !isDirectSwapCall(tx, t.from)) await recordPsmUsdc(context, { ...base, psm: t.from, direction: "out", counterparty: t.to });
 }
 
 // See ponder.config.ts: "Out" sees transfers from a listed account, "In" the rest.
-ponder.on("USDCOut:Transfer", ({ event, context }) => onUsdcTransfer(context, transferOf(event)));
+ponder.on("USDCOut:Transfer", ({ event, context }) => onUsdcTransfer(context, transferOf(event), event.transaction));
 ponder.on("USDCIn:Transfer", async ({ event, context }) => {
-  if (!isListed(event.args.from)) await onUsdcTransfer(context, transferOf(event));
+  if (!isListed(event.args.from)) await onUsdcTransfer(context, transferOf(event), event.transaction);
 });
 
 type WethTransferEvent = Omit<Parameters<typeof transferOf>[0], "args"> & { args: { src: Address; dst: Address; wad: bigint } };
