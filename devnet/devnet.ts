@@ -7,6 +7,7 @@ import { existsSync } from "node:fs";
 import type { Hex } from "viem";
 import { rpcChainId, startAnvil, type AnvilHandle } from "./anvil.js";
 import { ChainDriver } from "./driver.js";
+import { rpcCall } from "./rpc.js";
 import { readDeployment, writeDeployment, deploymentPath, type Deployment } from "./deployment.js";
 import { runEthereumHistory } from "./ethereum-history.js";
 import { BaseHistory } from "./history.js";
@@ -47,12 +48,7 @@ export class DevnetPortInUseError extends Error {
 
 async function blockHash(rpcUrl: string, block: number): Promise<Hex | null> {
   try {
-    const res = await fetch(rpcUrl, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_getBlockByNumber", params: [`0x${block.toString(16)}`, false] }),
-    });
-    return ((await res.json()) as { result?: { hash: Hex } | null }).result?.hash ?? null;
+    return (await rpcCall<{ hash: Hex } | null>(rpcUrl, "eth_getBlockByNumber", [`0x${block.toString(16)}`, false]))?.hash ?? null;
   } catch {
     return null;
   }

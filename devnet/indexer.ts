@@ -7,6 +7,7 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { stopProcess } from "./anvil.js";
 import { readDeployment } from "./deployment.js";
+import { rpcBlockNumber } from "./rpc.js";
 import { clearDevnetSyncRows } from "./sync-cache.js";
 
 const require = createRequire(import.meta.url);
@@ -49,15 +50,6 @@ const root = join(dirname(require.resolve("../package.json")));
 // ponder's package.json is not exported; its bin lives at a fixed place in node_modules.
 const ponderBin = () => join(root, "node_modules", "ponder", "dist", "esm", "bin", "ponder.js");
 
-async function rpcHead(rpcUrl: string): Promise<number> {
-  const res = await fetch(rpcUrl, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_blockNumber", params: [] }),
-  });
-  return Number(((await res.json()) as { result: string }).result);
-}
-
 /** Starts `ponder start` over the devnet recorded in `deploymentFile` (or $DEVNET_DEPLOYMENT). */
 export async function startIndexer(options: IndexerOptions): Promise<Indexer> {
   const schema = options.schema ?? `kusd_${Date.now().toString(36)}_${process.pid}`;
@@ -73,7 +65,7 @@ export async function startIndexer(options: IndexerOptions): Promise<Indexer> {
     env.DATABASE_URL = options.databaseUrl;
     // A devnet's chain ids collide with the chains of any earlier devnet in this database.
     const d = readDeployment(options.deploymentFile);
-    const heads = await Promise.all([d.chains.base, d.chains.ethereum].map(async (c) => ({ chainId: c.chainId, throughBlock: (await rpcHead(c.rpcUrl)) + 1_000 })));
+    const heads = await Promise.all([d.chains.base, d.chains.ethereum].map(async (c) => ({ chainId: c.chainId, throughBlock: (await rpcBlockNumber(c.rpcUrl)) + 1_000 })));
     await clearDevnetSyncRows(options.databaseUrl, heads);
   } else {
     delete env.DATABASE_URL;

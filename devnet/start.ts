@@ -5,16 +5,8 @@
  */
 import { startDevnet } from "./devnet.js";
 import { startIndexer } from "./indexer.js";
+import { rpcBlockNumber } from "./rpc.js";
 import { devnetPortsFromEnv, parseScale, printDevnet, waitForSignal } from "./main.js";
-
-async function rpcBlockNumber(rpcUrl: string): Promise<bigint> {
-  const res = await fetch(rpcUrl, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_blockNumber", params: [] }),
-  });
-  return BigInt(((await res.json()) as { result: string }).result);
-}
 
 async function main() {
   const devnet = await startDevnet({
@@ -34,7 +26,7 @@ async function main() {
     throw error;
   });
   for (const chain of [devnet.deployment.chains.base, devnet.deployment.chains.ethereum]) {
-    await indexer.waitForBlock(chain.name, Number(await rpcBlockNumber(chain.rpcUrl)), 300_000);
+    await indexer.waitForBlock(chain.name, await rpcBlockNumber(chain.rpcUrl), 300_000);
   }
   const status = await indexer.status();
 
