@@ -6,6 +6,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
+import { rpcCall } from "./rpc.js";
 
 const require = createRequire(import.meta.url);
 
@@ -49,14 +50,7 @@ export class AnvilStartError extends Error {
 /** Answers the chain id at `rpcUrl`, or null when nothing answers there. */
 export async function rpcChainId(rpcUrl: string, timeoutMs = 1000): Promise<number | null> {
   try {
-    const res = await fetch(rpcUrl, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_chainId", params: [] }),
-      signal: AbortSignal.timeout(timeoutMs),
-    });
-    const body = (await res.json()) as { result?: string };
-    return body.result ? Number(body.result) : null;
+    return Number(await rpcCall<string>(rpcUrl, "eth_chainId", [], timeoutMs));
   } catch {
     return null;
   }

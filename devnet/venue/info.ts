@@ -3,7 +3,7 @@
  * own shapes (decimal strings, millisecond times, at most 500 records per time-range page).
  */
 import { DAY, HOUR } from "../timeline.js";
-import { accountAt, fundingRecords, hedgeFills, positionAt } from "./hedge.js";
+import { accountAt, fundingRecords, hedgeFills } from "./hedge.js";
 import { btcPriceAt, eightHourFundingRate, ethPriceAt, hourFloor, hourlyFundingRate } from "./market.js";
 
 export const PAGE_LIMIT = 500;
@@ -216,4 +216,3 @@ export function answerInfo(body: unknown, ctx: InfoContext): unknown {
   }
 }
 
-export { positionAt };
