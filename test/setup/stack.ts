@@ -16,6 +16,8 @@ let indexer: Indexer | undefined;
 let dir: string | undefined;
 
 export async function setup(project: TestProject) {
+  // KUSD_SKIP_STACK=1 runs unit tests only (no devnet, no indexer); stack tests then fail fast.
+  if (process.env.KUSD_SKIP_STACK) return;
   dir = mkdtempSync(join(tmpdir(), "kusd-test-"));
   const deploymentFile = join(dir, "deployment.json");
   devnet = await startDevnet({
