@@ -1,0 +1,207 @@
+/**
+ * A JSON-RPC fault-injection proxy for tests. The service's live chain reads (e.g. kUSD
+ * `hasRole`) go through it while the indexer keeps talking to anvil directly, so a test can make
+ * exactly those reads fail (error, HTTP 500 or no answer) and check that the service reports the
+ * value as unknown instead of guessing. Faults are set in-process (`setFaults`) or over HTTP
+ * (`POST /__proxy/faults`, `GET /__proxy/stats`) so a separate process can drive it.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+
+export type RpcFault = {
+  method?: string;
+  /** First 4 bytes of eth_call data (params[0].data or params[0].input); only eth_call matches. */
+  selector?: `0x${string}`;
+  /** eth_call target, case-insensitive; only eth_call matches. */
+  to?: `0x${string}`;
+  mode: "error" | "http500" | "timeout";
+};
+
+export type RpcProxy = {
+  url: string;
+  setFaults(faults: RpcFault[]): void;
+  clearFaults(): void;
+  /** Calls (batch elements count one by one) sent upstream, and calls answered by a fault. */
+  stats(): { forwarded: number; failed: number };
+  stop(): Promise<void>;
+};
+
+type RpcRequest = { jsonrpc?: string; id?: unknown; method?: unknown; params?: unknown };
+
+const MODES = new Set(["error", "http500", "timeout"]);
+const HEX = /^0x[0-9a-fA-F]*$/;
+
+/** Checks faults that arrive as JSON (the HTTP control endpoint); throws on anything malformed. */
+export function parseFaults(value: unknown): RpcFault[] {
+  if (!Array.isArray(value)) throw new Error("faults must be a JSON array");
+  return value.map((f, i) => {
+    const bad = (why: string) => new Error(`fault ${i}: ${why}`);
+    if (typeof f !== "object" || f === null) throw bad("not an object");
+    const { method, selector, to, mode } = f as Record<string, unknown>;
+    if (typeof mode !== "string" || !MODES.has(mode)) throw bad(`mode must be error, http500 or timeout`);
+    if (method !== undefined && typeof method !== "string") throw bad("method must be a string");
+    if (selector !== undefined && !(typeof selector === "string" && HEX.test(selector) && selector.length === 10))
+      throw bad("selector must be 0x and 4 bytes of hex");
+    if (to !== undefined && !(typeof to === "string" && HEX.test(to) && to.length === 42))
+      throw bad("to must be an address");
+    return { method, selector, to, mode } as RpcFault;
+  });
+}
+
+function matches(fault: RpcFault, req: RpcRequest): boolean {
+  if (typeof req !== "object" || req === null) return false;
+  if (fault.method !== undefined && fault.method !== req.method) return false;
+  if (fault.selector === undefined && fault.to === undefined) return true;
+  if (req.method !== "eth_call" || !Array.isArray(req.params)) return false;
+  const tx = req.params[0] as { to?: unknown; data?: unknown; input?: unknown } | undefined;
+  const data = tx?.data ?? tx?.input;
+  if (fault.selector !== undefined && (typeof data !== "string" || data.slice(0, 10).toLowerCase() !== fault.selector.toLowerCase()))
+    return false;
+  if (fault.to !== undefined && (typeof tx?.to !== "string" || tx.to.toLowerCase() !== fault.to.toLowerCase())) return false;
+  return true;
+}
+
+const rpcError = (id: unknown, message: string) => ({ jsonrpc: "2.0", id: id ?? null, error: { code: -32603, message } });
+
+function readBody(req: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => resolve(Buffer.concat(chunks)));
+    req.on("error", reject);
+  });
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown) {
+  res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
+}
+
+export async function startRpcProxy(options: { upstream: string; port?: number }): Promise<RpcProxy> {
+  let faults: RpcFault[] = [];
+  const counts = { forwarded: 0, failed: 0 };
+  const held = new Set<ServerResponse>(); // "timeout" answers, released by stop()
+  const aborter = new AbortController(); // in-flight upstream requests, aborted by stop()
+
+  const faultFor = (req: RpcRequest) => faults.find((f) => matches(f, req));
+
+  /** Sends `body` upstream; the upstream's answer as is, or null when there is none. */
+  async function forward(body: Buffer | string, calls: number): Promise<{ status: number; type: string; body: Buffer } | null> {
+    counts.forwarded += calls;
+    try {
+      const up = await fetch(options.upstream, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body,
+        signal: aborter.signal,
+      });
+      return { status: up.status, type: up.headers.get("content-type") ?? "application/json", body: Buffer.from(await up.arrayBuffer()) };
+    } catch {
+      return null;
+    }
+  }
+
+  async function handleRpc(raw: Buffer, res: ServerResponse) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(raw.toString("utf8"));
+    } catch {
+      parsed = undefined; // not JSON: let the upstream answer it
+    }
+    const calls: RpcRequest[] = Array.isArray(parsed) ? parsed : typeof parsed === "object" && parsed !== null ? [parsed] : [];
+    const hits = calls.map((c) => faultFor(c));
+
+    if (hits.some((f) => f?.mode === "timeout")) {
+      counts.failed += calls.length;
+      held.add(res);
+      res.once("close", () => held.delete(res));
+      return;
+    }
+    if (hits.some((f) => f?.mode === "http500")) {
+      counts.failed += calls.length;
+      const firstHit = calls[hits.findIndex((f) => f?.mode === "http500")];
+      return sendJson(res, 500, rpcError(firstHit?.id, "injected fault"));
+    }
+    const failing = hits.filter((f) => f !== undefined).length;
+    if (failing === 0) {
+      const up = await forward(raw, Math.max(calls.length, 1));
+      if (!up) return sendJson(res, 502, rpcError(null, "upstream request failed"));
+      res.writeHead(up.status, { "content-type": up.type }).end(up.body);
+      return;
+    }
+
+    // Some calls get an injected error (mode "error"); the others still go upstream.
+    counts.failed += failing;
+    const injected = (c: RpcRequest) => rpcError(c.id, "injected fault");
+    if (!Array.isArray(parsed)) return sendJson(res, 200, injected(calls[0]!));
+    const passing = calls.filter((_, i) => hits[i] === undefined);
+    let answers: { id?: unknown }[] = [];
+    if (passing.length > 0) {
+      const up = await forward(JSON.stringify(passing), passing.length);
+      if (!up) return sendJson(res, 502, rpcError(null, "upstream request failed"));
+      try {
+        const body = JSON.parse(up.body.toString("utf8")) as unknown;
+        if (!Array.isArray(body)) throw new Error("not a batch answer");
+        answers = body;
+      } catch {
+        res.writeHead(up.status, { "content-type": up.type }).end(up.body); // pass oddities through
+        return;
+      }
+    }
+    // Answers in request order: upstream ones by id, injected ones in place; any upstream answer
+    // without a matching id (e.g. a parse error with id null) goes at the end.
+    const byId = new Map(answers.map((a) => [JSON.stringify(a?.id), a]));
+    const out = calls.flatMap((c, i) => {
+      if (hits[i]) return [injected(c)];
+      const key = JSON.stringify(c?.id);
+      const answer = byId.get(key);
+      byId.delete(key);
+      return answer ? [answer] : [];
+    });
+    sendJson(res, 200, [...out, ...byId.values()]);
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse) {
+    const path = (req.url ?? "/").split("?")[0];
+    if (path === "/__proxy/stats" && req.method === "GET") return sendJson(res, 200, { ...counts });
+    if (path === "/__proxy/faults" && req.method === "POST") {
+      try {
+        faults = parseFaults(JSON.parse((await readBody(req)).toString("utf8")));
+      } catch (e) {
+        return sendJson(res, 400, { error: (e as Error).message });
+      }
+      return sendJson(res, 200, { faults });
+    }
+    if (path === "/" && req.method === "POST") return handleRpc(await readBody(req), res);
+    sendJson(res, 404, { error: `no route ${req.method} ${path}` });
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((e: Error) => {
+      if (!res.headersSent) sendJson(res, 500, rpcError(null, `proxy error: ${e.message}`));
+      else res.destroy();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, "127.0.0.1", () => resolve());
+  });
+  const { port } = server.address() as { port: number };
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    setFaults: (next) => {
+      faults = parseFaults(next);
+    },
+    clearFaults: () => {
+      faults = [];
+    },
+    stats: () => ({ ...counts }),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        aborter.abort();
+        for (const res of held) res.destroy();
+        held.clear();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
