@@ -1,0 +1,50 @@
+/**
+ * Creates the operator store's schema and tables if they are missing. Plain idempotent DDL run
+ * at every open, rather than drizzle-kit migrations: two tables do not need a migration
+ * history, and the same statements work on PGlite and PostgreSQL. Keep this DDL in step with
+ * `tables.ts`; a later column change needs an idempotent `ALTER TABLE ... ADD COLUMN IF NOT
+ * EXISTS` here.
+ */
+import { sql } from "drizzle-orm";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { PAYMENT_STATUSES } from "./tables.js";
+
+export async function migrateOperatorStore(db: PgDatabase<PgQueryResultHKT>, schemaName: string): Promise<void> {
+  const s = sql.identifier(schemaName);
+  // Status values are inlined (sql.raw) because DDL cannot take bind parameters.
+  const statusCheck = sql.raw(PAYMENT_STATUSES.map((status) => `'${status}'`).join(", "));
+  await db.transaction(async (tx) => {
+    // Two processes opening the store at once would otherwise race: CREATE ... IF NOT EXISTS
+    // is not safe against a concurrent creator in PostgreSQL (duplicate key on the catalog).
+    await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext('kusd-operator-store'), hashtext(${schemaName}))`);
+    await tx.execute(sql`CREATE SCHEMA IF NOT EXISTS ${s}`);
+    await tx.execute(sql`
+      CREATE TABLE IF NOT EXISTS ${s}.signed_statement (
+        id bigserial PRIMARY KEY,
+        attestation_hash text NOT NULL UNIQUE,
+        signer text NOT NULL,
+        "timestamp" bigint NOT NULL,
+        block_number bigint NOT NULL,
+        chain_id integer NOT NULL,
+        status text NOT NULL,
+        artifact text NOT NULL,
+        created_at timestamptz NOT NULL DEFAULT now()
+      )`);
+    // latest(), list() and latestAtOrBefore() all walk this order.
+    await tx.execute(sql`
+      CREATE INDEX IF NOT EXISTS signed_statement_timestamp_id_idx
+        ON ${s}.signed_statement ("timestamp" DESC, id DESC)`);
+    await tx.execute(sql`
+      CREATE TABLE IF NOT EXISTS ${s}.payment_authorization (
+        network text NOT NULL,
+        payer text NOT NULL,
+        nonce text NOT NULL,
+        status text NOT NULL CHECK (status IN (${statusCheck})),
+        resource text NOT NULL,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        updated_at timestamptz NOT NULL DEFAULT now(),
+        settlement_tx text,
+        PRIMARY KEY (network, payer, nonce)
+      )`);
+  });
+}

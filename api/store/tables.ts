@@ -1,0 +1,52 @@
+/**
+ * The operator store's tables: state the read side owns and Ponder does not index. They live
+ * in their own PostgreSQL schema because Ponder owns (and may drop or rebuild) its schema, and
+ * the API's connection into it is read-only. The schema name is a parameter so tests and
+ * parallel deployments can isolate themselves; `migrate.ts` holds the matching DDL.
+ */
+import { bigint, bigserial, integer, pgSchema, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
+
+export const DEFAULT_OPERATOR_SCHEMA = "kusd_operator";
+
+/** `reserved` while a paid request is in flight, `settled` once its transfer landed on chain. */
+export const PAYMENT_STATUSES = ["reserved", "settled", "released"] as const;
+export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+
+export function operatorTables(schemaName: string = DEFAULT_OPERATOR_SCHEMA) {
+  const schema = pgSchema(schemaName);
+
+  const signedStatement = schema.table("signed_statement", {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    // Stored lower-case (see operator-store.ts) so the unique constraint is case-insensitive too.
+    attestationHash: text("attestation_hash").notNull().unique(),
+    signer: text("signer").notNull(),
+    /** The signed unix time (seconds) from the payload, not when we stored it. */
+    timestamp: bigint("timestamp", { mode: "number" }).notNull(),
+    blockNumber: bigint("block_number", { mode: "bigint" }).notNull(),
+    chainId: integer("chain_id").notNull(),
+    status: text("status").notNull(),
+    /** The published JSON document exactly as served: re-serialising would change the bytes. */
+    artifact: text("artifact").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  });
+
+  const paymentAuthorization = schema.table(
+    "payment_authorization",
+    {
+      network: text("network").notNull(),
+      payer: text("payer").notNull(),
+      nonce: text("nonce").notNull(),
+      status: text("status").$type<PaymentStatus>().notNull(),
+      resource: text("resource").notNull(),
+      createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+      updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+      settlementTx: text("settlement_tx"),
+    },
+    // The key is the replay-protection guarantee: one row per authorization, whatever its status.
+    (t) => [primaryKey({ columns: [t.network, t.payer, t.nonce] })],
+  );
+
+  return { schema, signedStatement, paymentAuthorization };
+}
+
+export type OperatorTables = ReturnType<typeof operatorTables>;
