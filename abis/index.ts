@@ -9,6 +9,7 @@ export { kerneVaultAbi } from "./KerneVault.js";
 export { kusdAbi } from "./KUSD.js";
 export { kusdpsmAbi } from "./KUSDPSM.js";
 export { operatorSafeAbi } from "./OperatorSafe.js";
+export { priceFeedAbi } from "./PriceFeed.js";
 export { ratedLSTAbi } from "./RatedLST.js";
 export { stakedKUSDAbi } from "./StakedKUSD.js";
 export { testTokenAbi } from "./TestToken.js";

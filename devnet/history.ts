@@ -182,6 +182,11 @@ export class BaseHistory {
   }
 
   /** Mint kUSD for `who` through the live PSM: faucet USDC, approve, swap. */
+  /** One round of the ETH / USD feed at the market model's price for the current chain time. */
+  private async pushEthPrice() {
+    await this.send(this.keys.oracleKeeper, "ethUsdFeed", "submit", [BigInt(Math.round(ethPriceAt(this.d.now) * 100)) * 10n ** 6n]);
+  }
+
   private async mintFor(who: DevnetKey, amountUsdc: bigint, psm = this.livePsm(this.d.now)) {
     await this.send(this.keys.circle, "usdc", "mint", [who.address, amountUsdc]);
     await this.send(who, "usdc", "approve", [this.addr(psm), maxUint256]);
@@ -239,6 +244,9 @@ export class BaseHistory {
       await this.deploy("weth", "WETH9", k.circle, []);
       await this.deploy("wstETH", "RatedLST", k.oracleKeeper, ["Wrapped liquid staked Ether 2.0", "wstETH", k.oracleKeeper.address, parseEther("1.2150")]);
       await this.deploy("cbETH", "RatedLST", k.oracleKeeper, ["Coinbase Wrapped Staked ETH", "cbETH", k.oracleKeeper.address, parseEther("1.0950")]);
+      // The ETH / USD feed the reports price ETH with (Chainlink-style, 8 decimals).
+      await this.deploy("ethUsdFeed", "PriceFeed", k.oracleKeeper, [8, "ETH / USD", k.oracleKeeper.address]);
+      await this.pushEthPrice();
       await this.deploy("venueBridge", "VenueBridge", k.venueOperator, [this.addr("usdc"), k.venueOperator.address]);
       await this.deploy("flashBorrower", "FlashBorrower", k.arbitrageur, []);
     });
@@ -432,6 +440,7 @@ export class BaseHistory {
     for (let t = HISTORY_START + DAY + 30 * 60, day = 1; t <= end; t += DAY, day++) {
       const dayIndex = day;
       this.schedule(t, "LST rates", async () => {
+        await this.pushEthPrice();
         for (const [name, apr] of [["wstETH", 0.031], ["cbETH", 0.029]] as const) {
           const rate = await this.read<bigint>(name, "exchangeRate");
           const daily = (apr / 365) * (1 + 0.4 * (hashUnit(dayIndex, name.length) - 0.5));

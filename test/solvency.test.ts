@@ -26,13 +26,16 @@ describe("spec 2.3 solvency formulas", () => {
   it("vault rule 2: the mirror is recognised at min(mirror, live equity) and at zero when the venue is unread", () => {
     expect(recogniseL1Assets(100, 120)).toEqual({ recognisedUsd: 100, excessUsd: 0, status: "reconciled" });
     expect(recogniseL1Assets(150, 120)).toEqual({ recognisedUsd: 120, excessUsd: 30, status: "capped-to-live-venue" });
-    expect(recogniseL1Assets(150, null)).toEqual({ recognisedUsd: 0, excessUsd: null, status: "unverified-venue-unreachable" });
+    expect(recogniseL1Assets(150, null)).toEqual({ recognisedUsd: 0, excessUsd: null, status: "unverified" });
   });
   it("status: fully backed by PSM USDC alone, else by the aggregate, else under; unknown without a ratio", () => {
     expect(solvencyStatus(1.001, 1.74)).toBe("fully-backed");
     expect(solvencyStatus(0.9, 1.2)).toBe("backed-with-vault-collateral");
     expect(solvencyStatus(0.9, 0.95)).toBe("under-collateralised");
     expect(solvencyStatus(null, 1.2)).toBe("unknown");
+    expect(solvencyStatus(0.9, null)).toBe("unknown");
+    // PSM USDC alone decides full backing: an unknown ETH price cannot undo it.
+    expect(solvencyStatus(1, null)).toBe("fully-backed");
   });
   it("percent companions have two decimals and a percent sign", () => {
     expect(pct(1.001001)).toBe("100.10%");

@@ -33,8 +33,11 @@ export function vaultTvlUsd(b: VaultBuckets, ethPriceUsd: number): number {
 export const RECONCILIATION = {
   reconciled: "reconciled",
   capped: "capped-to-live-venue",
-  /** The venue could not be read this cycle: nothing of the mirror is recognised. */
-  unverified: "unverified-venue-unreachable",
+  /**
+   * Left unverified this cycle: the venue read failed, or the report is at a past block (the
+   * venue publishes current equity only). Nothing of the mirror is recognised.
+   */
+  unverified: "unverified",
 } as const;
 export type ReconciliationStatus = (typeof RECONCILIATION)[keyof typeof RECONCILIATION];
 
@@ -49,15 +52,18 @@ export function recogniseL1Assets(mirrorUsd: number, liveVenueEquityUsd: number 
 }
 
 /**
- * solvency.status, from the two ratios:
- * - fully-backed: PSM USDC alone covers outstanding kUSD 1:1 (psm ratio ≥ 1);
- * - backed-with-vault-collateral: it does not, but the aggregate ratio is ≥ 1;
+ * solvency.status, from the two ratios (thresholds at exactly 1.0):
+ * - fully-backed: PSM USDC alone covers outstanding kUSD 1:1 (psmSolvencyRatio ≥ 1);
+ * - backed-with-vault-collateral: it does not, but collateralUSD covers it (aggregate ratio ≥ 1);
  * - under-collateralised: the aggregate ratio is below 1;
- * - unknown: a ratio could not be computed (a read failed, or nothing is outstanding).
+ * - unknown: the deciding ratio could not be computed (a read failed, or nothing is outstanding).
  */
-export function solvencyStatus(psmRatio: number | null, aggregateRatio: number | null): "fully-backed" | "backed-with-vault-collateral" | "under-collateralised" | "unknown" {
+export const SOLVENCY_STATUS = ["fully-backed", "backed-with-vault-collateral", "under-collateralised", "unknown"] as const;
+export type SolvencyStatus = (typeof SOLVENCY_STATUS)[number];
+
+export function solvencyStatus(psmRatio: number | null, aggregateRatio: number | null): SolvencyStatus {
+  if (psmRatio !== null && psmRatio >= 1) return "fully-backed";
   if (psmRatio === null || aggregateRatio === null) return "unknown";
-  if (psmRatio >= 1) return "fully-backed";
   return aggregateRatio >= 1 ? "backed-with-vault-collateral" : "under-collateralised";
 }
 

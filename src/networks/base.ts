@@ -74,5 +74,26 @@ export function baseNetwork(env: NodeJS.ProcessEnv = process.env): NetworkConfig
     lending: {},
     registryAccounts,
     sharePriceInterval: 1_800, // one hour of Base blocks
+    reporting: {
+      multisig: admin.safe,
+      treasury: "0x5343C41d4FF2B61DAacA9cbC050550C40605B075",
+      insuranceFund: "0xE8799FCF327C6D2f78103a3c9308C93592A30403",
+      operator: VENUE_MARGIN_ACCOUNT,
+      hedgeWatchOnly: (env.KUSD_HEDGE_WATCH_ONLY as Address | undefined) ?? null,
+      incentiveEscrow: (env.KUSD_INCENTIVE_ESCROW as Address | undefined) ?? null,
+      // Chainlink ETH / USD on Base; override with KUSD_ETH_USD_FEED.
+      ethUsdFeed: (env.KUSD_ETH_USD_FEED as Address | undefined) ?? "0x71041dddad3595F9CEd3DcCFBe3D1F4b0a16Bb70",
+      venue: { name: "hyperliquid", url: env.KUSD_VENUE_URL ?? "https://api.hyperliquid.xyz/info", account: VENUE_MARGIN_ACCOUNT, coin: "ETH" },
+      signers: {
+        operator: VENUE_MARGIN_ACCOUNT,
+        attestation: (env.KUSD_ATTESTATION_SIGNER as Address | undefined) ?? null,
+        attestationFrom: Date.parse("2026-08-13T00:00:00Z") / 1000,
+      },
+      publicRpc: { base: env.KUSD_PUBLIC_RPC_URL_8453 ?? "https://mainnet.base.org", ethereum: env.KUSD_PUBLIC_RPC_URL_1 ?? "https://ethereum-rpc.publicnode.com" },
+      readRpc: { base: env.KUSD_READ_RPC_URL_8453 ?? rpc("PONDER_RPC_URL_8453")[0]!, ethereum: env.KUSD_READ_RPC_URL_1 ?? rpc("PONDER_RPC_URL_1")[0]! },
+    },
+    // The published registry document is built from configuration in the registry issue; until
+    // then the listed accounts above stand without versions.
+    registry: { operator: VENUE_MARGIN_ACCOUNT, versions: [] },
   };
 }

@@ -34,5 +34,22 @@ export function devnetNetwork(): NetworkConfig {
     lending: { lendingUSDC: at("lendingUSDC"), lendingEscrowKUSD: at("lendingEscrowKUSD") },
     registryAccounts: [...registryAccounts],
     sharePriceInterval: 25,
+    reporting: {
+      multisig: at("multisig").address,
+      treasury: at("treasury").address,
+      insuranceFund: at("insuranceFund").address,
+      operator: d.signers.operator,
+      hedgeWatchOnly: d.accounts.hedgeWatchOnly?.address ?? null,
+      incentiveEscrow: at("incentiveEscrow").address,
+      ethUsdFeed: at("ethUsdFeed").address,
+      venue: { name: "hyperliquid", url: `${d.venue.url}/info`, account: d.venue.hedgeAccount, coin: d.venue.coin },
+      signers: d.signers,
+      publicRpc: { base: d.chains.base.rpcUrl, ethereum: d.chains.ethereum.rpcUrl },
+      readRpc: {
+        base: process.env.KUSD_READ_RPC_URL_8453 ?? d.chains.base.rpcUrl,
+        ethereum: process.env.KUSD_READ_RPC_URL_1 ?? d.chains.ethereum.rpcUrl,
+      },
+    },
+    registry: d.registry,
   };
 }

@@ -1,4 +1,5 @@
 import type { Address } from "viem";
+import type { RegistryVersionConfig } from "../../devnet/deployment.js";
 
 export type PsmKey = "psmMint" | "psmRetiredMint" | "psmRedeemReserve";
 export type StakingVaultKey = "skUSD" | "skUSDDeprecated";
@@ -28,6 +29,33 @@ export type NetworkConfig = {
   registryAccounts: Address[];
   /** Blocks between share-price observations of the staking vaults. */
   sharePriceInterval: number;
+  /** What the reports read besides the indexed contracts. */
+  reporting: ReportingConfig;
+  /** The operator's account registry as published over time (issued_at fixes when a version applies). */
+  registry: { operator: Address; versions: RegistryVersionConfig[] };
+};
+
+/** Accounts, feeds and the venue the reports read; public addresses only, never keys. */
+export type ReportingConfig = {
+  multisig: Address;
+  /** The live treasury (PSM fee sink). */
+  treasury: Address;
+  insuranceFund: Address;
+  /** The operator's venue-margin account: hedge margin on the venue; signed artifacts before the binding. */
+  operator: Address;
+  /** Founder float on Base that the hedge watches (disclosed, not collateral), when known. */
+  hedgeWatchOnly: Address | null;
+  incentiveEscrow: Address | null;
+  /** Chainlink-style ETH / USD feed (AggregatorV3Interface) the report prices ETH with. */
+  ethUsdFeed: Address | null;
+  /** Hyperliquid-style /info API and the account whose equity backs the vault v1 mirror. */
+  venue: { name: string; url: string | null; account: Address; coin: string };
+  /** The signer binding: artifacts from `attestationFrom` (unix s) are signed by `attestation`. */
+  signers: { operator: Address; attestation: Address | null; attestationFrom: number };
+  /** RPC URLs for the reports' own reads (defaults to the indexer's first URL per chain). */
+  readRpc: { base: string; ethereum: string };
+  /** RPC URLs printed in reproduction commands: public ones, never a URL carrying a key. */
+  publicRpc: { base: string; ethereum: string };
 };
 
 export const earliest = (...deployed: Deployed[]) => Math.min(...deployed.map((d) => d.startBlock));

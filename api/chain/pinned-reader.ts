@@ -1,0 +1,68 @@
+/**
+ * Chain reads pinned to one block, each described by a cast-style signature
+ * ("balanceOf(address)(uint256)"). The same string drives the viem read and the `cast call`
+ * command published in `verifyVia`, so a reproduction command cannot drift from the read it
+ * reproduces.
+ */
+import { parseAbiItem, type Abi, type Address, type PublicClient } from "viem";
+
+export class ChainReadError extends Error {
+  override name = "ChainReadError";
+  constructor(message: string, readonly details: { to?: Address; signature?: string; block: bigint; cause?: string }) {
+    super(message);
+  }
+}
+
+export type ReadSpec = { to: Address; signature: string; args?: readonly (string | bigint | number)[] };
+
+/** "balanceOf(address)(uint256)" → the viem ABI item `function balanceOf(address) view returns (uint256)`. */
+export function abiFromCastSignature(signature: string): Abi {
+  const m = /^(\w+)\(([^()]*)\)\((.*)\)$/.exec(signature);
+  if (!m) throw new ChainReadError(`not a cast signature: ${signature}`, { signature, block: 0n });
+  return [parseAbiItem(`function ${m[1]}(${m[2]}) view returns (${m[3]})`)] as Abi;
+}
+
+const shellArg = (v: string | bigint | number) => (typeof v === "string" && !/^[\w.:-]+$/.test(v) ? `'${v}'` : String(v));
+
+export class PinnedReader {
+  constructor(
+    readonly client: PublicClient,
+    readonly blockNumber: bigint,
+    /** The RPC URL printed in commands: a public one, never a URL carrying a key. */
+    readonly commandRpcUrl: string,
+  ) {}
+
+  async call<T>(spec: ReadSpec): Promise<T> {
+    const abi = abiFromCastSignature(spec.signature);
+    const functionName = (abi[0] as { name: string }).name;
+    try {
+      return (await this.client.readContract({ address: spec.to, abi, functionName, args: spec.args ?? [], blockNumber: this.blockNumber })) as T;
+    } catch (e) {
+      throw new ChainReadError(`read failed: ${spec.signature} on ${spec.to}`, {
+        to: spec.to, signature: spec.signature, block: this.blockNumber, cause: (e as Error).message?.split("\n")[0],
+      });
+    }
+  }
+
+  async nativeBalance(address: Address): Promise<bigint> {
+    try {
+      return await this.client.getBalance({ address, blockNumber: this.blockNumber });
+    } catch (e) {
+      throw new ChainReadError(`balance read failed: ${address}`, { to: address, block: this.blockNumber, cause: (e as Error).message?.split("\n")[0] });
+    }
+  }
+
+  /**
+   * The reproduction command for `spec`, annotated with the report field it reproduces and the
+   * raw value it returns: `cast call … --block N --rpc-url …  # <field> = <raw>`.
+   */
+  command(spec: ReadSpec, field: string, raw: bigint | string | boolean, decimals?: number): string {
+    const args = (spec.args ?? []).map(shellArg).join(" ");
+    const note = `${field} = ${raw}${decimals === undefined ? "" : ` (${decimals} decimals)`}`;
+    return `cast call ${spec.to} '${spec.signature}'${args ? ` ${args}` : ""} --block ${this.blockNumber} --rpc-url ${this.commandRpcUrl}  # ${note}`;
+  }
+
+  balanceCommand(address: Address, field: string, raw: bigint): string {
+    return `cast balance ${address} --block ${this.blockNumber} --rpc-url ${this.commandRpcUrl}  # ${field} = ${raw} (18 decimals)`;
+  }
+}

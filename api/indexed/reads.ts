@@ -1,0 +1,52 @@
+/**
+ * Queries over Ponder's indexed tables, each bounded by a block so a report at a past block
+ * sees exactly the history up to it. The same functions serve the Ponder API process (its
+ * read-only `db`) and a standalone reader over the views schema.
+ */
+import { and, asc, eq, lte, sql } from "drizzle-orm";
+import type { ReadonlyDrizzle } from "ponder";
+import * as schema from "../../ponder.schema.js";
+
+export type ReadDb = ReadonlyDrizzle<typeof schema>;
+
+export type IndexedHead = { chain: string; chainId: number; blockNumber: bigint; timestamp: number };
+
+export async function indexedHead(db: ReadDb, chain: "base" | "ethereum"): Promise<IndexedHead | null> {
+  const [row] = await db.select().from(schema.chainHead).where(eq(schema.chainHead.id, chain));
+  return row ? { chain, chainId: row.chainId, blockNumber: row.blockNumber, timestamp: Number(row.timestamp) } : null;
+}
+
+export type IndexedRedemption = typeof schema.psmSwap.$inferSelect;
+
+/** Every PSM redemption (Swap kUSD → USDC) up to and including `block`, oldest first. */
+export function redemptionsUpTo(db: ReadDb, block: bigint): Promise<IndexedRedemption[]> {
+  return db
+    .select()
+    .from(schema.psmSwap)
+    .where(and(eq(schema.psmSwap.direction, "redeem"), lte(schema.psmSwap.blockNumber, block)))
+    .orderBy(asc(schema.psmSwap.blockNumber), asc(schema.psmSwap.logIndex));
+}
+
+/** kUSD burned (Transfer to the zero address) up to `block`, raw 18-decimal units. */
+export async function kusdBurnedUpTo(db: ReadDb, block: bigint): Promise<bigint> {
+  const [row] = await db
+    .select({ total: sql<string | null>`sum(${schema.kusdSupplyEvent.amount})` })
+    .from(schema.kusdSupplyEvent)
+    .where(and(eq(schema.kusdSupplyEvent.kind, "burn"), lte(schema.kusdSupplyEvent.blockNumber, block)));
+  return BigInt(row?.total ?? 0);
+}
+
+/** Accounts holding `role` on `contract` at `block`, replaying the indexed grants and revocations. */
+export async function roleHoldersAt(db: ReadDb, contract: `0x${string}`, role: `0x${string}`, block: bigint): Promise<{ account: `0x${string}`; sinceBlock: bigint }[]> {
+  const events = await db
+    .select()
+    .from(schema.roleEvent)
+    .where(and(eq(schema.roleEvent.contract, contract), eq(schema.roleEvent.role, role), lte(schema.roleEvent.blockNumber, block)))
+    .orderBy(asc(schema.roleEvent.blockNumber), asc(schema.roleEvent.id));
+  const holders = new Map<string, bigint>();
+  for (const e of events) {
+    if (e.granted) holders.set(e.account.toLowerCase(), holders.get(e.account.toLowerCase()) ?? e.blockNumber);
+    else holders.delete(e.account.toLowerCase());
+  }
+  return [...holders].map(([account, sinceBlock]) => ({ account: account as `0x${string}`, sinceBlock }));
+}

@@ -1,0 +1,228 @@
+/**
+ * Every on-chain read the reserves report makes, at one pinned block, each with its
+ * reproduction command. Raw integers only; conversion and formulas happen in pure functions.
+ * A read that fails is `null` (reported as unknown), never a guess and never a 5xx.
+ */
+import { keccak256, stringToHex, type Address } from "viem";
+import type { PsmKey } from "../../src/networks/types.js";
+import type { FeeTier } from "./redemption-routing.js";
+import { ChainReadError, type PinnedReader, type ReadSpec } from "../chain/pinned-reader.js";
+
+export const MINTER_ROLE = keccak256(stringToHex("MINTER_ROLE"));
+export const PSM_KEYS: readonly PsmKey[] = ["psmMint", "psmRetiredMint", "psmRedeemReserve"];
+
+export type SnapshotAddresses = {
+  kUSD: Address;
+  usdc: Address;
+  weth: Address;
+  psms: Record<PsmKey, Address>;
+  vaultV1: Address;
+  vaultV2: Address;
+  skUSD: Address;
+  skUSDDeprecated: Address;
+  insuranceFund: Address;
+  treasury: Address;
+  multisig: Address;
+  operator: Address;
+  hedgeWatchOnly: Address | null;
+  ethUsdFeed: Address | null;
+  lendingEscrowKUSD: Address | null;
+  /** Registry-listed accounts (their shares of the superseded vault are protocol-owned). */
+  listedAccounts: Address[];
+};
+
+/** A raw value, the command that reproduces it, or null when the read failed. */
+export type Read<T> = { value: T; command: (field: string) => string } | null;
+
+export type PsmSnapshot = {
+  address: Address;
+  usdc: Read<bigint>;
+  kusd: Read<bigint>;
+  holdsMinterRole: Read<boolean>;
+  paused: Read<boolean>;
+  feeTiers: FeeTier[] | null;
+};
+
+export type DepositVaultSnapshot = {
+  address: Address;
+  totalAssets: Read<bigint>;
+  totalSupply: Read<bigint>;
+  wethBalance: Read<bigint>;
+  offChainAssets: Read<bigint>;
+  l1Assets: Read<bigint>;
+  hedgingReserve: Read<bigint>;
+};
+
+export type StakingVaultSnapshot = {
+  address: Address;
+  totalAssets: Read<bigint>;
+  totalSupply: Read<bigint>;
+  kusdBalance: Read<bigint>;
+  /** convertToAssets(totalSupply): what every share together can withdraw. */
+  redeemable: Read<bigint>;
+  /** convertToAssets(1e24): kUSD per whole share. */
+  assetsPerShare: Read<bigint>;
+  /** Shares held by registry-listed accounts, per account. */
+  listedShares: { account: Address; shares: Read<bigint> }[];
+};
+
+export type HolderSnapshot = { address: Address; usdc: Read<bigint>; weth: Read<bigint> };
+
+export type ChainSnapshot = {
+  blockNumber: bigint;
+  blockTimestamp: number;
+  kusdTotalSupply: Read<bigint>;
+  psms: Record<PsmKey, PsmSnapshot>;
+  vaultV1: DepositVaultSnapshot;
+  vaultV2: DepositVaultSnapshot;
+  skUSD: StakingVaultSnapshot;
+  skUSDDeprecated: StakingVaultSnapshot;
+  insuranceFund: HolderSnapshot;
+  treasury: HolderSnapshot;
+  multisig: HolderSnapshot & { threshold: Read<bigint>; owners: Read<readonly Address[]> };
+  operator: { address: Address; kusd: Read<bigint>; escrowShares: Read<bigint>; escrowKusd: Read<bigint> };
+  hedgeWatchOnly: { address: Address; eth: Read<bigint>; weth: Read<bigint> } | null;
+  ethUsd: { answer: Read<bigint>; decimals: number; updatedAt: number | null; address: Address } | null;
+  failedReads: string[];
+};
+
+const ONE_SHARE = 10n ** 24n;
+
+export async function readChainSnapshot(r: PinnedReader, a: SnapshotAddresses): Promise<ChainSnapshot> {
+  const failedReads: string[] = [];
+
+  async function read<T>(spec: ReadSpec, decimals?: number): Promise<Read<T>> {
+    try {
+      const value = await r.call<T>(spec);
+      return { value, command: (field) => r.command(spec, field, value as bigint, decimals) };
+    } catch (e) {
+      if (!(e instanceof ChainReadError)) throw e;
+      failedReads.push(`${spec.signature} on ${spec.to}: ${e.details.cause ?? e.message}`);
+      return null;
+    }
+  }
+  const balanceOf = (token: Address, holder: Address, decimals: number) =>
+    read<bigint>({ to: token, signature: "balanceOf(address)(uint256)", args: [holder] }, decimals);
+  const u = (to: Address, signature: string, decimals?: number, args?: ReadSpec["args"]) => read<bigint>({ to, signature, args }, decimals);
+
+  async function feeTiers(psm: Address): Promise<FeeTier[] | null> {
+    const tiers: FeeTier[] = [];
+    for (let i = 0; i < 16; i++) {
+      try {
+        const [threshold, feeBps] = await r.call<[bigint, bigint]>({ to: psm, signature: "tieredFees(address,uint256)(uint256,uint256)", args: [a.usdc, BigInt(i)] });
+        tiers.push({ threshold, feeBps });
+      } catch {
+        break; // past the end of the array (or unreadable: the planner then has no tiers)
+      }
+    }
+    return tiers.length ? tiers : null;
+  }
+
+  const psm = async (address: Address): Promise<PsmSnapshot> => {
+    const [usdc, kusd, holdsMinterRole, paused, tiers] = await Promise.all([
+      balanceOf(a.usdc, address, 6),
+      balanceOf(a.kUSD, address, 18),
+      read<boolean>({ to: a.kUSD, signature: "hasRole(bytes32,address)(bool)", args: [MINTER_ROLE, address] }),
+      read<boolean>({ to: address, signature: "paused()(bool)" }),
+      feeTiers(address),
+    ]);
+    return { address, usdc, kusd, holdsMinterRole, paused, feeTiers: tiers };
+  };
+
+  const depositVault = async (address: Address): Promise<DepositVaultSnapshot> => {
+    const [totalAssets, totalSupply, wethBalance, offChainAssets, l1Assets, hedgingReserve] = await Promise.all([
+      u(address, "totalAssets()(uint256)", 18),
+      u(address, "totalSupply()(uint256)", 18),
+      balanceOf(a.weth, address, 18),
+      u(address, "offChainAssets()(uint256)", 18),
+      u(address, "l1Assets()(uint256)", 18),
+      u(address, "hedgingReserve()(uint256)", 18),
+    ]);
+    return { address, totalAssets, totalSupply, wethBalance, offChainAssets, l1Assets, hedgingReserve };
+  };
+
+  const stakingVault = async (address: Address): Promise<StakingVaultSnapshot> => {
+    const [totalAssets, totalSupply, kusdBalance, assetsPerShare, listedShares] = await Promise.all([
+      u(address, "totalAssets()(uint256)", 18),
+      u(address, "totalSupply()(uint256)", 24),
+      balanceOf(a.kUSD, address, 18),
+      u(address, "convertToAssets(uint256)(uint256)", 18, [ONE_SHARE]),
+      Promise.all(a.listedAccounts.map(async (account) => ({ account, shares: await balanceOf(address, account, 24) }))),
+    ]);
+    const redeemable = totalSupply ? await u(address, "convertToAssets(uint256)(uint256)", 18, [totalSupply.value]) : null;
+    return { address, totalAssets, totalSupply, kusdBalance, redeemable, assetsPerShare, listedShares };
+  };
+
+  const holder = async (address: Address): Promise<HolderSnapshot> => {
+    const [usdc, weth] = await Promise.all([balanceOf(a.usdc, address, 6), balanceOf(a.weth, address, 18)]);
+    return { address, usdc, weth };
+  };
+
+  async function nativeBalance(address: Address): Promise<Read<bigint>> {
+    try {
+      const value = await r.nativeBalance(address);
+      return { value, command: (field) => r.balanceCommand(address, field, value) };
+    } catch (e) {
+      failedReads.push(`eth_getBalance ${address}: ${(e as ChainReadError).details?.cause ?? (e as Error).message}`);
+      return null;
+    }
+  }
+
+  async function ethUsd(feed: Address) {
+    const [round, decimals] = await Promise.all([
+      read<readonly [bigint, bigint, bigint, bigint, bigint]>({ to: feed, signature: "latestRoundData()(uint80,int256,uint256,uint256,uint80)" }),
+      read<number>({ to: feed, signature: "decimals()(uint8)" }),
+    ]);
+    if (!round || !decimals) return { answer: null, decimals: 8, updatedAt: null, address: feed };
+    const spec: ReadSpec = { to: feed, signature: "latestRoundData()(uint80,int256,uint256,uint256,uint80)" };
+    const answer = round.value[1];
+    return {
+      answer: { value: answer, command: (field: string) => r.command(spec, field, `answer ${answer}`, Number(decimals.value)) },
+      decimals: Number(decimals.value),
+      updatedAt: Number(round.value[3]),
+      address: feed,
+    };
+  }
+
+  const block = await r.client.getBlock({ blockNumber: r.blockNumber });
+  const [kusdTotalSupply, psmMint, psmRetiredMint, psmRedeemReserve, vaultV1, vaultV2, skUSD, skUSDDeprecated, insuranceFund, treasury, multisig, threshold, owners, operatorKusd, escrowShares, hedgeEth, hedgeWeth, price] =
+    await Promise.all([
+      u(a.kUSD, "totalSupply()(uint256)", 18),
+      psm(a.psms.psmMint),
+      psm(a.psms.psmRetiredMint),
+      psm(a.psms.psmRedeemReserve),
+      depositVault(a.vaultV1),
+      depositVault(a.vaultV2),
+      stakingVault(a.skUSD),
+      stakingVault(a.skUSDDeprecated),
+      holder(a.insuranceFund),
+      holder(a.treasury),
+      holder(a.multisig),
+      u(a.multisig, "getThreshold()(uint256)"),
+      read<readonly Address[]>({ to: a.multisig, signature: "getOwners()(address[])" }),
+      balanceOf(a.kUSD, a.operator, 18),
+      a.lendingEscrowKUSD ? balanceOf(a.lendingEscrowKUSD, a.operator, 18) : Promise.resolve(null),
+      a.hedgeWatchOnly ? nativeBalance(a.hedgeWatchOnly) : Promise.resolve(null),
+      a.hedgeWatchOnly ? balanceOf(a.weth, a.hedgeWatchOnly, 18) : Promise.resolve(null),
+      a.ethUsdFeed ? ethUsd(a.ethUsdFeed) : Promise.resolve(null),
+    ]);
+  const escrowKusd = a.lendingEscrowKUSD && escrowShares ? await u(a.lendingEscrowKUSD, "convertToAssets(uint256)(uint256)", 18, [escrowShares.value]) : null;
+
+  return {
+    blockNumber: r.blockNumber,
+    blockTimestamp: Number(block.timestamp),
+    kusdTotalSupply,
+    psms: { psmMint, psmRetiredMint, psmRedeemReserve },
+    vaultV1,
+    vaultV2,
+    skUSD,
+    skUSDDeprecated,
+    insuranceFund,
+    treasury,
+    multisig: { ...multisig, threshold, owners },
+    operator: { address: a.operator, kusd: operatorKusd, escrowShares, escrowKusd },
+    hedgeWatchOnly: a.hedgeWatchOnly ? { address: a.hedgeWatchOnly, eth: hedgeEth, weth: hedgeWeth } : null,
+    ethUsd: price,
+    failedReads,
+  };
+}

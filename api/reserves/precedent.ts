@@ -1,0 +1,92 @@
+/**
+ * redemptionDepth.precedent: the redemptions that actually happened, from the indexed PSM
+ * Swap(kUSD → USDC) events, with each redeemer's relationship to the operator taken from the
+ * account registry version in force when it redeemed.
+ */
+import { zeroAddress, type Address } from "viem";
+import type { RegistryVersionConfig } from "../../devnet/deployment.js";
+import type { IndexedRedemption } from "../indexed/reads.js";
+import { listedEntryAt } from "../registry/versions.js";
+import { isoDate, toUnits } from "./units.js";
+
+export type PsmLabel = { key: string; address: Address; label: string };
+
+export type PrecedentInputs = {
+  redemptions: readonly IndexedRedemption[];
+  psms: readonly PsmLabel[];
+  registry: readonly RegistryVersionConfig[];
+  kusdBurned: bigint;
+  completeAsOf: { blockNumber: bigint; timestamp: number };
+  kusd: Address;
+  fromBlock: number;
+  rpcUrl: string;
+};
+
+/** The founder wallet: the operator's own externally owned accounts in the registry. */
+const isFounder = (role: string | undefined, kind: string | undefined) => kind === "eoa" && role !== undefined;
+
+export function relationship(registry: readonly RegistryVersionConfig[], redeemer: Address, at: number): { text: string; founder: boolean } {
+  const entry = listedEntryAt(registry, redeemer, at);
+  if (!entry) return { text: "external: not an account of the operator's registry", founder: false };
+  return { text: `operator account (registry role ${entry.role}: ${entry.label})`, founder: isFounder(entry.role, entry.kind) };
+}
+
+export function buildPrecedent(p: PrecedentInputs) {
+  const label = new Map(p.psms.map((x) => [x.address.toLowerCase(), x]));
+  const firstAt = new Map<string, string>();
+  let externalCount = 0;
+  let allFounder = p.redemptions.length > 0;
+  let kusdTotal = 0n;
+  let usdcTotal = 0n;
+
+  const transactions = p.redemptions.map((r) => {
+    const psm = label.get(r.psm.toLowerCase());
+    const rel = relationship(p.registry, r.user, Number(r.timestamp));
+    if (!rel.founder) allFounder = false;
+    if (!rel.founder && !listedEntryAt(p.registry, r.user, Number(r.timestamp))) externalCount++;
+    kusdTotal += r.kusdAmount;
+    usdcTotal += r.usdcAmount;
+    const notes: string[] = [];
+    if (!firstAt.has(r.psmKey)) {
+      firstAt.set(r.psmKey, r.id);
+      notes.push(`first redemption against ${psm?.label ?? r.psmKey}`);
+    }
+    if (!rel.founder && externalCount === 1 && !notes.includes("first external redemption")) notes.push("first external redemption");
+    return {
+      date: isoDate(Number(r.timestamp)),
+      txHash: r.txHash,
+      blockNumber: Number(r.blockNumber),
+      psmAddress: r.psm,
+      psmLabel: psm?.label ?? r.psmKey,
+      psmKey: r.psmKey,
+      kusdRedeemed: toUnits(r.kusdAmount, 18),
+      usdcPaidOut: toUnits(r.usdcAmount, 6),
+      feeBps: r.feeBps,
+      redeemer: r.user,
+      redeemerRelationship: rel.text,
+      significance: notes.join("; ") || "routine redemption",
+    };
+  });
+
+  const swapSig = "'Swap(address indexed,address indexed,address indexed,uint256,uint256)'";
+  const to = p.completeAsOf.blockNumber;
+  return {
+    executedRedemptions: transactions.length,
+    totalRedeemedKUSD: toUnits(kusdTotal, 18),
+    totalPaidOutUSDC: toUnits(usdcTotal, 6),
+    externalRedemptionsToDate: externalCount,
+    allRedemptionsByFounderWallet: allFounder,
+    // Rule 5: a redemption leaves its kUSD in the PSM; only Transfer-to-zero burns count.
+    lifetimeKUSDBurned: toUnits(p.kusdBurned, 18),
+    lifetimeKUSDBurnedWei: p.kusdBurned.toString(),
+    completeAsOf: isoDate(p.completeAsOf.timestamp),
+    completeAsOfBlock: Number(to),
+    transactions,
+    note:
+      "Every Swap(kUSD → USDC) emitted by the three PSMs up to completeAsOfBlock, from the indexer. A redemption is one transaction against one PSM, paid from that PSM's own USDC; the kUSD taken in stays in the PSM (no burn), so totalSupply is unchanged and outstanding falls.",
+    verifyVia: [
+      ...p.psms.map((x) => `cast logs --from-block ${p.fromBlock} --to-block ${to} --address ${x.address} ${swapSig} --rpc-url ${p.rpcUrl}  # ${x.key}: redemptions are the Swap logs whose fromToken (topic 2) is kUSD ${p.kusd}`),
+      `cast logs --from-block ${p.fromBlock} --to-block ${to} --address ${p.kusd} 'Transfer(address indexed,address indexed,uint256)' '' ${zeroAddress} --rpc-url ${p.rpcUrl}  # lifetimeKUSDBurnedWei = sum of these amounts (${p.kusdBurned})`,
+    ],
+  };
+}
