@@ -11,9 +11,18 @@ export type ReadDb = ReadonlyDrizzle<typeof schema>;
 
 export type IndexedHead = { chain: string; chainId: number; blockNumber: bigint; timestamp: number };
 
+/**
+ * The newest block indexed on a chain, from Ponder's own checkpoint table (what /status
+ * reports). A checkpoint string starts with the block timestamp (10 digits), the chain id (16)
+ * and the block number (16).
+ */
 export async function indexedHead(db: ReadDb, chain: "base" | "ethereum"): Promise<IndexedHead | null> {
-  const [row] = await db.select().from(schema.chainHead).where(eq(schema.chainHead.id, chain));
-  return row ? { chain, chainId: row.chainId, blockNumber: row.blockNumber, timestamp: Number(row.timestamp) } : null;
+  const result = await db.execute(sql`select chain_id, latest_checkpoint from _ponder_checkpoint where chain_name = ${chain}`);
+  const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as { chain_id: number | string; latest_checkpoint: string }[];
+  const row = rows[0];
+  if (!row) return null;
+  const cp = row.latest_checkpoint;
+  return { chain, chainId: Number(row.chain_id), timestamp: Number(cp.slice(0, 10)), blockNumber: BigInt(cp.slice(26, 42)) };
 }
 
 export type IndexedRedemption = typeof schema.psmSwap.$inferSelect;

@@ -3,7 +3,7 @@
  * Swap(kUSD → USDC) events, with each redeemer's relationship to the operator taken from the
  * account registry version in force when it redeemed.
  */
-import { zeroAddress, type Address } from "viem";
+import { getAddress, zeroAddress, type Address } from "viem";
 import type { RegistryVersionConfig } from "../../devnet/deployment.js";
 import type { IndexedRedemption } from "../indexed/reads.js";
 import { listedEntryAt } from "../registry/versions.js";
@@ -56,13 +56,13 @@ export function buildPrecedent(p: PrecedentInputs) {
       date: isoDate(Number(r.timestamp)),
       txHash: r.txHash,
       blockNumber: Number(r.blockNumber),
-      psmAddress: r.psm,
+      psmAddress: getAddress(r.psm),
       psmLabel: psm?.label ?? r.psmKey,
       psmKey: r.psmKey,
       kusdRedeemed: toUnits(r.kusdAmount, 18),
       usdcPaidOut: toUnits(r.usdcAmount, 6),
       feeBps: r.feeBps,
-      redeemer: r.user,
+      redeemer: getAddress(r.user),
       redeemerRelationship: rel.text,
       significance: notes.join("; ") || "routine redemption",
     };

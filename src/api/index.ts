@@ -1,15 +1,38 @@
 /**
  * Ponder's HTTP entry, kept thin. Ponder itself serves /health, /ready and /status (the
- * indexed block per chain). /sql is Ponder's read-only SQL-over-HTTP for @ponder/client; the
- * reports, GraphQL and REST routes are mounted here from api/ as they land.
+ * indexed block per chain). /sql is Ponder's read-only SQL-over-HTTP for @ponder/client. The
+ * reports come from api/: the same code a standalone reader mounts.
  */
 import { db } from "ponder:api";
 import schema from "ponder:schema";
 import { Hono } from "hono";
 import { client } from "ponder";
+import { loadSigningKeys } from "../../api/attestation/keys.js";
+import { StatementService } from "../../api/attestation/statement-service.js";
+import { notFound, onApiError } from "../../api/http/errors.js";
+import type { ReadDb } from "../../api/indexed/reads.js";
+import { createReportContext } from "../../api/reports/context.js";
+import { porRoutes } from "../../api/routes/por-routes.js";
+import { openOperatorStore } from "../../api/store/operator-store.js";
+import { selectNetwork } from "../networks/index.js";
+
+const env = process.env;
+const network = selectNetwork(env);
+const siteUrl = (env.KUSD_SITE_URL ?? `http://localhost:${env.PORT ?? 42069}`).replace(/\/$/, "");
+// bench/bare declares its own "ponder:schema" module, which widens the type of `db` here.
+const ctx = createReportContext(network, db as unknown as ReadDb, siteUrl);
+const store = openOperatorStore({
+  databaseUrl: env.DATABASE_URL,
+  directory: env.KUSD_STORE_DIR,
+  schema: env.KUSD_STORE_SCHEMA,
+});
+const statements = new StatementService(ctx, store, loadSigningKeys(network, env));
+statements.start(Number(env.KUSD_STATEMENT_INTERVAL_SECONDS ?? 3_600));
 
 const app = new Hono();
-
+app.onError(onApiError);
 app.use("/sql/*", client({ db, schema }));
+app.route("/", porRoutes({ ctx, statements, adminToken: env.KUSD_ADMIN_TOKEN }));
+app.notFound(notFound);
 
 export default app;

@@ -1,4 +1,4 @@
-import type { Address } from "viem";
+import { getAddress, type Address } from "viem";
 import { readDeployment } from "../../devnet/deployment.js";
 import type { Deployed, NetworkConfig } from "./types.js";
 
@@ -11,7 +11,7 @@ export function devnetNetwork(): NetworkConfig {
   const at = (name: string): Deployed => {
     const record = c[name];
     if (!record) throw new Error(`devnet deployment has no contract ${name}`);
-    return { address: record.address, startBlock: record.block };
+    return { address: getAddress(record.address), startBlock: record.block };
   };
   const registryAccounts = new Set<Address>();
   for (const v of d.registry.versions) {

@@ -1,0 +1,54 @@
+/**
+ * The operator's signing keys, from configuration only: on the devnet the deployment file's
+ * keys, in production KUSD_OPERATOR_PRIVATE_KEY and KUSD_ATTESTATION_PRIVATE_KEY. Keys are
+ * held as viem accounts and never logged or served; only their addresses leave this module.
+ */
+import { getAddress, isHex, type Address, type Hex, type LocalAccount } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import { readDeployment } from "../../devnet/deployment.js";
+import type { NetworkConfig } from "../../src/networks/types.js";
+
+export class SigningKeyError extends Error {
+  override name = "SigningKeyError";
+  constructor(message: string, readonly details: { key: string; expected?: Address; got?: Address }) {
+    super(message);
+  }
+}
+
+export type SigningKeys = {
+  /** The venue-margin account: signs the binding and every artifact dated before attestationFrom. */
+  operator: LocalAccount | null;
+  attestation: LocalAccount | null;
+  attestationFrom: number;
+};
+
+const account = (name: string, key: string | undefined, expected: Address | null): LocalAccount | null => {
+  if (!key) return null;
+  if (!isHex(key) || key.length !== 66) throw new SigningKeyError(`${name} is not a 32-byte hex private key`, { key: name });
+  const a = privateKeyToAccount(key as Hex);
+  if (expected && getAddress(expected) !== a.address) throw new SigningKeyError(`${name} does not belong to the configured signer`, { key: name, expected, got: a.address });
+  return a;
+};
+
+export function loadSigningKeys(network: NetworkConfig, env: NodeJS.ProcessEnv = process.env): SigningKeys {
+  const s = network.reporting.signers;
+  if (network.name === "devnet") {
+    const d = readDeployment();
+    return {
+      operator: account("devnet operator key", d.accounts.operator?.privateKey, s.operator),
+      attestation: account("devnet attestation key", d.accounts.attestationSigner?.privateKey, s.attestation),
+      attestationFrom: s.attestationFrom,
+    };
+  }
+  return {
+    operator: account("KUSD_OPERATOR_PRIVATE_KEY", env.KUSD_OPERATOR_PRIVATE_KEY, s.operator),
+    attestation: account("KUSD_ATTESTATION_PRIVATE_KEY", env.KUSD_ATTESTATION_PRIVATE_KEY, s.attestation),
+    attestationFrom: s.attestationFrom,
+  };
+}
+
+/** Spec 2.1 rule 2: artifacts dated before attestationFrom are the operator's, later ones the attestation key's. */
+export function signerFor(keys: SigningKeys, timestamp: number): { account: LocalAccount; role: "operator-account" | "attestation-key" } | null {
+  if (timestamp < keys.attestationFrom) return keys.operator ? { account: keys.operator, role: "operator-account" } : null;
+  return keys.attestation ? { account: keys.attestation, role: "attestation-key" } : null;
+}

@@ -1,0 +1,114 @@
+/**
+ * Issues, persists and schedules the hourly signed statement. A statement at the head is dated
+ * now (the state of the latest indexed block is the state now); one issued for a past block is
+ * dated at that block's time, and so signed by whichever key the binding assigns to that date.
+ */
+import type { OperatorStore, StoredStatement } from "../store/operator-store.js";
+import { ApiError } from "../http/errors.js";
+import type { ReportContext } from "../reports/context.js";
+import { resolveReportBlock } from "../reports/context.js";
+import { loadPorReport } from "../reserves/por-service.js";
+import { signSignerBinding, type SignerBinding } from "./binding.js";
+import { signerFor, type SigningKeys } from "./keys.js";
+import { signPayload } from "./sign.js";
+import { buildStatementPayload } from "./statement.js";
+
+export const HOUR_SECONDS = 3_600;
+
+export type PublishedStatement = {
+  attestation_hash: `0x${string}`;
+  signature: `0x${string}`;
+  signer: `0x${string}`;
+  status: string;
+  schema_version: number;
+  aggregate_solvency_ratio: number | null;
+  signed_payload_canonical: string;
+};
+
+export class StatementService {
+  private bindingPromise: Promise<SignerBinding | null> | null = null;
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly ctx: ReportContext,
+    readonly store: Promise<OperatorStore>,
+    private readonly keys: SigningKeys,
+    private readonly now: () => number = () => Math.floor(Date.now() / 1000),
+  ) {}
+
+  get bindingUrl() {
+    return `${this.ctx.siteUrl}/api/por/signer-registry`;
+  }
+
+  /** The operator-signed binding of the attestation key; null when either key is not configured. */
+  binding(): Promise<SignerBinding | null> {
+    this.bindingPromise ??= this.keys.operator && this.keys.attestation
+      ? signSignerBinding(this.keys.operator, this.keys.attestation.address, this.keys.attestationFrom)
+      : Promise.resolve(null);
+    return this.bindingPromise;
+  }
+
+  /** Builds, signs and stores a statement at the head or at `block`. */
+  async issue(block?: string): Promise<PublishedStatement> {
+    const at = await resolveReportBlock(this.ctx, block);
+    const report = await loadPorReport(this.ctx, at);
+    const timestamp = at.atHead && block === undefined ? this.now() : Math.floor(Date.parse(report.timestamp) / 1000);
+    const signer = signerFor(this.keys, timestamp);
+    if (!signer) throw new ApiError(503, "signer_not_configured", "no signing key is configured for this date", { timestamp });
+    const payload = buildStatementPayload(report, {
+      timestamp,
+      chainName: this.ctx.network.name === "base" ? "Base Mainnet" : "Base (devnet, chain 8453)",
+      signerRole: signer.role,
+      bindingUrl: this.bindingUrl,
+    });
+    const signed = await signPayload(signer.account, payload);
+    const published: PublishedStatement = {
+      attestation_hash: signed.attestation_hash,
+      signature: signed.signature,
+      signer: signed.signer,
+      status: payload.status,
+      schema_version: payload.schema_version,
+      aggregate_solvency_ratio: payload.aggregate_solvency_ratio,
+      signed_payload_canonical: signed.signed_payload_canonical,
+    };
+    const store = await this.store;
+    await store.statements.insert({
+      attestationHash: signed.attestation_hash,
+      signer: signed.signer,
+      timestamp,
+      blockNumber: at.blockNumber,
+      chainId: this.ctx.network.chains.base.id,
+      status: payload.status,
+      artifact: JSON.stringify(published),
+    });
+    return published;
+  }
+
+  /** The newest stored statement; one is issued first when none is stored yet. */
+  async latest(): Promise<StoredStatement> {
+    const store = await this.store;
+    const found = await store.statements.latest();
+    if (found) return found;
+    await this.issue();
+    return (await store.statements.latest())!;
+  }
+
+  /** Issues at once when the newest statement is older than the cadence, then every `intervalSeconds`. */
+  start(intervalSeconds = HOUR_SECONDS, onError: (e: unknown) => void = (e) => console.error("[statements]", e)) {
+    const tick = async () => {
+      try {
+        const latest = await (await this.store).statements.latest();
+        if (!latest || this.now() - latest.timestamp >= intervalSeconds) await this.issue();
+      } catch (e) {
+        onError(e);
+      }
+    };
+    void tick();
+    this.timer = setInterval(tick, Math.min(intervalSeconds, HOUR_SECONDS) * 1000);
+    this.timer.unref();
+  }
+
+  stop() {
+    if (this.timer) clearInterval(this.timer);
+  }
+}

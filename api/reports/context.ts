@@ -1,0 +1,53 @@
+/**
+ * What every report needs: the deployment, the indexed tables, a chain client for pinned
+ * reads, and the venue. Built once per process (Ponder API or a standalone reader).
+ */
+import { createPublicClient, http, type PublicClient } from "viem";
+import type { NetworkConfig } from "../../src/networks/types.js";
+import { ApiError, badRequest } from "../http/errors.js";
+import { indexedHead, type IndexedHead, type ReadDb } from "../indexed/reads.js";
+import { hyperliquidClient, type VenueClient } from "../venue/hyperliquid.js";
+
+export type ReportContext = {
+  network: NetworkConfig;
+  db: ReadDb;
+  base: PublicClient;
+  ethereum: PublicClient;
+  venue: VenueClient | null;
+  /** Public base URL of the unpaid site, for canonicalEndpoint fields. */
+  siteUrl: string;
+};
+
+export function createReportContext(network: NetworkConfig, db: ReadDb, siteUrl: string): ReportContext {
+  // Batched JSON-RPC: a report's ~80 pinned reads go out as a few HTTP requests. No retries:
+  // a read that fails is reported as unknown at once rather than slowing every request.
+  const client = (url: string) => createPublicClient({ transport: http(url, { batch: { batchSize: 100 }, retryCount: 0, timeout: 10_000 }) }) as PublicClient;
+  return {
+    network,
+    db,
+    base: client(network.reporting.readRpc.base),
+    ethereum: client(network.reporting.readRpc.ethereum),
+    venue: network.reporting.venue.url ? hyperliquidClient(network.reporting.venue.url) : null,
+    siteUrl,
+  };
+}
+
+export type ReportBlock = { blockNumber: bigint; atHead: boolean; head: IndexedHead };
+
+/**
+ * The block a report is computed at: the indexed head, or `?block=N` when given. A block the
+ * indexer has not reached, or one before the protocol existed, is the caller's error (4xx).
+ */
+export async function resolveReportBlock(ctx: ReportContext, requested: string | undefined): Promise<ReportBlock> {
+  const head = await indexedHead(ctx.db, "base");
+  if (!head) throw new ApiError(503, "not_indexed_yet", "the indexer has not reached the protocol's first block yet");
+  if (requested === undefined || requested === "" || requested === "latest") return { blockNumber: head.blockNumber, atHead: true, head };
+  if (!/^\d{1,15}$/.test(requested)) throw badRequest("invalid_block", "block must be a non-negative decimal integer or 'latest'", { block: requested });
+  const blockNumber = BigInt(requested);
+  const first = BigInt(ctx.network.kUSD.startBlock);
+  if (blockNumber < first) throw badRequest("block_before_deployment", `block ${blockNumber} is before kUSD was deployed (block ${first})`, { block: requested, firstBlock: Number(first) });
+  if (blockNumber > head.blockNumber) {
+    throw new ApiError(422, "block_not_indexed", `block ${blockNumber} is past the indexed head ${head.blockNumber}`, { block: requested, indexedHead: Number(head.blockNumber) });
+  }
+  return { blockNumber, atHead: blockNumber === head.blockNumber, head };
+}

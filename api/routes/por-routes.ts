@@ -1,0 +1,129 @@
+/**
+ * The unpaid reserves endpoints: /api/por, /api/stats, the signed statement and its history,
+ * the signer binding, and the redemption planner. Every error is JSON with a stable code.
+ */
+import { Hono } from "hono";
+import { parseUnits } from "viem";
+import type { StatementService } from "../attestation/statement-service.js";
+import { ApiError, badRequest, onApiError } from "../http/errors.js";
+import { resolveReportBlock, type ReportContext } from "../reports/context.js";
+import { PSM_KEYS } from "../reserves/chain-snapshot.js";
+import { loadPorReport, readSnapshot } from "../reserves/por-service.js";
+import { planRedemption } from "../reserves/redemption-routing.js";
+import { loadStats } from "../reserves/stats.js";
+import { toUnits } from "../reserves/units.js";
+import { ChainReadError } from "../chain/pinned-reader.js";
+import { MAX_LIST_LIMIT } from "../store/operator-store.js";
+
+export type PorRoutesOptions = {
+  ctx: ReportContext;
+  statements: StatementService;
+  /** Bearer token that allows POST /api/por/signed (issue on demand); unset disables it. */
+  adminToken?: string;
+};
+
+const published = (artifact: string) => JSON.parse(artifact) as Record<string, unknown>;
+
+export function porRoutes({ ctx, statements, adminToken }: PorRoutesOptions) {
+  const app = new Hono();
+  app.onError(onApiError);
+
+  app.get("/api/por", async (c) => {
+    const at = await resolveReportBlock(ctx, c.req.query("block"));
+    return c.json(await loadPorReport(ctx, at));
+  });
+
+  app.get("/api/stats", async (c) => {
+    const at = await resolveReportBlock(ctx, c.req.query("block"));
+    try {
+      return c.json(await loadStats(ctx, at));
+    } catch (e) {
+      if (e instanceof ChainReadError) throw new ApiError(503, "chain_read_failed", "a chain read did not land; nothing is published rather than a guess", { read: e.details.signature });
+      throw e;
+    }
+  });
+
+  app.get("/api/por/signed", async (c) => c.json(published((await statements.latest()).artifact)));
+
+  app.get("/api/por/signed/history", async (c) => {
+    const limitRaw = c.req.query("limit") ?? "24";
+    const beforeRaw = c.req.query("before");
+    if (!/^\d{1,4}$/.test(limitRaw) || Number(limitRaw) < 1 || Number(limitRaw) > MAX_LIST_LIMIT) {
+      throw badRequest("invalid_limit", `limit must be an integer from 1 to ${MAX_LIST_LIMIT}`, { limit: limitRaw });
+    }
+    if (beforeRaw !== undefined && !/^\d{1,12}$/.test(beforeRaw)) throw badRequest("invalid_before", "before must be a unix timestamp in seconds", { before: beforeRaw });
+    const store = await statements.store;
+    const rows = await store.statements.list({ limit: Number(limitRaw), ...(beforeRaw !== undefined && { before: Number(beforeRaw) }) });
+    const last = rows.at(-1);
+    return c.json({
+      statements: rows.map((r) => ({ timestamp: r.timestamp, blockNumber: Number(r.blockNumber), signer: r.signer, status: r.status, attestation_hash: r.attestationHash, url: `${ctx.siteUrl}/api/por/signed/${r.attestationHash}` })),
+      next: rows.length === Number(limitRaw) && last ? `${ctx.siteUrl}/api/por/signed/history?limit=${limitRaw}&before=${last.timestamp}` : null,
+    });
+  });
+
+  app.get("/api/por/signed/:hash", async (c) => {
+    const hash = c.req.param("hash");
+    if (!/^0x[0-9a-fA-F]{64}$/.test(hash)) throw badRequest("invalid_hash", "expected an attestation_hash: 0x and 64 hex characters", { hash });
+    const row = await (await statements.store).statements.byHash(hash);
+    if (!row) throw new ApiError(404, "statement_not_found", "no statement with this attestation_hash", { hash });
+    return c.json(published(row.artifact));
+  });
+
+  app.post("/api/por/signed", async (c) => {
+    if (!adminToken || c.req.header("authorization") !== `Bearer ${adminToken}`) {
+      throw new ApiError(403, "forbidden", "issuing a statement on demand needs the operator's admin token");
+    }
+    return c.json(await statements.issue(c.req.query("block")), 201);
+  });
+
+  app.get("/api/por/signer-registry", async (c) => {
+    const binding = await statements.binding();
+    if (!binding) throw new ApiError(404, "binding_not_configured", "no attestation key is configured: every artifact is signed by the operator account");
+    return c.json({
+      ...binding,
+      verify: `npx kusd-verify ${ctx.siteUrl}/api/por/signed --binding ${ctx.siteUrl}/api/por/signer-registry --operator ${binding.binding.operator}`,
+    });
+  });
+
+  app.get("/api/por/redemption-plan", async (c) => {
+    const amount = c.req.query("amount");
+    if (amount === undefined || !/^\d{1,15}(\.\d{1,18})?$/.test(amount)) {
+      throw badRequest("invalid_amount", "amount is the kUSD to redeem, a positive decimal with at most 18 decimals", { amount: amount ?? null });
+    }
+    const kusd = parseUnits(amount, 18);
+    if (kusd === 0n) throw badRequest("invalid_amount", "amount must be greater than zero", { amount });
+    const at = await resolveReportBlock(ctx, c.req.query("block"));
+    const snap = await readSnapshot(ctx, at.blockNumber);
+    const tiers = snap.psms.psmMint.feeTiers;
+    if (!tiers || PSM_KEYS.some((k) => !snap.psms[k].usdc || !snap.psms[k].paused)) {
+      throw new ApiError(503, "chain_read_failed", "PSM reserves or fee tiers could not be read; no plan rather than a wrong one");
+    }
+    const plan = planRedemption(
+      kusd,
+      PSM_KEYS.map((k) => ({ key: k, address: snap.psms[k].address, reserveUsdc: snap.psms[k].usdc!.value, canServeRedemptions: snap.psms[k].paused!.value === false })),
+      tiers,
+    );
+    return c.json({
+      blockNumber: Number(at.blockNumber),
+      amountKUSD: amount,
+      fullyRoutable: plan.shortfallKusd === 0n,
+      shortfallKUSD: toUnits(plan.shortfallKusd, 18),
+      sequentialTransactions: plan.sequentialTransactions,
+      transactions: plan.legs.map((l, i) => ({
+        step: i + 1,
+        psm: l.key,
+        to: l.address,
+        call: `swapKUSDForStable(${ctx.network.usdc.address}, ${l.kusdIn})`,
+        kusdIn: toUnits(l.kusdIn, 18),
+        kusdInWei: l.kusdIn.toString(),
+        feeBps: l.feeBps,
+        feeKUSD: toUnits(l.feeKusd, 18),
+        usdcOut: toUnits(l.usdcOut, 6),
+        cast: `cast send ${l.address} 'swapKUSDForStable(address,uint256)' ${ctx.network.usdc.address} ${l.kusdIn} --rpc-url ${ctx.network.reporting.publicRpc.base}  # after approving kUSD to this PSM`,
+      })),
+      routing: "smallest reserve that fully covers the amount; otherwise split across PSMs deepest first, one transaction each; fee tier by each leg's size",
+    });
+  });
+
+  return app;
+}
