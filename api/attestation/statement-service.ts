@@ -6,7 +6,7 @@
 import type { OperatorStore, StoredStatement } from "../store/operator-store.js";
 import { ApiError } from "../http/errors.js";
 import type { ReportContext } from "../reports/context.js";
-import { resolveReportBlock } from "../reports/context.js";
+import { indexerCaughtUp, resolveReportBlock } from "../reports/context.js";
 import { loadPorReport } from "../reserves/por-service.js";
 import { signSignerBinding, type SignerBinding } from "./binding.js";
 import { signerFor, type SigningKeys } from "./keys.js";
@@ -50,6 +50,15 @@ export class StatementService {
 
   /** Builds, signs and stores a statement at the head or at `block`. */
   async issue(block?: string): Promise<PublishedStatement> {
+    if (block === undefined) {
+      const sync = await indexerCaughtUp(this.ctx);
+      if (!sync.caughtUp) {
+        throw new ApiError(503, "indexer_catching_up", "the indexer has not caught up with the chain; a statement dated now would describe an older state", {
+          indexedBlock: sync.indexed === null ? null : Number(sync.indexed),
+          chainBlock: sync.chain === null ? null : Number(sync.chain),
+        });
+      }
+    }
     const at = await resolveReportBlock(this.ctx, block);
     const report = await loadPorReport(this.ctx, at);
     const timestamp = at.atHead && block === undefined ? this.now() : Math.floor(Date.parse(report.timestamp) / 1000);
@@ -100,11 +109,13 @@ export class StatementService {
         const latest = await (await this.store).statements.latest();
         if (!latest || this.now() - latest.timestamp >= intervalSeconds) await this.issue();
       } catch (e) {
-        onError(e);
+        if (!(e instanceof ApiError && (e.code === "indexer_catching_up" || e.code === "not_indexed_yet"))) onError(e);
       }
     };
     void tick();
-    this.timer = setInterval(tick, Math.min(intervalSeconds, HOUR_SECONDS) * 1000);
+    // Checked every minute: the first statement lands as soon as the indexer has caught up,
+    // and later ones when the newest is `intervalSeconds` old.
+    this.timer = setInterval(tick, Math.min(intervalSeconds, 60) * 1000);
     this.timer.unref();
   }
 

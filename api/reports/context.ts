@@ -40,7 +40,9 @@ export type ReportBlock = { blockNumber: bigint; atHead: boolean; head: IndexedH
  */
 export async function resolveReportBlock(ctx: ReportContext, requested: string | undefined): Promise<ReportBlock> {
   const head = await indexedHead(ctx.db, "base");
-  if (!head) throw new ApiError(503, "not_indexed_yet", "the indexer has not reached the protocol's first block yet");
+  if (!head || head.blockNumber < BigInt(ctx.network.kUSD.startBlock)) {
+    throw new ApiError(503, "not_indexed_yet", "the indexer has not reached the protocol's first block yet");
+  }
   if (requested === undefined || requested === "" || requested === "latest") return { blockNumber: head.blockNumber, atHead: true, head };
   if (!/^\d{1,15}$/.test(requested)) throw badRequest("invalid_block", "block must be a non-negative decimal integer or 'latest'", { block: requested });
   const blockNumber = BigInt(requested);
@@ -50,4 +52,17 @@ export async function resolveReportBlock(ctx: ReportContext, requested: string |
     throw new ApiError(422, "block_not_indexed", `block ${blockNumber} is past the indexed head ${head.blockNumber}`, { block: requested, indexedHead: Number(head.blockNumber) });
   }
   return { blockNumber, atHead: blockNumber === head.blockNumber, head };
+}
+
+/** Blocks the indexer may trail the chain by and still count as caught up. */
+export const CAUGHT_UP_LAG = 10n;
+
+/**
+ * Whether the indexer has caught up with the chain: a statement dated now must not be built
+ * from a history still being backfilled.
+ */
+export async function indexerCaughtUp(ctx: ReportContext): Promise<{ caughtUp: boolean; indexed: bigint | null; chain: bigint | null }> {
+  const [head, chain] = await Promise.all([indexedHead(ctx.db, "base"), ctx.base.getBlockNumber({ cacheTime: 0 }).catch(() => null)]);
+  const indexed = head?.blockNumber ?? null;
+  return { caughtUp: indexed !== null && chain !== null && chain - indexed <= CAUGHT_UP_LAG, indexed, chain };
 }

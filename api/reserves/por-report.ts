@@ -345,7 +345,7 @@ export function buildPorReport(i: PorInputs) {
       multisig: {
         ...holder(s.multisig, "multisig"),
         threshold: threshold !== null && owners !== null ? `${threshold}-of-${owners.length}` : null,
-        verifyVia: cmds(cmd(s.multisig.threshold, "multisig.threshold (N)"), cmd(s.multisig.owners, "multisig.threshold (M = number of owners)"), cmd(s.multisig.usdc, "multisig.usdc"), cmd(s.multisig.weth, "multisig.weth")),
+        verifyVia: cmds(cmd(s.multisig.threshold, "multisig.threshold (N)"), cmd(s.multisig.owners, "multisig.threshold (M: the owners)"), cmd(s.multisig.usdc, "multisig.usdc"), cmd(s.multisig.weth, "multisig.weth")),
       },
       psm: {
         address: s.psms.psmRedeemReserve.address,

@@ -125,5 +125,8 @@ export function porRoutes({ ctx, statements, adminToken }: PorRoutesOptions) {
     });
   });
 
+  // Under /api every unknown path answers JSON, like every error here.
+  app.all("/api/*", (c) => c.json({ error: { code: "not_found", message: `no route ${c.req.method} ${c.req.path}`, details: {} } }, 404));
+
   return app;
 }

@@ -42,7 +42,7 @@ export function devnetNetwork(): NetworkConfig {
       hedgeWatchOnly: d.accounts.hedgeWatchOnly?.address ?? null,
       incentiveEscrow: at("incentiveEscrow").address,
       ethUsdFeed: at("ethUsdFeed").address,
-      venue: { name: "hyperliquid", url: `${d.venue.url}/info`, account: d.venue.hedgeAccount, coin: d.venue.coin },
+      venue: { name: "hyperliquid", url: process.env.KUSD_VENUE_URL ?? `${d.venue.url}/info`, account: d.venue.hedgeAccount, coin: d.venue.coin },
       signers: d.signers,
       publicRpc: { base: d.chains.base.rpcUrl, ethereum: d.chains.ethereum.rpcUrl },
       readRpc: {

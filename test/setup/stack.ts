@@ -9,11 +9,16 @@ import { join } from "node:path";
 import type { TestProject } from "vitest/node";
 import { startDevnet, type Devnet } from "../../devnet/devnet.js";
 import { startIndexer, type Indexer } from "../../devnet/indexer.js";
+import { startRpcProxy, type RpcProxy } from "../../devnet/rpc-proxy.js";
 import { freePort } from "../helpers/ports.js";
 
 let devnet: Devnet | undefined;
 let indexer: Indexer | undefined;
 let dir: string | undefined;
+let proxies: RpcProxy[] = [];
+
+/** Bearer token the test API accepts for issuing signed statements on demand. */
+const ADMIN_TOKEN = `test-${process.pid}`;
 
 export async function setup(project: TestProject) {
   // KUSD_SKIP_STACK=1 runs unit tests only (no devnet, no indexer); stack tests then fail fast.
@@ -26,12 +31,25 @@ export async function setup(project: TestProject) {
     reuse: false,
   });
   process.env.DEVNET_DEPLOYMENT = deploymentFile;
+  // The API's own chain and venue reads go through fault-injection proxies, so a test can make
+  // a read fail while the indexer keeps reading anvil directly.
+  const d0 = devnet.deployment;
+  const rpcProxy = await startRpcProxy({ upstream: d0.chains.base.rpcUrl });
+  const venueProxy = await startRpcProxy({ upstream: `${d0.venue.url}/info` });
+  proxies = [rpcProxy, venueProxy];
   indexer = await startIndexer({
     port: await freePort(),
     deploymentFile,
     databaseUrl: process.env.DATABASE_URL,
     pgliteDir: join(dir, "pglite"),
     viewsSchema: `kusd_test_${process.pid}`,
+    env: {
+      KUSD_READ_RPC_URL_8453: rpcProxy.url,
+      KUSD_VENUE_URL: venueProxy.url,
+      KUSD_ADMIN_TOKEN: ADMIN_TOKEN,
+      KUSD_STORE_DIR: join(dir, "operator-store"),
+      KUSD_STORE_SCHEMA: `kusd_test_${process.pid}_operator`,
+    },
     // Set KUSD_TEST_INDEXER_LOG=path to keep the indexer's own log of a test run.
     onOutput: (line) => process.env.KUSD_TEST_INDEXER_LOG && appendFileSync(process.env.KUSD_TEST_INDEXER_LOG, `${line}\n`),
   });
@@ -40,10 +58,14 @@ export async function setup(project: TestProject) {
   project.provide("deploymentFile", deploymentFile);
   project.provide("indexerUrl", indexer.url);
   project.provide("database", process.env.DATABASE_URL ? "postgres" : "pglite");
+  project.provide("rpcProxyUrl", rpcProxy.url);
+  project.provide("venueProxyUrl", venueProxy.url);
+  project.provide("adminToken", ADMIN_TOKEN);
 }
 
 export async function teardown() {
   await indexer?.stop();
+  await Promise.all(proxies.map((p) => p.stop()));
   await devnet?.stop();
   if (dir) rmSync(dir, { recursive: true, force: true });
 }
@@ -53,5 +75,8 @@ declare module "vitest" {
     deploymentFile: string;
     indexerUrl: string;
     database: "pglite" | "postgres";
+    rpcProxyUrl: string;
+    venueProxyUrl: string;
+    adminToken: string;
   }
 }
