@@ -291,3 +291,72 @@ describe("report parameters and /api/stats", () => {
     expect(res.body.error.code).toBe("not_found");
   });
 });
+
+describe("report shape (spec 2.3)", () => {
+  const SPEC_FIELDS: Record<string, string[]> = {
+    "": ["protocol", "chain", "chainId", "blockNumber", "timestamp", "reserves", "liabilities", "solvency", "redemptionDepth", "market", "methodology", "attestation"],
+    attestation: ["kind", "rpcChainLength", "canonicalEndpoint", "verifyVia"],
+    "reserves.vault": ["address", "version", "role", "liveDepositVault", "reconciliation", "asset", "assetAddress", "assetAmount", "tvlUSD", "onChainTotalAssets", "composition"],
+    "reserves.vault.onChainTotalAssets": ["eth", "wei", "usd", "source"],
+    "reserves.vault.composition.trackedOnChain": ["eth", "usd", "source"],
+    "reserves.vault.composition.offChainAssets": ["eth", "usd", "source", "policy"],
+    "reserves.vault.composition.l1Assets": ["eth", "usd", "onChainMirror", "liveVenueEquityUsd", "excessUsd", "reconciliationStatus", "source", "venue", "verifyVia"],
+    "reserves.vault.composition.l1Assets.onChainMirror": ["eth", "usd", "wei", "source"],
+    "reserves.vault.composition.hedgingReserve": ["eth", "usd", "source"],
+    "reserves.vaultV2": ["address", "version", "role", "minterRole", "asset", "assetAddress", "totalAssetsETH", "totalAssetsWei", "totalSupplyShares", "wethBalanceETH", "l1AssetsETH", "tvlUSD", "countedInSolvency", "note", "verifyVia"],
+    "reserves.vaultV2.minterRole": ["role", "roleHash", "holder", "holdsRole", "readStatus", "note", "verifyVia"],
+    "reserves.stakedVault": ["address", "version", "role", "asset", "assetAddress", "totalAssetsKUSD", "totalAssetsWei", "totalSupplyShares", "pricePerShare", "tvlUSD", "countedInSolvency", "ownership", "note", "verifyVia"],
+    "reserves.stakedVault.ownership": ["scope", "founderOwnedShares", "founderOwnedFraction", "founderOwnedUSD", "custody", "ref", "seeAlso"],
+    "reserves.stakedVaultDeprecated": ["address", "version", "status", "role", "asset", "assetAddress", "totalAssetsKUSD", "totalAssetsWei", "kusdBalanceKUSD", "totalSupplySharesRaw", "sharesNote", "tvlUSD", "countedInSolvency", "ownership", "redeemableKUSD", "orphanKUSD", "orphanNote", "note", "verifyVia"],
+    "reserves.stakedVaultDeprecated.ownership": ["scope", "protocolOwnedSharesRaw", "externalOwnedSharesRaw", "externalOwnedFraction", "externalOwnedKUSD", "method", "holderAddressWithheld", "note"],
+    "reserves.insuranceFund": ["address", "usdc", "weth", "totalUSD"],
+    "reserves.treasury": ["address", "usdc", "weth", "totalUSD"],
+    "reserves.multisig": ["address", "threshold", "usdc", "weth", "totalUSD"],
+    "reserves.psm": ["address", "addressPrevMint", "addressMint", "usdcHeld", "kusdHeld", "kusdHeldWei"],
+    "reserves.psmRedeemReserve": ["address", "role", "usdcHeld", "kusdHeld"],
+    "reserves.psmRetiredMint": ["address", "role", "usdcHeld", "kusdHeld"],
+    "reserves.psmMint": ["address", "role", "minterRole", "usdcHeld", "kusdHeld"],
+    "reserves.protocolOwnedReserves": ["role", "totalUSD", "countedInSolvency", "seedPolicy", "components"],
+    "reserves.protocolOwnedReserves.seedPolicy": ["onSite", "canonical", "commitment"],
+    "reserves.protocolOwnedReserves.components": ["vaultDeposits", "stakedVaultDeposits", "founderWatchOnlyFloat", "treasury", "insuranceFund", "multisig"],
+    "reserves.protocolOwnedReserves.components.stakedVaultDeposits": ["address", "usd", "shares", "fractionOfVault", "countedInSolvency", "ref", "custody", "source", "founderShareOfOutstandingKUSD", "founderUnstakedKUSD", "founderUnstakedKUSDInWallet", "disclosureNote", "escrowNote"],
+    "reserves.protocolOwnedReserves.components.founderWatchOnlyFloat": ["address", "custody", "nativeEth", "weth", "totalEth", "usd", "countedInSolvency", "role", "hedgeScope", "verifyVia"],
+    "liabilities.kUSD": ["address", "totalSupply", "totalSupplyWei", "outstanding", "peg"],
+    solvency: ["status", "psmSolvent", "psmSolvencyRatio", "psmSolvencyPct", "primaryBackingRatio", "collateralUSD", "liabilitiesUSD", "aggregateCollateralRatio", "aggregateCollateralRatioPct", "aggregateBasis", "ratio", "ratioPct"],
+    redemptionDepth: ["instantSingleTransactionUSDC", "instantSingleTransactionPctOfOutstanding", "deepestLegAddress", "totalReachableUSDC", "totalReachablePctOfOutstanding", "totalReachableRequiresSequentialTransactions", "outstandingKUSD", "precedent", "byContract", "routing", "topUpMechanism", "disclosure"],
+    "redemptionDepth.precedent": ["executedRedemptions", "totalRedeemedKUSD", "totalPaidOutUSDC", "externalRedemptionsToDate", "allRedemptionsByFounderWallet", "lifetimeKUSDBurned", "completeAsOf", "transactions", "note", "verifyVia"],
+    "redemptionDepth.precedent.transactions.0": ["date", "txHash", "blockNumber", "psmAddress", "psmLabel", "kusdRedeemed", "usdcPaidOut", "feeBps", "redeemer", "redeemerRelationship", "significance"],
+    "redemptionDepth.byContract.0": ["key", "label", "address", "reserveUSDC", "pctOfOutstanding", "redeemOnly", "canServeRedemptions"],
+    market: ["ethPriceUSD"],
+  };
+  const at = (doc: any, path: string) => (path ? path.split(".").reduce((x, k) => x?.[k], doc) : doc);
+
+  it("has every field the spec lists, with Wei strings, Pct strings and ISO timestamps", async () => {
+    await s.indexedThrough(PINNED);
+    const report = (await json(`/api/por?block=${PINNED}`)).body;
+    for (const [path, fields] of Object.entries(SPEC_FIELDS)) {
+      const obj = at(report, path);
+      expect(obj, path).toBeTypeOf("object");
+      for (const f of fields) expect(Object.keys(obj), `${path}.${f}`).toContain(f);
+    }
+    expect(report.timestamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/);
+    expect(Number.isInteger(report.chainId) && Number.isInteger(report.blockNumber)).toBe(true);
+    expect(report.reserves.multisig.threshold).toMatch(/^\d+-of-\d+$/);
+    expect(["reconciled", "capped-to-live-venue", "unverified"]).toContain(report.reserves.vault.composition.l1Assets.reconciliationStatus);
+    expect(["fully-backed", "backed-with-vault-collateral", "under-collateralised", "unknown"]).toContain(report.solvency.status);
+    // Convention: …Wei fields are decimal strings; …Pct fields "12.34%"; Raw share counts strings.
+    const walk = (doc: any, path: string) => {
+      if (Array.isArray(doc)) return doc.forEach((x, i) => walk(x, `${path}.${i}`));
+      if (!doc || typeof doc !== "object") return;
+      for (const [k, v] of Object.entries(doc)) {
+        if (/Wei$/.test(k)) expect(v === null || (typeof v === "string" && /^\d+$/.test(v)), `${path}.${k}`).toBe(true);
+        if (/Pct$|^pctOfOutstanding$/.test(k)) expect(v === null || (typeof v === "string" && /^-?\d+\.\d{2}%$/.test(v)), `${path}.${k}`).toBe(true);
+        if (/SharesRaw$/.test(k)) expect(typeof v === "string" && /^\d+$/.test(v as string), `${path}.${k}`).toBe(true);
+        const isObject = v !== null && typeof v === "object";
+        if (/(USD|USDC|KUSD|ETH|eth|usd)$/.test(k) && !isObject) expect(v === null || typeof v === "number", `${path}.${k}`).toBe(true);
+        walk(v, `${path}.${k}`);
+      }
+    };
+    walk(report, "");
+  });
+});
