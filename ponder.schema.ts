@@ -180,12 +180,43 @@ export const registryTransfer = onchainTable(
     amount: t.bigint().notNull(),
     fromListed: t.boolean().notNull(),
     toListed: t.boolean().notNull(),
+    /**
+     * Spec 2.6 rule 2 for transfers out of an account listed in the registry version in force:
+     * internal | burn | redemption_payout | vault_withdrawal | flash_loan |
+     * disclosed_venue_deposit | violation; `inbound` when the sender is not listed then.
+     */
+    classification: t.text().notNull(),
+    registryVersion: t.integer(), // version in force at the block time, null before the first
     txHash: t.hex().notNull(),
     blockNumber: t.bigint().notNull(),
     timestamp: t.bigint().notNull(),
     logIndex: t.integer().notNull(),
   }),
   (table) => ({ fromIdx: index().on(table.from), toIdx: index().on(table.to), blockIdx: index().on(table.blockNumber) }),
+);
+
+/**
+ * Transfers out of a listed account that fit no allowed pattern (spec 2.6 rule 2). A transfer
+ * is a candidate when it is seen; a later event of the same transaction (the PSM Swap of a
+ * redemption, an ERC-4626 Withdraw, a flash loan's return leg) removes it again.
+ */
+export const registryViolation = onchainTable(
+  "registry_violation",
+  (t) => ({
+    id: t.text().primaryKey(), // txHash:token:from:to:amount
+    transferId: t.text().notNull(),
+    token: t.hex().notNull(),
+    tokenSymbol: t.text().notNull(),
+    from: t.hex().notNull(),
+    to: t.hex().notNull(),
+    amount: t.bigint().notNull(),
+    registryVersion: t.integer().notNull(),
+    txHash: t.hex().notNull(),
+    blockNumber: t.bigint().notNull(),
+    timestamp: t.bigint().notNull(),
+    logIndex: t.integer().notNull(),
+  }),
+  (table) => ({ blockIdx: index().on(table.blockNumber, table.logIndex) }),
 );
 
 /** Running balance of a registry account in a token, from the transfers since indexing began. */

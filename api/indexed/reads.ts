@@ -3,7 +3,7 @@
  * sees exactly the history up to it. The same functions serve the Ponder API process (its
  * read-only `db`) and a standalone reader over the views schema.
  */
-import { and, asc, eq, lte, sql } from "drizzle-orm";
+import { and, asc, eq, gte, lte, sql } from "drizzle-orm";
 import type { ReadonlyDrizzle } from "ponder";
 import * as schema from "../../ponder.schema.js";
 
@@ -58,4 +58,21 @@ export async function roleHoldersAt(db: ReadDb, contract: `0x${string}`, role: `
     else holders.delete(e.account.toLowerCase());
   }
   return [...holders].map(([account, sinceBlock]) => ({ account: account as `0x${string}`, sinceBlock }));
+}
+
+export type IndexedViolation = typeof schema.registryViolation.$inferSelect;
+
+/**
+ * Registry violations in (block, logIndex) order after a cursor, up to `toBlock`. The cursor is
+ * the last row a reader saw, so polling with it misses nothing and repeats nothing.
+ */
+export function violationsAfter(db: ReadDb, o: { after: { block: bigint; logIndex: number } | null; fromBlock: bigint; toBlock: bigint; limit: number }): Promise<IndexedViolation[]> {
+  const v = schema.registryViolation;
+  const cursor = o.after ? sql`(${v.blockNumber}, ${v.logIndex}) > (${o.after.block}, ${o.after.logIndex})` : sql`true`;
+  return db
+    .select()
+    .from(v)
+    .where(and(cursor, gte(v.blockNumber, o.fromBlock), lte(v.blockNumber, o.toBlock)))
+    .orderBy(asc(v.blockNumber), asc(v.logIndex))
+    .limit(o.limit);
 }

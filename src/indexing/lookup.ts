@@ -3,6 +3,7 @@
  * compared lower-case everywhere.
  */
 import type { Address } from "viem";
+import { indexRegistry } from "../../api/registry/violation-rule.js";
 import { selectNetwork } from "../networks/index.js";
 
 export const network = selectNetwork();
@@ -15,6 +16,9 @@ const vaultKeys = invert({ ...network.stakingVaults, ...network.depositVaults })
 const lstSymbols = invert(network.lsts);
 const lendingKeys = invert(network.lending);
 const listed = new Set(network.registryAccounts.map((a) => a.toLowerCase()));
+
+/** The account registry over time: which accounts are listed, and which venues disclosed, when. */
+export const registryIndex = indexRegistry(network.registry.versions);
 
 export const lower = (a: string) => a.toLowerCase() as Address;
 export const isListed = (a: string) => listed.has(a.toLowerCase());

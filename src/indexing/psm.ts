@@ -2,6 +2,8 @@ import { ponder } from "ponder:registry";
 import { psmPauseEvent, psmReserveMovement, psmSwap } from "ponder:schema";
 import { lower, network, psmKeyOf } from "./lookup.js";
 import { swapAmounts } from "./swap-amounts.js";
+import { explains } from "../../api/registry/violation-rule.js";
+import { explainCandidate } from "./transfers.js";
 import { isDirectSwapCall, movementId } from "./reserve-movements.js";
 
 ponder.on("PSM:Swap", async ({ event, context }) => {
@@ -22,6 +24,10 @@ ponder.on("PSM:Swap", async ({ event, context }) => {
     timestamp: event.block.timestamp,
     logIndex: event.log.logIndex,
   });
+  // The USDC payout of a redemption came first and may have been held as a violation candidate.
+  if (direction === "redeem") {
+    await explainCandidate(context, explains.redemption({ txHash: event.transaction.hash, usdc: network.usdc.address, psm, user, kusdIn: amount, fee }), "redemption_payout");
+  }
   // A swap made through another contract had its USDC leg (whose Transfer comes first)
   // recorded provisionally as a reserve movement; it is a swap, so take it out again.
   if (isDirectSwapCall(event.transaction, psm)) return;

@@ -1,7 +1,8 @@
 import { ponder, type Context } from "ponder:registry";
-import { accountBalance, kusdSupply, kusdSupplyEvent, registryTransfer } from "ponder:schema";
+import { accountBalance, kusdSupply, kusdSupplyEvent, registryTransfer, registryViolation } from "ponder:schema";
 import { zeroAddress, type Address, type Hex } from "viem";
-import { isListed, lower, psmKeyOf, TOKEN_SYMBOLS } from "./lookup.js";
+import { candidateId, classifyTransfer, explains, type TransferClass } from "../../api/registry/violation-rule.js";
+import { isListed, lower, psmKeyOf, registryIndex, TOKEN_SYMBOLS } from "./lookup.js";
 import { isDirectSwapCall, recordPsmUsdc } from "./reserve-movements.js";
 
 type TransferLike = {
@@ -23,25 +24,60 @@ async function addBalance(context: Context, token: Address, account: Address, de
     .onConflictDoUpdate((row) => ({ balance: row.balance + delta, updatedBlock: blockNumber }));
 }
 
-/** Stores a transfer that touches a registry account and moves the listed sides' balances. */
+/**
+ * A violation candidate explained by a later event of its own transaction (spec 2.6 rule 2):
+ * the candidate row goes, and the transfer keeps the class that explains it.
+ */
+export async function explainCandidate(context: Context, id: string, as: TransferClass): Promise<boolean> {
+  const candidate = await context.db.find(registryViolation, { id });
+  if (!candidate) return false;
+  await context.db.delete(registryViolation, { id });
+  await context.db.update(registryTransfer, { id: candidate.transferId }).set({ classification: as });
+  return true;
+}
+
+/** Stores a transfer that touches a registry account, classifies it, and moves the listed sides' balances. */
 export async function recordRegistryTransfer(context: Context, t: TransferLike) {
   const fromListed = isListed(t.from);
   const toListed = isListed(t.to);
   if (!fromListed && !toListed) return;
+  const { class: classification, version } = classifyTransfer(registryIndex, { from: t.from, to: t.to, at: Number(t.timestamp) });
+  const tokenSymbol = TOKEN_SYMBOLS.get(t.token) ?? "unknown";
   await context.db.insert(registryTransfer).values({
     id: t.logId,
     token: t.token,
-    tokenSymbol: TOKEN_SYMBOLS.get(t.token) ?? "unknown",
+    tokenSymbol,
     from: t.from,
     to: t.to,
     amount: t.amount,
     fromListed,
     toListed,
+    classification,
+    registryVersion: version,
     txHash: t.txHash,
     blockNumber: t.blockNumber,
     timestamp: t.timestamp,
     logIndex: t.logIndex,
   });
+  if (classification === "violation") {
+    await context.db.insert(registryViolation).values({
+      id: candidateId(t),
+      transferId: t.logId,
+      token: t.token,
+      tokenSymbol,
+      from: t.from,
+      to: t.to,
+      amount: t.amount,
+      registryVersion: version!,
+      txHash: t.txHash,
+      blockNumber: t.blockNumber,
+      timestamp: t.timestamp,
+      logIndex: t.logIndex,
+    }).onConflictDoNothing();
+  } else if (classification === "inbound" && toListed) {
+    // The return leg of a flash loan taken from the listed account earlier in this transaction.
+    await explainCandidate(context, explains.returnLeg(t), "flash_loan");
+  }
   if (fromListed) await addBalance(context, t.token, t.from, -t.amount, t.blockNumber);
   if (toListed) await addBalance(context, t.token, t.to, t.amount, t.blockNumber);
 }

@@ -3,7 +3,8 @@ import { shareBalance, sharePrice, vaultEvent, vaultReport } from "ponder:schema
 import { zeroAddress, type Address } from "viem";
 import { stakedKUSDAbi } from "../../abis/index.js";
 import { lower, network, vaultKeyOf } from "./lookup.js";
-import { recordRegistryTransfer } from "./transfers.js";
+import { explains } from "../../api/registry/violation-rule.js";
+import { explainCandidate, recordRegistryTransfer } from "./transfers.js";
 
 async function addShares(context: Context, vault: Address, account: Address, delta: bigint) {
   await context.db
@@ -24,6 +25,9 @@ for (const source of ["StakingVault", "DepositVault"] as const) {
 
   ponder.on(`${source}:Withdraw`, async ({ event, context }) => {
     const vault = lower(event.log.address);
+    // The asset left the vault (a listed account) before this event: an ERC-4626 withdrawal, not a violation.
+    const asset = source === "StakingVault" ? network.kUSD.address : network.weth.address;
+    await explainCandidate(context, explains.withdrawal({ txHash: event.transaction.hash, asset, vault, receiver: event.args.receiver, assets: event.args.assets }), "vault_withdrawal");
     await context.db.insert(vaultEvent).values({
       id: event.id, vaultKey: vaultKeyOf(vault), vault, kind: "withdraw",
       sender: lower(event.args.sender), from: lower(event.args.owner), to: lower(event.args.receiver), assets: event.args.assets, shares: event.args.shares,

@@ -1,0 +1,78 @@
+/**
+ * On-chain membership predicates (spec 2.6 rule 1): a contract cannot sign, so its entry names
+ * an `eth_call` whose answer shows the operator controls it. Admin roles chain to the multisig,
+ * and the multisig's owners to the operator's signing key (the secondary predicate).
+ */
+import { decodeAbiParameters, encodeFunctionData, getAddress, parseAbiItem, zeroHash, type Address, type Hex } from "viem";
+
+export type Expectation = { expect: Hex } | { expect_address: Address } | { expect_contains_address: Address };
+
+export type Predicate = {
+  kind: "eth_call";
+  chain: "base";
+  chain_id: number;
+  to: Address;
+  data: Hex;
+  means: string;
+  reproduction: string;
+} & Expectation;
+
+export type PredicateSpec = { to: Address; signature: string; args: readonly (Address | Hex)[]; expectation: Expectation; means: string };
+
+const TRUE_WORD: Hex = `0x${"0".repeat(63)}1`;
+
+/** "hasRole(bytes32,address)(bool)" → calldata, and the cast command that makes the same call. */
+export function predicateOf(spec: PredicateSpec, chainId: number, rpcUrl: string): Predicate {
+  const m = /^(\w+)\(([^()]*)\)\((.*)\)$/.exec(spec.signature)!;
+  const abi = [parseAbiItem(`function ${m[1]}(${m[2]}) view returns (${m[3]})`)];
+  const data = encodeFunctionData({ abi, functionName: m[1]!, args: spec.args } as never);
+  return {
+    kind: "eth_call",
+    chain: "base",
+    chain_id: chainId,
+    to: spec.to,
+    data,
+    ...spec.expectation,
+    means: spec.means,
+    reproduction: `cast call ${spec.to} '${spec.signature}'${spec.args.length ? ` ${spec.args.join(" ")}` : ""} --rpc-url ${rpcUrl}`,
+  };
+}
+
+export const hasAdminRole = (contract: Address, holder: Address, what: string): PredicateSpec => ({
+  to: contract,
+  signature: "hasRole(bytes32,address)(bool)",
+  args: [zeroHash, holder],
+  expectation: { expect: TRUE_WORD },
+  means: `${holder} holds DEFAULT_ADMIN_ROLE on ${what}`,
+});
+
+export const ownedBy = (contract: Address, owner: Address, what: string): PredicateSpec => ({
+  to: contract,
+  signature: "owner()(address)",
+  args: [],
+  expectation: { expect_address: owner },
+  means: `${what} is owned by ${owner}`,
+});
+
+export const safeOwnedBy = (safe: Address, signer: Address): PredicateSpec => ({
+  to: safe,
+  signature: "getOwners()(address[])",
+  args: [],
+  expectation: { expect_contains_address: signer },
+  means: `the admin multisig counts the operator's signing key ${signer} among its owners`,
+});
+
+/** Whether `returned` (the raw eth_call answer) satisfies the predicate's expectation. */
+export function predicateHolds(p: Expectation, returned: Hex): boolean {
+  try {
+    if ("expect" in p) return returned.toLowerCase() === p.expect.toLowerCase();
+    if ("expect_address" in p) {
+      const [a] = decodeAbiParameters([{ type: "address" }], returned);
+      return getAddress(a) === getAddress(p.expect_address);
+    }
+    const [list] = decodeAbiParameters([{ type: "address[]" }], returned);
+    return list.some((a) => getAddress(a) === getAddress(p.expect_contains_address));
+  } catch {
+    return false; // an answer of the wrong shape does not hold
+  }
+}
