@@ -8,5 +8,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 180_000,
     pool: "forks",
+    // Files share one devnet, and some mine, snapshot and revert it (reorg tests): run files one
+    // at a time so no test sees another's reorg.
+    fileParallelism: false,
   },
 });

@@ -76,3 +76,25 @@ export function violationsAfter(db: ReadDb, o: { after: { block: bigint; logInde
     .orderBy(asc(v.blockNumber), asc(v.logIndex))
     .limit(o.limit);
 }
+
+/** Alert-worthy indexed events in a block range, for monitors: MINTER_ROLE grants, PSM pauses, large redemptions. */
+export function minterGrantsIn(db: ReadDb, fromBlock: bigint, toBlock: bigint, role: `0x${string}`) {
+  const e = schema.roleEvent;
+  return db.select().from(e)
+    .where(and(eq(e.role, role), eq(e.granted, true), gte(e.blockNumber, fromBlock), lte(e.blockNumber, toBlock)))
+    .orderBy(asc(e.blockNumber), asc(e.id));
+}
+
+export function psmPausesIn(db: ReadDb, fromBlock: bigint, toBlock: bigint) {
+  const e = schema.psmPauseEvent;
+  return db.select().from(e)
+    .where(and(eq(e.paused, true), gte(e.blockNumber, fromBlock), lte(e.blockNumber, toBlock)))
+    .orderBy(asc(e.blockNumber), asc(e.id));
+}
+
+export function redemptionsIn(db: ReadDb, fromBlock: bigint, toBlock: bigint, minKusd: bigint) {
+  const e = schema.psmSwap;
+  return db.select().from(e)
+    .where(and(eq(e.direction, "redeem"), gte(e.kusdAmount, minKusd), gte(e.blockNumber, fromBlock), lte(e.blockNumber, toBlock)))
+    .orderBy(asc(e.blockNumber), asc(e.logIndex));
+}

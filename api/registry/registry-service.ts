@@ -51,6 +51,24 @@ export function predicateSpecsFor(e: RegistryEntryConfig, operator: Address, mul
   return null;
 }
 
+/**
+ * The operator-supplied membership signatures of a version's externally owned accounts, each
+ * checked to recover to its account; a missing or wrong one refuses the whole version.
+ */
+export async function checkedSignatures(v: RegistryVersionConfig, book: SignatureBook): Promise<Map<string, Hex>> {
+  const signatures = new Map<string, Hex>();
+  for (const e of v.entries.filter((x) => x.kind === "eoa")) {
+    const sig = book[e.address.toLowerCase()]?.[v.as_of];
+    if (!sig || !isHex(sig)) throw new RegistryPublishError(`no membership signature for ${e.address} as of ${v.as_of}`, { address: e.address, registry_version: v.registry_version });
+    const recovered = await recoverMessageAddress({ message: membershipMessage(v.as_of), signature: sig }).catch(() => null);
+    if (!recovered || getAddress(recovered) !== getAddress(e.address)) {
+      throw new RegistryPublishError(`membership signature of ${e.address} recovers to ${recovered ?? "nothing"}: refusing to publish`, { address: e.address, registry_version: v.registry_version });
+    }
+    signatures.set(e.address.toLowerCase(), sig);
+  }
+  return signatures;
+}
+
 export class RegistryService {
   private docs: Promise<Map<number, RegistryDocument>> | null = null;
 
@@ -104,16 +122,7 @@ export class RegistryService {
     const proofs = new Map<string, ContractProof>();
     const docs = new Map<number, RegistryDocument>();
     for (const v of [...n.registry.versions].sort((a, b) => a.registry_version - b.registry_version)) {
-      const signatures = new Map<string, Hex>();
-      for (const e of v.entries.filter((x) => x.kind === "eoa")) {
-        const sig = book[e.address.toLowerCase()]?.[v.as_of];
-        if (!sig || !isHex(sig)) throw new RegistryPublishError(`no membership signature for ${e.address} as of ${v.as_of}`, { address: e.address, registry_version: v.registry_version });
-        const recovered = await recoverMessageAddress({ message: membershipMessage(v.as_of), signature: sig }).catch(() => null);
-        if (!recovered || getAddress(recovered) !== getAddress(e.address)) {
-          throw new RegistryPublishError(`membership signature of ${e.address} recovers to ${recovered ?? "nothing"}: refusing to publish`, { address: e.address, registry_version: v.registry_version });
-        }
-        signatures.set(e.address.toLowerCase(), sig);
-      }
+      const signatures = await checkedSignatures(v, book);
       for (const e of v.entries.filter((x) => x.kind === "contract")) {
         if (proofs.has(e.address.toLowerCase())) continue;
         const specs = predicateSpecsFor(e, operator, multisig);

@@ -1,0 +1,158 @@
+/**
+ * The monitor: follows the service's violation listing (and, opted in, MINTER_ROLE grants, PSM
+ * pauses and large redemptions) and delivers each new item once it has `confirmations` blocks
+ * on top. Every poll re-reads the last `reorgWindow` blocks: an item alerted there that has
+ * disappeared was removed by a reorg and gets a retraction. State (the final floor and the
+ * alerted items still inside the window) is written after every delivery, so a restart
+ * resumes with nothing missed and nothing repeated (at least once, with a stable delivery id).
+ */
+import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { deliveryId, DeliveryError, postWebhook, type MonitorMessage } from "./deliver.js";
+
+export type FeedKind = "violation" | "minter_grant" | "psm_pause" | "redemption";
+export type FeedItem = { id: string; blockNumber: number; [k: string]: unknown };
+
+export type MonitorOptions = {
+  apiUrl: string;
+  kinds: FeedKind[];
+  /** Redemptions at or above this kUSD amount (with kind "redemption"). */
+  redemptionMinKusd: string;
+  confirmations: number;
+  reorgWindow: number;
+  pollMs: number;
+  statePath: string | null;
+  stdout: boolean;
+  webhooks: string[];
+  secret: string;
+  maxAttempts: number;
+  baseDelayMs: number;
+  /** First run only: the block to start alerting from (default: the head, i.e. new items only). */
+  fromBlock: number | "head";
+  once: boolean;
+};
+
+export type MonitorState = { floor: number; alerted: Record<string, { kind: FeedKind; blockNumber: number; item: FeedItem }> };
+
+export class MonitorError extends Error {
+  override name = "MonitorError";
+  constructor(message: string, readonly details: Record<string, unknown> = {}) {
+    super(message);
+  }
+}
+
+const PATHS: Record<FeedKind, string> = {
+  violation: "/api/por/accounts/violations",
+  minter_grant: "/api/events/minter-grants",
+  psm_pause: "/api/events/psm-pauses",
+  redemption: "/api/events/redemptions",
+};
+
+async function getJson(url: string): Promise<any> {
+  const res = await fetch(url, { signal: AbortSignal.timeout(15_000) });
+  if (!res.ok) throw new MonitorError(`GET ${url}: HTTP ${res.status}`, { url, status: res.status });
+  return res.json();
+}
+
+/** Every item of `kind` in [fromBlock, toBlock], following the listing's pages. */
+export async function fetchFeed(o: Pick<MonitorOptions, "apiUrl" | "redemptionMinKusd">, kind: FeedKind, fromBlock: number, toBlock: number): Promise<FeedItem[]> {
+  const base = `${o.apiUrl}${PATHS[kind]}?fromBlock=${fromBlock}&toBlock=${toBlock}`;
+  if (kind !== "violation") {
+    const extra = kind === "redemption" ? `&minKusd=${o.redemptionMinKusd}` : "";
+    return (await getJson(base + extra)).events as FeedItem[];
+  }
+  const items: FeedItem[] = [];
+  let after: string | null = null;
+  do {
+    const page: any = await getJson(`${base}&limit=1000${after ? `&after=${after}` : ""}`);
+    items.push(...(page.violations as FeedItem[]));
+    after = page.next;
+  } while (after);
+  return items;
+}
+
+export async function indexedHeadOf(apiUrl: string): Promise<number> {
+  const page = await getJson(`${apiUrl}/api/por/accounts/violations?limit=1&fromBlock=0&toBlock=0`);
+  return page.indexedHead.blockNumber as number;
+}
+
+export function loadState(path: string | null): MonitorState | null {
+  if (!path || !existsSync(path)) return null;
+  return JSON.parse(readFileSync(path, "utf8")) as MonitorState;
+}
+
+function saveState(path: string | null, state: MonitorState) {
+  if (!path) return;
+  writeFileSync(`${path}.tmp`, JSON.stringify(state));
+  renameSync(`${path}.tmp`, path); // atomic: a crash leaves the old state or the new one
+}
+
+export type MonitorIo = { write: (line: string) => void; signal?: AbortSignal; sleep?: (ms: number) => Promise<void> };
+
+/** One poll: alerts for new confirmed items, retractions for vanished ones. Returns the new state. */
+export async function pollOnce(o: MonitorOptions, state: MonitorState, io: MonitorIo): Promise<MonitorState> {
+  const head = await indexedHeadOf(o.apiUrl);
+  const confirmedTo = head - o.confirmations;
+  if (confirmedTo <= state.floor) return state;
+  const fetched = new Map<string, { kind: FeedKind; item: FeedItem }>();
+  for (const kind of o.kinds) {
+    for (const item of await fetchFeed(o, kind, state.floor + 1, confirmedTo)) fetched.set(`${kind}:${item.id}`, { kind, item });
+  }
+
+  const deliver = async (m: MonitorMessage) => {
+    if (o.stdout) io.write(`${JSON.stringify({ ...m, delivery: deliveryId(m) })}\n`);
+    for (const url of o.webhooks) await postWebhook({ url, secret: o.secret, maxAttempts: o.maxAttempts, baseDelayMs: o.baseDelayMs }, m, io.sleep);
+  };
+
+  const next: MonitorState = { floor: state.floor, alerted: { ...state.alerted } };
+  for (const [key, a] of Object.entries(state.alerted)) {
+    if (a.blockNumber > confirmedTo || fetched.has(key)) continue;
+    await deliver({ type: "retraction", kind: a.kind, id: a.item.id, blockNumber: a.blockNumber, reason: "no longer in the indexed chain: removed by a reorganisation", retracted: a.item });
+    delete next.alerted[key];
+    saveState(o.statePath, next);
+  }
+  const ordered = [...fetched.entries()].sort(([, x], [, y]) => x.item.blockNumber - y.item.blockNumber);
+  for (const [key, { kind, item }] of ordered) {
+    if (next.alerted[key]) continue;
+    await deliver({ type: "alert", kind, ...item, id: item.id, blockNumber: item.blockNumber, confirmations: head - item.blockNumber });
+    next.alerted[key] = { kind, blockNumber: item.blockNumber, item };
+    saveState(o.statePath, next);
+  }
+  // Blocks older than the window are final: forget what was alerted there and move the floor.
+  const finalTo = Math.max(next.floor, head - o.reorgWindow);
+  for (const [key, a] of Object.entries(next.alerted)) if (a.blockNumber <= finalTo) delete next.alerted[key];
+  next.floor = finalTo;
+  saveState(o.statePath, next);
+  return next;
+}
+
+/**
+ * Runs until aborted (or one poll with `once`). Resolves with the exit code: 0, or 3 when a
+ * delivery kept failing (state is saved without that item, so a restart retries it).
+ */
+export async function runMonitor(o: MonitorOptions, io: MonitorIo): Promise<number> {
+  if (o.reorgWindow < o.confirmations) throw new MonitorError("reorg window must be at least the confirmation depth");
+  let state = loadState(o.statePath);
+  if (!state) {
+    const head = await indexedHeadOf(o.apiUrl);
+    // Starting at the head: what is already confirmed is not news; anything newer will be.
+    state = { floor: o.fromBlock === "head" ? head - o.confirmations : Math.max(-1, o.fromBlock - 1), alerted: {} };
+    saveState(o.statePath, state);
+  }
+  const sleep = io.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+  for (;;) {
+    try {
+      state = await pollOnce(o, state, io);
+    } catch (e) {
+      if (e instanceof DeliveryError) {
+        io.write(`${JSON.stringify({ type: "error", error: e.message, details: e.details })}\n`);
+        return 3;
+      }
+      // The service may be restarting: report and try again at the next poll.
+      io.write(`${JSON.stringify({ type: "warning", error: (e as Error).message })}\n`);
+      if (o.once) return 2;
+    }
+    if (o.once || io.signal?.aborted) return 0;
+    await sleep(o.pollMs);
+    if (io.signal?.aborted) return 0;
+  }
+}
