@@ -90,7 +90,7 @@ export async function startRpcProxy(options: { upstream: string; port?: number }
       const up = await fetch(options.upstream, {
         method: "POST",
         headers: { "content-type": "application/json" },
-        body,
+        body: typeof body === "string" ? body : new Uint8Array(body),
         signal: aborter.signal,
       });
       return { status: up.status, type: up.headers.get("content-type") ?? "application/json", body: Buffer.from(await up.arrayBuffer()) };

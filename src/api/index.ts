@@ -13,6 +13,7 @@ import { notFound, onApiError } from "../../api/http/errors.js";
 import type { ReadDb } from "../../api/indexed/reads.js";
 import { createReportContext } from "../../api/reports/context.js";
 import { porRoutes } from "../../api/routes/por-routes.js";
+import { createGraphQL } from "../../api/graphql/yoga.js";
 import { eventsRoutes } from "../../api/routes/events-routes.js";
 import { registryRoutes } from "../../api/routes/registry-routes.js";
 import { loadSignatureBook, RegistryService } from "../../api/registry/registry-service.js";
@@ -39,6 +40,8 @@ const registry = new RegistryService(ctx, () => loadSignatureBook(ctx, env));
 // Registry routes first: porRoutes ends with the JSON 404 for every other /api path.
 app.route("/", registryRoutes(ctx, registry));
 app.route("/", eventsRoutes(ctx));
+const graphql = createGraphQL(ctx);
+app.on(["GET", "POST", "OPTIONS"], "/graphql", (c) => graphql.fetch(c.req.raw));
 app.route("/", porRoutes({ ctx, statements, adminToken: env.KUSD_ADMIN_TOKEN }));
 app.notFound(notFound);
 
