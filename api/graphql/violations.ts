@@ -1,10 +1,9 @@
 /** GraphQL for registry violations: a listing and a live subscription (server-sent events). */
 import { getAddress } from "viem";
 import { indexedHead, violationsAfter, type IndexedViolation } from "../indexed/reads.js";
+import { tokenDecimals } from "../reserves/units.js";
 import { builder } from "./builder.js";
 import { violationStream, type ViolationEvent } from "./violation-stream.js";
-
-const DECIMALS: Record<string, number> = { USDC: 6, kUSD: 18, WETH: 18, skUSD: 24, "skUSD-v1": 24 };
 
 export const ViolationRef = builder.objectRef<IndexedViolation>("Violation").implement({
   description: "A transfer out of a registry-listed account that no allowed pattern explains (spec 2.6 rule 2).",
@@ -13,7 +12,7 @@ export const ViolationRef = builder.objectRef<IndexedViolation>("Violation").imp
     token: t.string({ resolve: (v) => getAddress(v.token) }),
     tokenSymbol: t.exposeString("tokenSymbol"),
     amount: t.field({ type: "BigInt", description: "Raw token units; see decimals.", resolve: (v) => v.amount }),
-    decimals: t.int({ resolve: (v) => DECIMALS[v.tokenSymbol] ?? 18 }),
+    decimals: t.int({ resolve: (v) => tokenDecimals(v.tokenSymbol) }),
     from: t.string({ resolve: (v) => getAddress(v.from) }),
     to: t.string({ resolve: (v) => getAddress(v.to) }),
     txHash: t.exposeString("txHash"),

@@ -7,3 +7,7 @@ export const orNull = <T, R>(v: T | null | undefined, f: (v: T) => R): R | null 
 export const round = (x: number | null, digits = 6): number | null => (x === null ? null : Math.round(x * 10 ** digits) / 10 ** digits);
 export const isoDate = (unixSeconds: number) => new Date(unixSeconds * 1000).toISOString().slice(0, 10);
 export const isoTime = (unixSeconds: number) => new Date(unixSeconds * 1000).toISOString();
+
+/** Decimals of the tokens the indexer records, by the symbol it stores (skUSD shares carry 24). */
+const TOKEN_DECIMALS: Record<string, number> = { USDC: 6, kUSD: 18, WETH: 18, skUSD: 24, "skUSD-v1": 24 };
+export const tokenDecimals = (symbol: string) => TOKEN_DECIMALS[symbol] ?? 18;

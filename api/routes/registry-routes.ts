@@ -9,15 +9,13 @@ import { indexedHead, violationsAfter, type IndexedViolation } from "../indexed/
 import { RegistryPublishError } from "../registry/document.js";
 import type { RegistryService } from "../registry/registry-service.js";
 import type { ReportContext } from "../reports/context.js";
-import { isoTime, toUnits } from "../reserves/units.js";
+import { isoTime, toUnits, tokenDecimals } from "../reserves/units.js";
 
 export const MAX_VIOLATIONS_PAGE = 1_000;
 
-const DECIMALS: Record<string, number> = { USDC: 6, kUSD: 18, WETH: 18, skUSD: 24, "skUSD-v1": 24 };
-
 /** The published shape of one violation; `cursor` resumes a listing right after it. */
 export function violationView(v: IndexedViolation) {
-  const decimals = DECIMALS[v.tokenSymbol] ?? 18;
+  const decimals = tokenDecimals(v.tokenSymbol);
   return {
     id: v.id,
     cursor: `${v.blockNumber}:${v.logIndex}`,
