@@ -36,10 +36,10 @@ async function* sse(body: ReadableStream<Uint8Array>) {
 
 describe("GraphQL violations", () => {
   it("lists the scripted violation", async () => {
-    const { data, errors } = await gql(`{ violations(toBlock: "${d.chains.base.historyEndBlock}") { txHash tokenSymbol amount decimals registryVersion } }`);
+    const { data, errors } = await gql(`{ violations(filter: { range: { toBlock: "${d.chains.base.historyEndBlock}" } }) { nodes { txHash tokenSymbol amount decimals registryVersion } } }`);
     expect(errors).toBeUndefined();
-    expect(data.violations.map((v: any) => v.txHash)).toEqual([d.landmarks.violation!.tx]);
-    expect(data.violations[0]).toMatchObject({ tokenSymbol: "WETH", amount: "2000000000000000000", decimals: 18 });
+    expect(data.violations.nodes.map((v: any) => v.txHash)).toEqual([d.landmarks.violation!.tx]);
+    expect(data.violations.nodes[0]).toMatchObject({ tokenSymbol: "WETH", amount: "2000000000000000000", decimals: 18 });
   });
 
   it("streams a live violation as DETECTED, and RETRACTED after a reorg removes it", async () => {

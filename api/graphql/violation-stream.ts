@@ -6,7 +6,7 @@ import { indexedHead, violationsAfter, type IndexedViolation, type ReadDb } from
 
 export type ViolationEvent = { kind: "DETECTED" | "RETRACTED"; violation: IndexedViolation };
 
-const pause = (ms: number, signal?: AbortSignal) =>
+export const pause = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve) => {
     const t = setTimeout(resolve, ms);
     signal?.addEventListener("abort", () => (clearTimeout(t), resolve()), { once: true });

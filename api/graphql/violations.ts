@@ -1,8 +1,13 @@
 /** GraphQL for registry violations: a listing and a live subscription (server-sent events). */
 import { getAddress } from "viem";
-import { indexedHead, violationsAfter, type IndexedViolation } from "../indexed/reads.js";
+import { and, asc, desc, eq } from "drizzle-orm";
+import * as schema from "../../ponder.schema.js";
+import type { IndexedViolation } from "../indexed/reads.js";
 import { tokenDecimals } from "../reserves/units.js";
 import { builder } from "./builder.js";
+import { afterKey, connectionOf, OrderDirection, toPage } from "./connection.js";
+import { present, RangeFilter, rangeConditions } from "./filters.js";
+import { address, pageSize } from "./inputs.js";
 import { violationStream, type ViolationEvent } from "./violation-stream.js";
 
 export const ViolationRef = builder.objectRef<IndexedViolation>("Violation").implement({
@@ -32,15 +37,38 @@ const ViolationEventRef = builder.objectRef<ViolationEvent>("ViolationEvent").im
   }),
 });
 
+const ViolationFilter = builder.inputType("ViolationFilter", {
+  fields: (t) => ({
+    from: t.string(),
+    to: t.string(),
+    tokenSymbol: t.string(),
+    registryVersion: t.int(),
+    range: t.field({ type: RangeFilter }),
+  }),
+});
+
 builder.queryField("violations", (t) =>
   t.field({
-    type: [ViolationRef],
-    description: "Registry violations in chain order, between two blocks (default: all indexed).",
-    args: { fromBlock: t.arg({ type: "BigInt" }), toBlock: t.arg({ type: "BigInt" }), first: t.arg.int({ defaultValue: 100 }) },
+    type: connectionOf<IndexedViolation>("Violation", ViolationRef),
+    description: "Registry violations in chain order (block, log index).",
+    args: { filter: t.arg({ type: ViolationFilter }), orderDirection: t.arg({ type: OrderDirection, defaultValue: "ASC" }), first: t.arg.int(), after: t.arg.string() },
     resolve: async (_root, args, { reports }) => {
-      const head = await indexedHead(reports.db, "base");
-      const first = Math.min(Math.max(args.first ?? 100, 1), 1_000);
-      return violationsAfter(reports.db, { after: null, fromBlock: args.fromBlock ?? 0n, toBlock: args.toBlock ?? head?.blockNumber ?? 0n, limit: first });
+      const first = pageSize(args.first);
+      const isDesc = args.orderDirection === "DESC";
+      const v = schema.registryViolation;
+      const f = args.filter ?? {};
+      const [from, to] = [address(f.from, "filter.from"), address(f.to, "filter.to")];
+      const where = and(...present([
+        from ? eq(v.from, from) : undefined,
+        to ? eq(v.to, to) : undefined,
+        f.tokenSymbol ? eq(v.tokenSymbol, f.tokenSymbol) : undefined,
+        f.registryVersion != null ? eq(v.registryVersion, f.registryVersion) : undefined,
+        ...rangeConditions(f.range, v.blockNumber, v.timestamp),
+        afterKey([v.blockNumber, v.logIndex], args.after, isDesc, ["bigint", "int"]),
+      ]));
+      const order = isDesc ? [desc(v.blockNumber), desc(v.logIndex)] : [asc(v.blockNumber), asc(v.logIndex)];
+      const rows = await reports.db.select().from(v).where(where).orderBy(...order).limit(first + 1);
+      return toPage(rows, first, (r) => [r.blockNumber, r.logIndex], !!args.after);
     },
   }),
 );

@@ -1,17 +1,39 @@
 /**
- * graphql-yoga over the Pothos schema, served at /graphql (GraphiQL in a browser; queries over
- * POST/GET; subscriptions as server-sent events). Internal errors are masked.
+ * graphql-yoga over the Pothos schema at /graphql: GraphiQL in a browser, queries over POST or
+ * GET, subscriptions as server-sent events. Every request gets fresh DataLoaders and a counted
+ * database handle (`extensions.sqlQueries`); internal errors are masked.
  */
-import { createYoga } from "graphql-yoga";
+import { createYoga, type Plugin } from "graphql-yoga";
+import type { StatementService } from "../attestation/statement-service.js";
+import type { RegistryService } from "../registry/registry-service.js";
 import type { ReportContext } from "../reports/context.js";
+import type { GraphQLContext } from "./builder.js";
+import { armor } from "./limits.js";
+import { countingDb, createLoaders } from "./loaders.js";
 import { schema } from "./schema.js";
 
-export function createGraphQL(reports: ReportContext) {
-  return createYoga<{ signal?: AbortSignal }>({
+/** Reports how many SQL statements the operation took. */
+const sqlCountExtension: Plugin<GraphQLContext> = {
+  onExecute: ({ args }) => ({
+    onExecuteDone: ({ result, setResult }) => {
+      if (Symbol.asyncIterator in result) return;
+      setResult({ ...result, extensions: { ...result.extensions, sqlQueries: (args.contextValue as GraphQLContext).sqlQueries() } });
+    },
+  }),
+};
+
+export function createGraphQL(reports: ReportContext, services: GraphQLContext["services"] = {}) {
+  return createYoga<Record<string, unknown>, GraphQLContext>({
     schema,
     graphqlEndpoint: "/graphql",
     maskedErrors: true,
-    landingPage: false,
-    context: ({ request }) => ({ reports, signal: request.signal }),
+    graphiql: { title: "kUSD transparency GraphQL" },
+    plugins: [armor(), sqlCountExtension],
+    context: ({ request }) => {
+      const counted = countingDb(reports.db);
+      return { reports: { ...reports, db: counted.db }, loaders: createLoaders(counted.db), sqlQueries: counted.count, signal: request.signal, services };
+    },
   });
 }
+
+export type GraphQLServices = { statements?: StatementService; registry?: RegistryService };

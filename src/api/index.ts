@@ -40,7 +40,7 @@ const registry = new RegistryService(ctx, () => loadSignatureBook(ctx, env));
 // Registry routes first: porRoutes ends with the JSON 404 for every other /api path.
 app.route("/", registryRoutes(ctx, registry));
 app.route("/", eventsRoutes(ctx));
-const graphql = createGraphQL(ctx);
+const graphql = createGraphQL(ctx, { statements, registry });
 app.on(["GET", "POST", "OPTIONS"], "/graphql", (c) => graphql.fetch(c.req.raw));
 app.route("/", porRoutes({ ctx, statements, adminToken: env.KUSD_ADMIN_TOKEN }));
 app.notFound(notFound);

@@ -1,0 +1,66 @@
+/**
+ * A standalone read replica: the GraphQL API and the REST reports served from PostgreSQL by a
+ * process of its own (postgres.js + drizzle over Ponder's views schema), so reads scale
+ * horizontally apart from the indexer. It reads the signed statements the indexer's API stores
+ * but signs nothing itself.
+ *
+ *   DATABASE_URL=postgres://… KUSD_VIEWS_SCHEMA=kusd npm run serve:replica
+ */
+import { resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { serve } from "@hono/node-server";
+import { drizzle } from "drizzle-orm/postgres-js";
+import { Hono } from "hono";
+import postgres from "postgres";
+import * as schema from "../../ponder.schema.js";
+import type { NetworkConfig } from "../../src/networks/types.js";
+import { StatementService } from "../attestation/statement-service.js";
+import { notFound, onApiError } from "../http/errors.js";
+import type { ReadDb } from "../indexed/reads.js";
+import { loadSignatureBook, RegistryService } from "../registry/registry-service.js";
+import { createReportContext } from "../reports/context.js";
+import { eventsRoutes } from "../routes/events-routes.js";
+import { porRoutes } from "../routes/por-routes.js";
+import { registryRoutes } from "../routes/registry-routes.js";
+import { openOperatorStore } from "../store/operator-store.js";
+import { createGraphQL } from "./yoga.js";
+
+export type ReplicaOptions = { databaseUrl: string; viewsSchema: string; network: NetworkConfig; siteUrl: string; storeSchema?: string; maxConnections?: number };
+
+export function createReplicaApp(o: ReplicaOptions) {
+  const client = postgres(o.databaseUrl, { max: o.maxConnections ?? 10, connection: { search_path: o.viewsSchema }, onnotice: () => {} });
+  const db = drizzle(client, { schema, casing: "snake_case" }) as unknown as ReadDb;
+  const ctx = createReportContext(o.network, db, o.siteUrl);
+  const store = openOperatorStore({ databaseUrl: o.databaseUrl, schema: o.storeSchema });
+  // No keys: the replica serves stored statements and never signs.
+  const statements = new StatementService(ctx, store, { operator: null, attestation: null, attestationFrom: o.network.reporting.signers.attestationFrom });
+  const registry = new RegistryService(ctx, () => loadSignatureBook(ctx));
+  const graphql = createGraphQL(ctx, { statements, registry });
+  const app = new Hono();
+  app.onError(onApiError);
+  app.on(["GET", "POST", "OPTIONS"], "/graphql", (c) => graphql.fetch(c.req.raw));
+  app.route("/", registryRoutes(ctx, registry));
+  app.route("/", eventsRoutes(ctx));
+  app.route("/", porRoutes({ ctx, statements }));
+  app.notFound(notFound);
+  return { app, close: async () => { await client.end(); await (await store).close(); } };
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const { selectNetwork } = await import("../../src/networks/index.js");
+  const databaseUrl = process.env.DATABASE_URL;
+  if (!databaseUrl) {
+    console.error("DATABASE_URL is required: the replica reads the indexer's PostgreSQL");
+    process.exit(2);
+  }
+  const port = Number(process.env.PORT ?? 42070);
+  const { app } = createReplicaApp({
+    databaseUrl,
+    viewsSchema: process.env.KUSD_VIEWS_SCHEMA ?? "kusd",
+    network: selectNetwork(),
+    siteUrl: process.env.KUSD_SITE_URL ?? `http://localhost:${port}`,
+    storeSchema: process.env.KUSD_STORE_SCHEMA,
+  });
+  serve({ fetch: app.fetch, port });
+  console.log(`read replica on http://localhost:${port} (/graphql, /api/…)`);
+}
