@@ -5,7 +5,7 @@
  */
 import { EnvelopArmorPlugin } from "@escape.tech/graphql-armor";
 
-export const LIMITS = { maxDepth: 10, maxCost: 5_000, maxAliases: 15, maxTokens: 2_000, maxDirectives: 20 } as const;
+export const LIMITS = { maxDepth: 10, maxCost: 20_000, maxAliases: 15, maxTokens: 2_000, maxDirectives: 20 } as const;
 
 export const armor = () =>
   EnvelopArmorPlugin({

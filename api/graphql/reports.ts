@@ -109,8 +109,9 @@ builder.queryField("signedStatement", (t) =>
     description: "By attestation_hash; without it, the latest.",
     args: { attestationHash: t.arg.string() },
     resolve: async (_r, args, ctx) => {
-      const store = await services(ctx).store;
-      if (!args.attestationHash) return store.statements.latest();
+      const statements = services(ctx);
+      if (!args.attestationHash) return statements.latest(); // issues the first one if none is stored yet
+      const store = await statements.store;
       if (!/^0x[0-9a-fA-F]{64}$/.test(args.attestationHash)) throw badInput("attestationHash is 0x and 64 hex characters");
       return store.statements.byHash(args.attestationHash);
     },

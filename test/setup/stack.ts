@@ -17,6 +17,9 @@ let indexer: Indexer | undefined;
 let dir: string | undefined;
 let proxies: RpcProxy[] = [];
 
+const VIEWS_SCHEMA = `kusd_test_${process.pid}`;
+const STORE_SCHEMA = `kusd_test_${process.pid}_operator`;
+
 /** Bearer token the test API accepts for issuing signed statements on demand. */
 const ADMIN_TOKEN = `test-${process.pid}`;
 
@@ -42,13 +45,13 @@ export async function setup(project: TestProject) {
     deploymentFile,
     databaseUrl: process.env.DATABASE_URL,
     pgliteDir: join(dir, "pglite"),
-    viewsSchema: `kusd_test_${process.pid}`,
+    viewsSchema: VIEWS_SCHEMA,
     env: {
       KUSD_READ_RPC_URL_8453: rpcProxy.url,
       KUSD_VENUE_URL: venueProxy.url,
       KUSD_ADMIN_TOKEN: ADMIN_TOKEN,
       KUSD_STORE_DIR: join(dir, "operator-store"),
-      KUSD_STORE_SCHEMA: `kusd_test_${process.pid}_operator`,
+      KUSD_STORE_SCHEMA: STORE_SCHEMA,
     },
     // Set KUSD_TEST_INDEXER_LOG=path to keep the indexer's own log of a test run.
     onOutput: (line) => process.env.KUSD_TEST_INDEXER_LOG && appendFileSync(process.env.KUSD_TEST_INDEXER_LOG, `${line}\n`),
@@ -61,6 +64,8 @@ export async function setup(project: TestProject) {
   project.provide("rpcProxyUrl", rpcProxy.url);
   project.provide("venueProxyUrl", venueProxy.url);
   project.provide("adminToken", ADMIN_TOKEN);
+  project.provide("viewsSchema", VIEWS_SCHEMA);
+  project.provide("storeSchema", STORE_SCHEMA);
 }
 
 export async function teardown() {
@@ -78,5 +83,7 @@ declare module "vitest" {
     rpcProxyUrl: string;
     venueProxyUrl: string;
     adminToken: string;
+    viewsSchema: string;
+    storeSchema: string;
   }
 }
