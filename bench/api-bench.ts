@@ -1,0 +1,107 @@
+/**
+ * `npm run bench:api [-- --scale N --requests N --concurrency N]`: our GraphQL (/graphql) against
+ * Ponder's generated GraphQL (/ponder/graphql) on the same indexed devnet (at least 200,000
+ * events at the default scale), in one run: a page of 100 swaps filtered by one redeemer (the
+ * most active swapper), same fields, same order. Prints p50/p99 latency (sequential requests)
+ * and throughput (concurrent requests) of each, and the ratios. Not a test: it asserts nothing.
+ * Uses PostgreSQL when DATABASE_URL/BENCH_DATABASE_URL is set, else PGlite.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { startDevnet } from "../devnet/devnet.js";
+import { startIndexer } from "../devnet/indexer.js";
+import { freePort } from "../test/helpers/ports.js";
+
+const { values } = parseArgs({ options: { scale: { type: "string", default: "1100" }, requests: { type: "string", default: "400" }, concurrency: { type: "string", default: "16" } } });
+const scale = Number(values.scale);
+const requests = Number(values.requests);
+const concurrency = Number(values.concurrency);
+const dir = mkdtempSync(join(tmpdir(), "kusd-bench-api-"));
+const deploymentFile = join(dir, "deployment.json");
+process.env.DEVNET_DEPLOYMENT = deploymentFile;
+
+type Target = { name: string; url: string; body: string; count: (json: any) => number };
+
+async function once(t: Target): Promise<number> {
+  const started = performance.now();
+  const res = await fetch(t.url, { method: "POST", headers: { "content-type": "application/json" }, body: t.body });
+  const json = await res.json();
+  if (json.errors) throw new Error(`${t.name}: ${JSON.stringify(json.errors)}`);
+  t.count(json);
+  return performance.now() - started;
+}
+
+const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+
+async function measure(t: Target) {
+  for (let i = 0; i < 20; i++) await once(t); // warm-up
+  const latencies: number[] = [];
+  for (let i = 0; i < requests; i++) latencies.push(await once(t));
+  latencies.sort((a, b) => a - b);
+  const started = performance.now();
+  let next = 0;
+  await Promise.all(Array.from({ length: concurrency }, async () => {
+    while (next++ < requests) await once(t);
+  }));
+  const throughput = requests / ((performance.now() - started) / 1000);
+  return { p50: pct(latencies, 50), p99: pct(latencies, 99), throughput };
+}
+
+async function main() {
+  console.log(`devnet at scale ${scale} ...`);
+  const devnet = await startDevnet({ ports: { base: await freePort(), ethereum: await freePort(), venue: await freePort() }, deploymentFile, scale, reuse: false });
+  const databaseUrl = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL;
+  const indexer = await startIndexer({ port: await freePort(), deploymentFile, databaseUrl, pgliteDir: join(dir, "pglite"), viewsSchema: "bench_api_views" });
+  try {
+    const d = devnet.deployment;
+    await indexer.waitForBlock("base", d.chains.base.historyEndBlock, 3_600_000);
+    const sql = async (query: string) => (await (await fetch(`${indexer.url}/graphql`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query }) })).json()) as any;
+    const volume = await sql(`{ psmVolume(interval: MONTH) { count } }`);
+    const swaps = volume.data.psmVolume.reduce((a: number, b: { count: number }) => a + b.count, 0);
+    const user = await mostActiveSwapper(indexer.url);
+    console.log(`indexed: ${swaps.toLocaleString("en-US")} swaps; page filtered by ${user.address} (${user.count} swaps)`);
+    const fields = "id usdcAmount kusdAmount fee blockNumber logIndex txHash";
+    const ours: Target = {
+      name: "ours",
+      url: `${indexer.url}/graphql`,
+      body: JSON.stringify({ query: `{ psmSwaps(first: 100, filter: { user: "${user.address}" }) { nodes { ${fields} } } }` }),
+      count: (j) => j.data.psmSwaps.nodes.length,
+    };
+    const ponder: Target = {
+      name: "ponder",
+      url: `${indexer.url}/ponder/graphql`,
+      body: JSON.stringify({ query: `{ psmSwaps(where: { user: "${user.address.toLowerCase()}" }, limit: 100, orderBy: "blockNumber", orderDirection: "asc") { items { ${fields} } } }` }),
+      count: (j) => j.data.psmSwaps.items.length,
+    };
+    const a = await measure(ours);
+    const b = await measure(ponder);
+    const row = (n: string, m: typeof a) => `${n.padEnd(8)} p50 ${m.p50.toFixed(2).padStart(7)} ms  p99 ${m.p99.toFixed(2).padStart(7)} ms  ${m.throughput.toFixed(0).padStart(6)} req/s`;
+    console.log(`\n${databaseUrl ? "PostgreSQL" : "PGlite"}, ${requests} requests sequential (latency) and ${concurrency} concurrent (throughput)`);
+    console.log(row("ours", a));
+    console.log(row("ponder", b));
+    console.log(`ratios ours/ponder: p50 ${(a.p50 / b.p50).toFixed(2)}  p99 ${(a.p99 / b.p99).toFixed(2)}  throughput ${(a.throughput / b.throughput).toFixed(2)}`);
+  } finally {
+    await indexer.stop();
+    await devnet.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function mostActiveSwapper(url: string): Promise<{ address: string; count: number }> {
+  const counts = new Map<string, number>();
+  let after: string | null = null;
+  do {
+    const r: any = await (await fetch(`${url}/graphql`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: `query($after: String) { psmSwaps(first: 500, after: $after) { nodes { user { address } } pageInfo { hasNextPage endCursor } } }`, variables: { after } }) })).json();
+    for (const n of r.data.psmSwaps.nodes) counts.set(n.user.address, (counts.get(n.user.address) ?? 0) + 1);
+    after = r.data.psmSwaps.pageInfo.hasNextPage ? r.data.psmSwaps.pageInfo.endCursor : null;
+  } while (after);
+  const [address, count] = [...counts].sort((x, y) => y[1] - x[1])[0]!;
+  return { address, count };
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
