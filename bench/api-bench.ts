@@ -10,6 +10,11 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { createPublicClient, createWalletClient, http, maxUint256, parseUnits, type Hex } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import { fiatTokenV2Abi, kusdAbi, kusdpsmAbi } from "../abis/index.js";
+import { devnetChain } from "../devnet/chains.js";
+import type { Deployment } from "../devnet/deployment.js";
 import { startDevnet } from "../devnet/devnet.js";
 import { startIndexer } from "../devnet/indexer.js";
 import { freePort } from "../test/helpers/ports.js";
@@ -52,11 +57,13 @@ async function measure(t: Target) {
 async function main() {
   console.log(`devnet at scale ${scale} ...`);
   const devnet = await startDevnet({ ports: { base: await freePort(), ethereum: await freePort(), venue: await freePort() }, deploymentFile, scale, reuse: false });
+  await addHeavyRedeemer(devnet.deployment);
   const databaseUrl = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL;
   const indexer = await startIndexer({ port: await freePort(), deploymentFile, databaseUrl, pgliteDir: join(dir, "pglite"), viewsSchema: "bench_api_views" });
   try {
     const d = devnet.deployment;
-    await indexer.waitForBlock("base", d.chains.base.historyEndBlock, 3_600_000);
+    const { rpcBlockNumber } = await import("../devnet/rpc.js");
+    await indexer.waitForBlock("base", await rpcBlockNumber(d.chains.base.rpcUrl), 3_600_000);
     const sql = async (query: string) => (await (await fetch(`${indexer.url}/graphql`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query }) })).json()) as any;
     const volume = await sql(`{ psmVolume(interval: MONTH) { count } }`);
     const swaps = volume.data.psmVolume.reduce((a: number, b: { count: number }) => a + b.count, 0);
@@ -87,6 +94,30 @@ async function main() {
     await devnet.stop();
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * No ordinary user swaps 100 times, so one arbitrageur account mints once and then redeems
+ * HEAVY_REDEMPTIONS times: the measured page (100 swaps of one redeemer) is a full page.
+ */
+const HEAVY_REDEMPTIONS = 150;
+async function addHeavyRedeemer(d: Deployment) {
+  const chain = devnetChain(8453, d.chains.base.rpcUrl);
+  const client = createPublicClient({ chain, transport: http(d.chains.base.rpcUrl) });
+  const wallet = (key: Hex) => createWalletClient({ account: privateKeyToAccount(key), chain, transport: http(d.chains.base.rpcUrl) });
+  const c = d.chains.base.contracts;
+  const circle = wallet(d.accounts.circle!.privateKey);
+  const arb = wallet(d.accounts.arbitrageur!.privateKey);
+  const wait = async (hash: Promise<Hex>) => client.waitForTransactionReceipt({ hash: await hash });
+  await wait(circle.writeContract({ address: c.usdc!.address, abi: fiatTokenV2Abi, functionName: "mint", args: [arb.account.address, parseUnits("20000", 6)] }));
+  await wait(arb.writeContract({ address: c.usdc!.address, abi: fiatTokenV2Abi, functionName: "approve", args: [c.psmMint!.address, maxUint256] }));
+  await wait(arb.writeContract({ address: c.psmMint!.address, abi: kusdpsmAbi, functionName: "swapStableForKUSD", args: [c.usdc!.address, parseUnits("20000", 6)] }));
+  await wait(arb.writeContract({ address: c.kUSD!.address, abi: kusdAbi, functionName: "approve", args: [c.psmMint!.address, maxUint256] }));
+  for (let i = 0; i < HEAVY_REDEMPTIONS; i++) {
+    await wait(arb.writeContract({ address: c.psmMint!.address, abi: kusdpsmAbi, functionName: "swapKUSDForStable", args: [c.usdc!.address, parseUnits("100", 18)] }));
+  }
+  // Past Ponder's finality depth, like the history's own padding.
+  for (let i = 0; i < 40; i++) await client.request({ method: "evm_mine" as never });
 }
 
 async function mostActiveSwapper(url: string): Promise<{ address: string; count: number }> {
