@@ -10,6 +10,9 @@ import { client, graphql as ponderGraphql } from "ponder";
 import { loadSigningKeys } from "../../api/attestation/keys.js";
 import { StatementService } from "../../api/attestation/statement-service.js";
 import { notFound, onApiError } from "../../api/http/errors.js";
+import { createFacilitatorClient } from "../../api/paid/facilitator.js";
+import { createGateway } from "../../api/paid/gateway.js";
+import { operatorOwnedAddresses } from "../../api/paid/operator-owned.js";
 import type { ReadDb } from "../../api/indexed/reads.js";
 import { createReportContext } from "../../api/reports/context.js";
 import { porRoutes } from "../../api/routes/por-routes.js";
@@ -30,7 +33,8 @@ const store = openOperatorStore({
   directory: env.KUSD_STORE_DIR,
   schema: env.KUSD_STORE_SCHEMA,
 });
-const statements = new StatementService(ctx, store, loadSigningKeys(network, env));
+const keys = loadSigningKeys(network, env);
+const statements = new StatementService(ctx, store, keys);
 statements.start(Number(env.KUSD_STATEMENT_INTERVAL_SECONDS ?? 3_600));
 
 const app = new Hono();
@@ -46,6 +50,25 @@ app.route("/", eventsRoutes(ctx));
 const graphql = createGraphQL(ctx, { statements, registry });
 app.on(["GET", "POST", "OPTIONS"], "/graphql", (c) => graphql.fetch(c.req.raw));
 app.route("/", porRoutes({ ctx, statements, adminToken: env.KUSD_ADMIN_TOKEN }));
+// The paid gateway ({base_url} = <site>/paid), when a recipient and a facilitator are configured.
+const pay = network.payments;
+if (pay.recipient && pay.facilitator) {
+  app.route("/", createGateway({
+    basePath: "/paid",
+    publicUrl: `${siteUrl}/paid`,
+    network: pay.network,
+    recipient: pay.recipient,
+    builderCode: pay.builderCode,
+    asset: pay.asset,
+    prices: { reserves: 250_000n, instantRead: 29_000_000n },
+    facilitator: createFacilitatorClient(pay.facilitator.kind === "local" ? { ...pay.facilitator, network: pay.network } : pay.facilitator),
+    statements,
+    store,
+    keys,
+    chains: { base: ctx.base, ethereum: ctx.ethereum, ids: { base: network.chains.base.id, ethereum: network.chains.ethereum.id } },
+    operatorOwned: operatorOwnedAddresses(network),
+  }));
+}
 app.notFound(notFound);
 
 export default app;

@@ -95,5 +95,16 @@ export function baseNetwork(env: NodeJS.ProcessEnv = process.env): NetworkConfig
     // The published registry document is built from configuration in the registry issue; until
     // then the listed accounts above stand without versions.
     registry: { operator: VENUE_MARGIN_ACCOUNT, versions: [] },
+    payments: {
+      network: "eip155:8453",
+      recipient: (env.KUSD_PAYMENT_RECIPIENT as Address | undefined) ?? null,
+      builderCode: env.KUSD_BUILDER_CODE ?? "",
+      asset: { address: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913", name: "USD Coin", version: "2", symbol: "USDC", decimals: 6 },
+      facilitator: env.KUSD_X402_FACILITATOR_URL
+        ? { kind: "http", url: env.KUSD_X402_FACILITATOR_URL }
+        : env.KUSD_FACILITATOR_PRIVATE_KEY
+          ? { kind: "local", rpcUrl: env.PONDER_RPC_URL_8453 ?? "", privateKey: env.KUSD_FACILITATOR_PRIVATE_KEY as `0x${string}` }
+          : null,
+    },
   };
 }

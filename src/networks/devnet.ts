@@ -51,5 +51,12 @@ export function devnetNetwork(): NetworkConfig {
       },
     },
     registry: d.registry,
+    payments: {
+      network: d.payments.network,
+      recipient: getAddress(d.payments.recipient),
+      builderCode: d.payments.builderCode,
+      asset: { address: at("usdc").address, name: "USD Coin", version: "2", symbol: "USDC", decimals: 6 },
+      facilitator: d.accounts.facilitator ? { kind: "local", rpcUrl: d.chains.base.rpcUrl, privateKey: d.accounts.facilitator.privateKey } : null,
+    },
   };
 }

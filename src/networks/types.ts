@@ -31,6 +31,8 @@ export type NetworkConfig = {
   sharePriceInterval: number;
   /** What the reports read besides the indexed contracts. */
   reporting: ReportingConfig;
+  /** The paid gateway's payment terms (x402 v2, scheme exact, USDC via EIP-3009). */
+  payments: PaymentsConfig;
   /** The operator's account registry as published over time (issued_at fixes when a version applies). */
   registry: { operator: Address; versions: RegistryVersionConfig[] };
 };
@@ -59,3 +61,12 @@ export type ReportingConfig = {
 };
 
 export const earliest = (...deployed: Deployed[]) => Math.min(...deployed.map((d) => d.startBlock));
+
+export type PaymentsConfig = {
+  network: `${string}:${string}`;
+  recipient: Address | null;
+  builderCode: string;
+  asset: { address: Address; name: string; version: string; symbol: string; decimals: number };
+  /** In-process facilitator (its gas key) on the devnet; a facilitator URL in production. */
+  facilitator: { kind: "local"; rpcUrl: string; privateKey: `0x${string}` } | { kind: "http"; url: string } | null;
+};

@@ -1,0 +1,27 @@
+/**
+ * The x402 facilitator: in process against the configured chain by default (its gas-paying key
+ * from configuration), or a remote facilitator by URL in production.
+ */
+import { HTTPFacilitatorClient, type FacilitatorClient } from "@x402/core/server";
+import { x402Facilitator } from "@x402/core/facilitator";
+import { registerExactEvmScheme } from "@x402/evm/exact/facilitator";
+import { toFacilitatorEvmSigner } from "@x402/evm";
+import { createWalletClient, http, publicActions, type Hex } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import { base } from "viem/chains";
+
+export type FacilitatorConfig = { kind: "local"; rpcUrl: string; privateKey: Hex; network: `${string}:${string}` } | { kind: "http"; url: string };
+
+export function createFacilitatorClient(config: FacilitatorConfig): FacilitatorClient {
+  if (config.kind === "http") return new HTTPFacilitatorClient({ url: config.url });
+  const account = privateKeyToAccount(config.privateKey);
+  const client = createWalletClient({ account, chain: base, transport: http(config.rpcUrl) }).extend(publicActions);
+  // The viem wallet client, extended with public actions, is the signer shape x402 expects.
+  const signer = toFacilitatorEvmSigner(Object.assign(client, { address: account.address }) as never);
+  const facilitator = registerExactEvmScheme(new x402Facilitator(), { signer, networks: config.network });
+  return {
+    verify: (payload, requirements) => facilitator.verify(payload, requirements),
+    settle: (payload, requirements) => facilitator.settle(payload, requirements),
+    getSupported: async () => facilitator.getSupported() as never,
+  } as FacilitatorClient;
+}

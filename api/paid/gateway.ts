@@ -1,0 +1,134 @@
+/**
+ * The paid gateway ({base_url} = the site's `/paid`): GET /reserves (0.25 USD) and POST
+ * /instant-read (29 USD) over x402 v2, scheme exact, USDC via EIP-3009, plus the free OpenAPI
+ * descriptor. Order of work per request:
+ *   1. free checks: the descriptor; for /instant-read the body, the chain, operator ownership
+ *      and the ERC-20 read itself; for /reserves that an attestation exists (4xx/503, no charge);
+ *   2. the replay guard (a used authorization → 409 before anything else runs);
+ *   3. the x402 middleware (402 without payment; verify; run the handler; settle only a < 400
+ *      answer, so a handler or RPC failure is never charged);
+ *   4. the handler signs the artifact with the key the signer binding assigns to now.
+ */
+import { Hono, type Context } from "hono";
+import { paymentMiddleware, x402ResourceServer } from "@x402/hono";
+import type { FacilitatorClient } from "@x402/core/server";
+import { ExactEvmScheme } from "@x402/evm/exact/server";
+import type { Address, PublicClient } from "viem";
+import { signerFor, type SigningKeys } from "../attestation/keys.js";
+import { signPayload } from "../attestation/sign.js";
+import type { StatementService } from "../attestation/statement-service.js";
+import { ApiError, errorBody, onApiError } from "../http/errors.js";
+import type { OperatorStore } from "../store/operator-store.js";
+import { instantReadPayload, parseInstantRead, readToken, refuseOperatorOwned, type InstantReadRequest, type TokenRead } from "./instant-read.js";
+import { buildDescriptor } from "./openapi.js";
+import { replayGuard } from "./replay-guard.js";
+
+export type GatewayOptions = {
+  basePath: string;
+  /** Public URL of the gateway (the descriptor's server URL). */
+  publicUrl: string;
+  network: `${string}:${string}`;
+  recipient: Address;
+  builderCode: string;
+  asset: { address: Address; name: string; version: string; symbol: string; decimals: number };
+  /** Prices in the asset's smallest units (USDC: 6 decimals). */
+  prices: { reserves: bigint; instantRead: bigint };
+  facilitator: FacilitatorClient;
+  statements: StatementService;
+  store: Promise<OperatorStore>;
+  keys: SigningKeys;
+  chains: { base: PublicClient; ethereum: PublicClient; ids: { base: number; ethereum: number } };
+  /** Lower-cased addresses instant reads refuse: every registry account and protocol contract. */
+  operatorOwned: ReadonlySet<string>;
+  now?: () => number;
+};
+
+type Vars = { instantRead: InstantReadRequest & { token: TokenRead }; attestation: Record<string, unknown> };
+
+const usd = (amount: bigint, decimals: number) => (Number(amount) / 10 ** decimals).toFixed(6);
+
+export function createGateway(o: GatewayOptions) {
+  const app = new Hono<{ Variables: Vars }>();
+  app.onError(onApiError);
+  const now = o.now ?? (() => Math.floor(Date.now() / 1000));
+  const base = o.basePath;
+  const descriptor = buildDescriptor({
+    baseUrl: o.publicUrl,
+    network: o.network,
+    recipient: o.recipient,
+    builderCode: o.builderCode,
+    asset: { address: o.asset.address, symbol: o.asset.symbol, decimals: o.asset.decimals },
+    prices: { reserves: usd(o.prices.reserves, o.asset.decimals), instantRead: usd(o.prices.instantRead, o.asset.decimals) },
+  });
+  for (const path of ["/openapi.json", "/.well-known/openapi.json"]) app.get(`${base}${path}`, (c) => c.json(descriptor));
+
+  // 1. Free checks, before any payment is asked.
+  app.use(`${base}/instant-read`, async (c, next) => {
+    if (c.req.method !== "POST") return next();
+    const request = parseInstantRead(await c.req.text());
+    refuseOperatorOwned(request.address, o.operatorOwned);
+    const token = await readToken(request.chain === "base" ? o.chains.base : o.chains.ethereum, request.chain, request.address);
+    c.set("instantRead", { ...request, token });
+    await next();
+  });
+  app.use(`${base}/reserves`, async (c, next) => {
+    if (c.req.method !== "GET") return next();
+    const latest = await o.statements.latest().catch((e: unknown) => {
+      if (e instanceof ApiError) throw new ApiError(503, "attestation_unavailable", "no attestation is available yet; nothing was charged", { reason: e.code });
+      throw e;
+    });
+    c.set("attestation", JSON.parse(latest.artifact) as Record<string, unknown>);
+    await next();
+  });
+
+  // 2. Replay guard, 3. x402.
+  app.use(`${base}/*`, replayGuard(o.store));
+  const price = (amount: bigint) => ({ asset: o.asset.address, amount: amount.toString(), extra: { name: o.asset.name, version: o.asset.version } });
+  const option = (amount: bigint) => ({ scheme: "exact", network: o.network, payTo: o.recipient, price: price(amount), maxTimeoutSeconds: 300, extra: { builderCode: o.builderCode } });
+  const unpaid = (operation: string) => () => ({
+    contentType: "application/json",
+    body: errorBody("payment_required", `${operation} is paid per request over x402 v2: see the PAYMENT-REQUIRED header`, { descriptor: `${o.publicUrl}/openapi.json` }),
+  });
+  const routes = {
+    [`GET ${base}/reserves`]: { accepts: option(o.prices.reserves), description: "kUSD hourly proof-of-reserves attestation (EIP-191 signed)", mimeType: "application/json", unpaidResponseBody: unpaid("GET /reserves") },
+    [`POST ${base}/instant-read`]: { accepts: option(o.prices.instantRead), description: "EIP-191 signed ERC-20 read at a pinned block", mimeType: "application/json", unpaidResponseBody: unpaid("POST /instant-read") },
+  };
+  const server = new x402ResourceServer(o.facilitator).register(o.network, new ExactEvmScheme());
+  app.use(`${base}/*`, paymentMiddleware(routes as never, server));
+
+  // 4. Handlers.
+  app.get(`${base}/reserves`, (c) => {
+    const a = c.get("attestation");
+    return c.json({
+      attestation_hash: a.attestation_hash,
+      signature: a.signature,
+      signer: a.signer,
+      aggregate_solvency_ratio: a.aggregate_solvency_ratio,
+      status: a.status,
+      schema_version: a.schema_version,
+      signed_payload_canonical: a.signed_payload_canonical,
+      signer_binding: `${o.statements.bindingUrl}`,
+    });
+  });
+
+  app.post(`${base}/instant-read`, async (c: Context<{ Variables: Vars }>) => {
+    const r = c.get("instantRead");
+    const timestamp = now();
+    const signer = signerFor(o.keys, timestamp);
+    if (!signer) throw new ApiError(503, "signer_not_configured", "no signing key is configured; nothing was charged");
+    const payload = instantReadPayload({ ...r, chainId: o.chains.ids[r.chain], timestamp });
+    const signed = await signPayload(signer.account, payload);
+    return c.json({
+      ok: true,
+      kind: payload.kind,
+      chain: r.chain,
+      token: { symbol: r.token.symbol, decimals: r.token.decimals, totalSupplyGrouped: payload.total_supply_grouped },
+      attestation_hash: signed.attestation_hash,
+      signature: signed.signature,
+      signer: signed.signer,
+      signed_payload_canonical: signed.signed_payload_canonical,
+    });
+  });
+
+  return app;
+}

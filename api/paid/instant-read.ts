@@ -1,0 +1,107 @@
+/**
+ * POST /instant-read (spec 2.2): request validation, the pinned ERC-20 read, and the signed
+ * payload. Validation runs before any payment is asked, so bad input is never charged: each
+ * refusal is an ApiError with a stable code.
+ */
+import { formatUnits, getAddress, isAddress, type Address, type PublicClient } from "viem";
+import { ApiError, badRequest } from "../http/errors.js";
+
+export const CHAINS = ["base", "ethereum"] as const;
+export type ReadChain = (typeof CHAINS)[number];
+export type InstantReadRequest = { chain: ReadChain; address: Address };
+
+/** Parses and checks the request body (not yet the chain): 400 with a stable code otherwise. */
+export function parseInstantRead(raw: string): InstantReadRequest {
+  let body: unknown;
+  try {
+    body = JSON.parse(raw);
+  } catch {
+    throw badRequest("invalid_json", "the request body must be a JSON object");
+  }
+  if (typeof body !== "object" || body === null || Array.isArray(body)) throw badRequest("invalid_body", "the request body must be a JSON object");
+  const b = body as Record<string, unknown>;
+  const unknown = Object.keys(b).filter((k) => k !== "chain" && k !== "address");
+  if (unknown.length) throw badRequest("unknown_field", `unknown field ${unknown.join(", ")}: only chain and address are accepted`, { fields: unknown });
+  const chain = b.chain ?? "base";
+  if (typeof chain !== "string" || !(CHAINS as readonly string[]).includes(chain)) {
+    throw badRequest("invalid_chain", "chain must be one of base, ethereum", { chain, allowed: CHAINS });
+  }
+  if (b.address === undefined || b.address === null || b.address === "") throw badRequest("address_required", "address is required");
+  if (typeof b.address !== "string" || !/^0x[0-9a-fA-F]{40}$/.test(b.address) || !isAddress(b.address, { strict: false })) {
+    throw badRequest("invalid_address", "address must be 0x followed by 40 hex characters", { address: b.address });
+  }
+  return { chain: chain as ReadChain, address: getAddress(b.address) };
+}
+
+/** Spec 4 rule 3: the operator's own addresses are refused (403, documented), before any charge. */
+export function refuseOperatorOwned(address: Address, operatorOwned: ReadonlySet<string>) {
+  if (operatorOwned.has(address.toLowerCase())) {
+    throw new ApiError(403, "operator_owned_address", "instant reads of the operator's own accounts and contracts are refused: use the free reports (/api/por, /api/por/accounts)", { address });
+  }
+}
+
+export type TokenRead = { symbol: string; decimals: number; totalSupply: bigint; blockNumber: bigint; blockHash: `0x${string}`; timestamp: number };
+
+const ERC20 = [
+  { type: "function", name: "symbol", stateMutability: "view", inputs: [], outputs: [{ type: "string" }] },
+  { type: "function", name: "decimals", stateMutability: "view", inputs: [], outputs: [{ type: "uint8" }] },
+  { type: "function", name: "totalSupply", stateMutability: "view", inputs: [], outputs: [{ type: "uint256" }] },
+] as const;
+
+export class ChainUnavailableError extends ApiError {
+  constructor(chain: string, cause: string) {
+    super(503, "chain_unavailable", `the ${chain} RPC did not answer; nothing was charged`, { chain, cause });
+  }
+}
+
+/**
+ * Reads symbol, decimals and totalSupply at one pinned block. An address without code, or one
+ * whose ERC-20 reads revert, is the caller's error (422); an RPC failure is ours (503).
+ */
+export async function readToken(client: PublicClient, chain: ReadChain, address: Address): Promise<TokenRead> {
+  let block: { number: bigint; hash: `0x${string}`; timestamp: bigint };
+  let code: `0x${string}` | undefined;
+  try {
+    const b = await client.getBlock({ blockTag: "latest" });
+    block = { number: b.number!, hash: b.hash!, timestamp: b.timestamp };
+    code = await client.getCode({ address, blockNumber: block.number });
+  } catch (e) {
+    throw new ChainUnavailableError(chain, (e as Error).message.split("\n")[0]!);
+  }
+  if (!code || code === "0x") throw new ApiError(422, "not_a_contract", `no contract code at ${address} on ${chain}`, { address, chain, blockNumber: Number(block.number) });
+  try {
+    const [symbol, decimals, totalSupply] = await Promise.all(
+      (["symbol", "decimals", "totalSupply"] as const).map((functionName) => client.readContract({ address, abi: ERC20, functionName, blockNumber: block.number })),
+    );
+    return { symbol: symbol as string, decimals: Number(decimals), totalSupply: totalSupply as bigint, blockNumber: block.number, blockHash: block.hash, timestamp: Number(block.timestamp) };
+  } catch (e) {
+    const message = (e as Error).message ?? "";
+    if (/fetch failed|timed out|HTTP request failed|ECONNREFUSED/i.test(message)) throw new ChainUnavailableError(chain, message.split("\n")[0]!);
+    throw new ApiError(422, "not_an_erc20", `the contract at ${address} does not answer symbol(), decimals() and totalSupply() as an ERC-20`, { address, chain });
+  }
+}
+
+/** "1234567.5" → "1,234,567.5": the whole amount in token units, integer part grouped by thousands. */
+export function groupAmount(raw: bigint, decimals: number): string {
+  const [int, frac] = formatUnits(raw, decimals).split(".");
+  const grouped = int!.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+  return frac ? `${grouped}.${frac}` : grouped;
+}
+
+/** The signed payload of a token read: the block number is inside the signed bytes. */
+export function instantReadPayload(r: InstantReadRequest & { chainId: number; token: TokenRead; timestamp: number }) {
+  return {
+    kind: "erc20-total-supply",
+    chain: r.chain,
+    chain_id: r.chainId,
+    address: r.address,
+    symbol: r.token.symbol,
+    decimals: r.token.decimals,
+    total_supply_raw: r.token.totalSupply.toString(),
+    total_supply_grouped: groupAmount(r.token.totalSupply, r.token.decimals),
+    block_number: Number(r.token.blockNumber),
+    block_hash: r.token.blockHash,
+    block_timestamp: r.token.timestamp,
+    timestamp: r.timestamp,
+  };
+}

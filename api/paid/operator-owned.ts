@@ -1,0 +1,24 @@
+/**
+ * The addresses POST /instant-read refuses (spec 4 rule 3): every account of every published
+ * registry version and every protocol contract and operator account of the configuration.
+ */
+import type { NetworkConfig } from "../../src/networks/types.js";
+import { everListed } from "../registry/versions.js";
+
+export function operatorOwnedAddresses(n: NetworkConfig): Set<string> {
+  const r = n.reporting;
+  const all = [
+    ...everListed(n.registry.versions).map((e) => e.address),
+    ...n.registryAccounts,
+    n.kUSD.address,
+    ...Object.values(n.psms).map((d) => d.address),
+    ...Object.values(n.stakingVaults).map((d) => d.address),
+    ...Object.values(n.depositVaults).map((d) => d.address),
+    r.multisig, r.treasury, r.insuranceFund, r.operator,
+    ...(r.hedgeWatchOnly ? [r.hedgeWatchOnly] : []),
+    ...(r.incentiveEscrow ? [r.incentiveEscrow] : []),
+    ...(r.signers.attestation ? [r.signers.attestation] : []),
+    ...(n.payments.recipient ? [n.payments.recipient] : []),
+  ];
+  return new Set(all.map((a) => a.toLowerCase()));
+}
