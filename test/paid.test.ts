@@ -11,7 +11,8 @@ import { decodePaymentRequiredHeader, decodePaymentResponseHeader, encodePayment
 import { getAddress, parseAbiItem, parseUnits, toHex, type Address, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { fiatTokenV2Abi } from "../abis/index.js";
-import { buy, payingFetch } from "../api/paid/client.js";
+import { runBuy } from "../api/cli/buy.js";
+import { buy } from "../api/paid/client.js";
 import { devnetKey } from "../devnet/keys.js";
 import { stack } from "./helpers/stack.js";
 
@@ -159,6 +160,23 @@ describe("paid reads", () => {
   });
 });
 
+describe("kusd-buy", () => {
+  it("buys both artifacts under explicit spend caps and verifies them against the binding", async () => {
+    const agent = await fundedAgent("cli");
+    const env = { KUSD_AGENT_KEY: agent.key };
+    const trust = ["--binding", `${s.indexerUrl}/api/por/signer-registry`, "--operator", operator];
+    const reserves = await runBuy(["reserves", "--gateway", gateway, "--max-usd", "0.25", ...trust], env);
+    expect(reserves.exitCode, reserves.output).toBe(0);
+    expect(reserves.output).toContain("VERIFIED");
+    const read = await runBuy(["instant-read", "--chain", "ethereum", "--address", d.chains.ethereum.contracts.LINK!.address, "--gateway", gateway, "--max-usd", "29", ...trust, "--json"], env);
+    expect(read.exitCode, read.output).toBe(0);
+    expect(JSON.parse(read.output)).toMatchObject({ verified: true, artifact: { ok: true, chain: "ethereum" } });
+    const tooLow = await runBuy(["instant-read", "--address", USDC, "--gateway", gateway, "--max-usd", "1", ...trust], env);
+    expect(tooLow.exitCode).toBe(2);
+    expect((await runBuy(["reserves", "--gateway", gateway, ...trust], env)).exitCode).toBe(2); // no --max-usd
+  });
+});
+
 describe("replay safety", () => {
   it("a used authorization is refused, and two concurrent copies settle exactly once", async () => {
     const agent = await fundedAgent("replay");
@@ -239,6 +257,5 @@ describe("bad input is refused before any charge", () => {
     expect(retry.status).toBe(200);
     expect(decodePaymentResponseHeader(retry.headers.get("PAYMENT-RESPONSE")!)).toMatchObject({ success: true });
     expect(before - (await usdcOf(agent.address))).toBe(29_000_000n);
-    void payingFetch;
   });
 });
