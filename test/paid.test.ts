@@ -152,6 +152,15 @@ describe("paid reads", () => {
     expect(recipient1 - recipient0).toBe(29_000_000n);
   });
 
+  it("concurrent buyers are each served and settled (one facilitator key, no nonce races)", async () => {
+    const agents = await Promise.all([1, 2, 3].map((i) => fundedAgent(`concurrent-${i}`)));
+    const recipient0 = await usdcOf(recipient);
+    const bought = await Promise.all(agents.map((a) => buy({ url: `${gateway}/reserves`, method: "GET", privateKey: a.key, limit: limit(0.25), trust: { signer: attestation } })));
+    expect(bought.map((b) => b.status)).toEqual([200, 200, 200]);
+    expect(new Set(bought.map((b) => b.settlement?.transaction)).size).toBe(3);
+    expect((await usdcOf(recipient)) - recipient0).toBe(750_000n);
+  });
+
   it("the client's spend limit refuses a price above it, and nothing is paid", async () => {
     const agent = await fundedAgent("limit");
     const before = await usdcOf(agent.address);

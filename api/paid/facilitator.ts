@@ -10,18 +10,29 @@ import { createWalletClient, http, publicActions, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { base } from "viem/chains";
 
-export type FacilitatorConfig = { kind: "local"; rpcUrl: string; privateKey: Hex; network: `${string}:${string}` } | { kind: "http"; url: string };
+export type FacilitatorConfig =
+  | { kind: "local"; rpcUrl: string; privateKey: Hex; network: `${string}:${string}`; pollingIntervalMs?: number }
+  | { kind: "http"; url: string };
 
 export function createFacilitatorClient(config: FacilitatorConfig): FacilitatorClient {
   if (config.kind === "http") return new HTTPFacilitatorClient({ url: config.url });
   const account = privateKeyToAccount(config.privateKey);
-  const client = createWalletClient({ account, chain: base, transport: http(config.rpcUrl) }).extend(publicActions);
+  // Receipts are polled every 250 ms by default (viem's default for Base is 4 s, which would hold
+  // every paid response that long after its settlement landed); the devnet mines at once.
+  const client = createWalletClient({ account, chain: base, transport: http(config.rpcUrl), pollingInterval: config.pollingIntervalMs ?? 250 }).extend(publicActions);
   // The viem wallet client, extended with public actions, is the signer shape x402 expects.
   const signer = toFacilitatorEvmSigner(Object.assign(client, { address: account.address }) as never);
   const facilitator = registerExactEvmScheme(new x402Facilitator(), { signer, networks: config.network });
+  // One gas key sends every settlement: concurrent sends would race for the same account nonce,
+  // so settlements go one at a time (verification stays concurrent).
+  let queue: Promise<unknown> = Promise.resolve();
   return {
     verify: (payload, requirements) => facilitator.verify(payload, requirements),
-    settle: (payload, requirements) => facilitator.settle(payload, requirements),
+    settle: (payload, requirements) => {
+      const run = queue.then(() => facilitator.settle(payload, requirements));
+      queue = run.catch(() => undefined);
+      return run;
+    },
     getSupported: async () => facilitator.getSupported() as never,
   } as FacilitatorClient;
 }

@@ -56,7 +56,7 @@ export function devnetNetwork(): NetworkConfig {
       recipient: getAddress(d.payments.recipient),
       builderCode: d.payments.builderCode,
       asset: { address: at("usdc").address, name: "USD Coin", version: "2", symbol: "USDC", decimals: 6 },
-      facilitator: d.accounts.facilitator ? { kind: "local", rpcUrl: d.chains.base.rpcUrl, privateKey: d.accounts.facilitator.privateKey } : null,
+      facilitator: d.accounts.facilitator ? { kind: "local", rpcUrl: d.chains.base.rpcUrl, privateKey: d.accounts.facilitator.privateKey, pollingIntervalMs: 25 } : null,
     },
   };
 }

@@ -68,5 +68,5 @@ export type PaymentsConfig = {
   builderCode: string;
   asset: { address: Address; name: string; version: string; symbol: string; decimals: number };
   /** In-process facilitator (its gas key) on the devnet; a facilitator URL in production. */
-  facilitator: { kind: "local"; rpcUrl: string; privateKey: `0x${string}` } | { kind: "http"; url: string } | null;
+  facilitator: { kind: "local"; rpcUrl: string; privateKey: `0x${string}`; pollingIntervalMs?: number } | { kind: "http"; url: string } | null;
 };
