@@ -153,7 +153,8 @@ describe("paid reads", () => {
   });
 
   it("concurrent buyers are each served and settled (one facilitator key, no nonce races)", async () => {
-    const agents = await Promise.all([1, 2, 3].map((i) => fundedAgent(`concurrent-${i}`)));
+    const agents = [];
+    for (const i of [1, 2, 3]) agents.push(await fundedAgent(`concurrent-${i}`)); // one minter key: fund one at a time
     const recipient0 = await usdcOf(recipient);
     const bought = await Promise.all(agents.map((a) => buy({ url: `${gateway}/reserves`, method: "GET", privateKey: a.key, limit: limit(0.25), trust: { signer: attestation } })));
     expect(bought.map((b) => b.status)).toEqual([200, 200, 200]);
@@ -222,7 +223,7 @@ describe("bad input is refused before any charge", () => {
     ["chain outside the enum", JSON.stringify({ chain: "solana", address: "0x0000000000000000000000000000000000000001" }), 400, "invalid_chain"],
   ];
 
-  it.each(cases)("%s → %i %s, no challenge, no USDC moved (even with a payment attached)", async (_name, body, status, code) => {
+  it.each(cases)("%s (body %s) → %i %s, no challenge, no USDC moved (even with a payment attached)", async (_name, body, status, code) => {
     const agent = await fundedAgent("bad-input");
     const pr = await challenge("POST", "/instant-read", JSON.stringify({ chain: "ethereum", address: d.chains.ethereum.contracts.DAI!.address }));
     const header = await paymentHeader(agent.key, pr.accepts[0]);
