@@ -18,6 +18,7 @@ import { createReportContext } from "../../api/reports/context.js";
 import { porRoutes } from "../../api/routes/por-routes.js";
 import { createGraphQL } from "../../api/graphql/yoga.js";
 import { eventsRoutes } from "../../api/routes/events-routes.js";
+import { yieldRoutes } from "../../api/routes/yield-routes.js";
 import { registryRoutes } from "../../api/routes/registry-routes.js";
 import { loadSignatureBook, RegistryService } from "../../api/registry/registry-service.js";
 import { openOperatorStore } from "../../api/store/operator-store.js";
@@ -47,6 +48,7 @@ const registry = new RegistryService(ctx, () => loadSignatureBook(ctx, env));
 // Registry routes first: porRoutes ends with the JSON 404 for every other /api path.
 app.route("/", registryRoutes(ctx, registry));
 app.route("/", eventsRoutes(ctx));
+app.route("/", yieldRoutes(ctx));
 const graphql = createGraphQL(ctx, { statements, registry });
 app.on(["GET", "POST", "OPTIONS"], "/graphql", (c) => graphql.fetch(c.req.raw));
 app.route("/", porRoutes({ ctx, statements, adminToken: env.KUSD_ADMIN_TOKEN }));

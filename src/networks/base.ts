@@ -95,6 +95,7 @@ export function baseNetwork(env: NodeJS.ProcessEnv = process.env): NetworkConfig
     // The published registry document is built from configuration in the registry issue; until
     // then the listed accounts above stand without versions.
     registry: { operator: VENUE_MARGIN_ACCOUNT, versions: [] },
+    yieldPolicy: { strategyCostFraction: 0.1, insuranceAllocation: 0.1, protocolFee: 0, feePhase: "genesis" },
     payments: {
       network: "eip155:8453",
       recipient: (env.KUSD_PAYMENT_RECIPIENT as Address | undefined) ?? null,

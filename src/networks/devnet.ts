@@ -51,6 +51,7 @@ export function devnetNetwork(): NetworkConfig {
       },
     },
     registry: d.registry,
+    yieldPolicy: { strategyCostFraction: 0.1, insuranceAllocation: 0.1, protocolFee: 0, feePhase: "genesis" },
     payments: {
       network: d.payments.network,
       recipient: getAddress(d.payments.recipient),

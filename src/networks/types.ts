@@ -31,6 +31,8 @@ export type NetworkConfig = {
   sharePriceInterval: number;
   /** What the reports read besides the indexed contracts. */
   reporting: ReportingConfig;
+  /** The operator's yield parameters (published with the yield report, not derivable on chain). */
+  yieldPolicy: { strategyCostFraction: number; insuranceAllocation: number; protocolFee: number; feePhase: string };
   /** The paid gateway's payment terms (x402 v2, scheme exact, USDC via EIP-3009). */
   payments: PaymentsConfig;
   /** The operator's account registry as published over time (issued_at fixes when a version applies). */

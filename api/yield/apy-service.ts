@@ -1,0 +1,236 @@
+/**
+ * GET /api/apy (spec 2.4): gathers the inputs (the venue's 60-day funding history, current
+ * venue rates and the hedge account, indexed LST rates and skUSD share prices, the incentive
+ * escrow read at the head) and applies the formulas of apy-formula.ts. A venue that cannot be
+ * read leaves the venue-derived fields null, never guessed.
+ */
+import { and, asc, desc, eq, gte, lte } from "drizzle-orm";
+import type { Address } from "viem";
+import * as schema from "../../ponder.schema.js";
+import { PinnedReader } from "../chain/pinned-reader.js";
+import { indexedHead } from "../indexed/reads.js";
+import type { ReportContext } from "../reports/context.js";
+import { pct } from "../reserves/solvency.js";
+import { isoDate, isoTime, round, toUnits } from "../reserves/units.js";
+import { postInfo, VenueReadError } from "../venue/hyperliquid.js";
+import { annualiseMeanRate, annualRate, FUNDING_WINDOW_DAYS, headlineApy, incentiveRates, REALIZED_WINDOW_DAYS, realizedAnnualized, smaStakingYield } from "./apy-formula.js";
+
+const DAY = 86_400;
+
+type FundingRecord = { fundingRate: string; time: number };
+
+async function fundingHistory(url: string, coin: string, fromMs: number, toMs: number): Promise<number[]> {
+  const rates: number[] = [];
+  let start = fromMs;
+  for (let page = 0; page < 50; page++) {
+    const rows = (await postInfo(url, { type: "fundingHistory", coin, startTime: start, endTime: toMs })) as FundingRecord[];
+    rates.push(...rows.map((r) => Number(r.fundingRate)));
+    if (rows.length < 500) break;
+    start = rows.at(-1)!.time + 1;
+  }
+  return rates;
+}
+
+type Predicted = [string, [string, { fundingRate: string; fundingIntervalHours?: number }][]][];
+
+export async function loadApy(ctx: ReportContext, now = Math.floor(Date.now() / 1000)) {
+  const n = ctx.network;
+  const venue = n.reporting.venue;
+  const policy = n.yieldPolicy;
+  const head = await indexedHead(ctx.db, "base");
+  const block = head?.blockNumber ?? (await ctx.base.getBlockNumber());
+
+  // ---------------------------------------------------------------- venue (nulls when unreadable)
+  let venueError: string | null = null;
+  let fundingRates: number[] = [];
+  let predicted: Predicted = [];
+  let account: { equityUsd: number; notionalUsd: number } | null = null;
+  if (venue.url) {
+    try {
+      [fundingRates, predicted] = await Promise.all([
+        fundingHistory(venue.url, venue.coin, (now - FUNDING_WINDOW_DAYS * DAY) * 1000, now * 1000),
+        postInfo(venue.url, { type: "predictedFundings" }) as Promise<Predicted>,
+      ]);
+      account = ctx.venue ? await ctx.venue.clearinghouseState(venue.account) : null;
+    } catch (e) {
+      if (!(e instanceof VenueReadError)) throw e;
+      venueError = e.message;
+      fundingRates = [];
+      predicted = [];
+      account = null;
+    }
+  } else venueError = "venue not configured";
+  const funding = annualiseMeanRate(fundingRates, 1);
+  const byVenue: Record<string, { venue: string; rate: number; annual: number; interval: "1h" | "8h" }> = {};
+  for (const [coin, venues] of predicted) {
+    if (coin !== venue.coin) continue;
+    for (const [id, v] of venues) {
+      const hours = v.fundingIntervalHours ?? 8;
+      byVenue[id] = { venue: id, rate: Number(v.fundingRate), annual: annualRate(Number(v.fundingRate), hours), interval: hours === 1 ? "1h" : "8h" };
+    }
+  }
+  const best = Object.values(byVenue).sort((a, b) => b.annual - a.annual)[0] ?? null;
+
+  // ---------------------------------------------------------------- staking yield (indexed LST rates)
+  const lstRows = await ctx.db.select().from(schema.lstRate).where(gte(schema.lstRate.timestamp, BigInt(now - 8 * DAY))).orderBy(asc(schema.lstRate.timestamp));
+  const lstYields: Record<string, number | null> = {};
+  for (const symbol of Object.keys(n.lsts)) {
+    const obs = lstRows.filter((r) => r.symbol === symbol && Number(r.timestamp) >= now - 7 * DAY - DAY / 2).map((r) => ({ t: Number(r.timestamp), rate: r.rate }));
+    lstYields[symbol] = smaStakingYield(obs);
+  }
+  const known = Object.values(lstYields).filter((x): x is number => x !== null);
+  const stakingYield = known.length ? known.reduce((a, b) => a + b, 0) / known.length : null;
+
+  // ---------------------------------------------------------------- headline (rules 1–3)
+  const h = funding !== null && stakingYield !== null ? headlineApy({ stakingYield, fundingAnnual: funding, ...policy }) : null;
+
+  // ---------------------------------------------------------------- realized (rules 4, 7)
+  const sp = schema.sharePrice;
+  const [latest] = await ctx.db.select().from(sp).where(eq(sp.vaultKey, "skUSD")).orderBy(desc(sp.blockNumber)).limit(1);
+  let realized: { annualized: number | null; days: number; windowClamped: boolean } | null = null;
+  let realizedFrom: typeof latest | undefined;
+  if (latest) {
+    const target = BigInt(Number(latest.timestamp) - REALIZED_WINDOW_DAYS * DAY);
+    [realizedFrom] = await ctx.db.select().from(sp).where(and(eq(sp.vaultKey, "skUSD"), lte(sp.timestamp, target))).orderBy(desc(sp.timestamp)).limit(1);
+    realizedFrom ??= (await ctx.db.select().from(sp).where(eq(sp.vaultKey, "skUSD")).orderBy(asc(sp.blockNumber)).limit(1))[0];
+    if (realizedFrom) realized = realizedAnnualized({ t: Number(realizedFrom.timestamp), assetsPerShare: realizedFrom.assetsPerShare }, { t: Number(latest.timestamp), assetsPerShare: latest.assetsPerShare });
+  }
+
+  // ---------------------------------------------------------------- incentive escrow (read at the block)
+  const r = new PinnedReader(ctx.base, block, n.reporting.publicRpc.base);
+  const escrow = n.reporting.incentiveEscrow;
+  const skUSD = n.stakingVaults.skUSD.address;
+  let incentive: Record<string, unknown> | null = null;
+  if (escrow) {
+    const read = (signature: string, to: Address = escrow) => r.call<bigint>({ to, signature }).catch(() => null);
+    const [targetBps, tvlCap, endsAt, totalFunded, totalDistributed, balance, tvl] = await Promise.all([
+      read("targetApyBps()(uint256)"), read("tvlCap()(uint256)"), read("endsAt()(uint256)"), read("totalFunded()(uint256)"),
+      read("totalDistributed()(uint256)"), read("balance()(uint256)"), read("totalAssets()(uint256)", skUSD),
+    ]);
+    const ok = [targetBps, tvlCap, endsAt, balance, tvl].every((x) => x !== null);
+    const daysLeft = ok ? Math.max(0, (Number(endsAt) - now) / DAY) : 0;
+    const baseApy = h?.expectedAPY ?? 0;
+    const rates = ok ? incentiveRates({ targetApy: Number(targetBps) / 10_000, baseApy, eligibleTvl: toUnits(tvl!, 18), tvlCap: toUnits(tvlCap!, 18), escrowBalance: toUnits(balance!, 18), daysLeft }) : null;
+    const paid = realized?.annualized !== null && realized?.annualized !== undefined ? realized.annualized : null;
+    incentive = {
+      active: ok && daysLeft > 0 && toUnits(balance!, 18) > 0,
+      distributionsFromEscrow: true,
+      label: "skUSD incentive escrow",
+      baseAPY: round(baseApy, 8),
+      baseAPYPct: pct(baseApy),
+      incentiveAPY: paid,
+      incentiveAPYPct: pct(paid),
+      incentiveNote: "incentiveAPY is what stakers actually received: the realized skUSD yield, which includes the escrow's distributions",
+      wouldPayAPY: rates ? round(rates.wouldPayAPY, 8) : null,
+      wouldPayAPYPct: rates ? pct(rates.wouldPayAPY) : null,
+      sustainableAPY: rates ? round(rates.sustainableAPY, 8) : null,
+      capBinding: rates?.capBinding ?? null,
+      taperBinding: rates?.taperBinding ?? null,
+      targetAPY: targetBps === null ? null : Number(targetBps) / 10_000,
+      fundedUSD: totalFunded === null ? null : toUnits(totalFunded, 18),
+      distributedUSD: totalDistributed === null ? null : toUnits(totalDistributed, 18),
+      escrowBalanceUSD: balance === null ? null : toUnits(balance, 18),
+      escrowAddress: escrow,
+      escrowToken: n.kUSD.address,
+      eligibleVault: skUSD,
+      eligibleTVL: tvl === null ? null : toUnits(tvl, 18),
+      tvlCapUSD: tvlCap === null ? null : toUnits(tvlCap, 18),
+      runwayDays: rates?.runwayDays === null || rates === null ? null : round(rates.runwayDays, 1),
+      endsAt: endsAt === null ? null : isoDate(Number(endsAt)),
+      observedAtBlock: Number(block),
+      rpcUsed: n.reporting.publicRpc.base,
+      basis: "wouldPayAPY = min(what the target needs above the base, what the escrow balance sustains over the days left); never above sustainableAPY",
+      verify: [
+        r.command({ to: escrow, signature: "targetApyBps()(uint256)" }, "incentive.targetAPY (bps)", targetBps ?? "?"),
+        r.command({ to: escrow, signature: "balance()(uint256)" }, "incentive.escrowBalanceUSD", balance ?? "?", 18),
+        r.command({ to: escrow, signature: "tvlCap()(uint256)" }, "incentive.tvlCapUSD", tvlCap ?? "?", 18),
+        r.command({ to: skUSD, signature: "totalAssets()(uint256)" }, "incentive.eligibleTVL", tvl ?? "?", 18),
+      ],
+    };
+  }
+
+  // ---------------------------------------------------------------- measured venue (rule 5)
+  const shortUsd = account?.notionalUsd ?? null;
+  const equityUsd = account?.equityUsd ?? null;
+  const implied = shortUsd !== null && equityUsd ? shortUsd / equityUsd : null;
+  const timestamp = isoTime(now);
+  return {
+    apy: h ? round(h.expectedAPY * 100, 4) : null,
+    expectedAPY: h ? round(h.expectedAPY, 8) : null,
+    organicAPY: h ? round(h.expectedAPY, 8) : null,
+    expectedAPYPct: h ? pct(h.expectedAPY) : null,
+    organicAPYPct: h ? pct(h.expectedAPY) : null,
+    basis: "deployed",
+    modeled: true,
+    isLive: venueError === null,
+    source: venueError === null ? "live" : "unavailable",
+    regime: funding === null ? null : funding < 0 ? "negative-funding" : funding < 0.05 ? "neutral-funding" : "positive-funding",
+    fundingRate: funding === null ? null : round(funding, 8),
+    stakingYield: stakingYield === null ? null : round(stakingYield, 8),
+    stakingYieldPct: pct(stakingYield),
+    hedgeVenue: venue.name,
+    bestFundingVenue: best?.venue ?? null,
+    fundingRates: byVenue,
+    lstYields,
+    timestamp,
+    timestampUTC: timestamp,
+    updatedAt: timestamp,
+    protocolFee: policy.protocolFee,
+    feePhase: policy.feePhase,
+    methodology: `expectedAPY = L/(L+1) × (staking yield + trailing funding) × (1 − strategy cost) × (1 − insurance allocation) × (1 − protocol fee); L = min(12, 1.5 + funding × 10); funding = mean of the venue's hourly funding over ${FUNDING_WINDOW_DAYS} days × 8760; staking yield = 7-day simple moving average of the LSTs' daily exchange-rate growth × 365. The incentive escrow is not in the headline.`,
+    sources: {
+      stakingYield: stakingYield === null ? null : round(stakingYield, 8),
+      fundingRate: funding === null ? null : round(funding, 8),
+      stakingSource: `indexed ExchangeRateUpdated of ${Object.keys(n.lsts).join(", ") || "no LST configured"}`,
+      fundingSource: `${venue.url ?? "no venue"} fundingHistory ${venue.coin}`,
+      fundingWindowDays: FUNDING_WINDOW_DAYS,
+      fundingEntries: fundingRates.length,
+      leverage: h ? round(h.leverage, 6) : null,
+      carryMultiplier: h ? round(h.carryMultiplier, 8) : null,
+      grossAPY: h ? round(h.grossAPY, 8) : null,
+      strategyCostFraction: policy.strategyCostFraction,
+      strategyNetAPY: h ? round(h.strategyNetAPY, 8) : null,
+      insuranceAllocation: policy.insuranceAllocation,
+      protocolFee: policy.protocolFee,
+      feePhase: policy.feePhase,
+    },
+    framing: {
+      kind: "modeled-forward-rate",
+      headline: "expectedAPY models the deployed book forward; realized is what the staking vault's share price did",
+      deployedBasis: "the hedge as configured, at the model leverage L",
+      withdrawnModeledTarget: "the flat 3x modeled target was withdrawn on 2026-07-28 and does not return",
+      realizedToDate: realized?.annualized ?? null,
+    },
+    marketContext: { available: false, peers: [], note: "no peer yields configured for this deployment", asOf: timestamp },
+    realized: {
+      available: realized?.annualized !== null && realized !== null,
+      annualized: realized?.annualized === null || !realized ? null : round(realized.annualized, 8),
+      windowDays: REALIZED_WINDOW_DAYS,
+      windowClamped: realized?.windowClamped ?? true,
+      measuredDays: realized ? round(realized.days, 3) : null,
+      asOf: latest ? isoTime(Number(latest.timestamp)) : null,
+      fromBlock: realizedFrom ? Number(realizedFrom.blockNumber) : null,
+      toBlock: latest ? Number(latest.blockNumber) : null,
+      source: "indexed skUSD convertToAssets(1e24) observations (totalAssets / 1e18 per share of 1e24 units)",
+      note: "annualized as growth × 365 / days between the two observations",
+    },
+    venueLeverage: {
+      modelRule: "L = min(12, 1.5 + funding × 10)",
+      modelWouldTransmit: h ? round(h.leverage, 6) : null,
+      venueConfigured: venueError === null && implied !== null ? round(implied, 4) : null,
+      reconciles: venueError === null && implied !== null && h ? Math.abs(implied - h.leverage) / h.leverage <= 0.25 : null,
+      note: venueError ? `venue read failed: ${venueError}` : "venueConfigured is the implied leverage (short notional / equity) of the hedge account; reconciles when within 25 % of the model's L",
+      verify: venue.url ? `curl -s -X POST ${venue.url} -H 'content-type: application/json' -d '{"type":"clearinghouseState","user":"${venue.account}"}'` : null,
+    },
+    measuredVenue: {
+      available: account !== null,
+      shortNotionalUsd: shortUsd,
+      equityUsd,
+      impliedLeverage: implied === null ? null : round(implied, 4),
+      impliedCarryMultiplier: implied === null ? null : round(implied / (implied + 1), 6),
+      asOf: account ? timestamp : null,
+      source: `${venue.url ?? "no venue"} clearinghouseState(${venue.account})`,
+    },
+    incentive,
+  };
+}
