@@ -1,0 +1,47 @@
+/**
+ * `GET /api/hedge-ledger[?until=<ISO 8601>]`: the hedge account's realized ledger (spec 2.5),
+ * read from the venue on each request. It needs no database. A venue that cannot be read is
+ * not the caller's fault and not a server bug: the answer is 200 with isLive false, null
+ * figures and the reason in `venueRead`.
+ */
+import { Hono } from "hono";
+import { badRequest, onApiError } from "../http/errors.js";
+import type { ReportContext } from "../reports/context.js";
+import { VenueReadError } from "../venue/hyperliquid.js";
+import { buildHedgeLedger, LEDGER_SINCE_ISO, LEDGER_SINCE_MS, unavailableHedgeLedger, type LedgerSource } from "../yield/hedge-ledger.js";
+import { readHedgeHistory } from "../yield/venue-history.js";
+
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2}))?$/;
+
+/** The end of the window: `until` when given (capped at now, the venue has nothing later), else now. */
+export function parseUntil(raw: string | undefined, nowMs: number): number {
+  if (raw === undefined || raw === "") return nowMs;
+  const ms = ISO_INSTANT.test(raw) ? Date.parse(raw) : Number.NaN;
+  if (!Number.isFinite(ms)) throw badRequest("invalid_until", "until must be an ISO 8601 date or UTC instant, e.g. 2026-09-01T00:00:00Z", { until: raw });
+  if (ms < LEDGER_SINCE_MS) throw badRequest("until_before_since", `until is before the ledger starts (${LEDGER_SINCE_ISO})`, { until: raw, sinceISO: LEDGER_SINCE_ISO });
+  return Math.min(ms, nowMs);
+}
+
+export function hedgeLedgerRoutes(ctx: ReportContext, now: () => number = Date.now) {
+  const app = new Hono();
+  app.onError(onApiError);
+
+  app.get("/api/hedge-ledger", async (c) => {
+    const nowMs = now();
+    const untilMs = parseUntil(c.req.query("until"), nowMs);
+    const v = ctx.network.reporting.venue;
+    const src: LedgerSource = { infoUrl: v.url, venue: v.name, account: v.account, coin: v.coin, sinceMs: LEDGER_SINCE_MS, untilMs };
+    if (v.url === null) return c.json(unavailableHedgeLedger(src, { ok: false, reason: "no venue URL is configured" }, nowMs));
+    try {
+      const { funding, fills } = await readHedgeHistory(v.url, v.account, src.sinceMs, untilMs);
+      return c.json(buildHedgeLedger(src, funding.records, fills.records, { userFunding: funding.pages, userFills: fills.pages }, nowMs));
+    } catch (e) {
+      if (!(e instanceof VenueReadError)) throw e;
+      const { status, request, cause } = e.details;
+      const reason = cause ? `${e.message}: ${cause}` : e.message;
+      return c.json(unavailableHedgeLedger(src, { ok: false, reason, ...(status === undefined ? {} : { status }), request }, nowMs));
+    }
+  });
+
+  return app;
+}
