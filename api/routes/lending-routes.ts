@@ -1,0 +1,52 @@
+/**
+ * GET /api/euler[?block=N]: occupancy of the operator's isolated lending market. By default the
+ * block is the RPC's latest, so the route needs no indexer database; a host that wants reports
+ * aligned with the indexed head passes its own `resolveBlock`.
+ */
+import { Hono } from "hono";
+import { ApiError, badRequest, onApiError } from "../http/errors.js";
+import { lendingMarketOf, loadOccupancy } from "../lending/occupancy-service.js";
+import type { ReportContext } from "../reports/context.js";
+
+export type ResolveBlock = (requested?: string) => Promise<{ blockNumber: bigint }>;
+export type LendingRoutesOptions = { resolveBlock?: ResolveBlock };
+
+/** `?block=` against the chain's latest block: absent, empty or "latest" is the latest; a later block is 422. */
+export function chainHeadResolver(ctx: ReportContext): ResolveBlock {
+  return async (requested) => {
+    if (requested !== undefined && requested !== "" && requested !== "latest" && !/^\d{1,15}$/.test(requested)) {
+      throw badRequest("invalid_block", "block must be a non-negative decimal integer or 'latest'", { block: requested });
+    }
+    let latest: bigint;
+    try {
+      latest = await ctx.base.getBlockNumber({ cacheTime: 0 });
+    } catch (e) {
+      // Without the head we cannot tell a future block from a past one: refuse rather than guess.
+      throw new ApiError(503, "chain_unavailable", "the chain's latest block could not be read", { cause: (e as Error).message?.split("\n")[0] });
+    }
+    if (requested === undefined || requested === "" || requested === "latest") return { blockNumber: latest };
+    const blockNumber = BigInt(requested);
+    if (blockNumber > latest) throw new ApiError(422, "block_not_mined", `block ${blockNumber} is past the chain's latest block ${latest}`, { block: requested, latestBlock: Number(latest) });
+    return { blockNumber };
+  };
+}
+
+export function lendingRoutes(ctx: ReportContext, opts: LendingRoutesOptions = {}) {
+  const app = new Hono();
+  app.onError(onApiError);
+  const resolveBlock = opts.resolveBlock ?? chainHeadResolver(ctx);
+
+  app.get("/api/euler", async (c) => {
+    const market = lendingMarketOf(ctx.network); // 404 before any chain read
+    const { blockNumber } = await resolveBlock(c.req.query("block"));
+    if (blockNumber < market.startBlock) {
+      throw badRequest("block_before_deployment", `block ${blockNumber} is before the lending market was deployed (block ${market.startBlock})`, {
+        block: blockNumber.toString(),
+        firstBlock: Number(market.startBlock),
+      });
+    }
+    return c.json(await loadOccupancy(ctx, blockNumber));
+  });
+
+  return app;
+}
