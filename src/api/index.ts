@@ -14,11 +14,13 @@ import { createFacilitatorClient } from "../../api/paid/facilitator.js";
 import { createGateway } from "../../api/paid/gateway.js";
 import { operatorOwnedAddresses } from "../../api/paid/operator-owned.js";
 import type { ReadDb } from "../../api/indexed/reads.js";
-import { createReportContext } from "../../api/reports/context.js";
+import { createReportContext, resolveReportBlock } from "../../api/reports/context.js";
 import { porRoutes } from "../../api/routes/por-routes.js";
 import { createGraphQL } from "../../api/graphql/yoga.js";
 import { eventsRoutes } from "../../api/routes/events-routes.js";
 import { yieldRoutes } from "../../api/routes/yield-routes.js";
+import { hedgeLedgerRoutes } from "../../api/routes/hedge-ledger-routes.js";
+import { lendingRoutes } from "../../api/routes/lending-routes.js";
 import { registryRoutes } from "../../api/routes/registry-routes.js";
 import { loadSignatureBook, RegistryService } from "../../api/registry/registry-service.js";
 import { openOperatorStore } from "../../api/store/operator-store.js";
@@ -48,7 +50,10 @@ const registry = new RegistryService(ctx, () => loadSignatureBook(ctx, env));
 // Registry routes first: porRoutes ends with the JSON 404 for every other /api path.
 app.route("/", registryRoutes(ctx, registry));
 app.route("/", eventsRoutes(ctx));
-app.route("/", yieldRoutes(ctx));
+app.route("/", yieldRoutes(ctx, keys));
+app.route("/", hedgeLedgerRoutes(ctx));
+// /api/euler at the indexed head like the other reports (or ?block=N).
+app.route("/", lendingRoutes(ctx, { resolveBlock: (b) => resolveReportBlock(ctx, b) }));
 const graphql = createGraphQL(ctx, { statements, registry });
 app.on(["GET", "POST", "OPTIONS"], "/graphql", (c) => graphql.fetch(c.req.raw));
 app.route("/", porRoutes({ ctx, statements, adminToken: env.KUSD_ADMIN_TOKEN }));

@@ -1,0 +1,85 @@
+/**
+ * GET /api/honesty-index: a realized-yield board for ERC-4626 vaults (skUSD, the superseded
+ * vault, and any peer configured by chain and address). Realized APY over 7, 30 and 90 days
+ * comes from convertToAssets(one share) read at blocks pinned to those dates, with the
+ * advertised APY beside it where known; the board is signed in the statements' scheme.
+ */
+import type { Address, PublicClient } from "viem";
+import { signerFor, type SigningKeys } from "../attestation/keys.js";
+import { signPayload } from "../attestation/sign.js";
+import { PinnedReader } from "../chain/pinned-reader.js";
+import type { ReportContext } from "../reports/context.js";
+import { isoTime, round } from "../reserves/units.js";
+import { loadApy } from "./apy-service.js";
+
+export const BOARD_WINDOWS_DAYS = [7, 30, 90] as const;
+
+export type BoardVault = { name: string; chain: "base" | "ethereum"; address: Address; shareDecimals: number; assetDecimals: number; advertised: "kusd-expected-apy" | number | null };
+
+/** Pure: realized APY between two convertToAssets(one share) reads, annualised on 365 days. */
+export function realizedApy(from: { t: number; assets: bigint }, to: { t: number; assets: bigint }): number | null {
+  const days = (to.t - from.t) / 86_400;
+  if (days <= 0 || from.assets === 0n) return null;
+  return (Number(to.assets) / Number(from.assets) - 1) * (365 / days);
+}
+
+/** The last block at or before unix time `t` (binary search; anvil and Base both answer by number). */
+export async function blockAtOrBefore(client: PublicClient, t: number, head: { number: bigint; timestamp: bigint }): Promise<{ number: bigint; timestamp: number } | null> {
+  if (t >= Number(head.timestamp)) return { number: head.number, timestamp: Number(head.timestamp) };
+  let lo = 0n;
+  let hi = head.number;
+  let found: { number: bigint; timestamp: number } | null = null;
+  while (lo <= hi) {
+    const mid = (lo + hi) / 2n;
+    const b = await client.getBlock({ blockNumber: mid });
+    if (Number(b.timestamp) <= t) {
+      found = { number: mid, timestamp: Number(b.timestamp) };
+      lo = mid + 1n;
+    } else hi = mid - 1n;
+  }
+  return found;
+}
+
+export async function loadHonestyIndex(ctx: ReportContext, keys: SigningKeys, vaults: readonly BoardVault[], now = Math.floor(Date.now() / 1000)) {
+  let expected: number | null = null;
+  if (vaults.some((v) => v.advertised === "kusd-expected-apy")) expected = (await loadApy(ctx, now).catch(() => null))?.expectedAPY ?? null;
+  const heads = new Map<string, { number: bigint; timestamp: bigint }>();
+  const rows = [];
+  for (const v of vaults) {
+    const client = v.chain === "base" ? ctx.base : ctx.ethereum;
+    const rpc = v.chain === "base" ? ctx.network.reporting.publicRpc.base : ctx.network.reporting.publicRpc.ethereum;
+    if (!heads.has(v.chain)) {
+      const b = await client.getBlock({ blockTag: "latest" });
+      heads.set(v.chain, { number: b.number!, timestamp: b.timestamp });
+    }
+    const head = heads.get(v.chain)!;
+    const one = 10n ** BigInt(v.shareDecimals);
+    const at = async (block: { number: bigint; timestamp: number }) => {
+      const reader = new PinnedReader(client, block.number, rpc);
+      const spec = { to: v.address, signature: "convertToAssets(uint256)(uint256)", args: [one] };
+      const assets = await reader.call<bigint>(spec).catch(() => null);
+      return assets === null ? null : { t: block.timestamp, assets, block: Number(block.number), command: reader.command(spec, `${v.name} convertToAssets(1 share) at block ${block.number}`, assets, v.assetDecimals) };
+    };
+    const end = await at({ number: head.number, timestamp: Number(head.timestamp) });
+    const windows: Record<string, unknown> = {};
+    const verify: string[] = end ? [end.command] : [];
+    for (const days of BOARD_WINDOWS_DAYS) {
+      const startBlock = await blockAtOrBefore(client, Number(head.timestamp) - days * 86_400, head);
+      const start = startBlock ? await at(startBlock) : null;
+      const apy = start && end ? realizedApy(start, end) : null;
+      if (start) verify.push(start.command);
+      windows[`${days}d`] = { realizedAPY: apy === null ? null : round(apy, 8), fromBlock: start?.block ?? null, toBlock: end?.block ?? null, note: start ? undefined : "no share price that far back (the vault is younger than the window)" };
+    }
+    const advertised = v.advertised === "kusd-expected-apy" ? expected : v.advertised;
+    rows.push({ name: v.name, chain: v.chain, address: v.address, shareDecimals: v.shareDecimals, realized: windows, advertisedAPY: advertised === null ? null : round(advertised, 8), advertisedSource: v.advertised === "kusd-expected-apy" ? "/api/apy expectedAPY" : v.advertised === null ? null : "configured", verify });
+  }
+  const payload = {
+    kind: "realized-yield-board",
+    timestamp: now,
+    method: "realized APY = (convertToAssets(1 share) now / convertToAssets(1 share) at the last block at or before now − N days − 1) × 365 / days",
+    vaults: rows.map((r) => ({ name: r.name, chain: r.chain, address: r.address, realized: r.realized, advertisedAPY: r.advertisedAPY })),
+  };
+  const signer = signerFor(keys, now);
+  const signed = signer ? await signPayload(signer.account, JSON.parse(JSON.stringify(payload)) as typeof payload) : null;
+  return { ...payload, updatedAt: isoTime(now), vaults: rows, ...(signed ?? { attestation_hash: null, signature: null, signer: null, signed_payload_canonical: null }) };
+}
