@@ -59,7 +59,7 @@ async function main() {
   const devnet = await startDevnet({ ports: { base: await freePort(), ethereum: await freePort(), venue: await freePort() }, deploymentFile, scale, reuse: false });
   await addHeavyRedeemer(devnet.deployment);
   const databaseUrl = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL;
-  const indexer = await startIndexer({ port: await freePort(), deploymentFile, databaseUrl, pgliteDir: join(dir, "pglite"), viewsSchema: "bench_api_views" });
+  const indexer = await startIndexer({ port: await freePort(), deploymentFile, databaseUrl, pgliteDir: join(dir, "pglite"), viewsSchema: "bench_api_views", readyTimeoutMs: 3_600_000 });
   try {
     const d = devnet.deployment;
     const { rpcBlockNumber } = await import("../devnet/rpc.js");

@@ -41,6 +41,7 @@ async function timeIndexer(label: string, opts: { root?: string; databaseUrl?: s
     deploymentFile,
     pgliteDir: join(dir, `pglite-${label}-${Date.now()}`),
     viewsSchema: `bench_views_${label}`,
+    readyTimeoutMs: 3_600_000,
     ...opts,
   });
   try {

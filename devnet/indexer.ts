@@ -24,6 +24,8 @@ export type IndexerOptions = {
   /** Ponder project directory (default: this repository's root). */
   root?: string;
   onOutput?: (line: string) => void;
+  /** How long `ponder start` may take to be ready (its backfill done); benchmarks raise it. */
+  readyTimeoutMs?: number;
 };
 
 export type ChainStatus = Record<string, { id: number; block: { number: number; timestamp: number } | null }>;
@@ -111,7 +113,8 @@ export async function startIndexer(options: IndexerOptions): Promise<Indexer> {
     stop: () => stopProcess(child),
   };
 
-  const deadline = Date.now() + 180_000;
+  const readyTimeoutMs = options.readyTimeoutMs ?? 180_000;
+  const deadline = Date.now() + readyTimeoutMs;
   for (;;) {
     const done = await Promise.race([exited.then(() => "exited" as const), new Promise((r) => setTimeout(r, 250)).then(() => "tick" as const)]);
     if (done === "exited") throw new IndexerStartError("ponder start exited before it was ready", { output });
@@ -122,7 +125,7 @@ export async function startIndexer(options: IndexerOptions): Promise<Indexer> {
     }
     if (Date.now() > deadline) {
       await indexer.stop();
-      throw new IndexerStartError("ponder start was not ready within 180 s", { output });
+      throw new IndexerStartError(`ponder start was not ready within ${readyTimeoutMs / 1000} s`, { output });
     }
   }
 }
