@@ -71,6 +71,13 @@ describe("GET /api/apy", () => {
     expect(body.realized.windowDays).toBe(30);
     expect(body.realized.windowClamped).toBe(false);
     expect(body.incentive.wouldPayAPY).toBeLessThanOrEqual(body.incentive.sustainableAPY);
+    // Genesis cohort: insider (the operator's skUSD) plus external stake is the vault's TVL.
+    const g = body.genesisCohort;
+    expect(g.insiderStakedUSD + g.externalStakedUSD).toBeCloseTo(body.incentive.eligibleTVL, 0);
+    expect(g.deliveredAtBook).toHaveLength(4);
+    expect(g.vestingPeriodSeconds).toBe(7 * 86_400);
+    expect(body.framing.throughCycleBandPct[0]).toBeLessThanOrEqual(body.framing.throughCycleBandPct[1]);
+    expect(body.incentive.lastVaultDistribution.txHash).toMatch(/^0x[0-9a-f]{64}$/);
   });
 
   it("a venue failure nulls the venue fields (venueConfigured and reconciles null), without a 5xx", async () => {

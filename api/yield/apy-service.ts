@@ -14,6 +14,10 @@ import { pct } from "../reserves/solvency.js";
 import { isoDate, isoTime, round, toUnits } from "../reserves/units.js";
 import { postInfo, VenueReadError } from "../venue/hyperliquid.js";
 import { annualiseMeanRate, annualRate, FUNDING_WINDOW_DAYS, headlineApy, incentiveRates, REALIZED_WINDOW_DAYS, realizedAnnualized, smaStakingYield } from "./apy-formula.js";
+import { fullRateToTvl, genesisCohort, netApyAtLeverage, throughCycleBandPct } from "./cohort.js";
+
+/** Runway below which the escrow is said to need funding. */
+export const MIN_RUNWAY_DAYS = 30;
 
 const DAY = 86_400;
 
@@ -44,7 +48,7 @@ export async function loadApy(ctx: ReportContext, now = Math.floor(Date.now() / 
   let venueError: string | null = null;
   let fundingRates: number[] = [];
   let predicted: Predicted = [];
-  let account: { equityUsd: number; notionalUsd: number } | null = null;
+  let account: { equityUsd: number; notionalUsd: number; positions?: { size: number }[] } | null = null;
   if (venue.url) {
     try {
       [fundingRates, predicted] = await Promise.all([
@@ -101,17 +105,71 @@ export async function loadApy(ctx: ReportContext, now = Math.floor(Date.now() / 
   const escrow = n.reporting.incentiveEscrow;
   const skUSD = n.stakingVaults.skUSD.address;
   let incentive: Record<string, unknown> | null = null;
+  let genesis: Record<string, unknown> | null = null;
   if (escrow) {
     const read = (signature: string, to: Address = escrow) => r.call<bigint>({ to, signature }).catch(() => null);
-    const [targetBps, tvlCap, endsAt, totalFunded, totalDistributed, balance, tvl] = await Promise.all([
+    const operator = n.reporting.operator;
+    const [targetBps, tvlCap, endsAt, totalFunded, totalDistributed, balance, tvl, vesting, insiderShares, supply] = await Promise.all([
       read("targetApyBps()(uint256)"), read("tvlCap()(uint256)"), read("endsAt()(uint256)"), read("totalFunded()(uint256)"),
       read("totalDistributed()(uint256)"), read("balance()(uint256)"), read("totalAssets()(uint256)", skUSD),
+      read("yieldVestingPeriod()(uint256)", skUSD),
+      r.call<bigint>({ to: skUSD, signature: "balanceOf(address)(uint256)", args: [operator] }).catch(() => null),
+      read("totalSupply()(uint256)", skUSD),
     ]);
+    const ve = schema.vaultEvent;
+    const [lastYield] = await ctx.db.select().from(ve).where(and(eq(ve.vaultKey, "skUSD"), eq(ve.kind, "yield"))).orderBy(desc(ve.blockNumber)).limit(1);
     const ok = [targetBps, tvlCap, endsAt, balance, tvl].every((x) => x !== null);
     const daysLeft = ok ? Math.max(0, (Number(endsAt) - now) / DAY) : 0;
     const baseApy = h?.expectedAPY ?? 0;
     const rates = ok ? incentiveRates({ targetApy: Number(targetBps) / 10_000, baseApy, eligibleTvl: toUnits(tvl!, 18), tvlCap: toUnits(tvlCap!, 18), escrowBalance: toUnits(balance!, 18), daysLeft }) : null;
     const paid = realized?.annualized !== null && realized?.annualized !== undefined ? realized.annualized : null;
+    const distributionLive = lastYield ? now - Number(lastYield.timestamp) <= 8 * DAY : false;
+    const targetApy = targetBps === null ? null : Number(targetBps) / 10_000;
+    const tvlUsd = tvl === null ? null : toUnits(tvl, 18);
+    const insiderUsd = insiderShares !== null && tvl !== null && supply ? toUnits((tvl * insiderShares) / supply, 18) : null;
+    const cohort = ok && targetApy !== null && tvlUsd !== null ? genesisCohort({ targetTotalApy: targetApy, baseApy, escrowBalanceUsd: toUnits(balance!, 18), tvlCapUsd: toUnits(tvlCap!, 18), stakedUsd: tvlUsd, insiderStakedUsd: insiderUsd ?? 0, daysRemaining: daysLeft }) : null;
+    const lastDistribution = lastYield
+      ? { date: isoDate(Number(lastYield.timestamp)), amountKUSD: toUnits(lastYield.assets ?? 0n, 18), txHash: lastYield.txHash, note: "the latest YieldDistributed on skUSD (indexed), which vests linearly" }
+      : null;
+    genesis = ok && cohort
+      ? {
+          active: daysLeft > 0 && toUnits(balance!, 18) > 0,
+          distributionLive,
+          label: "genesis cohort: skUSD stakers inside the incentive cap",
+          targetTotalAPY: targetApy,
+          targetTotalAPYPct: pct(targetApy),
+          baseAPY: round(baseApy, 8),
+          subsidyAPY: round(cohort.subsidyAPY, 8),
+          deliveredTotalAPY: round(cohort.deliveredTotalAPY, 8),
+          capBinding: cohort.capBinding,
+          fundedUSD: totalFunded === null ? null : toUnits(totalFunded, 18),
+          escrowAddress: escrow,
+          escrowToken: n.kUSD.address,
+          eligibleVault: skUSD,
+          capEligibleTVL: toUnits(tvlCap!, 18),
+          seatedUSD: round(cohort.seatedUSD, 2),
+          roomUSD: round(cohort.roomUSD, 2),
+          filled: cohort.filled,
+          capEnforceable: false,
+          perAccountAccrual: false,
+          vestingPeriodSeconds: vesting === null ? null : Number(vesting),
+          insiderAddress: operator,
+          insiderStakedUSD: insiderUsd === null ? null : round(insiderUsd, 2),
+          externalStakedUSD: round(cohort.externalStakedUSD, 2),
+          termCostUSD: round(cohort.termCostUSD, 2),
+          termDays: round(daysLeft, 2),
+          endsAt: isoDate(Number(endsAt)),
+          daysRemaining: Math.floor(daysLeft),
+          deliveredAtBook: cohort.deliveredAtBook,
+          observedAtBlock: Number(block),
+          rpcUsed: n.reporting.publicRpc.base,
+          basis: "delivered = base + min(target − base scaled by cap/book, escrow balance / book × 365 / days remaining); the cap is not enforced on deposits and accrual is pro rata, not per account",
+          verify: [
+            r.command({ to: skUSD, signature: "balanceOf(address)(uint256)", args: [operator] }, "genesisCohort insider shares", insiderShares ?? "?", 24),
+            r.command({ to: skUSD, signature: "yieldVestingPeriod()(uint256)" }, "genesisCohort.vestingPeriodSeconds", vesting ?? "?"),
+          ],
+        }
+      : null;
     incentive = {
       active: ok && daysLeft > 0 && toUnits(balance!, 18) > 0,
       distributionsFromEscrow: true,
@@ -121,6 +179,15 @@ export async function loadApy(ctx: ReportContext, now = Math.floor(Date.now() / 
       incentiveAPY: paid,
       incentiveAPYPct: pct(paid),
       incentiveNote: "incentiveAPY is what stakers actually received: the realized skUSD yield, which includes the escrow's distributions",
+      distributionLive,
+      lastVaultDistribution: lastDistribution,
+      distributionNote: distributionLive ? "the escrow distributed into skUSD within the last 8 days" : "no distribution into skUSD in the last 8 days",
+      totalAPY: paid,
+      totalAPYPct: pct(paid),
+      targetTotalAPY: targetApy,
+      fullRateToTVL: cohort && targetApy !== null ? round(fullRateToTvl(toUnits(balance!, 18), Math.max(0, targetApy - baseApy), daysLeft), 2) : null,
+      fundedThrough: rates?.runwayDays != null ? isoDate(now + Math.floor(rates.runwayDays * DAY)) : null,
+      minRunwayDays: MIN_RUNWAY_DAYS,
       wouldPayAPY: rates ? round(rates.wouldPayAPY, 8) : null,
       wouldPayAPYPct: rates ? pct(rates.wouldPayAPY) : null,
       sustainableAPY: rates ? round(rates.sustainableAPY, 8) : null,
@@ -194,14 +261,31 @@ export async function loadApy(ctx: ReportContext, now = Math.floor(Date.now() / 
       protocolFee: policy.protocolFee,
       feePhase: policy.feePhase,
     },
+    avgAnnualFunding: funding === null ? null : round(funding, 8),
     framing: {
       kind: "modeled-forward-rate",
+      throughCycleBandPct: stakingYield === null ? null : throughCycleBandPct(fundingRates, { stakingYield, ...policy }),
+      throughCycleBasis: "the headline recomputed at the 10th and 90th percentile of the window's hourly funding, annualised",
+      measuredVenueBasis: "measuredVenue.netApyAtMeasuredRatio: the same formula at the hedge account's implied leverage instead of L",
       headline: "expectedAPY models the deployed book forward; realized is what the staking vault's share price did",
       deployedBasis: "the hedge as configured, at the model leverage L",
       withdrawnModeledTarget: "the flat 3x modeled target was withdrawn on 2026-07-28 and does not return",
       realizedToDate: realized?.annualized ?? null,
     },
-    marketContext: { available: false, peers: [], note: "no peer yields configured for this deployment", asOf: timestamp },
+    marketContext: {
+      available: false,
+      peers: [],
+      comparison: {
+        basisAsymmetry: "peer yields are realized trailing figures measured by an aggregator; expectedAPY is modeled forward: compare realized with realized",
+        scaleAsymmetry: "peers run books orders of magnitude larger; carry per dollar is not scale-free",
+        kerneRealizedNote: "realized.annualized is this vault's own measured figure; /api/honesty-index measures peers the same way",
+        howToCheck: "GET /api/honesty-index and compare realized APY over the same windows",
+      },
+      headline: { pct: null, source: null, sourceNote: "no peer source configured for this deployment" },
+      sources: [],
+      asOf: timestamp,
+      note: "unavailable: no peer yields are configured (KUSD_HONESTY_PEERS measures peers on chain instead)",
+    },
     realized: {
       available: realized?.annualized !== null && realized !== null,
       annualized: realized?.annualized === null || !realized ? null : round(realized.annualized, 8),
@@ -217,6 +301,9 @@ export async function loadApy(ctx: ReportContext, now = Math.floor(Date.now() / 
     venueLeverage: {
       modelRule: "L = min(12, 1.5 + funding × 10)",
       modelWouldTransmit: h ? round(h.leverage, 6) : null,
+      transmittedByEngine: null,
+      priorVenueDefault: null,
+      marginSizingAutomated: false,
       venueConfigured: venueError === null && implied !== null ? round(implied, 4) : null,
       reconciles: venueError === null && implied !== null && h ? Math.abs(implied - h.leverage) / h.leverage <= 0.25 : null,
       note: venueError ? `venue read failed: ${venueError}` : "venueConfigured is the implied leverage (short notional / equity) of the hedge account; reconciles when within 25 % of the model's L",
@@ -228,9 +315,13 @@ export async function loadApy(ctx: ReportContext, now = Math.floor(Date.now() / 
       equityUsd,
       impliedLeverage: implied === null ? null : round(implied, 4),
       impliedCarryMultiplier: implied === null ? null : round(implied / (implied + 1), 6),
+      shortNotionalEth: account ? round(Math.abs(account.positions?.[0]?.size ?? 0), 6) : null,
+      netApyAtMeasuredRatio: implied !== null && funding !== null && stakingYield !== null ? round(netApyAtLeverage(implied, { stakingYield, fundingAnnual: funding, ...policy }), 8) : null,
+      note: account ? "the hedge account as the venue reports it now" : `venue read failed: ${venueError ?? "not configured"}`,
       asOf: account ? timestamp : null,
       source: `${venue.url ?? "no venue"} clearinghouseState(${venue.account})`,
     },
     incentive,
+    genesisCohort: genesis,
   };
 }
