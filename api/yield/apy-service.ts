@@ -37,7 +37,20 @@ async function fundingHistory(url: string, coin: string, fromMs: number, toMs: n
 
 type Predicted = [string, [string, { fundingRate: string; fundingIntervalHours?: number }][]][];
 
-export async function loadApy(ctx: ReportContext, now = Math.floor(Date.now() / 1000)) {
+export type MarketPeer = { key: string; protocol: string; asset: string; chain: string; apyPct: number; tvlUsd: number | null; basis: string; source: string; sourceUrl: string; firstPartyUrl: string | null; measuredAt: string | null };
+
+/** Peers for marketContext from KUSD_MARKET_PEERS (a JSON array of MarketPeer); none when unset or malformed. */
+export function marketPeersFromEnv(env: NodeJS.ProcessEnv = process.env): MarketPeer[] {
+  if (!env.KUSD_MARKET_PEERS) return [];
+  try {
+    const parsed = JSON.parse(env.KUSD_MARKET_PEERS) as unknown;
+    return Array.isArray(parsed) ? (parsed as MarketPeer[]) : [];
+  } catch {
+    return [];
+  }
+}
+
+export async function loadApy(ctx: ReportContext, now = Math.floor(Date.now() / 1000), marketPeers: MarketPeer[] = marketPeersFromEnv()) {
   const n = ctx.network;
   const venue = n.reporting.venue;
   const policy = n.yieldPolicy;
@@ -273,18 +286,18 @@ export async function loadApy(ctx: ReportContext, now = Math.floor(Date.now() / 
       realizedToDate: realized?.annualized ?? null,
     },
     marketContext: {
-      available: false,
-      peers: [],
+      available: marketPeers.length > 0,
+      peers: marketPeers,
       comparison: {
         basisAsymmetry: "peer yields are realized trailing figures measured by an aggregator; expectedAPY is modeled forward: compare realized with realized",
         scaleAsymmetry: "peers run books orders of magnitude larger; carry per dollar is not scale-free",
         kerneRealizedNote: "realized.annualized is this vault's own measured figure; /api/honesty-index measures peers the same way",
         howToCheck: "GET /api/honesty-index and compare realized APY over the same windows",
       },
-      headline: { pct: null, source: null, sourceNote: "no peer source configured for this deployment" },
-      sources: [],
+      headline: marketPeers[0] ? { pct: marketPeers[0].apyPct, source: marketPeers[0].source, sourceNote: "the first configured peer, as its source publishes it" } : { pct: null, source: null, sourceNote: "no peer source configured for this deployment" },
+      sources: marketPeers.map((p) => p.sourceUrl),
       asOf: timestamp,
-      note: "unavailable: no peer yields are configured (KUSD_HONESTY_PEERS measures peers on chain instead)",
+      note: marketPeers.length ? "peer figures are configured by the operator (KUSD_MARKET_PEERS) with their sources; they are not measured here" : "unavailable: no peer yields are configured (KUSD_MARKET_PEERS; /api/honesty-index measures peers on chain instead)",
     },
     realized: {
       available: realized?.annualized !== null && realized !== null,
