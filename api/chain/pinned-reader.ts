@@ -66,3 +66,25 @@ export class PinnedReader {
     return `cast balance ${address} --block ${this.blockNumber} --rpc-url ${this.commandRpcUrl}  # ${field} = ${raw} (18 decimals)`;
   }
 }
+
+/** A raw value and the command that reproduces it, or null when the read failed. */
+export type Read<T> = { value: T; command: (field: string) => string } | null;
+
+/**
+ * Reads that never throw for a failed chain read: each failure is null (unknown, never a guess)
+ * and is described in `failedReads`, which a report publishes.
+ */
+export function tolerantReads(r: PinnedReader) {
+  const failedReads: string[] = [];
+  async function read<T>(spec: ReadSpec, decimals?: number): Promise<Read<T>> {
+    try {
+      const value = await r.call<T>(spec);
+      return { value, command: (field) => r.command(spec, field, value as bigint, decimals) };
+    } catch (e) {
+      if (!(e instanceof ChainReadError)) throw e;
+      failedReads.push(`${spec.signature}${spec.args?.length ? ` [${spec.args.join(", ")}]` : ""} on ${spec.to}: ${e.details.cause ?? e.message}`);
+      return null;
+    }
+  }
+  return { read, failedReads };
+}

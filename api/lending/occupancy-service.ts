@@ -6,7 +6,7 @@
  */
 import type { Address } from "viem";
 import type { NetworkConfig } from "../../src/networks/types.js";
-import { ChainReadError, PinnedReader, type ReadSpec } from "../chain/pinned-reader.js";
+import { ChainReadError, PinnedReader, tolerantReads, type ReadSpec } from "../chain/pinned-reader.js";
 import { ApiError } from "../http/errors.js";
 import type { ReportContext } from "../reports/context.js";
 import { buildOccupancyReport, KUSD_DECIMALS, USDC_DECIMALS, type OccupancyReads, type OccupancyReport, type Read, type VaultReads } from "./occupancy.js";
@@ -40,18 +40,7 @@ const errorCause = (e: unknown) => (e instanceof ChainReadError ? e.details.caus
 
 /** Every raw read of the report at the reader's block. Never throws for a failed chain read. */
 export async function readOccupancy(r: PinnedReader, market: LendingMarket, operator: Address): Promise<OccupancyReads> {
-  const failedReads: string[] = [];
-
-  async function read<T>(spec: ReadSpec, decimals?: number): Promise<Read<T>> {
-    try {
-      const value = await r.call<T>(spec);
-      return { value, command: (field) => r.command(spec, field, value as bigint, decimals) };
-    } catch (e) {
-      if (!(e instanceof ChainReadError)) throw e;
-      failedReads.push(`${spec.signature}${spec.args?.length ? ` [${spec.args.join(", ")}]` : ""} on ${spec.to}: ${errorCause(e)}`);
-      return null;
-    }
-  }
+  const { read, failedReads } = tolerantReads(r);
   const u = (to: Address, signature: string, decimals?: number, args?: ReadSpec["args"]) => read<bigint>({ to, signature, args }, decimals);
 
   async function blockTimestamp(): Promise<Read<number>> {

@@ -16,7 +16,8 @@ export const SECONDS_PER_YEAR = 365n * 24n * 60n * 60n;
 const SCALE = 10n ** 18n;
 
 /** A raw value and its reproduction command (annotated with the report field it feeds), or null when the read failed. */
-export type Read<T> = { value: T; command: (field: string) => string } | null;
+export type { Read } from "../chain/pinned-reader.js";
+import type { Read } from "../chain/pinned-reader.js";
 
 export type VaultReads = {
   address: Address;

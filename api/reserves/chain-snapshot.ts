@@ -6,7 +6,7 @@
 import { keccak256, stringToHex, type Address } from "viem";
 import type { PsmKey } from "../../src/networks/types.js";
 import type { FeeTier } from "./redemption-routing.js";
-import { ChainReadError, type PinnedReader, type ReadSpec } from "../chain/pinned-reader.js";
+import { ChainReadError, tolerantReads, type PinnedReader, type Read, type ReadSpec } from "../chain/pinned-reader.js";
 
 export const MINTER_ROLE = keccak256(stringToHex("MINTER_ROLE"));
 export const PSM_KEYS: readonly PsmKey[] = ["psmMint", "psmRetiredMint", "psmRedeemReserve"];
@@ -31,8 +31,7 @@ export type SnapshotAddresses = {
   listedAccounts: Address[];
 };
 
-/** A raw value, the command that reproduces it, or null when the read failed. */
-export type Read<T> = { value: T; command: (field: string) => string } | null;
+export type { Read };
 
 export type PsmSnapshot = {
   address: Address;
@@ -89,18 +88,8 @@ export type ChainSnapshot = {
 const ONE_SHARE = 10n ** 24n;
 
 export async function readChainSnapshot(r: PinnedReader, a: SnapshotAddresses): Promise<ChainSnapshot> {
-  const failedReads: string[] = [];
+  const { read, failedReads } = tolerantReads(r);
 
-  async function read<T>(spec: ReadSpec, decimals?: number): Promise<Read<T>> {
-    try {
-      const value = await r.call<T>(spec);
-      return { value, command: (field) => r.command(spec, field, value as bigint, decimals) };
-    } catch (e) {
-      if (!(e instanceof ChainReadError)) throw e;
-      failedReads.push(`${spec.signature} on ${spec.to}: ${e.details.cause ?? e.message}`);
-      return null;
-    }
-  }
   const balanceOf = (token: Address, holder: Address, decimals: number) =>
     read<bigint>({ to: token, signature: "balanceOf(address)(uint256)", args: [holder] }, decimals);
   const u = (to: Address, signature: string, decimals?: number, args?: ReadSpec["args"]) => read<bigint>({ to, signature, args }, decimals);
