@@ -4,7 +4,9 @@
  * real anvil behind.
  */
 import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { rpcCall } from "./rpc.js";
 
@@ -58,13 +60,18 @@ export async function rpcChainId(rpcUrl: string, timeoutMs = 1000): Promise<numb
 
 // Children still alive when this process exits (even on an uncaught error) are killed with it.
 const liveChildren = new Set<ChildProcess>();
+/** Per-instance directories of anvil's persisted states (see startAnvil). */
+const stateDirs = new Set<string>();
 process.once("exit", () => {
   for (const child of liveChildren) child.kill("SIGKILL");
+  for (const dir of stateDirs) rmSync(dir, { recursive: true, force: true });
 });
 
 export async function startAnvil(options: AnvilOptions): Promise<AnvilHandle> {
   const host = options.host ?? "127.0.0.1";
   const rpcUrl = `http://${host}:${options.port}`;
+  const stateDir = mkdtempSync(join(tmpdir(), "kusd-anvil-state-"));
+  stateDirs.add(stateDir);
   const args = [
     "--host", host,
     "--port", String(options.port),
@@ -74,6 +81,9 @@ export async function startAnvil(options: AnvilOptions): Promise<AnvilHandle> {
     "--accounts", "1",
     "--order", "fifo",
     "--no-request-size-limit",
+    // Anvil spills old states to disk (by default under ~/.foundry/anvil/tmp, never cleaned:
+    // a few large devnets filled 78 GB). Each instance gets its own directory, removed on exit.
+    "--cache-path", stateDir,
   ];
   const child = spawn(foundryBinary("anvil"), args, { stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
@@ -84,6 +94,8 @@ export async function startAnvil(options: AnvilOptions): Promise<AnvilHandle> {
   child.once("exit", () => {
     exited = true;
     liveChildren.delete(child);
+    rmSync(stateDir, { recursive: true, force: true });
+    stateDirs.delete(stateDir);
   });
 
   const deadline = Date.now() + 15_000;
