@@ -1,10 +1,10 @@
 /**
  * /api/euler without a chain: the pure report from hand-made reads (utilization, the operator's
- * shares, rounding, zero supply, failed reads), and the route and service over a stub client
- * (404 without a market, 4xx for a bad block, a failed read is null and listed, never a 5xx).
+ * shares, rounding, zero supply, failed reads), and the route's 404 for a network without a
+ * market. Everything that reads a chain is tested on the devnet (lending-occupancy-e2e.test.ts).
  */
 import { describe, expect, it } from "vitest";
-import type { Address, PublicClient } from "viem";
+import type { Address } from "viem";
 import { borrowApr, buildOccupancyReport, fraction, utilization, type OccupancyReads, type Read } from "../api/lending/occupancy.js";
 import { LendingMarketNotConfiguredError, lendingMarketOf } from "../api/lending/occupancy-service.js";
 import type { ReportContext } from "../api/reports/context.js";
@@ -178,106 +178,26 @@ describe("buildOccupancyReport", () => {
   });
 });
 
-// ---------------------------------------------------------------- service and route over a stub client
-
-type Call = { functionName: string; address: Address; args: readonly unknown[]; blockNumber: bigint };
-
-/** A PublicClient that answers the market's reads from a table, fails the names in `failing`, and has `head` as its latest block. */
-function stubClient(head: bigint, failing: string[] = []) {
-  const calls: Call[] = [];
-  const table: Record<string, unknown> = {
-    asset: USDC, totalAssets: usdc(30_000), totalSupply: usdc(30_000), balanceOf: usdc(30_000), convertToAssets: usdc(30_000),
-    totalBorrows: usdc(9_000), cash: usdc(21_000), interestRate: RATE_600_BPS, debtOf: 0n, governorAdmin: GOVERNOR, LTVBorrow: 8500,
-  };
-  const client = {
-    getBlockNumber: async () => head,
-    getBlock: async ({ blockNumber }: { blockNumber: bigint }) => ({ number: blockNumber, timestamp: 1_780_000_000n }),
-    readContract: async (c: Call) => {
-      calls.push(c);
-      if (failing.includes(c.functionName)) throw new Error(`execution reverted: ${c.functionName}\nmore detail`);
-      return table[c.functionName];
-    },
-  };
-  return { client: client as unknown as PublicClient, calls };
-}
-
-function stubContext(client: PublicClient, lending: NetworkConfig["lending"]): ReportContext {
-  const network = {
-    name: "devnet",
-    lending,
-    reporting: { operator: OPERATOR, publicRpc: { base: "http://public.rpc", ethereum: "http://public.rpc" } },
-  } as unknown as NetworkConfig;
-  return { network, base: client, db: undefined as never, ethereum: client, venue: null, siteUrl: "http://site.test" };
-}
+// ---------------------------------------------------------------- a network without a market
+// Reads against a chain (block resolution, failed reads, 4xx for a bad block) are tested on the
+// devnet in lending-occupancy-e2e.test.ts; without a market the route answers before any read.
 
 const MARKET = { lendingUSDC: { address: USDC_VAULT, startBlock: 10 }, lendingEscrowKUSD: { address: ESCROW, startBlock: 9 } };
+const networkWith = (lending: NetworkConfig["lending"]) =>
+  ({ name: "base", lending, reporting: { operator: OPERATOR, publicRpc: { base: "http://public.rpc", ethereum: "http://public.rpc" } } }) as unknown as NetworkConfig;
 
-describe("GET /api/euler over a stub chain", () => {
-  it("404 lending_market_not_configured when the network has no lending market (Base mainnet today)", async () => {
-    const { client, calls } = stubClient(100n);
-    const app = lendingRoutes(stubContext(client, {}));
-    const res = await app.request("/api/euler");
+describe("GET /api/euler without a lending market", () => {
+  it("404 lending_market_not_configured (Base mainnet today), before any chain read", async () => {
+    const ctx = { network: networkWith({}), base: undefined as never, ethereum: undefined as never, db: undefined as never, venue: null, siteUrl: "http://site.test" } satisfies ReportContext;
+    const res = await lendingRoutes(ctx).request("/api/euler");
     expect(res.status).toBe(404);
     const body = (await res.json()) as any;
     expect(body.error.code).toBe("lending_market_not_configured");
     expect(body.error.details.missing).toEqual(["lendingUSDC", "lendingEscrowKUSD"]);
-    expect(calls).toHaveLength(0);
-    expect(() => lendingMarketOf(stubContext(client, { lendingUSDC: MARKET.lendingUSDC }).network)).toThrow(LendingMarketNotConfiguredError);
   });
 
-  it("reads at the requested block (default: the RPC's latest) and prints commands with the public RPC", async () => {
-    const { client, calls } = stubClient(100n);
-    const app = lendingRoutes(stubContext(client, MARKET));
-    const res = await app.request("/api/euler?block=42");
-    expect(res.status).toBe(200);
-    const body = (await res.json()) as any;
-    expect(body.blockNumber).toBe(42);
-    expect(body.lendingVault.utilization).toBe(0.3);
-    expect(calls.every((c) => c.blockNumber === 42n)).toBe(true);
-    // convertToAssets converts exactly the share balance read at that block
-    expect(calls.filter((c) => c.functionName === "convertToAssets").map((c) => c.args[0])).toEqual([usdc(30_000), usdc(30_000)]);
-    for (const c of body.verifyVia as string[]) expect(c).toMatch(/^cast (call .* --block 42|block 42 --field timestamp) --rpc-url http:\/\/public\.rpc  # /);
-    const latest = (await (await app.request("/api/euler")).json()) as any;
-    expect(latest.blockNumber).toBe(100);
-  });
-
-  it("a failed read is null and listed in failedReads; the answer is still 200", async () => {
-    const { client } = stubClient(100n, ["totalBorrows", "convertToAssets"]);
-    const res = await lendingRoutes(stubContext(client, MARKET)).request("/api/euler");
-    expect(res.status).toBe(200);
-    const body = (await res.json()) as any;
-    expect(body.lendingVault.totalBorrowsUSDC).toBeNull();
-    expect(body.lendingVault.utilization).toBeNull();
-    expect(body.operatorSupply.suppliedUSDC).toBeNull();
-    expect(body.escrowVault.operatorEscrowedKUSD).toBeNull();
-    expect(body.lendingVault.totalSupplyUSDC).toBe(30_000);
-    expect(body.failedReads).toHaveLength(3);
-    expect(body.failedReads.join("\n")).toMatch(/totalBorrows\(\)\(uint256\) on 0x0+1: execution reverted: totalBorrows$/m);
-  });
-
-  it("bad block parameters are 4xx JSON", async () => {
-    const { client, calls } = stubClient(100n);
-    const app = lendingRoutes(stubContext(client, MARKET));
-    const cases: [string, number, string][] = [
-      ["abc", 400, "invalid_block"],
-      ["-1", 400, "invalid_block"],
-      ["1.5", 400, "invalid_block"],
-      ["101", 422, "block_not_mined"],
-      ["9", 400, "block_before_deployment"], // the USDC vault starts at 10
-    ];
-    for (const [block, status, code] of cases) {
-      const res = await app.request(`/api/euler?block=${block}`);
-      expect(res.status, block).toBe(status);
-      expect(res.headers.get("content-type")).toMatch(/application\/json/);
-      expect(((await res.json()) as any).error.code).toBe(code);
-    }
-    expect(calls).toHaveLength(0);
-  });
-
-  it("uses the host's block resolver when given one", async () => {
-    const { client, calls } = stubClient(100n);
-    const app = lendingRoutes(stubContext(client, MARKET), { resolveBlock: async () => ({ blockNumber: 55n }) });
-    expect(((await (await app.request("/api/euler")).json()) as any).blockNumber).toBe(55);
-    expect(calls.every((c) => c.blockNumber === 55n)).toBe(true);
+  it("needs both vaults, and starts at the later deployment", () => {
+    expect(() => lendingMarketOf(networkWith({ lendingUSDC: MARKET.lendingUSDC }))).toThrow(LendingMarketNotConfiguredError);
+    expect(lendingMarketOf(networkWith(MARKET))).toEqual({ lendingUSDC: USDC_VAULT, lendingEscrowKUSD: ESCROW, startBlock: 10n });
   });
 });
