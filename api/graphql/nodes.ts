@@ -3,7 +3,9 @@
  * indexed balances and redemptions) and a PSM. Their SQL-backed fields go through DataLoaders.
  */
 import { getAddress } from "viem";
+import type { PsmKey } from "../../src/networks/types.js";
 import { listedEntryAt } from "../registry/versions.js";
+import { PSM_LABELS } from "../reserves/por-report.js";
 import { builder } from "./builder.js";
 
 export type AccountNode = { address: string };
@@ -74,15 +76,13 @@ const PsmStats = builder.objectRef<{ mints: number; redemptions: number; usdcIn:
   }),
 });
 
-const PSM_LABEL: Record<string, string> = { psmMint: "live mint PSM", psmRetiredMint: "prior mint PSM (redeem-only)", psmRedeemReserve: "legacy redeem PSM" };
-
 export const PsmKeyEnum = builder.enumType("PsmKey", { values: ["psmMint", "psmRetiredMint", "psmRedeemReserve"] as const });
 
 export const PsmRef = builder.objectRef<PsmNode>("Psm").implement({
   fields: (t) => ({
     key: t.exposeString("key"),
     address: t.string({ resolve: (p) => getAddress(p.address) }),
-    label: t.string({ resolve: (p) => PSM_LABEL[p.key] ?? p.key }),
+    label: t.string({ resolve: (p) => PSM_LABELS[p.key as PsmKey]?.label ?? p.key }),
     swapStats: t.field({ type: PsmStats, description: "All indexed swaps of this PSM.", resolve: (p, _a, { loaders }) => loaders.psmStats.load(p.key) }),
   }),
 });

@@ -6,6 +6,7 @@
 import { getAddress, type Address, type Hex } from "viem";
 import type { RegistryEntryConfig, RegistryVersionConfig } from "../../devnet/deployment.js";
 import { attestationHash, canonicalJson } from "../attestation/canonical.js";
+import { ApiError } from "../http/errors.js";
 import type { Predicate } from "./predicates.js";
 
 export const REGISTRY_OPERATOR_NAME = "kerne";
@@ -31,10 +32,11 @@ export type RegistryInputs = {
   hedgeVenues: Record<string, { public_per_address_read: string; requires_authentication: boolean; returns: string }>;
 };
 
-export class RegistryPublishError extends Error {
+/** A proof that does not check out: the version is not published (503 registry_proof_invalid). */
+export class RegistryPublishError extends ApiError {
   override name = "RegistryPublishError";
-  constructor(message: string, readonly details: { address: Address; registry_version: number }) {
-    super(message);
+  constructor(message: string, details: { address: Address; registry_version: number }) {
+    super(503, "registry_proof_invalid", message, details);
   }
 }
 

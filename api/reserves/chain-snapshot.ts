@@ -87,6 +87,42 @@ export type ChainSnapshot = {
 
 const ONE_SHARE = 10n ** 24n;
 
+type TolerantRead = ReturnType<typeof tolerantReads>["read"];
+
+/** The fee tiers of a PSM's redemptions (the public array, read until it ends). */
+async function feeTiers(r: PinnedReader, usdc: Address, psm: Address): Promise<FeeTier[] | null> {
+  const tiers: FeeTier[] = [];
+  for (let i = 0; i < 16; i++) {
+    try {
+      const [threshold, feeBps] = await r.call<[bigint, bigint]>({ to: psm, signature: "tieredFees(address,uint256)(uint256,uint256)", args: [usdc, BigInt(i)] });
+      tiers.push({ threshold, feeBps });
+    } catch {
+      break; // past the end of the array (or unreadable: the planner then has no tiers)
+    }
+  }
+  return tiers.length ? tiers : null;
+}
+
+async function readPsm(r: PinnedReader, read: TolerantRead, a: Pick<SnapshotAddresses, "usdc" | "kUSD">, address: Address): Promise<PsmSnapshot> {
+  const balance = (token: Address, decimals: number) => read<bigint>({ to: token, signature: "balanceOf(address)(uint256)", args: [address] }, decimals);
+  const [usdc, kusd, holdsMinterRole, paused, tiers] = await Promise.all([
+    balance(a.usdc, 6),
+    balance(a.kUSD, 18),
+    read<boolean>({ to: a.kUSD, signature: "hasRole(bytes32,address)(bool)", args: [MINTER_ROLE, address] }),
+    read<boolean>({ to: address, signature: "paused()(bool)" }),
+    feeTiers(r, a.usdc, address),
+  ]);
+  return { address, usdc, kusd, holdsMinterRole, paused, feeTiers: tiers };
+}
+
+/** Only the three PSMs (reserves, kUSD held, minter role, pause, fee tiers): what the redemption planner needs. */
+export async function readPsmSnapshots(r: PinnedReader, a: Pick<SnapshotAddresses, "usdc" | "kUSD" | "psms">): Promise<Record<PsmKey, PsmSnapshot>> {
+  const { read } = tolerantReads(r);
+  const [psmMint, psmRetiredMint, psmRedeemReserve] = await Promise.all(PSM_KEYS.map((k) => readPsm(r, read, a, a.psms[k])));
+  return { psmMint: psmMint!, psmRetiredMint: psmRetiredMint!, psmRedeemReserve: psmRedeemReserve! };
+}
+
+
 export async function readChainSnapshot(r: PinnedReader, a: SnapshotAddresses): Promise<ChainSnapshot> {
   const { read, failedReads } = tolerantReads(r);
 
@@ -94,29 +130,7 @@ export async function readChainSnapshot(r: PinnedReader, a: SnapshotAddresses): 
     read<bigint>({ to: token, signature: "balanceOf(address)(uint256)", args: [holder] }, decimals);
   const u = (to: Address, signature: string, decimals?: number, args?: ReadSpec["args"]) => read<bigint>({ to, signature, args }, decimals);
 
-  async function feeTiers(psm: Address): Promise<FeeTier[] | null> {
-    const tiers: FeeTier[] = [];
-    for (let i = 0; i < 16; i++) {
-      try {
-        const [threshold, feeBps] = await r.call<[bigint, bigint]>({ to: psm, signature: "tieredFees(address,uint256)(uint256,uint256)", args: [a.usdc, BigInt(i)] });
-        tiers.push({ threshold, feeBps });
-      } catch {
-        break; // past the end of the array (or unreadable: the planner then has no tiers)
-      }
-    }
-    return tiers.length ? tiers : null;
-  }
-
-  const psm = async (address: Address): Promise<PsmSnapshot> => {
-    const [usdc, kusd, holdsMinterRole, paused, tiers] = await Promise.all([
-      balanceOf(a.usdc, address, 6),
-      balanceOf(a.kUSD, address, 18),
-      read<boolean>({ to: a.kUSD, signature: "hasRole(bytes32,address)(bool)", args: [MINTER_ROLE, address] }),
-      read<boolean>({ to: address, signature: "paused()(bool)" }),
-      feeTiers(address),
-    ]);
-    return { address, usdc, kusd, holdsMinterRole, paused, feeTiers: tiers };
-  };
+  const psm = (address: Address) => readPsm(r, read, a, address);
 
   const depositVault = async (address: Address): Promise<DepositVaultSnapshot> => {
     const [totalAssets, totalSupply, wethBalance, offChainAssets, l1Assets, hedgingReserve] = await Promise.all([

@@ -23,10 +23,10 @@ import {
 } from "./solvency.js";
 import { isoTime, orNull, round, toUnits } from "./units.js";
 
-export const PSM_LABELS: Record<PsmKey, { label: string; role: string; redeemOnlyNote: string }> = {
-  psmMint: { label: "live mint PSM", role: "mints kUSD for USDC and redeems; holds kUSD MINTER_ROLE", redeemOnlyNote: "" },
-  psmRetiredMint: { label: "prior mint PSM (redeem-only)", role: "redeem-only since its MINTER_ROLE was revoked", redeemOnlyNote: "" },
-  psmRedeemReserve: { label: "legacy redeem PSM", role: "redeem reserve of the first deployment; redeem-only", redeemOnlyNote: "" },
+export const PSM_LABELS: Record<PsmKey, { label: string; role: string }> = {
+  psmMint: { label: "live mint PSM", role: "mints kUSD for USDC and redeems; holds kUSD MINTER_ROLE" },
+  psmRetiredMint: { label: "prior mint PSM (redeem-only)", role: "redeem-only since its MINTER_ROLE was revoked" },
+  psmRedeemReserve: { label: "legacy redeem PSM", role: "redeem reserve of the first deployment; redeem-only" },
 };
 
 export type PorInputs = {

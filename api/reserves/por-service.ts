@@ -8,7 +8,7 @@ import { kusdBurnedUpTo, redemptionsUpTo } from "../indexed/reads.js";
 import { everListed } from "../registry/versions.js";
 import type { ReportBlock, ReportContext } from "../reports/context.js";
 import { venueReadCommand, VenueReadError, type VenueAccountState } from "../venue/hyperliquid.js";
-import { readChainSnapshot, type ChainSnapshot, type SnapshotAddresses } from "./chain-snapshot.js";
+import { readChainSnapshot, readPsmSnapshots, type ChainSnapshot, type SnapshotAddresses } from "./chain-snapshot.js";
 import { buildPorReport, type PorReport } from "./por-report.js";
 
 export function snapshotAddresses(ctx: ReportContext): SnapshotAddresses {
@@ -43,6 +43,11 @@ export function listedAccounts(ctx: ReportContext) {
     if (address && !entries.some((e) => e.address.toLowerCase() === address.toLowerCase())) entries.push({ address, kind: "eoa", role });
   }
   return entries;
+}
+
+/** The PSMs alone at `blockNumber` (a handful of reads instead of the whole snapshot). */
+export function readPsms(ctx: ReportContext, blockNumber: bigint) {
+  return readPsmSnapshots(new PinnedReader(ctx.base, blockNumber, ctx.network.reporting.publicRpc.base), snapshotAddresses(ctx));
 }
 
 export async function readSnapshot(ctx: ReportContext, blockNumber: bigint): Promise<ChainSnapshot> {

@@ -22,13 +22,14 @@ export type PrecedentInputs = {
   rpcUrl: string;
 };
 
-/** The founder wallet: the operator's own externally owned accounts in the registry. */
-const isFounder = (role: string | undefined, kind: string | undefined) => kind === "eoa" && role !== undefined;
-
-export function relationship(registry: readonly RegistryVersionConfig[], redeemer: Address, at: number): { text: string; founder: boolean } {
+/**
+ * A redeemer as the registry in force then lists it: the founder wallet is the operator's own
+ * externally owned accounts; anything unlisted is external.
+ */
+export function relationship(registry: readonly RegistryVersionConfig[], redeemer: Address, at: number): { text: string; founder: boolean; listed: boolean } {
   const entry = listedEntryAt(registry, redeemer, at);
-  if (!entry) return { text: "external: not an account of the operator's registry", founder: false };
-  return { text: `operator account (registry role ${entry.role}: ${entry.label})`, founder: isFounder(entry.role, entry.kind) };
+  if (!entry) return { text: "external: not an account of the operator's registry", founder: false, listed: false };
+  return { text: `operator account (registry role ${entry.role}: ${entry.label})`, founder: entry.kind === "eoa", listed: true };
 }
 
 export function buildPrecedent(p: PrecedentInputs) {
@@ -43,7 +44,7 @@ export function buildPrecedent(p: PrecedentInputs) {
     const psm = label.get(r.psm.toLowerCase());
     const rel = relationship(p.registry, r.user, Number(r.timestamp));
     if (!rel.founder) allFounder = false;
-    if (!rel.founder && !listedEntryAt(p.registry, r.user, Number(r.timestamp))) externalCount++;
+    if (!rel.listed) externalCount++;
     kusdTotal += r.kusdAmount;
     usdcTotal += r.usdcAmount;
     const notes: string[] = [];

@@ -8,7 +8,7 @@ import type { StatementService } from "../attestation/statement-service.js";
 import { ApiError, badRequest, onApiError } from "../http/errors.js";
 import { resolveReportBlock, type ReportContext } from "../reports/context.js";
 import { PSM_KEYS } from "../reserves/chain-snapshot.js";
-import { loadPorReport, readSnapshot } from "../reserves/por-service.js";
+import { loadPorReport, readPsms } from "../reserves/por-service.js";
 import { planRedemption } from "../reserves/redemption-routing.js";
 import { loadStats } from "../reserves/stats.js";
 import { toUnits } from "../reserves/units.js";
@@ -93,14 +93,14 @@ export function porRoutes({ ctx, statements, adminToken }: PorRoutesOptions) {
     const kusd = parseUnits(amount, 18);
     if (kusd === 0n) throw badRequest("invalid_amount", "amount must be greater than zero", { amount });
     const at = await resolveReportBlock(ctx, c.req.query("block"));
-    const snap = await readSnapshot(ctx, at.blockNumber);
-    const tiers = snap.psms.psmMint.feeTiers;
-    if (!tiers || PSM_KEYS.some((k) => !snap.psms[k].usdc || !snap.psms[k].paused)) {
+    const psms = await readPsms(ctx, at.blockNumber);
+    const tiers = psms.psmMint.feeTiers;
+    if (!tiers || PSM_KEYS.some((k) => !psms[k].usdc || !psms[k].paused)) {
       throw new ApiError(503, "chain_read_failed", "PSM reserves or fee tiers could not be read; no plan rather than a wrong one");
     }
     const plan = planRedemption(
       kusd,
-      PSM_KEYS.map((k) => ({ key: k, address: snap.psms[k].address, reserveUsdc: snap.psms[k].usdc!.value, canServeRedemptions: snap.psms[k].paused!.value === false })),
+      PSM_KEYS.map((k) => ({ key: k, address: psms[k].address, reserveUsdc: psms[k].usdc!.value, canServeRedemptions: psms[k].paused!.value === false })),
       tiers,
     );
     return c.json({

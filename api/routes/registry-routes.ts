@@ -6,7 +6,6 @@ import { Hono } from "hono";
 import { getAddress } from "viem";
 import { ApiError, badRequest, onApiError } from "../http/errors.js";
 import { indexedHead, violationsAfter, type IndexedViolation } from "../indexed/reads.js";
-import { RegistryPublishError } from "../registry/document.js";
 import type { RegistryService } from "../registry/registry-service.js";
 import type { ReportContext } from "../reports/context.js";
 import { isoTime, toUnits, tokenDecimals } from "../reserves/units.js";
@@ -42,12 +41,7 @@ const parseBlock = (name: string, raw: string | undefined, fallback: bigint) => 
 
 export function registryRoutes(ctx: ReportContext, registry: RegistryService) {
   const app = new Hono();
-  app.onError((err, c) => {
-    if (err instanceof RegistryPublishError) {
-      return c.json({ error: { code: "registry_proof_invalid", message: err.message, details: err.details } }, 503);
-    }
-    return onApiError(err, c);
-  });
+  app.onError(onApiError);
 
   app.get("/api/por/accounts", async (c) => {
     const raw = c.req.query("version");

@@ -22,10 +22,11 @@ export type ApyInputs = { stakingYield: number; fundingAnnual: number; strategyC
 
 /**
  * Rule 1: headline = L/(L+1) × (staking yield + trailing funding) × (1 − strategy cost)
- * × (1 − insurance allocation) × (1 − protocol fee). Rule 3: no incentive in it.
+ * × (1 − insurance allocation) × (1 − protocol fee). Rule 3: no incentive in it. `atLeverage`
+ * replaces the model's L (the measured venue leverage).
  */
-export function headlineApy(i: ApyInputs) {
-  const l = leverage(i.fundingAnnual);
+export function headlineApy(i: ApyInputs, atLeverage?: number) {
+  const l = atLeverage ?? leverage(i.fundingAnnual);
   const multiplier = carryMultiplier(l);
   const gross = multiplier * (i.stakingYield + i.fundingAnnual);
   const strategyNet = gross * (1 - i.strategyCostFraction);
@@ -69,6 +70,11 @@ export function realizedAnnualized(start: { t: number; assetsPerShare: bigint },
   return { annualized: growth * (365 / days), days, windowClamped: days < windowDays - 1 / 24 };
 }
 
+/** What an escrow balance can pay a book of `tvl` per year if spread over `daysLeft` days. */
+export function sustainableApy(balance: number, tvl: number, daysLeft: number): number {
+  return tvl > 0 && daysLeft > 0 ? (balance / tvl) * (365 / daysLeft) : 0;
+}
+
 /**
  * Rule 6: what the escrow would pay to reach its target, never above what it can sustain:
  * the funds left, spread over the eligible TVL for the days left.
@@ -76,7 +82,7 @@ export function realizedAnnualized(start: { t: number; assetsPerShare: bigint },
 export function incentiveRates(i: { targetApy: number; baseApy: number; eligibleTvl: number; tvlCap: number; escrowBalance: number; daysLeft: number }) {
   const capBinding = i.eligibleTvl > i.tvlCap;
   const fundedTvl = Math.min(i.eligibleTvl, i.tvlCap);
-  const sustainable = i.eligibleTvl > 0 && i.daysLeft > 0 ? (i.escrowBalance / i.eligibleTvl) * (365 / i.daysLeft) : 0;
+  const sustainable = sustainableApy(i.escrowBalance, i.eligibleTvl, i.daysLeft);
   const wanted = Math.max(0, i.targetApy - i.baseApy) * (i.eligibleTvl > 0 ? fundedTvl / i.eligibleTvl : 0);
   const wouldPay = Math.min(wanted, sustainable);
   const dailyCost = (wouldPay * i.eligibleTvl) / 365;

@@ -13,6 +13,7 @@ import type { ReportContext } from "../reports/context.js";
 import { pct } from "../reserves/solvency.js";
 import { isoDate, isoTime, round, toUnits } from "../reserves/units.js";
 import { postInfo, VenueReadError } from "../venue/hyperliquid.js";
+import { pageByTime } from "./venue-history.js";
 import { annualiseMeanRate, annualRate, FUNDING_WINDOW_DAYS, headlineApy, incentiveRates, REALIZED_WINDOW_DAYS, realizedAnnualized, smaStakingYield } from "./apy-formula.js";
 import { fullRateToTvl, genesisCohort, netApyAtLeverage, throughCycleBandPct } from "./cohort.js";
 
@@ -21,18 +22,16 @@ export const MIN_RUNWAY_DAYS = 30;
 
 const DAY = 86_400;
 
-type FundingRecord = { fundingRate: string; time: number };
-
+/** The venue's hourly funding rates for `coin` in [fromMs, toMs], paged like every venue history read. */
 async function fundingHistory(url: string, coin: string, fromMs: number, toMs: number): Promise<number[]> {
-  const rates: number[] = [];
-  let start = fromMs;
-  for (let page = 0; page < 50; page++) {
-    const rows = (await postInfo(url, { type: "fundingHistory", coin, startTime: start, endTime: toMs })) as FundingRecord[];
-    rates.push(...rows.map((r) => Number(r.fundingRate)));
-    if (rows.length < 500) break;
-    start = rows.at(-1)!.time + 1;
-  }
-  return rates;
+  const parse = (raw: unknown, ctx: { url: string; request: string }) => {
+    const r = raw as { fundingRate?: unknown; time?: unknown };
+    const rate = Number(r.fundingRate);
+    if (typeof r.time !== "number" || !Number.isFinite(rate)) throw new VenueReadError("funding record lacks fundingRate or time", ctx);
+    return { time: r.time, rate };
+  };
+  const { records } = await pageByTime(url, { type: "fundingHistory", coin }, fromMs, toMs, parse, (r) => String(r.time));
+  return records.map((r) => r.rate);
 }
 
 type Predicted = [string, [string, { fundingRate: string; fundingIntervalHours?: number }][]][];

@@ -3,7 +3,7 @@
  * the genesis cohort (what the incentive escrow delivers at each book size), and the incentive
  * schedule figures. Inputs in USD / fractions; nothing here reads anything.
  */
-import { headlineApy, type ApyInputs } from "./apy-formula.js";
+import { headlineApy, sustainableApy, type ApyInputs } from "./apy-formula.js";
 
 /** Quantile of a sample (linear between order statistics); null when empty. */
 export function quantile(xs: readonly number[], q: number): number | null {
@@ -29,7 +29,7 @@ export function throughCycleBandPct(hourlyRates: readonly number[], base: Omit<A
 
 /** The headline at a measured leverage instead of the model's L (same inputs otherwise). */
 export function netApyAtLeverage(l: number, i: ApyInputs): number {
-  return (l / (l + 1)) * (i.stakingYield + i.fundingAnnual) * (1 - i.strategyCostFraction) * (1 - i.insuranceAllocation) * (1 - i.protocolFee);
+  return headlineApy(i, l).expectedAPY;
 }
 
 export type CohortInputs = {
@@ -49,7 +49,7 @@ export type CohortInputs = {
 export function deliveredTotalApy(i: CohortInputs, stakedUsd = i.stakedUsd): number {
   if (stakedUsd <= 0 || i.daysRemaining <= 0) return i.baseApy;
   const wanted = Math.max(0, i.targetTotalApy - i.baseApy) * Math.min(1, i.tvlCapUsd / stakedUsd);
-  const affordable = (i.escrowBalanceUsd / stakedUsd) * (365 / i.daysRemaining);
+  const affordable = sustainableApy(i.escrowBalanceUsd, stakedUsd, i.daysRemaining);
   return i.baseApy + Math.min(wanted, affordable);
 }
 
