@@ -4,12 +4,12 @@ export const kusdpsmAbi = [
     "inputs": [
       {
         "internalType": "address",
-        "name": "_kUSD",
+        "name": "kusd",
         "type": "address"
       },
       {
         "internalType": "address",
-        "name": "_admin",
+        "name": "admin",
         "type": "address"
       }
     ],
@@ -49,6 +49,11 @@ export const kusdpsmAbi = [
   },
   {
     "inputs": [],
+    "name": "DepegOracleNotConfigured",
+    "type": "error"
+  },
+  {
+    "inputs": [],
     "name": "EnforcedPause",
     "type": "error"
   },
@@ -79,12 +84,37 @@ export const kusdpsmAbi = [
   },
   {
     "inputs": [],
+    "name": "InvalidOraclePrice",
+    "type": "error"
+  },
+  {
+    "inputs": [],
     "name": "InvalidTreasury",
     "type": "error"
   },
   {
     "inputs": [],
+    "name": "KusdBurnFailed",
+    "type": "error"
+  },
+  {
+    "inputs": [],
     "name": "KusdMintFailed",
+    "type": "error"
+  },
+  {
+    "inputs": [],
+    "name": "OracleDelayTooHigh",
+    "type": "error"
+  },
+  {
+    "inputs": [],
+    "name": "OraclePriceStale",
+    "type": "error"
+  },
+  {
+    "inputs": [],
+    "name": "ProtocolInsolvency",
     "type": "error"
   },
   {
@@ -111,6 +141,11 @@ export const kusdpsmAbi = [
   {
     "inputs": [],
     "name": "StableCapExceeded",
+    "type": "error"
+  },
+  {
+    "inputs": [],
+    "name": "StableDepegged",
     "type": "error"
   },
   {
@@ -173,6 +208,25 @@ export const kusdpsmAbi = [
       }
     ],
     "name": "ExposureUpdated",
+    "type": "event"
+  },
+  {
+    "anonymous": false,
+    "inputs": [
+      {
+        "indexed": true,
+        "internalType": "address",
+        "name": "stable",
+        "type": "address"
+      },
+      {
+        "indexed": false,
+        "internalType": "uint256",
+        "name": "delaySeconds",
+        "type": "uint256"
+      }
+    ],
+    "name": "MaxOracleDelayUpdated",
     "type": "event"
   },
   {
@@ -442,12 +496,51 @@ export const kusdpsmAbi = [
   },
   {
     "inputs": [],
+    "name": "DEFAULT_MAX_DEPEG_BPS",
+    "outputs": [
+      {
+        "internalType": "uint256",
+        "name": "",
+        "type": "uint256"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [],
+    "name": "DEFAULT_MAX_ORACLE_DELAY",
+    "outputs": [
+      {
+        "internalType": "uint256",
+        "name": "",
+        "type": "uint256"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [],
     "name": "MANAGER_ROLE",
     "outputs": [
       {
         "internalType": "bytes32",
         "name": "",
         "type": "bytes32"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [],
+    "name": "MAX_ORACLE_DELAY_BOUND",
+    "outputs": [
+      {
+        "internalType": "uint256",
+        "name": "",
+        "type": "uint256"
       }
     ],
     "stateMutability": "view",
@@ -567,7 +660,7 @@ export const kusdpsmAbi = [
   {
     "inputs": [
       {
-        "internalType": "address",
+        "internalType": "contract IERC3156FlashBorrower",
         "name": "receiver",
         "type": "address"
       },
@@ -688,9 +781,28 @@ export const kusdpsmAbi = [
     "name": "kUSD",
     "outputs": [
       {
+        "internalType": "contract IERC20",
+        "name": "",
+        "type": "address"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
         "internalType": "address",
         "name": "",
         "type": "address"
+      }
+    ],
+    "name": "maxDepegBps",
+    "outputs": [
+      {
+        "internalType": "uint256",
+        "name": "",
+        "type": "uint256"
       }
     ],
     "stateMutability": "view",
@@ -705,6 +817,25 @@ export const kusdpsmAbi = [
       }
     ],
     "name": "maxFlashLoan",
+    "outputs": [
+      {
+        "internalType": "uint256",
+        "name": "",
+        "type": "uint256"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "address",
+        "name": "",
+        "type": "address"
+      }
+    ],
+    "name": "maxOracleDelay",
     "outputs": [
       {
         "internalType": "uint256",
@@ -736,6 +867,25 @@ export const kusdpsmAbi = [
         "internalType": "bool",
         "name": "",
         "type": "bool"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "address",
+        "name": "",
+        "type": "address"
+      }
+    ],
+    "name": "oracles",
+    "outputs": [
+      {
+        "internalType": "address",
+        "name": "",
+        "type": "address"
       }
     ],
     "stateMutability": "view",
@@ -826,6 +976,42 @@ export const kusdpsmAbi = [
   {
     "inputs": [
       {
+        "internalType": "address",
+        "name": "stable",
+        "type": "address"
+      },
+      {
+        "internalType": "uint256",
+        "name": "bps",
+        "type": "uint256"
+      }
+    ],
+    "name": "setMaxDepegBps",
+    "outputs": [],
+    "stateMutability": "nonpayable",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "address",
+        "name": "stable",
+        "type": "address"
+      },
+      {
+        "internalType": "uint256",
+        "name": "delaySeconds",
+        "type": "uint256"
+      }
+    ],
+    "name": "setMaxOracleDelay",
+    "outputs": [],
+    "stateMutability": "nonpayable",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
         "internalType": "uint256",
         "name": "threshold",
         "type": "uint256"
@@ -845,6 +1031,24 @@ export const kusdpsmAbi = [
       }
     ],
     "name": "setMintingEnabled",
+    "outputs": [],
+    "stateMutability": "nonpayable",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "address",
+        "name": "stable",
+        "type": "address"
+      },
+      {
+        "internalType": "address",
+        "name": "oracle",
+        "type": "address"
+      }
+    ],
+    "name": "setOracle",
     "outputs": [],
     "stateMutability": "nonpayable",
     "type": "function"
@@ -900,7 +1104,7 @@ export const kusdpsmAbi = [
             "type": "uint256"
           }
         ],
-        "internalType": "struct KUSDPSM.TieredFee[]",
+        "internalType": "struct KUSDPSMV3.TieredFee[]",
         "name": "fees",
         "type": "tuple[]"
       }
@@ -914,7 +1118,7 @@ export const kusdpsmAbi = [
     "inputs": [
       {
         "internalType": "address",
-        "name": "_treasury",
+        "name": "treasury_",
         "type": "address"
       }
     ],
@@ -927,7 +1131,7 @@ export const kusdpsmAbi = [
     "inputs": [
       {
         "internalType": "address",
-        "name": "_vault",
+        "name": "vault_",
         "type": "address"
       }
     ],
@@ -1201,6 +1405,32 @@ export const kusdpsmAbi = [
         "internalType": "address",
         "name": "",
         "type": "address"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [],
+    "name": "virtualPegEnabled",
+    "outputs": [
+      {
+        "internalType": "bool",
+        "name": "",
+        "type": "bool"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [],
+    "name": "virtualPegFeeBps",
+    "outputs": [
+      {
+        "internalType": "uint256",
+        "name": "",
+        "type": "uint256"
       }
     ],
     "stateMutability": "view",

@@ -3,13 +3,13 @@ export const stakedKUSDAbi = [
   {
     "inputs": [
       {
-        "internalType": "address",
-        "name": "_asset",
+        "internalType": "contract IERC20",
+        "name": "asset_",
         "type": "address"
       },
       {
         "internalType": "address",
-        "name": "_admin",
+        "name": "admin",
         "type": "address"
       }
     ],
