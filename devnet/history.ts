@@ -25,13 +25,24 @@ const STRATEGIST_ROLE = keccak256(stringToHex("STRATEGIST_ROLE"));
 export const usdc = (n: number | bigint) => BigInt(n) * 1_000_000n;
 export const kusd = (n: number | bigint) => BigInt(n) * 10n ** 18n;
 
-/** Redeem fee tiers of the deployed PSMs: < 50k USDC 10 bps, < 250k 8, < 1M 7, above 5. */
-export const REDEEM_FEE_TIERS = [
-  { threshold: usdc(50_000), feeBps: 10n },
-  { threshold: usdc(250_000), feeBps: 8n },
-  { threshold: usdc(1_000_000), feeBps: 7n },
-  { threshold: maxUint256, feeBps: 5n },
+/**
+ * The fee ladder configured on the deployed PSMs (underwriting memo, section 3): the flat
+ * `swapFees[USDC]` of 10 bps below 50,000 USDC, then tiers as LOWER bounds in USDC units,
+ * stored strictly descending (the v3 and live PSMs refuse any other order): from 1,000,000
+ * 5 bps, from 250,000 7 bps, from 50,000 8 bps. The same ladder applies to mints.
+ */
+export const SWAP_FEE_BPS = 10n;
+export const FEE_TIERS = [
+  { threshold: usdc(1_000_000), feeBps: 5n },
+  { threshold: usdc(250_000), feeBps: 7n },
+  { threshold: usdc(50_000), feeBps: 8n },
 ] as const;
+
+/** Which devnet contract reproduces each deployed PSM (see devnet/contracts). */
+export const PSM_ARTIFACTS = { psmRedeemReserve: "KUSDPSMV1", psmRetiredMint: "KUSDPSMV3", psmMint: "KUSDPSM" } as const;
+
+/** The depeg check's oracle may be this old (the v3 and live PSMs default to one hour). */
+const USDC_FEED_MAX_DELAY = 48n * 3_600n;
 
 /** Padding after the history so Ponder's finality depth (30 blocks on 8453) is passed. */
 export const BASE_PADDING_BLOCKS = 40;
@@ -141,13 +152,24 @@ export class BaseHistory {
     this.landmark(`minterRevoked:${holder}`, receipt);
   }
 
-  /** Deployer configures a fresh PSM, then hands both admin roles to the multisig. */
-  private async deployPsm(name: string, treasury: string) {
+  /**
+   * Deployer configures a fresh PSM as the operator's are configured on Base (fee ladder,
+   * minting on, the solvency gate off, the depeg gate on with a USDC / USD feed), then hands
+   * both admin roles to the multisig. PSM v1 has no treasury, no solvency flag and no depeg
+   * flag: without an oracle it skips the depeg check.
+   */
+  private async deployPsm(name: keyof typeof PSM_ARTIFACTS, treasury: string | null) {
     const deployer = this.keys.deployer;
-    await this.deploy(name, "KUSDPSM", deployer, [this.addr("kUSD"), deployer.address]);
-    await this.send(deployer, name, "addStable", [this.addr("usdc"), 0n, usdc(10_000_000_000)]);
-    await this.send(deployer, name, "setTieredFees", [this.addr("usdc"), REDEEM_FEE_TIERS]);
-    await this.send(deployer, name, "setTreasury", [this.addr(treasury)]);
+    await this.deploy(name, PSM_ARTIFACTS[name], deployer, [this.addr("kUSD"), deployer.address]);
+    await this.send(deployer, name, "addStable", [this.addr("usdc"), SWAP_FEE_BPS, usdc(10_000_000_000)]);
+    await this.send(deployer, name, "setTieredFees", [this.addr("usdc"), FEE_TIERS]);
+    await this.send(deployer, name, "setMintingEnabled", [true]);
+    if (treasury) {
+      await this.send(deployer, name, "setTreasury", [this.addr(treasury)]);
+      await this.send(deployer, name, "setSolvencyCheckDisabled", [true]);
+      await this.send(deployer, name, "setOracle", [this.addr("usdc"), this.addr("usdcUsdFeed")]);
+      await this.send(deployer, name, "setMaxOracleDelay", [this.addr("usdc"), USDC_FEED_MAX_DELAY]);
+    }
     const safe = this.addr("multisig");
     await this.send(deployer, name, "grantRole", [DEFAULT_ADMIN_ROLE, safe]);
     await this.send(deployer, name, "grantRole", [MANAGER_ROLE, safe]);
@@ -185,6 +207,8 @@ export class BaseHistory {
   /** One round of the ETH / USD feed at the market model's price for the current chain time. */
   private async pushEthPrice() {
     await this.send(this.keys.oracleKeeper, "ethUsdFeed", "submit", [BigInt(Math.round(ethPriceAt(this.d.now) * 100)) * 10n ** 6n]);
+    // USDC / USD, read by the PSMs' depeg check: at par, with the feed's heartbeat.
+    await this.send(this.keys.oracleKeeper, "usdcUsdFeed", "submit", [100_000_000n]);
   }
 
   private async mintFor(who: DevnetKey, amountUsdc: bigint, psm = this.livePsm(this.d.now)) {
@@ -248,6 +272,7 @@ export class BaseHistory {
       await this.deploy("cbETH", "RatedLST", k.oracleKeeper, ["Coinbase Wrapped Staked ETH", "cbETH", k.oracleKeeper.address, parseEther("1.0950")]);
       // The ETH / USD feed the reports price ETH with (Chainlink-style, 8 decimals).
       await this.deploy("ethUsdFeed", "PriceFeed", k.oracleKeeper, [8, "ETH / USD", k.oracleKeeper.address]);
+      await this.deploy("usdcUsdFeed", "PriceFeed", k.oracleKeeper, [8, "USDC / USD", k.oracleKeeper.address]);
       await this.pushEthPrice();
       await this.deploy("venueBridge", "VenueBridge", k.venueOperator, [this.addr("usdc"), k.venueOperator.address]);
       await this.deploy("flashBorrower", "FlashBorrower", k.arbitrageur, []);
@@ -257,14 +282,18 @@ export class BaseHistory {
       const dep = k.deployer;
       await this.deploy("multisig", "OperatorSafe", dep, [[k.operator.address, k.safeOwner2.address, k.safeOwner3.address], 2n]);
       await this.deploy("kUSD", "KUSD", dep, [dep.address]);
+      // kUSD's constructor makes its admin a minter too; the deployer gives that up at genesis.
+      this.roles.push({ role: "MINTER_ROLE", roleHash: MINTER_ROLE, contract: "kUSD", holder: dep.address, grantedBlock: this.contracts.kUSD!.block, revokedBlock: null });
       await this.deploy("treasuryV1", "KerneTreasury", dep, [zeroAddress, zeroAddress, zeroAddress]);
       await this.send(dep, "treasuryV1", "transferOwnership", [this.addr("multisig")]);
       await this.deploy("insuranceFund", "KerneInsuranceFund", dep, [this.addr("usdc"), this.addr("multisig")]);
-      await this.deployPsm("psmRedeemReserve", "treasuryV1");
+      await this.deployPsm("psmRedeemReserve", null);
       await this.grantMinter("deployer", "psmRedeemReserve");
+      const renounced = await this.send(dep, "kUSD", "renounceRole", [MINTER_ROLE, dep.address]);
+      this.roles.find((r) => r.holder === dep.address && r.role === "MINTER_ROLE")!.revokedBlock = Number(renounced.blockNumber);
       await this.send(dep, "kUSD", "grantRole", [DEFAULT_ADMIN_ROLE, this.addr("multisig")]);
       await this.send(dep, "kUSD", "renounceRole", [DEFAULT_ADMIN_ROLE, dep.address]);
-      await this.deploy("skUSDDeprecated", "StakedKUSD", dep, [this.addr("kUSD"), this.addr("multisig")]);
+      await this.deploy("skUSDDeprecated", "StakedKUSDV1", dep, [this.addr("kUSD"), this.addr("multisig")]);
       await this.safe("skUSDDeprecated", "grantRole", [STRATEGIST_ROLE, k.operator.address]);
       await this.deploy("vaultV1", "KerneVault", dep, [this.addr("weth"), "Kerne ETH Vault", "kETH", this.addr("multisig"), k.operator.address, k.operator.address]);
     });
@@ -282,7 +311,8 @@ export class BaseHistory {
       // The external holder whose dust stays in the superseded vault.
       await this.mintFor(k.externalDustHolder, usdc(1_000));
       await this.send(k.externalDustHolder, "kUSD", "approve", [this.addr("skUSDDeprecated"), maxUint256]);
-      await this.send(k.externalDustHolder, "skUSDDeprecated", "deposit", [kusd(1_000), k.externalDustHolder.address]);
+      // 1,000 USDC mints 999 kUSD (10 bps below 50,000 USDC): stake all of it.
+      await this.send(k.externalDustHolder, "skUSDDeprecated", "deposit", [kusd(999), k.externalDustHolder.address]);
     });
 
     S(DATES.ceremony, "2026-06-16 ceremony", async () => {
@@ -290,7 +320,6 @@ export class BaseHistory {
       await this.deploy("treasuryV2", "KerneTreasury", dep, [zeroAddress, zeroAddress, zeroAddress]);
       await this.send(dep, "treasuryV2", "transferOwnership", [this.addr("multisig")]);
       await this.deployPsm("psmRetiredMint", "treasuryV2");
-      await this.safe("psmRedeemReserve", "setTreasury", [this.addr("treasuryV2")]);
       await this.grantMinter("safe", "psmRetiredMint");
       await this.revokeMinter("psmRedeemReserve");
       await this.deploy("vaultV2", "KerneVault", dep, [this.addr("weth"), "Kerne ETH Vault v2", "kETHv2", this.addr("multisig"), k.operator.address, k.operator.address]);
@@ -370,13 +399,23 @@ export class BaseHistory {
       await this.send(k.operator, "lendingEscrowKUSD", "deposit", [kusd(20_000), k.operator.address]);
       await this.mintFor(k.borrower, usdc(15_000));
       await this.send(k.borrower, "kUSD", "approve", [this.addr("lendingEscrowKUSD"), maxUint256]);
-      await this.send(k.borrower, "lendingEscrowKUSD", "deposit", [kusd(15_000), k.borrower.address]);
+      await this.send(k.borrower, "lendingEscrowKUSD", "deposit", [kusd(14_985), k.borrower.address]);
       await this.send(k.borrower, "lendingUSDC", "borrow", [usdc(9_000), k.borrower.address]);
     });
 
     S(DATES.feeSkim, "fee skim", async () => {
-      const surplus = await this.read<bigint>("psmRedeemReserve", "skimmableSurplus", [this.addr("usdc")]);
-      this.landmark("feeSkim", await this.safe("psmRedeemReserve", "skimSurplus", [this.addr("usdc"), surplus]));
+      // PSM v1 has no skim: its fees stay in its reserve. The retired mint PSM's mint fees go.
+      const surplus = await this.read<bigint>("psmRetiredMint", "skimmableSurplus", [this.addr("usdc")]);
+      this.landmark("feeSkim", await this.safe("psmRetiredMint", "skimSurplus", [this.addr("usdc"), surplus]));
+    });
+    S(DATES.mintingOffDrill, "live PSM mints from inventory for an hour", async () => {
+      // With minting off the live PSM keeps redeemed kUSD as inventory and pays mints out of it;
+      // with minting on it burns what it redeems. Both in one job so no user mint lands between.
+      await this.safe("psmMint", "setMintingEnabled", [false]);
+      await this.send(k.operator, "kUSD", "approve", [this.addr("psmMint"), maxUint256]);
+      this.landmark("redemption:inventory:psmMint", await this.send(k.operator, "psmMint", "swapKUSDForStable", [this.addr("usdc"), kusd(4_000)]));
+      this.landmark("mintFromInventory", await this.mintFor(k.externalRedeemer, usdc(2_500), "psmMint"));
+      await this.safe("psmMint", "setMintingEnabled", [true]);
     });
     S(DATES.safeFunding, "operator funds the multisig", async () => {
       await this.send(k.circle, "usdc", "mint", [k.operator.address, usdc(150_000)]);

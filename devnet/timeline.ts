@@ -14,6 +14,7 @@ export const DATES = {
   skusdRedeploy: iso("2026-07-03T12:00:00Z"),
   mintPsmRedeploy: iso("2026-07-10T12:00:00Z"),
   founderRedeemLegacy: iso("2026-07-20T15:00:00Z"),
+  mintingOffDrill: iso("2026-07-24T14:00:00Z"),
   vaultV2Whitelist: iso("2026-07-30T10:00:00Z"),
   founderRedeemRetired: iso("2026-08-02T15:00:00Z"),
   vaultV2MinterRevoked: iso("2026-08-03T10:00:00Z"),

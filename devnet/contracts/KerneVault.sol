@@ -7,94 +7,330 @@ import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
 import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
 import {AccessControl} from "@openzeppelin/contracts/access/AccessControl.sol";
 import {Pausable} from "@openzeppelin/contracts/utils/Pausable.sol";
+import {ReentrancyGuard} from "@openzeppelin/contracts/utils/ReentrancyGuard.sol";
+import {Math} from "@openzeppelin/contracts/utils/math/Math.sol";
 
-/// @title KerneVault
-/// @notice ERC-4626 WETH deposit vault with the deployed KerneVault's reporting surface.
-/// `totalAssets` = WETH held + `offChainAssets` + `l1Assets` + `hedgingReserve`. The last three
-/// are numbers the strategist writes on chain: `l1Assets` mirrors the equity of the hedge
-/// account on the derivatives venue. A mirror is a claim, not a balance; the reports
-/// recognise it only up to what the venue itself shows.
-contract KerneVault is ERC4626, AccessControl, Pausable {
-    using SafeERC20 for IERC20;
-
+/// @title KerneVault (v2)
+/// @notice Devnet stand-in for the live KerneVault v2 on Base, 0x8ccc56B5624e2FDB592F6609d81F4c3798e3292B
+/// (verified source = operator commit ecc95cf7, solc 0.8.24 viaIR). Written from that source so the
+/// devnet's events, views and reverts are the ones an indexer meets on Base: `totalAssets` counts the
+/// vault's own deposit ledger (not its token balance, so a donation does not move the share price)
+/// plus the three strategist-written buckets; every bucket write is throttled by a cooldown and, once
+/// the bucket has held a non-zero value, by a ±20% change limit, and re-runs the collateral-ratio
+/// breaker, which can pause the vault; deposits pay a 5 bps fee and are logged as genesis deposits;
+/// direct withdraw/redeem revert and exits go through the timed request/claim queue.
+///
+/// Left out, because with the deployed configuration they never change a result of the paths above
+/// and dropping them keeps the contract within the size limit without viaIR: the clone factory and
+/// `initialize` (the constructor already marks the implementation initialised), founder-wealth
+/// capture and the performance-fee schedule, the esKERNE forfeiture hook (off until an escrow token is
+/// set), the compliance hook, the verification node, the trust anchor and `checkAndPause`, the price
+/// and yield oracles, the insurance-fund injection, projected APY, the dynamic buffer, and the unused
+/// liquidation-rate-limit declarations. The genesis-phase tracking and the deposit fee stay, because
+/// `deposit` emits and prices with them.
+contract KerneVault is ERC4626, AccessControl, ReentrancyGuard, Pausable {
     bytes32 public constant STRATEGIST_ROLE = keccak256("STRATEGIST_ROLE");
     bytes32 public constant PAUSER_ROLE = keccak256("PAUSER_ROLE");
 
+    uint256 public constant GENESIS_TVL_THRESHOLD = 100_000 * 1e18;
+    uint256 public constant MAX_DEPOSIT_FEE_BPS = 100;
+    uint256 public constant CRITICAL_CR_THRESHOLD = 9900;
+    uint256 public constant WARNING_CR_THRESHOLD = 10000;
+    uint256 public constant SAFE_CR_THRESHOLD = 10100;
+    // The deployed contract has no setter for it, so it is fixed at its initial value.
+    uint256 public constant crCircuitBreakerCooldown = 4 hours;
+
     address public immutable exchangeDepositAddress;
+
     uint256 public offChainAssets;
     uint256 public l1Assets;
     uint256 public hedgingReserve;
-    uint256 public lastOffChainAssetsTimestamp;
-    uint256 public lastL1AssetsTimestamp;
-    uint256 public lastHedgingReserveTimestamp;
+    address public l1DepositAddress;
+    address public founder;
+    address public treasury;
+    address public emergencyRecipient;
+
+    // Deposits and withdrawals move this ledger; raw token balance is ignored by totalAssets().
+    uint256 private _trackedOnChainAssets;
+
+    uint256 public depositFeeBps = 5;
+    uint256 public withdrawalCooldown = 7 days;
+    uint256 public maxOffChainChangeRateBps = 2000;
+    uint256 public offChainUpdateCooldown = 10 minutes;
+
     bool public whitelistEnabled;
     mapping(address => bool) public whitelisted;
 
+    uint256 public maxTotalAssets;
+    uint256 public maxDepositLimit;
+    uint256 public maxWithdrawLimit;
+    uint256 public minSolvencyThreshold;
+
+    bool public genesisPhaseActive = true;
+    uint256 public genesisPhaseEndedAt;
+    uint256 public genesisPhaseDeposits;
+
+    uint256 public lastReportedTimestamp;
+    uint256 public lastOffChainAssetsTimestamp;
+    uint256 public lastHedgingReserveTimestamp;
+    uint256 public lastL1AssetsTimestamp;
+    // Once set, a bucket stays rate-limited even after being written back to zero.
+    bool private _offChainAssetsBootstrapped;
+    bool private _hedgingReserveBootstrapped;
+    bool private _l1AssetsBootstrapped;
+
+    bool public crCircuitBreakerActive;
+    bool public crSoftAlertActive;
+    uint256 public crCircuitBreakerTriggeredAt;
+
+    struct WithdrawalRequest {
+        uint256 assets;
+        uint256 shares;
+        uint256 unlockTimestamp;
+        bool claimed;
+    }
+
+    mapping(address => WithdrawalRequest[]) public withdrawalRequests;
+
+    struct PrimeInfo {
+        bool active;
+        uint256 allocatedAssets;
+    }
+
+    mapping(address => PrimeInfo) public primeAccounts;
+
     event OffChainAssetsUpdated(uint256 oldAmount, uint256 newAmount, uint256 timestamp);
-    event L1AssetsUpdated(uint256 oldAmount, uint256 newAmount, uint256 timestamp);
-    event HedgingReserveUpdated(uint256 oldAmount, uint256 newAmount, uint256 timestamp);
     event FundsSwept(uint256 amount, address destination);
+    event HedgingReserveUpdated(uint256 oldAmount, uint256 newAmount, uint256 timestamp);
+    event CircuitBreakersUpdated(uint256 maxDeposit, uint256 maxWithdraw, uint256 minSolvency);
+    event WithdrawalRequested(
+        address indexed user, uint256 requestId, uint256 assets, uint256 shares, uint256 unlockTimestamp
+    );
+    event WithdrawalClaimed(address indexed user, uint256 requestId, uint256 assets);
+    event WithdrawalCooldownUpdated(uint256 oldCooldown, uint256 newCooldown);
+    event L1AssetsUpdated(uint256 oldAmount, uint256 newAmount, uint256 timestamp);
+    event L1DepositRequested(uint256 amount, address bridge);
+    event OffChainUpdateParamsChanged(uint256 maxChangeRateBps, uint256 cooldown);
+    event CRCircuitBreakerTriggered(uint256 cr, uint256 timestamp);
+    event CRSoftAlertTriggered(uint256 cr, uint256 timestamp);
+    event CRCircuitBreakerRecovered(uint256 cr, uint256 timestamp);
+    event CRSoftAlertRecovered(uint256 cr, uint256 timestamp);
+    event DepositFeeUpdated(uint256 newFeeBps);
+    event EmergencyRecipientUpdated(address indexed oldRecipient, address indexed newRecipient);
+    event GenesisPhaseEnded(uint256 tvlAtEnd, uint256 timestamp);
+    event GenesisPhaseDeposit(address indexed user, uint256 assets, uint256 totalGenesisDeposits);
 
     error ZeroAddress();
     error ZeroAmount();
+    error FeeTooHigh(uint256 provided, uint256 maximum);
+    error UpdateCooldownNotMet();
+    error OffChainChangeExceedsMaxRate();
+    error NoSweepDestination();
+    error SolvencyThresholdTooLow();
+    error MaxChangeRateTooHigh();
+    error CooldownTooShort();
+    error CooldownTooLong();
+    error L1BridgeNotSet();
+    error AlreadyClaimed();
+    error WithdrawalCooldownNotMet();
+    error InsufficientLiquidBuffer();
+    error NotPrimeAccount();
+    error MustBePaused();
+    error EmergencyRecipientNotSet();
+    error EmergencyRecipientMismatch(address provided, address expected);
+    error EmergencyRecipientLockedWhilePaused();
     error NotWhitelistedOrCompliant();
+    error DepositCapExceeded();
+    error WithdrawLimitExceeded(uint256 requested, uint256 limit);
+    error UseRequestWithdrawal();
+    error GenesisAlreadyEnded();
+    error CircuitBreakerNotActive();
+    error CRStillLow();
 
     constructor(
-        address asset_,
+        IERC20 asset_,
         string memory name_,
         string memory symbol_,
         address admin_,
         address strategist_,
         address exchangeDepositAddress_
-    ) ERC4626(IERC20(asset_)) ERC20(name_, symbol_) {
-        if (admin_ == address(0) || exchangeDepositAddress_ == address(0)) revert ZeroAddress();
-        _grantRole(DEFAULT_ADMIN_ROLE, admin_);
-        _grantRole(PAUSER_ROLE, admin_);
-        _grantRole(STRATEGIST_ROLE, strategist_);
+    ) ERC4626(asset_) ERC20(name_, symbol_) {
         exchangeDepositAddress = exchangeDepositAddress_;
+        if (admin_ == address(0)) revert ZeroAddress();
+        _grantRole(DEFAULT_ADMIN_ROLE, admin_);
+        _grantRole(STRATEGIST_ROLE, strategist_);
+        _grantRole(PAUSER_ROLE, admin_);
+        _grantRole(PAUSER_ROLE, strategist_);
     }
 
-    function getExchangeDepositAddress() external view returns (address) {
+    function _decimalsOffset() internal pure override returns (uint8) {
+        return 3;
+    }
+
+    function getExchangeDepositAddress() public view returns (address) {
         return exchangeDepositAddress;
     }
 
     function totalAssets() public view override returns (uint256) {
-        return IERC20(asset()).balanceOf(address(this)) + offChainAssets + l1Assets + hedgingReserve;
+        return _trackedOnChainAssets + offChainAssets + l1Assets + hedgingReserve;
     }
 
-    function maxDeposit(address receiver) public view override returns (uint256) {
-        if (paused() || (whitelistEnabled && !whitelisted[receiver])) return 0;
-        return super.maxDeposit(receiver);
+    /// @notice Assets over shares in bps, with shares scaled back to asset units; 20000 when empty.
+    function getSolvencyRatio() public view returns (uint256) {
+        uint256 assets = totalAssets();
+        uint256 liabilities = totalSupply() / (10 ** _decimalsOffset());
+        if (liabilities == 0) return 20000;
+        return (assets * 10000) / liabilities;
     }
 
-    function maxMint(address receiver) public view override returns (uint256) {
-        if (paused() || (whitelistEnabled && !whitelisted[receiver])) return 0;
-        return super.maxMint(receiver);
-    }
+    // --- Strategist-written buckets ---
 
     function updateOffChainAssets(uint256 amount) external onlyRole(STRATEGIST_ROLE) {
-        emit OffChainAssetsUpdated(offChainAssets, amount, block.timestamp);
+        if (block.timestamp < lastOffChainAssetsTimestamp + offChainUpdateCooldown) revert UpdateCooldownNotMet();
+        uint256 oldAmount = offChainAssets;
+        if (_offChainAssetsBootstrapped) _checkChangeRate(oldAmount, amount);
         offChainAssets = amount;
+        if (amount > 0) _offChainAssetsBootstrapped = true;
         lastOffChainAssetsTimestamp = block.timestamp;
-    }
-
-    function updateL1Assets(uint256 amount) external onlyRole(STRATEGIST_ROLE) {
-        emit L1AssetsUpdated(l1Assets, amount, block.timestamp);
-        l1Assets = amount;
-        lastL1AssetsTimestamp = block.timestamp;
+        lastReportedTimestamp = block.timestamp;
+        emit OffChainAssetsUpdated(oldAmount, amount, block.timestamp);
+        _checkCRCircuitBreaker();
     }
 
     function updateHedgingReserve(uint256 amount) external onlyRole(STRATEGIST_ROLE) {
-        emit HedgingReserveUpdated(hedgingReserve, amount, block.timestamp);
+        if (block.timestamp < lastHedgingReserveTimestamp + offChainUpdateCooldown) revert UpdateCooldownNotMet();
+        uint256 oldAmount = hedgingReserve;
+        if (_hedgingReserveBootstrapped) _checkChangeRate(oldAmount, amount);
         hedgingReserve = amount;
+        if (amount > 0) _hedgingReserveBootstrapped = true;
         lastHedgingReserveTimestamp = block.timestamp;
+        lastReportedTimestamp = block.timestamp;
+        emit HedgingReserveUpdated(oldAmount, amount, block.timestamp);
+        _checkCRCircuitBreaker();
     }
 
-    /// @notice Moves WETH to the exchange deposit address to margin the hedge.
-    function sweepToExchange(uint256 amount) external onlyRole(STRATEGIST_ROLE) {
+    function updateL1Assets(uint256 amount) external onlyRole(STRATEGIST_ROLE) {
+        if (block.timestamp < lastL1AssetsTimestamp + offChainUpdateCooldown) revert UpdateCooldownNotMet();
+        uint256 oldAmount = l1Assets;
+        if (_l1AssetsBootstrapped) _checkChangeRate(oldAmount, amount);
+        l1Assets = amount;
+        if (amount > 0) _l1AssetsBootstrapped = true;
+        lastL1AssetsTimestamp = block.timestamp;
+        lastReportedTimestamp = block.timestamp;
+        emit L1AssetsUpdated(oldAmount, amount, block.timestamp);
+        _checkCRCircuitBreaker();
+    }
+
+    /// @dev A zero old value is measured against 1 wei, so a bootstrapped bucket cannot be zeroed
+    /// and then rewritten freely.
+    function _checkChangeRate(uint256 oldAmount, uint256 amount) private view {
+        if (maxOffChainChangeRateBps == 0) return;
+        uint256 baseline = oldAmount > 0 ? oldAmount : 1;
+        uint256 maxChange = (baseline * maxOffChainChangeRateBps) / 10000;
+        uint256 change = amount > oldAmount ? amount - oldAmount : oldAmount - amount;
+        if (change > maxChange) revert OffChainChangeExceedsMaxRate();
+    }
+
+    /// @param bucketId 0 = offChainAssets, 1 = hedgingReserve, 2 = l1Assets
+    function resetBucketBootstrap(uint8 bucketId) external onlyRole(DEFAULT_ADMIN_ROLE) {
+        if (bucketId == 0) {
+            _offChainAssetsBootstrapped = false;
+        } else if (bucketId == 1) {
+            _hedgingReserveBootstrapped = false;
+        } else if (bucketId == 2) {
+            _l1AssetsBootstrapped = false;
+        } else {
+            revert("KerneVault: invalid bucketId");
+        }
+    }
+
+    // --- Moving assets out ---
+
+    function sweepToExchange(uint256 amount) external onlyRole(DEFAULT_ADMIN_ROLE) nonReentrant whenNotPaused {
         if (amount == 0) revert ZeroAmount();
-        IERC20(asset()).safeTransfer(exchangeDepositAddress, amount);
-        emit FundsSwept(amount, exchangeDepositAddress);
+        address dest = exchangeDepositAddress != address(0)
+            ? exchangeDepositAddress
+            : (treasury != address(0) ? treasury : founder);
+        if (dest == address(0)) revert NoSweepDestination();
+        _trackedOnChainAssets -= amount;
+        SafeERC20.safeTransfer(IERC20(asset()), dest, amount);
+        emit FundsSwept(amount, dest);
+    }
+
+    function requestL1Deposit(uint256 amount) external onlyRole(DEFAULT_ADMIN_ROLE) nonReentrant whenNotPaused {
+        if (amount == 0) revert ZeroAmount();
+        if (l1DepositAddress == address(0)) revert L1BridgeNotSet();
+        _trackedOnChainAssets -= amount;
+        SafeERC20.safeTransfer(IERC20(asset()), l1DepositAddress, amount);
+        emit L1DepositRequested(amount, l1DepositAddress);
+    }
+
+    function setL1DepositAddress(address _addr) external onlyRole(DEFAULT_ADMIN_ROLE) {
+        l1DepositAddress = _addr;
+    }
+
+    function setPrimeAccount(address account, bool active) external onlyRole(DEFAULT_ADMIN_ROLE) {
+        primeAccounts[account].active = active;
+    }
+
+    function transferToPrime(address prime, uint256 amount) external onlyRole(DEFAULT_ADMIN_ROLE) nonReentrant {
+        if (!primeAccounts[prime].active) revert NotPrimeAccount();
+        _trackedOnChainAssets -= amount;
+        primeAccounts[prime].allocatedAssets += amount;
+        SafeERC20.safeTransfer(IERC20(asset()), prime, amount);
+    }
+
+    /// @dev Pulls from `prime` (which must have approved the vault) and credits what actually arrived.
+    function returnFromPrime(address prime, uint256 amount) external onlyRole(DEFAULT_ADMIN_ROLE) nonReentrant {
+        PrimeInfo storage info = primeAccounts[prime];
+        if (!info.active) revert NotPrimeAccount();
+        info.allocatedAssets = info.allocatedAssets >= amount ? info.allocatedAssets - amount : 0;
+        IERC20 token = IERC20(asset());
+        uint256 balBefore = token.balanceOf(address(this));
+        SafeERC20.safeTransferFrom(token, prime, address(this), amount);
+        _trackedOnChainAssets += token.balanceOf(address(this)) - balBefore;
+    }
+
+    /// @notice Drains the whole token balance to the pre-committed recipient; only while paused.
+    function emergencyExit(address recipient) external onlyRole(DEFAULT_ADMIN_ROLE) {
+        if (!paused()) revert MustBePaused();
+        address pinnedRecipient = emergencyRecipient;
+        if (pinnedRecipient == address(0)) revert EmergencyRecipientNotSet();
+        if (recipient != pinnedRecipient) revert EmergencyRecipientMismatch(recipient, pinnedRecipient);
+        uint256 balance = IERC20(asset()).balanceOf(address(this));
+        if (balance > 0) {
+            _trackedOnChainAssets = 0;
+            SafeERC20.safeTransfer(IERC20(asset()), pinnedRecipient, balance);
+        }
+    }
+
+    function setEmergencyRecipient(address newRecipient) external onlyRole(DEFAULT_ADMIN_ROLE) {
+        if (paused()) revert EmergencyRecipientLockedWhilePaused();
+        if (newRecipient == address(0)) revert ZeroAddress();
+        address oldRecipient = emergencyRecipient;
+        emergencyRecipient = newRecipient;
+        emit EmergencyRecipientUpdated(oldRecipient, newRecipient);
+    }
+
+    // --- Admin configuration ---
+
+    function pause() external onlyRole(PAUSER_ROLE) {
+        _pause();
+    }
+
+    /// @dev Stricter than pause, so a strategist cannot undo a halt.
+    function unpause() external onlyRole(DEFAULT_ADMIN_ROLE) {
+        _unpause();
+    }
+
+    function setFounder(address _founder) external onlyRole(DEFAULT_ADMIN_ROLE) {
+        if (_founder == address(0)) revert ZeroAddress();
+        founder = _founder;
+    }
+
+    function setTreasury(address _treasury) external onlyRole(DEFAULT_ADMIN_ROLE) {
+        if (_treasury == address(0)) revert ZeroAddress();
+        treasury = _treasury;
     }
 
     function setWhitelistEnabled(bool enabled) external onlyRole(DEFAULT_ADMIN_ROLE) {
@@ -105,20 +341,199 @@ contract KerneVault is ERC4626, AccessControl, Pausable {
         whitelisted[account] = status;
     }
 
-    function pause() external onlyRole(PAUSER_ROLE) {
-        _pause();
+    function setMaxTotalAssets(uint256 _maxTotalAssets) external onlyRole(DEFAULT_ADMIN_ROLE) {
+        maxTotalAssets = _maxTotalAssets;
     }
 
-    function unpause() external onlyRole(PAUSER_ROLE) {
-        _unpause();
+    function setCircuitBreakers(uint256 _maxDepositLimit, uint256 _maxWithdrawLimit, uint256 _minSolvencyThreshold)
+        external
+        onlyRole(DEFAULT_ADMIN_ROLE)
+    {
+        if (_minSolvencyThreshold != 0 && _minSolvencyThreshold < 9000) revert SolvencyThresholdTooLow();
+        maxDepositLimit = _maxDepositLimit;
+        maxWithdrawLimit = _maxWithdrawLimit;
+        minSolvencyThreshold = _minSolvencyThreshold;
+        emit CircuitBreakersUpdated(_maxDepositLimit, _maxWithdrawLimit, _minSolvencyThreshold);
+    }
+
+    function setOffChainUpdateParams(uint256 _maxChangeRateBps, uint256 _cooldown)
+        external
+        onlyRole(DEFAULT_ADMIN_ROLE)
+    {
+        if (_maxChangeRateBps > 5000) revert MaxChangeRateTooHigh();
+        if (_cooldown < 5 minutes) revert CooldownTooShort();
+        maxOffChainChangeRateBps = _maxChangeRateBps;
+        offChainUpdateCooldown = _cooldown;
+        emit OffChainUpdateParamsChanged(_maxChangeRateBps, _cooldown);
+    }
+
+    function setWithdrawalCooldown(uint256 _cooldown) external onlyRole(DEFAULT_ADMIN_ROLE) {
+        if (_cooldown > 30 days) revert CooldownTooLong();
+        uint256 old = withdrawalCooldown;
+        withdrawalCooldown = _cooldown;
+        emit WithdrawalCooldownUpdated(old, _cooldown);
+    }
+
+    function setDepositFee(uint256 bps) external onlyRole(DEFAULT_ADMIN_ROLE) {
+        if (bps > MAX_DEPOSIT_FEE_BPS) revert FeeTooHigh(bps, MAX_DEPOSIT_FEE_BPS);
+        depositFeeBps = bps;
+        emit DepositFeeUpdated(bps);
+    }
+
+    // --- Withdrawal queue (the only way out) ---
+
+    function requestWithdrawal(uint256 assets) external nonReentrant whenNotPaused returns (uint256) {
+        if (maxWithdrawLimit > 0 && assets > maxWithdrawLimit) {
+            revert WithdrawLimitExceeded(assets, maxWithdrawLimit);
+        }
+        uint256 shares = previewWithdraw(assets);
+        if (shares == 0) revert ZeroAmount();
+        _transfer(msg.sender, address(this), shares);
+        uint256 requestId = withdrawalRequests[msg.sender].length;
+        uint256 unlockTimestamp = block.timestamp + withdrawalCooldown;
+        withdrawalRequests[msg.sender].push(
+            WithdrawalRequest({assets: assets, shares: shares, unlockTimestamp: unlockTimestamp, claimed: false})
+        );
+        emit WithdrawalRequested(msg.sender, requestId, assets, shares, unlockTimestamp);
+        return requestId;
+    }
+
+    /// @dev Pays the locked shares at the claim-time price, not the amount recorded at request time.
+    function claimWithdrawal(uint256 requestId) external nonReentrant whenNotPaused {
+        WithdrawalRequest storage req = withdrawalRequests[msg.sender][requestId];
+        if (req.claimed) revert AlreadyClaimed();
+        if (block.timestamp < req.unlockTimestamp) revert WithdrawalCooldownNotMet();
+        uint256 assetsOut = convertToAssets(req.shares);
+        if (_trackedOnChainAssets < assetsOut) revert InsufficientLiquidBuffer();
+        req.claimed = true;
+        _burn(address(this), req.shares);
+        _trackedOnChainAssets -= assetsOut;
+        SafeERC20.safeTransfer(IERC20(asset()), msg.sender, assetsOut);
+        emit WithdrawalClaimed(msg.sender, requestId, assetsOut);
+    }
+
+    function getWithdrawalRequestCount(address user) external view returns (uint256) {
+        return withdrawalRequests[user].length;
+    }
+
+    // --- ERC-4626 ---
+
+    function maxDeposit(address receiver) public view override returns (uint256) {
+        if (paused()) return 0;
+        if (whitelistEnabled && !whitelisted[receiver]) return 0;
+        if (maxTotalAssets > 0 && totalAssets() >= maxTotalAssets) return 0;
+        if (maxDepositLimit > 0) return maxDepositLimit;
+        return type(uint256).max;
+    }
+
+    function maxMint(address receiver) public view override returns (uint256) {
+        uint256 maxDep = maxDeposit(receiver);
+        if (maxDep == 0) return 0;
+        if (maxDep == type(uint256).max) return type(uint256).max;
+        return previewDeposit(maxDep);
+    }
+
+    function previewDeposit(uint256 assets) public view override returns (uint256) {
+        uint256 fee = (assets * depositFeeBps) / 10000;
+        return super.previewDeposit(assets - fee);
+    }
+
+    /// @dev Grossed up by the fee so that mint and deposit cost the same per share.
+    function previewMint(uint256 shares) public view override returns (uint256) {
+        uint256 grossAssetsExFee = super.previewMint(shares);
+        if (depositFeeBps == 0) return grossAssetsExFee;
+        return Math.mulDiv(grossAssetsExFee, 10000, 10000 - depositFeeBps, Math.Rounding.Ceil);
     }
 
     function _deposit(address caller, address receiver, uint256 assets, uint256 shares) internal override {
         if (whitelistEnabled && !whitelisted[receiver]) revert NotWhitelistedOrCompliant();
-        super._deposit(caller, receiver, assets, shares);
+        if (maxTotalAssets > 0 && totalAssets() + assets > maxTotalAssets) revert DepositCapExceeded();
+        uint256 fee = (assets * depositFeeBps) / 10000;
+        SafeERC20.safeTransferFrom(IERC20(asset()), caller, address(this), assets);
+        if (fee > 0) {
+            address feeRecipient = treasury != address(0) ? treasury : founder;
+            if (feeRecipient != address(0)) {
+                SafeERC20.safeTransfer(IERC20(asset()), feeRecipient, fee);
+            } else {
+                // Nobody to pay: the fee stays in the vault and on the ledger.
+                fee = 0;
+            }
+        }
+        _trackedOnChainAssets += assets - fee;
+        _mint(receiver, shares);
+        emit Deposit(caller, receiver, assets, shares);
+        _trackGenesisDeposit(receiver, assets);
     }
 
-    function supportsInterface(bytes4 interfaceId) public view override returns (bool) {
-        return super.supportsInterface(interfaceId);
+    function _withdraw(address, address, address, uint256, uint256) internal pure override {
+        revert UseRequestWithdrawal();
+    }
+
+    // --- Genesis phase ---
+
+    /// @dev The deployed check converts TVL to USD through an optional price oracle; with none set it
+    /// treats the asset as $1, which for an 18-decimal asset is the raw totalAssets().
+    function _tvlInUsd18() internal view returns (uint256) {
+        uint256 tvl = totalAssets();
+        uint8 dec = decimals() - _decimalsOffset();
+        if (dec < 18) return tvl * (10 ** (18 - dec));
+        if (dec > 18) return tvl / (10 ** (dec - 18));
+        return tvl;
+    }
+
+    function _trackGenesisDeposit(address user, uint256 assets) internal {
+        if (!genesisPhaseActive) return;
+        genesisPhaseDeposits += assets;
+        emit GenesisPhaseDeposit(user, assets, genesisPhaseDeposits);
+        if (_tvlInUsd18() >= GENESIS_TVL_THRESHOLD) {
+            genesisPhaseActive = false;
+            genesisPhaseEndedAt = block.timestamp;
+            emit GenesisPhaseEnded(totalAssets(), block.timestamp);
+        }
+    }
+
+    function endGenesisPhase() external onlyRole(DEFAULT_ADMIN_ROLE) {
+        if (!genesisPhaseActive) revert GenesisAlreadyEnded();
+        genesisPhaseActive = false;
+        genesisPhaseEndedAt = block.timestamp;
+        emit GenesisPhaseEnded(totalAssets(), block.timestamp);
+    }
+
+    // --- Collateral-ratio breaker ---
+
+    function _checkCRCircuitBreaker() internal {
+        uint256 cr = getSolvencyRatio();
+        if (cr < CRITICAL_CR_THRESHOLD) {
+            if (!crCircuitBreakerActive) {
+                crCircuitBreakerActive = true;
+                crCircuitBreakerTriggeredAt = block.timestamp;
+                emit CRCircuitBreakerTriggered(cr, block.timestamp);
+                if (!paused()) _pause();
+            }
+        } else if (cr < WARNING_CR_THRESHOLD) {
+            if (!crSoftAlertActive) {
+                crSoftAlertActive = true;
+                emit CRSoftAlertTriggered(cr, block.timestamp);
+            }
+        } else if (cr >= SAFE_CR_THRESHOLD) {
+            if (crCircuitBreakerActive && block.timestamp >= crCircuitBreakerTriggeredAt + crCircuitBreakerCooldown) {
+                crCircuitBreakerActive = false;
+                emit CRCircuitBreakerRecovered(cr, block.timestamp);
+            }
+            if (crSoftAlertActive) {
+                crSoftAlertActive = false;
+                emit CRSoftAlertRecovered(cr, block.timestamp);
+            }
+        }
+    }
+
+    /// @dev Clears the breaker only; the vault stays paused until the admin unpauses it.
+    function recoverCRCircuitBreaker() external onlyRole(DEFAULT_ADMIN_ROLE) {
+        if (!crCircuitBreakerActive) revert CircuitBreakerNotActive();
+        if (block.timestamp < crCircuitBreakerTriggeredAt + crCircuitBreakerCooldown) revert UpdateCooldownNotMet();
+        uint256 cr = getSolvencyRatio();
+        if (cr < SAFE_CR_THRESHOLD) revert CRStillLow();
+        crCircuitBreakerActive = false;
+        emit CRCircuitBreakerRecovered(cr, block.timestamp);
     }
 }
