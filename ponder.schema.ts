@@ -18,8 +18,9 @@ export const psmSwap = onchainTable(
     user: t.hex().notNull(),
     usdcAmount: t.bigint().notNull(), // USDC in (mint) or paid out (redeem), 6 decimals
     kusdAmount: t.bigint().notNull(), // kUSD minted (mint) or taken in (redeem), 18 decimals
-    fee: t.bigint().notNull(), // in kUSD, 18 decimals
-    feeBps: t.integer().notNull(), // fee / gross kUSD, in basis points
+    fee: t.bigint().notNull(), // as emitted, in fromToken units: USDC (6 decimals) for a mint, kUSD (18) for a redemption
+    feeBps: t.integer().notNull(), // fee / amount, in basis points
+    kusdBurned: t.bigint().notNull(), // kUSD the PSM burned in this redemption (the live PSM while minting is on), else 0
     txHash: t.hex().notNull(),
     blockNumber: t.bigint().notNull(),
     timestamp: t.bigint().notNull(),

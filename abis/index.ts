@@ -6,6 +6,7 @@ export { incentiveEscrowAbi } from "./IncentiveEscrow.js";
 export { kerneInsuranceFundAbi } from "./KerneInsuranceFund.js";
 export { kerneTreasuryAbi } from "./KerneTreasury.js";
 export { kerneVaultAbi } from "./KerneVault.js";
+export { kerneVaultV1Abi } from "./KerneVaultV1.js";
 export { kusdAbi } from "./KUSD.js";
 export { kusdpsmAbi } from "./KUSDPSM.js";
 export { kusdpsmv1Abi } from "./KUSDPSMV1.js";

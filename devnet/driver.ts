@@ -17,6 +17,9 @@ import {
 } from "viem";
 import * as abis from "../abis/index.js";
 
+/** Gas limit of a transaction sent without one (only the gas used is paid). */
+const SEND_GAS = 5_000_000n;
+
 export type Tx = { from: Address; to?: Address; data?: Hex; value?: bigint; gas?: bigint };
 
 export type Receipt = {
@@ -130,7 +133,10 @@ export class ChainDriver {
     await this.rpc("evm_setNextBlockTimestamp", [this.cursor]);
     let hash: Hex;
     try {
-      hash = await this.rpc<Hex>("eth_sendTransaction", [this.toRpcTx(tx)]);
+      // A fixed limit, not anvil's estimate: the estimate runs at the previous block's timestamp,
+      // and a write of block.timestamp into a slot that already holds it is cheaper there than it
+      // is one block later (the deployed vault v1 ran out of gas that way).
+      hash = await this.rpc<Hex>("eth_sendTransaction", [this.toRpcTx({ gas: SEND_GAS, ...tx })]);
     } catch (error) {
       if (error instanceof ScriptRevertError) {
         throw new ScriptRevertError(`transaction reverted: ${error.details.reason}`, { tx, reason: error.details.reason });

@@ -295,7 +295,7 @@ export class BaseHistory {
       await this.send(dep, "kUSD", "renounceRole", [DEFAULT_ADMIN_ROLE, dep.address]);
       await this.deploy("skUSDDeprecated", "StakedKUSDV1", dep, [this.addr("kUSD"), this.addr("multisig")]);
       await this.safe("skUSDDeprecated", "grantRole", [STRATEGIST_ROLE, k.operator.address]);
-      await this.deploy("vaultV1", "KerneVault", dep, [this.addr("weth"), "Kerne ETH Vault", "kETH", this.addr("multisig"), k.operator.address, k.operator.address]);
+      await this.deploy("vaultV1", "KerneVaultV1", dep, [this.addr("weth"), "Kerne ETH Vault", "kETH", this.addr("multisig"), k.operator.address, k.operator.address]);
     });
 
     S(DATES.genesis + 2 * HOUR, "founder seeds", async () => {

@@ -133,7 +133,7 @@ describe("buildPorReport", () => {
   });
 
   it("redemption precedent rule 5: redemptions burn nothing; a non-registry redeemer is external", () => {
-    const red = (user: Address, id: string): IndexedRedemption => ({ id, psmKey: "psmMint", psm: A(1), direction: "redeem", user, usdcAmount: usdc(999), kusdAmount: kusd(1_000), fee: kusd(1), feeBps: 10, txHash: `0x${id.padStart(64, "0")}`, blockNumber: 900n, timestamp: 1_789_000_000n, logIndex: 0 });
+    const red = (user: Address, id: string): IndexedRedemption => ({ id, psmKey: "psmMint", psm: A(1), direction: "redeem", user, usdcAmount: usdc(999), kusdAmount: kusd(1_000), fee: kusd(1), feeBps: 10, kusdBurned: 0n, txHash: `0x${id.padStart(64, "0")}`, blockNumber: 900n, timestamp: 1_789_000_000n, logIndex: 0 });
     const p = buildPorReport(inputs(snapshot(), 20_000, [red(FOUNDER, "1"), red(EXTERNAL, "2")])).redemptionDepth.precedent;
     expect(p).toMatchObject({ executedRedemptions: 2, totalRedeemedKUSD: 2_000, totalPaidOutUSDC: 1_998, externalRedemptionsToDate: 1, allRedemptionsByFounderWallet: false, lifetimeKUSDBurned: 0 });
     expect(p.transactions[1]!.significance).toContain("first external redemption");

@@ -21,7 +21,7 @@ const BucketRef = builder.objectRef<Bucket>("PsmVolumeBucket").implement({
     count: t.exposeInt("count"),
     usdcTotal: t.field({ type: "BigInt", description: "USDC, 6 decimals", resolve: (b) => b.usdcTotal }),
     kusdTotal: t.field({ type: "BigInt", description: "kUSD, 18 decimals", resolve: (b) => b.kusdTotal }),
-    feeTotal: t.field({ type: "BigInt", description: "kUSD, 18 decimals", resolve: (b) => b.feeTotal }),
+    feeTotal: t.field({ type: "BigInt", description: "Sum of Swap.fee in fromToken units: USDC (6 decimals) for mints, kUSD (18 decimals) for redemptions", resolve: (b) => b.feeTotal }),
   }),
 });
 

@@ -39,6 +39,7 @@ export function buildPrecedent(p: PrecedentInputs) {
   let allFounder = p.redemptions.length > 0;
   let kusdTotal = 0n;
   let usdcTotal = 0n;
+  let burnedByRedemptions = 0n;
 
   const transactions = p.redemptions.map((r) => {
     const psm = label.get(r.psm.toLowerCase());
@@ -47,6 +48,7 @@ export function buildPrecedent(p: PrecedentInputs) {
     if (!rel.listed) externalCount++;
     kusdTotal += r.kusdAmount;
     usdcTotal += r.usdcAmount;
+    burnedByRedemptions += r.kusdBurned;
     const notes: string[] = [];
     if (!firstAt.has(r.psmKey)) {
       firstAt.set(r.psmKey, r.id);
@@ -63,6 +65,7 @@ export function buildPrecedent(p: PrecedentInputs) {
       kusdRedeemed: toUnits(r.kusdAmount, 18),
       usdcPaidOut: toUnits(r.usdcAmount, 6),
       feeBps: r.feeBps,
+      kusdBurned: toUnits(r.kusdBurned, 18),
       redeemer: getAddress(r.user),
       redeemerRelationship: rel.text,
       significance: notes.join("; ") || "routine redemption",
@@ -77,14 +80,17 @@ export function buildPrecedent(p: PrecedentInputs) {
     totalPaidOutUSDC: toUnits(usdcTotal, 6),
     externalRedemptionsToDate: externalCount,
     allRedemptionsByFounderWallet: allFounder,
-    // Rule 5: a redemption leaves its kUSD in the PSM; only Transfer-to-zero burns count.
+    // Every Transfer-to-zero counts, the live PSM's self-burns on redemption included: spec 2.3
+    // rule 5 ("a redemption does not burn") holds for PSM v1 and v3 only, not for the deployed
+    // live PSM while minting is enabled.
     lifetimeKUSDBurned: toUnits(p.kusdBurned, 18),
     lifetimeKUSDBurnedWei: p.kusdBurned.toString(),
+    redemptionBurnedKUSD: toUnits(burnedByRedemptions, 18),
     completeAsOf: isoDate(p.completeAsOf.timestamp),
     completeAsOfBlock: Number(to),
     transactions,
     note:
-      "Every Swap(kUSD → USDC) emitted by the three PSMs up to completeAsOfBlock, from the indexer. A redemption is one transaction against one PSM, paid from that PSM's own USDC; the kUSD taken in stays in the PSM (no burn), so totalSupply is unchanged and outstanding falls.",
+      "Every Swap(kUSD → USDC) emitted by the three PSMs up to completeAsOfBlock, from the indexer. A redemption is one transaction against one PSM, paid from that PSM's own USDC. What happens to the kUSD taken in depends on the deployed PSM: PSM v1 and the retired v3 keep it as inventory (totalSupply unchanged, outstanding falls); the live mint PSM burns it while minting is enabled (totalSupply falls by the amount; kusdBurned per transaction) and keeps it while minting is off. The spec's rule that a redemption never burns is therefore not what the live PSM does.",
     verifyVia: [
       ...p.psms.map((x) => `cast logs --from-block ${p.fromBlock} --to-block ${to} --address ${x.address} ${swapSig} --rpc-url ${p.rpcUrl}  # ${x.key}: redemptions are the Swap logs whose fromToken (topic 2) is kUSD ${p.kusd}`),
       `cast logs --from-block ${p.fromBlock} --to-block ${to} --address ${p.kusd} 'Transfer(address indexed,address indexed,uint256)' '' ${zeroAddress} --rpc-url ${p.rpcUrl}  # lifetimeKUSDBurnedWei = sum of these amounts (${p.kusdBurned})`,

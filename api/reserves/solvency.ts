@@ -3,7 +3,7 @@
  * converted from raw integers at the edge); `null` means "not known" and propagates.
  */
 
-/** Rule 1: outstanding kUSD = totalSupply − kUSD held by the PSMs (redeemed kUSD is kept, not burned). */
+/** Rule 1: outstanding kUSD = totalSupply − kUSD held by the PSMs (inventory kept by PSM v1/v3, and by the live PSM while minting is off; its burns already left totalSupply). */
 export function outstandingKusd(totalSupply: bigint, heldByPsms: readonly bigint[]): bigint {
   return totalSupply - heldByPsms.reduce((a, b) => a + b, 0n);
 }

@@ -1,5 +1,6 @@
 import { ponder } from "ponder:registry";
-import { psmPauseEvent, psmReserveMovement, psmSwap } from "ponder:schema";
+import { kusdSupplyEvent, psmPauseEvent, psmReserveMovement, psmSwap } from "ponder:schema";
+import { and, eq } from "ponder";
 import { lower, network, psmKeyOf } from "./lookup.js";
 import { swapAmounts } from "./swap-amounts.js";
 import { explains } from "../../api/registry/violation-rule.js";
@@ -11,6 +12,15 @@ ponder.on("PSM:Swap", async ({ event, context }) => {
   const { user, fromToken, amount, fee } = event.args;
   const direction = lower(fromToken) === lower(network.kUSD.address) ? "redeem" : "mint";
   const amounts = swapAmounts(direction, amount, fee);
+  // The live PSM burns what it redeems while minting is enabled; its burn (a kUSD Transfer to
+  // zero from the PSM) comes earlier in the same transaction. v1 and v3 never burn.
+  const burns =
+    direction === "redeem"
+      ? await context.db.sql
+          .select({ amount: kusdSupplyEvent.amount })
+          .from(kusdSupplyEvent)
+          .where(and(eq(kusdSupplyEvent.txHash, event.transaction.hash), eq(kusdSupplyEvent.account, psm), eq(kusdSupplyEvent.kind, "burn")))
+      : [];
   await context.db.insert(psmSwap).values({
     id: event.id,
     psmKey: psmKeyOf(psm) ?? "unknown",
@@ -19,6 +29,7 @@ ponder.on("PSM:Swap", async ({ event, context }) => {
     user: lower(user),
     ...amounts,
     fee,
+    kusdBurned: burns.reduce((sum, b) => sum + b.amount, 0n),
     txHash: event.transaction.hash,
     blockNumber: event.block.number,
     timestamp: event.block.timestamp,

@@ -1,6 +1,7 @@
 /**
- * What a PSM `Swap` event means in both tokens. `amount` is in fromToken units and `fee` in
- * kUSD units (18 decimals), as the deployed KUSDPSM emits them.
+ * What a PSM `Swap` event means in both tokens. Every deployed PSM version (v1, v3 and the live
+ * one) emits `amount` AND `fee` in fromToken units: a mint's fee is USDC (6 decimals), taken
+ * from the USDC paid in; a redemption's fee is kUSD (18 decimals), taken from the kUSD paid in.
  */
 export const KUSD_PER_USDC_UNIT = 10n ** 12n;
 
@@ -8,8 +9,7 @@ export type SwapAmounts = { usdcAmount: bigint; kusdAmount: bigint; feeBps: numb
 
 export function swapAmounts(direction: "mint" | "redeem", amount: bigint, fee: bigint): SwapAmounts {
   if (direction === "mint") {
-    const gross = amount * KUSD_PER_USDC_UNIT;
-    return { usdcAmount: amount, kusdAmount: gross - fee, feeBps: bps(fee, gross) };
+    return { usdcAmount: amount, kusdAmount: (amount - fee) * KUSD_PER_USDC_UNIT, feeBps: bps(fee, amount) };
   }
   return { usdcAmount: (amount - fee) / KUSD_PER_USDC_UNIT, kusdAmount: amount, feeBps: bps(fee, amount) };
 }
