@@ -17,13 +17,13 @@ const FOUNDER = A(100);
 const EXTERNAL = A(101);
 
 function snapshot(over: Partial<ChainSnapshot> = {}): ChainSnapshot {
-  const psm = (n: number, u: number, k: number, minter: boolean) => ({ address: A(n), usdc: R(usdc(u)), kusd: R(kusd(k)), holdsMinterRole: R(minter), paused: R(false), feeTiers: [{ threshold: usdc(50_000), feeBps: 10n }] });
+  const psm = (n: number, u: number, k: number, minter: boolean) => ({ address: A(n), usdc: R(usdc(u)), kusd: R(kusd(k)), holdsMinterRole: R(minter), paused: R(false), fees: { version: "live" as const, tiers: [{ threshold: usdc(50_000), feeBps: 8n }], swapFeeBps: 10n, virtualPegEnabled: false, virtualPegFeeBps: 0n } });
   const vault = (n: number, weth: number, off: number, l1: number, hedge: number, supply: number) => ({
-    address: A(n), totalAssets: R(parseEther(String(weth + off + l1 + hedge))), totalSupply: R(parseEther(String(supply))), wethBalance: R(parseEther(String(weth))),
+    address: A(n), shareDecimals: R(21), totalAssets: R(parseEther(String(weth + off + l1 + hedge))), totalSupply: R(parseEther(String(supply))), wethBalance: R(parseEther(String(weth))),
     offChainAssets: R(parseEther(String(off))), l1Assets: R(parseEther(String(l1))), hedgingReserve: R(parseEther(String(hedge))),
   });
   const staking = (n: number, assets: number, supplyRaw: bigint, listed: bigint, redeemable: number) => ({
-    address: A(n), totalAssets: R(kusd(assets)), totalSupply: R(supplyRaw), kusdBalance: R(kusd(assets)), redeemable: R(kusd(redeemable)), assetsPerShare: R(kusd(1)),
+    address: A(n), shareDecimals: R(24), totalAssets: R(kusd(assets)), totalSupply: R(supplyRaw), kusdBalance: R(kusd(assets)), redeemable: R(kusd(redeemable)), assetsPerShare: R(kusd(1)),
     listedShares: [{ account: FOUNDER, shares: R(listed) }],
   });
   return {

@@ -4,8 +4,8 @@
  * A read that fails is `null` (reported as unknown), never a guess and never a 5xx.
  */
 import { keccak256, stringToHex, type Address } from "viem";
-import type { PsmKey } from "../../src/networks/types.js";
-import type { FeeTier } from "./redemption-routing.js";
+import { PSM_VERSIONS, type PsmKey } from "../../src/networks/types.js";
+import type { FeeSchedule, FeeTier } from "./redemption-routing.js";
 import { ChainReadError, tolerantReads, type PinnedReader, type Read, type ReadSpec } from "../chain/pinned-reader.js";
 
 export const MINTER_ROLE = keccak256(stringToHex("MINTER_ROLE"));
@@ -39,11 +39,14 @@ export type PsmSnapshot = {
   kusd: Read<bigint>;
   holdsMinterRole: Read<boolean>;
   paused: Read<boolean>;
-  feeTiers: FeeTier[] | null;
+  /** The fee rule inputs at the block (tiers, flat fee, virtual peg); null when any is unreadable. */
+  fees: FeeSchedule | null;
 };
 
 export type DepositVaultSnapshot = {
   address: Address;
+  /** decimals() of the share token: 21 on both deployed vaults (decimals offset 3 over WETH). */
+  shareDecimals: Read<number>;
   totalAssets: Read<bigint>;
   totalSupply: Read<bigint>;
   wethBalance: Read<bigint>;
@@ -54,12 +57,14 @@ export type DepositVaultSnapshot = {
 
 export type StakingVaultSnapshot = {
   address: Address;
+  /** decimals() of the share token: 24 on both deployed skUSDs (offset 6 over kUSD's 18). */
+  shareDecimals: Read<number>;
   totalAssets: Read<bigint>;
   totalSupply: Read<bigint>;
   kusdBalance: Read<bigint>;
   /** convertToAssets(totalSupply): what every share together can withdraw. */
   redeemable: Read<bigint>;
-  /** convertToAssets(1e24): kUSD per whole share. */
+  /** convertToAssets(10^shareDecimals): kUSD per whole share. */
   assetsPerShare: Read<bigint>;
   /** Shares held by registry-listed accounts, per account. */
   listedShares: { account: Address; shares: Read<bigint> }[];
@@ -85,40 +90,54 @@ export type ChainSnapshot = {
   failedReads: string[];
 };
 
-const ONE_SHARE = 10n ** 24n;
 
 type TolerantRead = ReturnType<typeof tolerantReads>["read"];
 
-/** The fee tiers of a PSM's redemptions (the public array, read until it ends). */
-async function feeTiers(r: PinnedReader, usdc: Address, psm: Address): Promise<FeeTier[] | null> {
+/** The tiers as stored (the public array, read until it ends): order matters to the fee rule. */
+async function feeTiers(r: PinnedReader, usdc: Address, psm: Address): Promise<FeeTier[]> {
   const tiers: FeeTier[] = [];
-  for (let i = 0; i < 16; i++) {
+  for (let i = 0; i < 20; i++) {
     try {
       const [threshold, feeBps] = await r.call<[bigint, bigint]>({ to: psm, signature: "tieredFees(address,uint256)(uint256,uint256)", args: [usdc, BigInt(i)] });
       tiers.push({ threshold, feeBps });
     } catch {
-      break; // past the end of the array (or unreadable: the planner then has no tiers)
+      break; // past the end of the array
     }
   }
-  return tiers.length ? tiers : null;
+  return tiers;
 }
 
-async function readPsm(r: PinnedReader, read: TolerantRead, a: Pick<SnapshotAddresses, "usdc" | "kUSD">, address: Address): Promise<PsmSnapshot> {
+/** What the deployed fee rule reads: tiers, `swapFees[USDC]` and the virtual peg. */
+async function feeSchedule(r: PinnedReader, usdc: Address, psm: Address, key: PsmKey): Promise<FeeSchedule | null> {
+  try {
+    const [tiers, swapFeeBps, virtualPegEnabled, virtualPegFeeBps] = await Promise.all([
+      feeTiers(r, usdc, psm),
+      r.call<bigint>({ to: psm, signature: "swapFees(address)(uint256)", args: [usdc] }),
+      r.call<boolean>({ to: psm, signature: "virtualPegEnabled()(bool)" }),
+      r.call<bigint>({ to: psm, signature: "virtualPegFeeBps()(uint256)" }),
+    ]);
+    return { version: PSM_VERSIONS[key], tiers, swapFeeBps, virtualPegEnabled, virtualPegFeeBps };
+  } catch {
+    return null;
+  }
+}
+
+async function readPsm(r: PinnedReader, read: TolerantRead, a: Pick<SnapshotAddresses, "usdc" | "kUSD">, key: PsmKey, address: Address): Promise<PsmSnapshot> {
   const balance = (token: Address, decimals: number) => read<bigint>({ to: token, signature: "balanceOf(address)(uint256)", args: [address] }, decimals);
-  const [usdc, kusd, holdsMinterRole, paused, tiers] = await Promise.all([
+  const [usdc, kusd, holdsMinterRole, paused, fees] = await Promise.all([
     balance(a.usdc, 6),
     balance(a.kUSD, 18),
     read<boolean>({ to: a.kUSD, signature: "hasRole(bytes32,address)(bool)", args: [MINTER_ROLE, address] }),
     read<boolean>({ to: address, signature: "paused()(bool)" }),
-    feeTiers(r, a.usdc, address),
+    feeSchedule(r, a.usdc, address, key),
   ]);
-  return { address, usdc, kusd, holdsMinterRole, paused, feeTiers: tiers };
+  return { address, usdc, kusd, holdsMinterRole, paused, fees };
 }
 
 /** Only the three PSMs (reserves, kUSD held, minter role, pause, fee tiers): what the redemption planner needs. */
 export async function readPsmSnapshots(r: PinnedReader, a: Pick<SnapshotAddresses, "usdc" | "kUSD" | "psms">): Promise<Record<PsmKey, PsmSnapshot>> {
   const { read } = tolerantReads(r);
-  const [psmMint, psmRetiredMint, psmRedeemReserve] = await Promise.all(PSM_KEYS.map((k) => readPsm(r, read, a, a.psms[k])));
+  const [psmMint, psmRetiredMint, psmRedeemReserve] = await Promise.all(PSM_KEYS.map((k) => readPsm(r, read, a, k, a.psms[k])));
   return { psmMint: psmMint!, psmRetiredMint: psmRetiredMint!, psmRedeemReserve: psmRedeemReserve! };
 }
 
@@ -130,30 +149,36 @@ export async function readChainSnapshot(r: PinnedReader, a: SnapshotAddresses): 
     read<bigint>({ to: token, signature: "balanceOf(address)(uint256)", args: [holder] }, decimals);
   const u = (to: Address, signature: string, decimals?: number, args?: ReadSpec["args"]) => read<bigint>({ to, signature, args }, decimals);
 
-  const psm = (address: Address) => readPsm(r, read, a, address);
+  const psm = (key: PsmKey) => readPsm(r, read, a, key, a.psms[key]);
+
+  // Share decimals are read, never assumed: an ERC-4626 share need not match its asset.
+  const shareDecimals = (address: Address) => read<number>({ to: address, signature: "decimals()(uint8)" });
 
   const depositVault = async (address: Address): Promise<DepositVaultSnapshot> => {
+    const decimals = await shareDecimals(address);
     const [totalAssets, totalSupply, wethBalance, offChainAssets, l1Assets, hedgingReserve] = await Promise.all([
       u(address, "totalAssets()(uint256)", 18),
-      u(address, "totalSupply()(uint256)", 18),
+      u(address, "totalSupply()(uint256)", decimals ? Number(decimals.value) : undefined),
       balanceOf(a.weth, address, 18),
       u(address, "offChainAssets()(uint256)", 18),
       u(address, "l1Assets()(uint256)", 18),
       u(address, "hedgingReserve()(uint256)", 18),
     ]);
-    return { address, totalAssets, totalSupply, wethBalance, offChainAssets, l1Assets, hedgingReserve };
+    return { address, shareDecimals: decimals, totalAssets, totalSupply, wethBalance, offChainAssets, l1Assets, hedgingReserve };
   };
 
   const stakingVault = async (address: Address): Promise<StakingVaultSnapshot> => {
+    const decimals = await shareDecimals(address);
+    const d = decimals ? Number(decimals.value) : undefined;
     const [totalAssets, totalSupply, kusdBalance, assetsPerShare, listedShares] = await Promise.all([
       u(address, "totalAssets()(uint256)", 18),
-      u(address, "totalSupply()(uint256)", 24),
+      u(address, "totalSupply()(uint256)", d),
       balanceOf(a.kUSD, address, 18),
-      u(address, "convertToAssets(uint256)(uint256)", 18, [ONE_SHARE]),
-      Promise.all(a.listedAccounts.map(async (account) => ({ account, shares: await balanceOf(address, account, 24) }))),
+      d === undefined ? Promise.resolve(null) : u(address, "convertToAssets(uint256)(uint256)", 18, [10n ** BigInt(d)]),
+      Promise.all(a.listedAccounts.map(async (account) => ({ account, shares: await balanceOf(address, account, d ?? 0) }))),
     ]);
     const redeemable = totalSupply ? await u(address, "convertToAssets(uint256)(uint256)", 18, [totalSupply.value]) : null;
-    return { address, totalAssets, totalSupply, kusdBalance, redeemable, assetsPerShare, listedShares };
+    return { address, shareDecimals: decimals, totalAssets, totalSupply, kusdBalance, redeemable, assetsPerShare, listedShares };
   };
 
   const holder = async (address: Address): Promise<HolderSnapshot> => {
@@ -191,9 +216,9 @@ export async function readChainSnapshot(r: PinnedReader, a: SnapshotAddresses): 
   const [kusdTotalSupply, psmMint, psmRetiredMint, psmRedeemReserve, vaultV1, vaultV2, skUSD, skUSDDeprecated, insuranceFund, treasury, multisig, threshold, owners, operatorKusd, escrowShares, hedgeEth, hedgeWeth, price] =
     await Promise.all([
       u(a.kUSD, "totalSupply()(uint256)", 18),
-      psm(a.psms.psmMint),
-      psm(a.psms.psmRetiredMint),
-      psm(a.psms.psmRedeemReserve),
+      psm("psmMint"),
+      psm("psmRetiredMint"),
+      psm("psmRedeemReserve"),
       depositVault(a.vaultV1),
       depositVault(a.vaultV2),
       stakingVault(a.skUSD),

@@ -10,7 +10,7 @@ import type { VenueAccountState } from "../venue/hyperliquid.js";
 import type { ChainSnapshot, HolderSnapshot, Read, StakingVaultSnapshot } from "./chain-snapshot.js";
 import { MINTER_ROLE, PSM_KEYS } from "./chain-snapshot.js";
 import { buildPrecedent, type PrecedentInputs } from "./precedent.js";
-import { redemptionDepth, type PsmReserve } from "./redemption-routing.js";
+import { redemptionDepth } from "./redemption-routing.js";
 import {
   aggregateCollateralRatio,
   collateralUsd,
@@ -50,6 +50,8 @@ const v = <T>(r: Read<T>): T | null => (r ? r.value : null);
 const cmds = (...c: (string | null | undefined)[]) => c.filter((x): x is string => typeof x === "string");
 const cmd = <T>(r: Read<T>, field: string) => (r ? r.command(field) : null);
 const eth = (r: Read<bigint>) => orNull(v(r), (x) => toUnits(x, 18));
+/** A share amount in whole shares at the decimals the vault itself reports (null when unread). */
+const inShares = (raw: bigint | null, decimals: Read<number>) => (raw === null || !decimals ? null : toUnits(raw, Number(decimals.value)));
 const usdc = (r: Read<bigint>) => orNull(v(r), (x) => toUnits(x, 6));
 const mul = (a: number | null, b: number | null) => (a === null || b === null ? null : a * b);
 const add = (...xs: (number | null)[]) => (xs.some((x) => x === null) ? null : xs.reduce<number>((s, x) => s + x!, 0));
@@ -134,22 +136,23 @@ export function buildPorReport(i: PorInputs) {
     assetAddress: i.addresses.kUSD,
     totalAssetsKUSD: orNull(skAssets, (x) => toUnits(x, 18)),
     totalAssetsWei: orNull(skAssets, String),
-    totalSupplyShares: orNull(skSupply, (x) => toUnits(x, 24)),
-    pricePerShare: skAssets !== null && skSupply ? toUnits(skAssets, 18) / toUnits(skSupply, 24) : null,
+    shareDecimals: v(sk.shareDecimals),
+    totalSupplyShares: inShares(skSupply, sk.shareDecimals),
+    pricePerShare: skAssets !== null && skSupply && sk.shareDecimals ? toUnits(skAssets, 18) / toUnits(skSupply, Number(sk.shareDecimals.value)) : null,
     convertToAssetsOneShare: orNull(v(sk.assetsPerShare), (x) => toUnits(x, 18)),
     tvlUSD: orNull(skAssets, (x) => toUnits(x, 18)),
     countedInSolvency: false,
     ownership: {
       scope: "shares held by the operator's own externally owned accounts in the account registry",
-      founderOwnedShares: orNull(founderShares, (x) => toUnits(x, 24)),
+      founderOwnedShares: inShares(founderShares, sk.shareDecimals),
       founderOwnedFraction: round(founderFraction, 8),
       founderOwnedUSD: round(founderStakedKusd),
       custody: "operator wallets (self-custody), listed in the account registry",
       ref: "reserves.protocolOwnedReserves.components.stakedVaultDeposits",
       seeAlso: "/api/por/accounts",
     },
-    note: "kUSD in the staking vault is already inside outstanding kUSD (liability side); counting it as collateral would double-count. Shares carry 24 decimals, assets 18. pricePerShare = totalAssets / totalSupply; convertToAssets(1e24) can differ in the last decimals while a yield distribution vests.",
-    verifyVia: cmds(cmd(sk.totalAssets, "stakedVault.totalAssetsWei"), cmd(sk.totalSupply, "stakedVault.totalSupplyShares"), cmd(sk.assetsPerShare, "stakedVault.convertToAssetsOneShare"), ...sk.listedShares.filter((x) => listedEoas.has(x.account.toLowerCase())).map((x) => cmd(x.shares, `shares of listed account ${x.account}`))),
+    note: "kUSD in the staking vault is already inside outstanding kUSD (liability side); counting it as collateral would double-count. Share amounts use the vault's own decimals() (24 on the deployed skUSD, against kUSD's 18). pricePerShare = totalAssets / totalSupply; convertToAssets(one whole share) can differ in the last decimals while a yield distribution vests.",
+    verifyVia: cmds(cmd(sk.shareDecimals, "stakedVault.shareDecimals"), cmd(sk.totalAssets, "stakedVault.totalAssetsWei"), cmd(sk.totalSupply, "stakedVault.totalSupplyShares"), cmd(sk.assetsPerShare, "stakedVault.convertToAssetsOneShare"), ...sk.listedShares.filter((x) => listedEoas.has(x.account.toLowerCase())).map((x) => cmd(x.shares, `shares of listed account ${x.account}`))),
   };
 
   const dep = s.skUSDDeprecated;
@@ -171,7 +174,8 @@ export function buildPorReport(i: PorInputs) {
     totalAssetsWei: orNull(depAssets, String),
     kusdBalanceKUSD: eth(dep.kusdBalance),
     totalSupplySharesRaw: orNull(depSupply, String),
-    sharesNote: "Share counts of this vault are published in raw units only (24-decimal shares at dust level read as misleading fractions); ownership is a ratio of raw counts.",
+    shareDecimals: v(dep.shareDecimals),
+    sharesNote: "Share counts of this vault are published in raw units only (shares of shareDecimals decimals at dust level read as misleading fractions); ownership is a ratio of raw counts.",
     tvlUSD: orNull(depAssets, (x) => toUnits(x, 18)),
     countedInSolvency: false,
     ownership: {
@@ -203,13 +207,14 @@ export function buildPorReport(i: PorInputs) {
     assetAddress: i.addresses.weth,
     totalAssetsETH: orNull(v2Assets, (x) => toUnits(x, 18)),
     totalAssetsWei: orNull(v2Assets, String),
-    totalSupplyShares: eth(v2.totalSupply),
+    shareDecimals: v(v2.shareDecimals),
+    totalSupplyShares: inShares(v(v2.totalSupply), v2.shareDecimals),
     wethBalanceETH: eth(v2.wethBalance),
     l1AssetsETH: eth(v2.l1Assets),
     tvlUSD: round(mul(orNull(v2Assets, (x) => toUnits(x, 18)), price)),
     countedInSolvency: false,
     note: "Vault v2 is attested (its state is published and signed) but not counted in solvency. The minterRole object reports the live mint PSM's kUSD MINTER_ROLE, the only minter.",
-    verifyVia: cmds(cmd(v2.totalAssets, "vaultV2.totalAssetsWei"), cmd(v2.totalSupply, "vaultV2.totalSupplyShares"), cmd(v2.wethBalance, "vaultV2.wethBalanceETH"), cmd(v2.l1Assets, "vaultV2.l1AssetsETH")),
+    verifyVia: cmds(cmd(v2.shareDecimals, "vaultV2.shareDecimals"), cmd(v2.totalAssets, "vaultV2.totalAssetsWei"), cmd(v2.totalSupply, "vaultV2.totalSupplyShares"), cmd(v2.wethBalance, "vaultV2.wethBalanceETH"), cmd(v2.l1Assets, "vaultV2.l1AssetsETH")),
   };
 
   const venueCmds = cmds(i.venue.readCommand);
@@ -282,7 +287,7 @@ export function buildPorReport(i: PorInputs) {
     stakedVaultDeposits: {
       address: sk.address,
       usd: round(founderStakedKusd),
-      shares: orNull(founderShares, (x) => toUnits(x, 24)),
+      shares: inShares(founderShares, sk.shareDecimals),
       fractionOfVault: round(founderFraction, 8),
       countedInSolvency: false,
       ref: "reserves.stakedVault.ownership",
@@ -319,7 +324,7 @@ export function buildPorReport(i: PorInputs) {
   const protocolOwnedTotal = add(...Object.values(components).map((c) => (c as { usd: number | null }).usd));
 
   // ---------------------------------------------------------------- redemption depth
-  const reserves: PsmReserve[] = PSM_KEYS.map((k) => ({
+  const reserves = PSM_KEYS.map((k) => ({
     key: k,
     address: s.psms[k].address,
     reserveUsdc: v(s.psms[k].usdc) ?? 0n,

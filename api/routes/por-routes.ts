@@ -12,7 +12,8 @@ import { loadPorReport, readPsms } from "../reserves/por-service.js";
 import { planRedemption } from "../reserves/redemption-routing.js";
 import { loadStats } from "../reserves/stats.js";
 import { toUnits } from "../reserves/units.js";
-import { ChainReadError } from "../chain/pinned-reader.js";
+import { ChainReadError, PinnedReader } from "../chain/pinned-reader.js";
+import type { PsmKey } from "../../src/networks/types.js";
 import { MAX_LIST_LIMIT } from "../store/operator-store.js";
 
 export type PorRoutesOptions = {
@@ -94,15 +95,36 @@ export function porRoutes({ ctx, statements, adminToken }: PorRoutesOptions) {
     if (kusd === 0n) throw badRequest("invalid_amount", "amount must be greater than zero", { amount });
     const at = await resolveReportBlock(ctx, c.req.query("block"));
     const psms = await readPsms(ctx, at.blockNumber);
-    const tiers = psms.psmMint.feeTiers;
-    if (!tiers || PSM_KEYS.some((k) => !psms[k].usdc || !psms[k].paused)) {
-      throw new ApiError(503, "chain_read_failed", "PSM reserves or fee tiers could not be read; no plan rather than a wrong one");
+    if (PSM_KEYS.some((k) => !psms[k].usdc || !psms[k].paused || !psms[k].fees)) {
+      throw new ApiError(503, "chain_read_failed", "PSM reserves or fee schedules could not be read; no plan rather than a wrong one");
     }
     const plan = planRedemption(
       kusd,
-      PSM_KEYS.map((k) => ({ key: k, address: psms[k].address, reserveUsdc: psms[k].usdc!.value, canServeRedemptions: psms[k].paused!.value === false })),
-      tiers,
+      PSM_KEYS.map((k) => ({ key: k, address: psms[k].address, reserveUsdc: psms[k].usdc!.value, canServeRedemptions: psms[k].paused!.value === false, fees: psms[k].fees! })),
     );
+    const usdc = ctx.network.usdc.address;
+    const reader = new PinnedReader(ctx.base, at.blockNumber, ctx.network.reporting.publicRpc.base);
+    // The chain answers the fee itself: each leg's tier is confirmed with the PSM's own getFee
+    // at this block, so a fee rule we misread shows up as a refusal, not as a wrong quote.
+    const checks = await Promise.all(
+      plan.legs.map(async (l) => {
+        const spec = { to: l.address, signature: "getFee(address,uint256)(uint256)", args: [usdc, l.tierSize] };
+        const onChain = await reader.call<bigint>(spec).catch(() => null);
+        const version = psms[l.key as PsmKey].fees!.version;
+        // v1 quotes the redemption itself; v3 and live quote the same tier on the size in USDC units.
+        const expected = version === "v1" ? l.feeKusd : (l.tierSize * BigInt(l.feeBps)) / 10_000n;
+        return { onChain, expected, spec };
+      }),
+    );
+    if (checks.some((x) => x.onChain === null)) throw new ApiError(503, "chain_read_failed", "a PSM's getFee could not be read at this block");
+    const mismatch = checks.findIndex((x) => x.onChain !== x.expected);
+    if (mismatch >= 0) {
+      throw new ApiError(503, "fee_rule_mismatch", "a PSM's getFee disagrees with the fee rule this service applies; no plan rather than a wrong one", {
+        psm: plan.legs[mismatch]!.address,
+        onChain: checks[mismatch]!.onChain!.toString(),
+        expected: checks[mismatch]!.expected.toString(),
+      });
+    }
     return c.json({
       blockNumber: Number(at.blockNumber),
       amountKUSD: amount,
@@ -112,16 +134,24 @@ export function porRoutes({ ctx, statements, adminToken }: PorRoutesOptions) {
       transactions: plan.legs.map((l, i) => ({
         step: i + 1,
         psm: l.key,
+        psmVersion: psms[l.key as PsmKey].fees!.version,
         to: l.address,
-        call: `swapKUSDForStable(${ctx.network.usdc.address}, ${l.kusdIn})`,
+        call: `swapKUSDForStable(${usdc}, ${l.kusdIn})`,
         kusdIn: toUnits(l.kusdIn, 18),
         kusdInWei: l.kusdIn.toString(),
         feeBps: l.feeBps,
         feeKUSD: toUnits(l.feeKusd, 18),
         usdcOut: toUnits(l.usdcOut, 6),
-        cast: `cast send ${l.address} 'swapKUSDForStable(address,uint256)' ${ctx.network.usdc.address} ${l.kusdIn} --rpc-url ${ctx.network.reporting.publicRpc.base}  # after approving kUSD to this PSM`,
+        verifyFee: reader.command(
+          checks[i]!.spec,
+          psms[l.key as PsmKey].fees!.version === "v1"
+            ? `transactions[${i}].feeKUSD in wei (PSM v1 tiers the raw kUSD amount)`
+            : `the ${l.feeBps} bps tier's fee on the leg's size in USDC units (${l.tierSize}); feeKUSD = kusdInWei × ${l.feeBps} / 10000`,
+          checks[i]!.onChain!,
+        ),
+        cast: `cast send ${l.address} 'swapKUSDForStable(address,uint256)' ${usdc} ${l.kusdIn} --rpc-url ${ctx.network.reporting.publicRpc.base}  # after approving kUSD to this PSM`,
       })),
-      routing: "smallest reserve that fully covers the amount; otherwise split across PSMs deepest first, one transaction each; fee tier by each leg's size",
+      routing: "smallest reserve that fully covers the amount; otherwise split across PSMs deepest first, one transaction each; each leg's fee by its PSM's deployed rule (first tier whose lower bound the size reaches, else the flat fee; PSM v1 compares the raw kUSD amount), confirmed with getFee at this block",
     });
   });
 

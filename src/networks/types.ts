@@ -2,6 +2,14 @@ import type { Address } from "viem";
 import type { RegistryVersionConfig } from "../../devnet/deployment.js";
 
 export type PsmKey = "psmMint" | "psmRetiredMint" | "psmRedeemReserve";
+
+/**
+ * Which deployed bytecode each PSM runs (operator-repo audits/SCOPE.md): the redeem reserve is
+ * PSM v1 (0xFf30…), the retired mint PSM is v3 (0x07eB…), the live mint PSM is v3 plus the
+ * redeem-burn fix (0xaBDE…). The versions differ in fee-tier rules, skim and burn.
+ */
+export type PsmVersion = "v1" | "v3" | "live";
+export const PSM_VERSIONS: Record<PsmKey, PsmVersion> = { psmRedeemReserve: "v1", psmRetiredMint: "v3", psmMint: "live" };
 export type StakingVaultKey = "skUSD" | "skUSDDeprecated";
 export type DepositVaultKey = "vaultV1" | "vaultV2";
 
