@@ -74,7 +74,7 @@ export const vaultEvent = onchainTable(
     id: t.text().primaryKey(),
     vaultKey: t.text().notNull(), // skUSD | skUSDDeprecated | vaultV1 | vaultV2
     vault: t.hex().notNull(),
-    kind: t.text().notNull(), // deposit | withdraw | transfer | yield
+    kind: t.text().notNull(), // deposit | withdraw | transfer | yield | withdrawal_request | withdrawal_claim | sweep | l1_deposit
     sender: t.hex(), // deposit/withdraw caller, yield strategist
     from: t.hex(), // share transfer / withdraw owner
     to: t.hex(), // share transfer / deposit owner / withdraw receiver

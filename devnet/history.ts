@@ -315,6 +315,24 @@ export class BaseHistory {
       await this.send(k.externalDustHolder, "skUSDDeprecated", "deposit", [kusd(999), k.externalDustHolder.address]);
     });
 
+    // Vault v1 lets WETH out only through its queue and the admin's sweep (withdraw and redeem
+    // revert): an outside depositor leaves through the queue, the multisig sweeps to the
+    // exchange deposit address (the operator's venue account).
+    S(DATES.genesis + 3 * HOUR, "outside depositor enters vault v1", async () => {
+      await this.send(k.vaultDepositor, "weth", "deposit", [], parseEther("2"));
+      await this.send(k.vaultDepositor, "weth", "approve", [this.addr("vaultV1"), maxUint256]);
+      await this.send(k.vaultDepositor, "vaultV1", "deposit", [parseEther("2"), k.vaultDepositor.address]);
+    });
+    S(DATES.vaultQueueRequest, "vault v1 withdrawal requested", async () => {
+      this.landmark("vaultWithdrawalRequested", await this.send(k.vaultDepositor, "vaultV1", "requestWithdrawal", [parseEther("1.5")]));
+    });
+    S(DATES.vaultSweep, "vault v1 sweep to the exchange", async () => {
+      this.landmark("vaultSweep", await this.safe("vaultV1", "sweepToExchange", [parseEther("1")]));
+    });
+    S(DATES.vaultQueueClaim, "vault v1 withdrawal claimed", async () => {
+      this.landmark("vaultWithdrawalClaimed", await this.send(k.vaultDepositor, "vaultV1", "claimWithdrawal", [0n]));
+    });
+
     S(DATES.ceremony, "2026-06-16 ceremony", async () => {
       const dep = k.deployer;
       await this.deploy("treasuryV2", "KerneTreasury", dep, [zeroAddress, zeroAddress, zeroAddress]);

@@ -36,6 +36,8 @@ export const KEY_LABELS = {
   lendingGovernor: "external:lending-market-curator",
   externalRedeemer: "external:redeemer",
   externalDustHolder: "external:deprecated-vault-holder",
+  /** An outside WETH depositor of vault v1 who leaves through the withdrawal queue. */
+  vaultDepositor: "external:vault-v1-depositor",
   arbitrageur: "external:flash-arbitrageur",
   borrower: "external:lending-borrower",
   unlistedRecipient: "external:unlisted-recipient",

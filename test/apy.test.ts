@@ -6,6 +6,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { inject } from "vitest";
 import { asc, eq } from "drizzle-orm";
+import { parseAbi } from "viem";
 import { stack } from "./helpers/stack.js";
 
 const s = stack();
@@ -75,7 +76,7 @@ describe("GET /api/apy", () => {
     const g = body.genesisCohort;
     expect(g.insiderStakedUSD + g.externalStakedUSD).toBeCloseTo(body.incentive.eligibleTVL, 0);
     expect(g.deliveredAtBook).toHaveLength(4);
-    expect(g.vestingPeriodSeconds).toBe(7 * 86_400);
+    expect(g.vestingPeriodSeconds).toBe(Number(await s.client.readContract({ address: s.addr("skUSD"), abi: parseAbi(["function yieldVestingPeriod() view returns (uint256)"]), functionName: "yieldVestingPeriod" })));
     expect(body.framing.throughCycleBandPct[0]).toBeLessThanOrEqual(body.framing.throughCycleBandPct[1]);
     expect(body.incentive.lastVaultDistribution.txHash).toMatch(/^0x[0-9a-f]{64}$/);
   });

@@ -40,19 +40,47 @@ describe("indexed history equals independent chain reads", () => {
         expect(col).toBe(raw);
       }
     }
+    // PSM v1 tiers the raw kUSD amount: the founder's 20,000 kUSD (2e22 wei ≥ 1e12) pays 5 bps.
     const founderRedeem = rows.find((r) => r.direction === "redeem" && r.psmKey === "psmRedeemReserve")!;
-    expect(founderRedeem.feeBps).toBe(10);
+    expect(founderRedeem.feeBps).toBe(5);
     expect(founderRedeem.usdcAmount).toBe((founderRedeem.kusdAmount - founderRedeem.fee) / 10n ** 12n);
+    // v3 and live tier by USDC size: below 50,000 USDC the flat 10 bps.
+    const retiredRedeem = rows.find((r) => r.direction === "redeem" && r.psmKey === "psmRetiredMint")!;
+    expect(retiredRedeem.feeBps).toBe(10);
+    // A mint's fee is in USDC: kUSD minted = (amount − fee) · 1e12, the fee the tier of its size.
+    for (const m of rows.filter((r) => r.direction === "mint")) {
+      expect(m.kusdAmount).toBe((m.usdcAmount - m.fee) * 10n ** 12n);
+      const size = m.usdcAmount;
+      const tierBps = size >= 1_000_000_000_000n ? 5n : size >= 250_000_000_000n ? 7n : size >= 50_000_000_000n ? 8n : 10n;
+      expect(m.fee, m.id).toBe((size * tierBps) / 10_000n);
+    }
   });
 
-  it("tracks kUSD supply as totalSupply() and stores every mint", async () => {
+  it("tracks kUSD supply as totalSupply() and stores every mint and burn", async () => {
     const [supply] = await s.db.select().from(s.schema.kusdSupply);
     const onChain = await s.client.readContract({ address: s.addr("kUSD"), abi: kusdAbi, functionName: "totalSupply", blockNumber: head });
     expect(supply!.totalSupply).toBe(onChain);
-    expect(supply!.totalBurned).toBe(0n);
     const mints = await s.client.getLogs({ address: s.addr("kUSD"), event: TRANSFER, args: { from: zeroAddress }, fromBlock: 0n, toBlock: head });
+    const burns = await s.client.getLogs({ address: s.addr("kUSD"), event: TRANSFER, args: { to: zeroAddress }, fromBlock: 0n, toBlock: head });
+    // The live PSM burns what it redeems while minting is on: the history has such redemptions.
+    expect(burns.length).toBeGreaterThan(0);
+    expect(supply!.totalBurned).toBe(burns.reduce((a, l) => a + l.args.value!, 0n));
     const [{ n }] = (await s.db.select({ n: count() }).from(s.schema.kusdSupplyEvent)) as [{ n: number }];
-    expect(Number(n)).toBe(mints.length);
+    expect(Number(n)).toBe(mints.length + burns.length);
+  });
+
+  it("records on each redemption the kUSD its PSM burned: the live PSM while minting is on, never v1 or v3", async () => {
+    const rows = (await s.db.select().from(s.schema.psmSwap)).filter((r) => r.direction === "redeem");
+    const burns = await s.client.getLogs({ address: s.addr("kUSD"), event: TRANSFER, args: { to: zeroAddress }, fromBlock: 0n, toBlock: head });
+    for (const r of rows) {
+      const own = burns.filter((b) => b.transactionHash === r.txHash && lower(b.args.from!) === lower(r.psm));
+      expect(r.kusdBurned, r.txHash).toBe(own.reduce((a, b) => a + b.args.value!, 0n));
+      if (r.psmKey !== "psmMint") expect(r.kusdBurned).toBe(0n);
+    }
+    const L = s.deployment.landmarks;
+    expect(rows.find((r) => r.txHash === L["redemption:founder:psmMint"]!.tx)!.kusdBurned).toBe(10_000n * 10n ** 18n);
+    // The hour with minting off: that redemption was kept as inventory.
+    expect(rows.find((r) => r.txHash === L["redemption:inventory:psmMint"]!.tx)!.kusdBurned).toBe(0n);
   });
 
   it("keeps every registry account's token balance equal to balanceOf", async () => {
@@ -106,7 +134,9 @@ describe("indexed history equals independent chain reads", () => {
 
   it("derives MINTER_ROLE holders that agree with hasRole", async () => {
     const holders = await s.db.select().from(s.schema.roleHolder).where(eq(s.schema.roleHolder.role, MINTER_ROLE));
-    expect(holders.length).toBe(4); // three PSMs and vault v2 held it at some point
+    // The deployer (kUSD's constructor makes its admin a minter), three PSMs and vault v2.
+    expect(holders.length).toBe(s.deployment.roles.filter((r) => r.role === "MINTER_ROLE").length);
+    expect(holders.length).toBe(5);
     for (const h of holders) {
       const onChain = await s.client.readContract({ address: s.addr("kUSD"), abi: kusdAbi, functionName: "hasRole", args: [MINTER_ROLE, h.account], blockNumber: head });
       expect(h.active, h.account).toBe(onChain);

@@ -122,10 +122,10 @@ describe("GET /api/euler at the end of the scripted history", () => {
     expect(e.operatorSharesRaw).toBe(shares.toString());
     expect(e.operatorEscrowedKUSDWei).toBe(assets.toString());
     expect(e.operatorEscrowedKUSD).toBe(units(assets, 18));
-    // The history: the operator escrows 20,000 kUSD, the borrower 15,000.
+    // The history: the operator escrows 20,000 kUSD, the borrower the 14,985 its 15,000 USDC minted (10 bps).
     expect(assets).toBe(20_000n * 10n ** 18n);
-    expect(total).toBe(35_000n * 10n ** 18n);
-    expect(e.operatorShareOfEscrow).toBeCloseTo(20 / 35, 14);
+    expect(total).toBe(34_985n * 10n ** 18n);
+    expect(e.operatorShareOfEscrow).toBeCloseTo(20_000 / 34_985, 14);
     expect(e.operatorShareOfEscrowPct).toBe("57.14%");
   });
 

@@ -8,7 +8,7 @@ import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { inject } from "vitest";
-import { formatUnits, getAddress, keccak256, stringToHex, toFunctionSelector, type Address } from "viem";
+import { formatUnits, getAddress, keccak256, parseAbiItem, stringToHex, toFunctionSelector, zeroAddress, type Address } from "viem";
 import { foundryBinary } from "../devnet/anvil.js";
 import { stack } from "./helpers/stack.js";
 
@@ -142,14 +142,19 @@ describe("GET /api/por at a pinned block", () => {
     expect(JSON.stringify(report)).not.toContain(d.accounts.externalDustHolder!.address.slice(2));
   });
 
-  it("builds the precedent from the indexed redemptions, with no kUSD burned by redeeming", async () => {
+  it("builds the precedent from the indexed redemptions, with the live PSM's redemption burns counted", async () => {
     const p = report.redemptionDepth.precedent;
     const landmarks = Object.entries(d.landmarks).filter(([k]) => k.startsWith("redemption:"));
     expect(p.executedRedemptions).toBe(landmarks.length);
     expect(p.transactions.map((t: any) => t.txHash).sort()).toEqual(landmarks.map(([, l]) => l.tx).sort());
     expect(p.externalRedemptionsToDate).toBe(landmarks.filter(([k]) => k.includes(":external:")).length);
     expect(p.allRedemptionsByFounderWallet).toBe(false);
-    expect(p.lifetimeKUSDBurned).toBe(0);
+    // Independent source: every kUSD Transfer to zero up to the pinned block.
+    const burns = await s.client.getLogs({ address: a("kUSD"), event: parseAbiItem("event Transfer(address indexed from, address indexed to, uint256 value)"), args: { to: zeroAddress }, fromBlock: 0n, toBlock: BigInt(PINNED) });
+    const burnedWei = burns.reduce((x, l) => x + l.args.value!, 0n);
+    expect(burnedWei).toBeGreaterThan(0n);
+    expect(p.lifetimeKUSDBurnedWei).toBe(burnedWei.toString());
+    expect(p.redemptionBurnedKUSD).toBe(units(burns.filter((l) => getAddress(l.args.from!) === getAddress(a("psmMint"))).reduce((x, l) => x + l.args.value!, 0n), 18));
     for (const t of p.transactions) {
       const receipt = await s.client.getTransactionReceipt({ hash: t.txHash });
       expect(Number(receipt.blockNumber)).toBe(t.blockNumber);
@@ -246,7 +251,8 @@ describe("report parameters and /api/stats", () => {
     const at = d.landmarks["redemption:founder:psmRetiredMint"]!.block;
     const { body } = await json(`/api/por?block=${at}`);
     expect(body.blockNumber).toBe(at);
-    expect(body.redemptionDepth.precedent.executedRedemptions).toBe(2);
+    const upTo = Object.entries(d.landmarks).filter(([k, l]) => k.startsWith("redemption:") && l.block <= at);
+    expect(body.redemptionDepth.precedent.executedRedemptions).toBe(upTo.length);
     expect(body.liabilities.kUSD.totalSupplyWei).toBe((await read<bigint>(a("kUSD"), "totalSupply()(uint256)", [], BigInt(at))).toString());
     expect(body.reserves.psmRetiredMint.usdcHeld).toBe(units(await balanceOf("usdc", a("psmRetiredMint"), BigInt(at)), 6));
   });

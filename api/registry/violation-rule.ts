@@ -6,8 +6,10 @@
  * - `disclosed_venue_deposit` when it goes to a venue contract named under
  *   disclosed_venue_deposits of that version (its issued_at precedes the transfer);
  * - otherwise a violation candidate, which a later event of the same transaction can still
- *   explain: the PSM's Swap paying a redemption, an ERC-4626 Withdraw paying a withdrawal, or
- *   the return leg of a flash loan (see `explains`).
+ *   explain: the PSM's Swap paying a redemption, the PSM's Swap paying a mint out of its kUSD
+ *   inventory (the deployed PSMs do that while minting is off), an ERC-4626 Withdraw or a
+ *   withdrawal-queue claim paying the withdrawing owner, or the return leg of a flash loan
+ *   (see `explains`).
  */
 import { zeroAddress } from "viem";
 import type { RegistryVersionConfig } from "../../devnet/deployment.js";
@@ -19,6 +21,7 @@ export type TransferClass =
   | "burn"
   | "disclosed_venue_deposit"
   | "redemption_payout"
+  | "mint_payout"
   | "vault_withdrawal"
   | "flash_loan"
   | "violation";
@@ -71,6 +74,9 @@ export const candidateId = (c: { txHash: string; token: string; from: string; to
 export const explains = {
   redemption: (e: { txHash: string; usdc: string; psm: string; user: string; kusdIn: bigint; fee: bigint }) =>
     candidateId({ txHash: e.txHash, token: e.usdc, from: e.psm, to: e.user, amount: (e.kusdIn - e.fee) / 10n ** 12n }),
+  /** A mint with minting off: the PSM hands out (amount − fee) USDC units of its own kUSD. */
+  mintFromInventory: (e: { txHash: string; kusd: string; psm: string; user: string; usdcIn: bigint; fee: bigint }) =>
+    candidateId({ txHash: e.txHash, token: e.kusd, from: e.psm, to: e.user, amount: (e.usdcIn - e.fee) * 10n ** 12n }),
   withdrawal: (e: { txHash: string; asset: string; vault: string; receiver: string; assets: bigint }) =>
     candidateId({ txHash: e.txHash, token: e.asset, from: e.vault, to: e.receiver, amount: e.assets }),
   returnLeg: (e: { txHash: string; token: string; from: string; to: string; amount: bigint }) =>

@@ -39,6 +39,10 @@ ponder.on("PSM:Swap", async ({ event, context }) => {
   if (direction === "redeem") {
     await explainCandidate(context, explains.redemption({ txHash: event.transaction.hash, usdc: network.usdc.address, psm, user, kusdIn: amount, fee }), "redemption_payout");
   }
+  // A mint while minting is off is paid out of the PSM's kUSD inventory, by a transfer that came first.
+  if (direction === "mint") {
+    await explainCandidate(context, explains.mintFromInventory({ txHash: event.transaction.hash, kusd: network.kUSD.address, psm, user, usdcIn: amount, fee }), "mint_payout");
+  }
   // A swap made through another contract had its USDC leg (whose Transfer comes first)
   // recorded provisionally as a reserve movement; it is a swap, so take it out again.
   if (isDirectSwapCall(event.transaction, psm)) return;

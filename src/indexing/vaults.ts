@@ -58,6 +58,42 @@ for (const source of ["StakingVault", "DepositVault"] as const) {
   });
 }
 
+// The deposit vaults move WETH out by paths other than ERC-4626 Withdraw (both deployed versions
+// force exits through a queue: withdraw/redeem revert). Each WETH Transfer out was already
+// classified by the registry rule; a queue claim pays the claiming owner, so it is a withdrawal,
+// while a sweep, an L1 deposit or a prime transfer stands or falls by its destination alone
+// (a disclosed venue deposit or a listed account is no violation; anything else is).
+ponder.on("DepositVault:WithdrawalRequested", async ({ event, context }) => {
+  const vault = lower(event.log.address);
+  await context.db.insert(vaultEvent).values({
+    id: event.id, vaultKey: vaultKeyOf(vault), vault, kind: "withdrawal_request",
+    from: lower(event.args.user), assets: event.args.assets, shares: event.args.shares,
+    txHash: event.transaction.hash, blockNumber: event.block.number, timestamp: event.block.timestamp, logIndex: event.log.logIndex,
+  });
+});
+
+ponder.on("DepositVault:WithdrawalClaimed", async ({ event, context }) => {
+  const vault = lower(event.log.address);
+  await explainCandidate(context, explains.withdrawal({ txHash: event.transaction.hash, asset: network.weth.address, vault, receiver: event.args.user, assets: event.args.assets }), "vault_withdrawal");
+  await context.db.insert(vaultEvent).values({
+    id: event.id, vaultKey: vaultKeyOf(vault), vault, kind: "withdrawal_claim",
+    to: lower(event.args.user), assets: event.args.assets,
+    txHash: event.transaction.hash, blockNumber: event.block.number, timestamp: event.block.timestamp, logIndex: event.log.logIndex,
+  });
+});
+
+for (const [name, kind] of [["FundsSwept", "sweep"], ["L1DepositRequested", "l1_deposit"]] as const) {
+  ponder.on(`DepositVault:${name}`, async ({ event, context }) => {
+    const vault = lower(event.log.address);
+    const destination = "destination" in event.args ? event.args.destination : event.args.bridge;
+    await context.db.insert(vaultEvent).values({
+      id: event.id, vaultKey: vaultKeyOf(vault), vault, kind,
+      to: lower(destination), assets: event.args.amount,
+      txHash: event.transaction.hash, blockNumber: event.block.number, timestamp: event.block.timestamp, logIndex: event.log.logIndex,
+    });
+  });
+}
+
 ponder.on("StakingVault:YieldDistributed", async ({ event, context }) => {
   const vault = lower(event.log.address);
   await context.db.insert(vaultEvent).values({
@@ -78,15 +114,15 @@ for (const [name, field] of [["L1AssetsUpdated", "l1Assets"], ["OffChainAssetsUp
   });
 }
 
-const ONE_SHARE = 10n ** 24n;
-
 ponder.on("SharePrice:block", async ({ event, context }) => {
   for (const [vaultKey, deployed] of Object.entries(network.stakingVaults)) {
     if (BigInt(deployed.startBlock) > event.block.number) continue;
     const read = (functionName: "totalAssets" | "totalSupply") =>
       context.client.readContract({ abi: stakedKUSDAbi, address: deployed.address, functionName });
+    // One whole share at the vault's own decimals (24 on the deployed skUSDs), read, not assumed.
+    const decimals = await context.client.readContract({ abi: stakedKUSDAbi, address: deployed.address, functionName: "decimals" });
     const [assetsPerShare, totalAssets, totalSupply] = await Promise.all([
-      context.client.readContract({ abi: stakedKUSDAbi, address: deployed.address, functionName: "convertToAssets", args: [ONE_SHARE] }),
+      context.client.readContract({ abi: stakedKUSDAbi, address: deployed.address, functionName: "convertToAssets", args: [10n ** BigInt(decimals)] }),
       read("totalAssets"),
       read("totalSupply"),
     ]);

@@ -24,7 +24,7 @@ const TransferRef = builder.objectRef<Transfer>("RegistryTransfer").implement({
     amount: t.field({ type: "BigInt", description: "Raw units; see decimals", resolve: (x) => x.amount }),
     fromListed: t.exposeBoolean("fromListed"),
     toListed: t.exposeBoolean("toListed"),
-    classification: t.exposeString("classification", { description: "inbound | internal | burn | disclosed_venue_deposit | redemption_payout | vault_withdrawal | flash_loan | violation" }),
+    classification: t.exposeString("classification", { description: "inbound | internal | burn | disclosed_venue_deposit | redemption_payout | mint_payout | vault_withdrawal | flash_loan | violation" }),
     registryVersion: t.exposeInt("registryVersion", { nullable: true }),
     txHash: t.exposeString("txHash"),
     blockNumber: t.field({ type: "BigInt", resolve: (x) => x.blockNumber }),

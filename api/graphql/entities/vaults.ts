@@ -38,7 +38,7 @@ const VaultEventRef = builder.objectRef<VaultEvent>("VaultEvent").implement({
 const VaultEventFilter = builder.inputType("VaultEventFilter", {
   fields: (t) => ({
     vault: t.field({ type: [VaultKey] }),
-    kind: t.string({ description: "deposit | withdraw | transfer | yield" }),
+    kind: t.string({ description: "deposit | withdraw | transfer | yield | withdrawal_request | withdrawal_claim | sweep | l1_deposit" }),
     account: t.string({ description: "Sender, owner or receiver" }),
     range: t.field({ type: RangeFilter }),
     minAssets: t.field({ type: "BigInt" }),
