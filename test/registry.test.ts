@@ -135,6 +135,12 @@ describe("violations", () => {
       expect(classes, k).not.toContain("violation");
     }
     expect(await classOf(d.landmarks.flashLoan!.tx)).toContain("flash_loan");
+    // Paths the deployed contracts have and the spec does not name: a PSM mint paid out of its
+    // kUSD inventory (minting off), a vault-queue claim paying the withdrawing owner, and a vault
+    // sweep to the exchange deposit address (the operator's listed venue account).
+    expect(await classOf(d.landmarks.mintFromInventory!.tx)).toContain("mint_payout");
+    expect(await classOf(d.landmarks.vaultWithdrawalClaimed!.tx)).toEqual(["vault_withdrawal"]);
+    expect(await classOf(d.landmarks.vaultSweep!.tx)).toEqual(["internal"]);
     expect(await classOf(d.landmarks.disclosedVenueDeposit!.tx)).toContain("disclosed_venue_deposit");
     for (const k of ["psmTopUp", "feeSkim", "treasurySweep", "safeFunding"]) {
       const classes = await classOf(d.landmarks[k]!.tx);
