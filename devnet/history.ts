@@ -5,7 +5,7 @@
  * and multisig movements, a PSM top-up, a fee skim, a flash loan, a disclosed venue deposit,
  * and exactly one transfer that breaks the account-registry rule.
  */
-import { keccak256, maxUint256, parseEther, stringToHex, zeroAddress, type Abi, type Address, type Hex } from "viem";
+import { keccak256, maxUint256, parseEther, stringToHex, zeroAddress, zeroHash, type Abi, type Address, type Hex } from "viem";
 import { loadArtifact } from "./artifacts.js";
 import { ChainDriver, encode, type Receipt, type Tx } from "./driver.js";
 import type { ContractRecord, Deployment, RegistryVersionConfig, RoleGrantRecord } from "./deployment.js";
@@ -21,6 +21,9 @@ export const MINTER_ROLE = keccak256(stringToHex("MINTER_ROLE"));
 export const DEFAULT_ADMIN_ROLE = `0x${"00".repeat(32)}` as Hex;
 const MANAGER_ROLE = keccak256(stringToHex("MANAGER_ROLE"));
 const STRATEGIST_ROLE = keccak256(stringToHex("STRATEGIST_ROLE"));
+
+/** The operator's TimelockController minimum delay (getMinDelay() = 172800 on Base). */
+export const TIMELOCK_DELAY = 172_800n;
 
 export const usdc = (n: number | bigint) => BigInt(n) * 1_000_000n;
 export const kusd = (n: number | bigint) => BigInt(n) * 10n ** 18n;
@@ -40,6 +43,7 @@ export const FEE_TIERS = [
 
 /** Which devnet contract reproduces each deployed PSM (see devnet/contracts). */
 export const PSM_ARTIFACTS = { psmRedeemReserve: "KUSDPSMV1", psmRetiredMint: "KUSDPSMV3", psmMint: "KUSDPSM" } as const;
+const PSM_KEYS = ["psmMint", "psmRetiredMint", "psmRedeemReserve"] as const;
 
 /** The depeg check's oracle may be this old (the v3 and live PSMs default to one hour). */
 const USDC_FEED_MAX_DELAY = 48n * 3_600n;
@@ -130,6 +134,24 @@ export class BaseHistory {
     const hash = safeTxHash({ chainId: this.chainId, safe, to, value: 0n, data, nonce });
     const signatures = await signSafeTx(hash, [this.keys.operator.privateKey, this.keys.safeOwner2.privateKey]);
     return this.send(this.keys.operator, "multisig", "execTransaction", [to, 0n, data, 0, 0n, 0n, 0n, zeroAddress, zeroAddress, signatures]);
+  }
+
+  /**
+   * An admin call on kUSD or a PSM after the handover: the Safe schedules it on the timelock
+   * at `at`, and executes it once the 48 h delay has passed (scheduled now, so the job list
+   * stays in time order). `args` are computed when the call is proposed.
+   */
+  private timelocked(at: number, name: string, contract: string, fn: string, args: () => Promise<readonly unknown[]> | readonly unknown[], landmark?: string) {
+    const salt = keccak256(stringToHex(name));
+    let call: { to: Address; data: Hex } | undefined;
+    this.schedule(at, `${name} (proposed to the timelock)`, async () => {
+      call = { to: this.addr(contract), data: encode(this.abiOf(contract), fn, await args()) };
+      await this.safe("timelock", "schedule", [call.to, 0n, call.data, zeroHash, salt, TIMELOCK_DELAY]);
+    });
+    this.schedule(at + Number(TIMELOCK_DELAY) + HOUR, `${name} (executed by the timelock)`, async () => {
+      const receipt = await this.safe("timelock", "execute", [call!.to, 0n, call!.data, zeroHash, salt]);
+      if (landmark) this.landmark(landmark, receipt);
+    });
   }
 
   private landmark(name: string, receipt: Receipt) {
@@ -390,6 +412,32 @@ export class BaseHistory {
       await this.revokeMinter("vaultV2");
     });
 
+    S(DATES.timelockAdminGranted - HOUR, "timelock and pause guardian deployed", async () => {
+      const safe = this.addr("multisig");
+      // Self-administered: no admin account, so the deploy emits exactly four role events.
+      await this.deploy("timelock", "Timelock", k.deployer, [TIMELOCK_DELAY, [safe], [safe], zeroAddress]);
+      await this.deploy("pauseGuardian", "PauseGuardian", k.deployer, [safe, PSM_KEYS.map((p) => this.addr(p))]);
+    });
+    S(DATES.timelockAdminGranted, "timelock made admin beside the Safe", async () => {
+      // From here until the handover both hold DEFAULT_ADMIN_ROLE, so the delay does not bind.
+      for (const c of ["kUSD", ...PSM_KEYS]) await this.safe(c, "grantRole", [DEFAULT_ADMIN_ROLE, this.addr("timelock")]);
+    });
+    S(DATES.timelockHandover, "custody handover", async () => {
+      // The operator's batch was 13 calls in one Safe transaction (MultiSend); our Safe makes one
+      // call per transaction, so the same 13 calls run in 13 consecutive blocks, in the same order:
+      // MANAGER to the timelock and to the guardian on each PSM (so an emergency stop exists at
+      // every step), then the Safe's own MANAGER and admin roles revoked, kUSD's admin last.
+      for (const p of PSM_KEYS) {
+        await this.safe(p, "grantRole", [MANAGER_ROLE, this.addr("timelock")]);
+        await this.safe(p, "grantRole", [MANAGER_ROLE, this.addr("pauseGuardian")]);
+      }
+      for (const p of PSM_KEYS) {
+        await this.safe(p, "revokeRole", [MANAGER_ROLE, this.addr("multisig")]);
+        await this.safe(p, "revokeRole", [DEFAULT_ADMIN_ROLE, this.addr("multisig")]);
+      }
+      this.landmark("timelockHandover", await this.safe("kUSD", "revokeRole", [DEFAULT_ADMIN_ROLE, this.addr("multisig")]));
+    });
+
     S(DATES.lendingMarket - 12 * DAY, "lending market deployed", async () => {
       // Euler-style isolated market: a kUSD escrow vault (collateral only) and a USDC vault
       // that lends against it. Governed by the market's curator, not by the operator.
@@ -421,11 +469,12 @@ export class BaseHistory {
       await this.send(k.borrower, "lendingUSDC", "borrow", [usdc(9_000), k.borrower.address]);
     });
 
-    S(DATES.feeSkim, "fee skim", async () => {
-      // PSM v1 has no skim: its fees stay in its reserve. The retired mint PSM's mint fees go.
-      const surplus = await this.read<bigint>("psmRetiredMint", "skimmableSurplus", [this.addr("usdc")]);
-      this.landmark("feeSkim", await this.safe("psmRetiredMint", "skimSurplus", [this.addr("usdc"), surplus]));
-    });
+    // PSM v1 has no skim: its fees stay in its reserve. The retired mint PSM's mint fees go, and
+    // since the handover a skim (MANAGER_ROLE) waits out the timelock's delay.
+    this.timelocked(DATES.feeSkim, "fee skim", "psmRetiredMint", "skimSurplus", async () => [
+      this.addr("usdc"),
+      await this.read<bigint>("psmRetiredMint", "skimmableSurplus", [this.addr("usdc")]),
+    ], "feeSkim");
     S(DATES.mintingOffDrill, "live PSM mints from inventory for an hour", async () => {
       // With minting off the live PSM keeps redeemed kUSD as inventory and pays mints out of it;
       // with minting on it burns what it redeems. Both in one job so no user mint lands between.
@@ -447,11 +496,12 @@ export class BaseHistory {
     S(DATES.violation, "the registry violation", async () => {
       this.landmark("violation", await this.send(k.hedgeWatchOnly, "weth", "transfer", [k.unlistedRecipient.address, parseEther("2")]));
     });
+    // The guardian pauses at once (at the Safe's request); unpausing is the admin's, so it
+    // waits 48 h in the timelock.
     S(DATES.pauseDrill, "pause drill", async () => {
-      this.landmark("pause", await this.safe("psmRetiredMint", "pause"));
-      this.d.at(this.d.now + HOUR);
-      this.landmark("unpause", await this.safe("psmRetiredMint", "unpause"));
+      this.landmark("pause", await this.safe("pauseGuardian", "pause", [this.addr("psmRetiredMint")]));
     });
+    this.timelocked(DATES.pauseDrill + 60, "pause drill: unpause", "psmRetiredMint", "unpause", () => [], "unpause");
     S(DATES.externalRedeem - 2 * DAY, "external wallet mints", async () => {
       await this.mintFor(k.externalRedeemer, usdc(5_000));
     });
@@ -632,6 +682,8 @@ export class BaseHistory {
     ];
     const v5 = [
       ...v4,
+      c("timelock", "admin_timelock", "TimelockController, 48 h (admin of kUSD and the PSMs since 2026-08-06)", false, false),
+      c("pauseGuardian", "pause_guardian", "Pause guardian (pauses a PSM at the Safe's request)", false, false),
       e("attestationSigner", "attestation_signer", "Attestation signing key (from 2026-08-13)", null, false),
       e("paymentRecipient", "x402_recipient", "Paid gateway payment recipient", null, true),
     ];

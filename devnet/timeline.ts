@@ -20,6 +20,10 @@ export const DATES = {
   mintingOffDrill: iso("2026-07-24T14:00:00Z"),
   vaultV2Whitelist: iso("2026-07-30T10:00:00Z"),
   founderRedeemRetired: iso("2026-08-02T15:00:00Z"),
+  /** The timelock and the pause guardian are deployed, and the timelock is made admin beside the Safe. */
+  timelockAdminGranted: iso("2026-08-03T23:24:07Z"),
+  /** The 13-call custody handover (Base block 49,623,130): the Safe leaves kUSD's and the PSMs' admin. */
+  timelockHandover: iso("2026-08-06T17:00:07Z"),
   vaultV2MinterRevoked: iso("2026-08-03T10:00:00Z"),
   venueDisclosure: iso("2026-08-10T09:00:00Z"),
   attestationKeyFrom: iso("2026-08-13T00:00:00Z"),

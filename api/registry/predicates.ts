@@ -46,6 +46,26 @@ export const hasAdminRole = (contract: Address, holder: Address, what: string): 
   means: `${holder} holds DEFAULT_ADMIN_ROLE on ${what}`,
 });
 
+const PROPOSER_ROLE = "0xb09aa5aeb3702cfd50b6b62bc4532604938f21248a27a1d5ca736082b6819cc1" as Hex; // keccak256("PROPOSER_ROLE")
+
+/** The timelock acts only on what the multisig proposes: the multisig holds PROPOSER_ROLE. */
+export const timelockProposer = (timelock: Address, proposer: Address): PredicateSpec => ({
+  to: timelock,
+  signature: "hasRole(bytes32,address)(bool)",
+  args: [PROPOSER_ROLE, proposer],
+  expectation: { expect: TRUE_WORD },
+  means: `${proposer} holds PROPOSER_ROLE on the timelock ${timelock}: only it can schedule the timelock's calls`,
+});
+
+/** The pause guardian obeys one caller, named in its immutable `safe()`. */
+export const guardianOf = (guardian: Address, safe: Address): PredicateSpec => ({
+  to: guardian,
+  signature: "safe()(address)",
+  args: [],
+  expectation: { expect_address: safe },
+  means: `the pause guardian ${guardian} acts only at the request of ${safe}`,
+});
+
 export const ownedBy = (contract: Address, owner: Address, what: string): PredicateSpec => ({
   to: contract,
   signature: "owner()(address)",

@@ -12,7 +12,7 @@ import { ApiError } from "../http/errors.js";
 import { indexedHead } from "../indexed/reads.js";
 import type { ReportContext } from "../reports/context.js";
 import { buildRegistryDocument, membershipMessage, REGISTRY_OPERATOR_NAME, RegistryPublishError, type ContractProof, type Observation, type RegistryDocument } from "./document.js";
-import { hasAdminRole, ownedBy, predicateHolds, predicateOf, safeOwnedBy, type Predicate, type PredicateSpec } from "./predicates.js";
+import { guardianOf, hasAdminRole, ownedBy, predicateHolds, predicateOf, safeOwnedBy, timelockProposer, type Predicate, type PredicateSpec } from "./predicates.js";
 
 /** address (lower case) → as_of → signature */
 export type SignatureBook = Record<string, Record<string, Hex>>;
@@ -39,10 +39,24 @@ async function signWithDevnetKeys(versions: readonly RegistryVersionConfig[]): P
   return book;
 }
 
-/** Which call proves control of a contract entry, by its registry role. */
-export function predicateSpecsFor(e: RegistryEntryConfig, operator: Address, multisig: Address): { primary: PredicateSpec; secondary: PredicateSpec | null; why: string } | null {
+/**
+ * Which call proves control of a contract entry, by its registry role. Since the 2026-08-06
+ * handover the admin of kUSD and the PSMs is the timelock, not the multisig: with a timelock
+ * configured their proof is the timelock's admin role, chained to the multisig as its proposer.
+ */
+export function predicateSpecsFor(
+  e: RegistryEntryConfig,
+  operator: Address,
+  admins: { multisig: Address; timelock: Address | null },
+): { primary: PredicateSpec; secondary: PredicateSpec | null; why: string } | null {
+  const { multisig, timelock } = admins;
   const what = `${e.label} (${e.role})`;
   const chainToKey = safeOwnedBy(multisig, operator);
+  if (e.role === "admin_timelock") return { primary: timelockProposer(e.address, multisig), secondary: chainToKey, why: "A timelock acts only on what its proposer schedules; the proposer is the multisig, which chains to the operator's signing key." };
+  if (e.role === "pause_guardian") return { primary: guardianOf(e.address, multisig), secondary: chainToKey, why: "The guardian acts only at the multisig's request; the multisig chains to the operator's signing key." };
+  if (timelock && /^(psm_|liability_token)/.test(e.role)) {
+    return { primary: hasAdminRole(e.address, timelock, what), secondary: timelockProposer(timelock, multisig), why: "Administered by the timelock (48 h delay), which only the multisig can drive." };
+  }
   const why = "A contract has no key to sign with; its admin is shown on chain instead, and that admin chains to the operator's signing key.";
   if (e.role === "admin_multisig") return { primary: safeOwnedBy(e.address, operator), secondary: null, why: "A Safe cannot sign a message on its own; its owner set names the operator's signing key." };
   if (e.role.startsWith("treasury")) return { primary: ownedBy(e.address, multisig, what), secondary: chainToKey, why };
@@ -125,7 +139,7 @@ export class RegistryService {
       const signatures = await checkedSignatures(v, book);
       for (const e of v.entries.filter((x) => x.kind === "contract")) {
         if (proofs.has(e.address.toLowerCase())) continue;
-        const specs = predicateSpecsFor(e, operator, multisig);
+        const specs = predicateSpecsFor(e, operator, { multisig, timelock: n.reporting.timelock ? getAddress(n.reporting.timelock) : null });
         if (!specs) throw new RegistryPublishError(`no membership predicate for role ${e.role}`, { address: e.address, registry_version: v.registry_version });
         const predicate = predicateOf(specs.primary, chainId, rpc);
         const secondary = specs.secondary ? predicateOf(specs.secondary, chainId, rpc) : null;

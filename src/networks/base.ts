@@ -76,6 +76,7 @@ export function baseNetwork(env: NodeJS.ProcessEnv = process.env): NetworkConfig
     sharePriceInterval: 1_800, // one hour of Base blocks
     reporting: {
       multisig: admin.safe,
+      timelock: admin.timelock,
       treasury: "0x5343C41d4FF2B61DAacA9cbC050550C40605B075",
       insuranceFund: "0xE8799FCF327C6D2f78103a3c9308C93592A30403",
       operator: VENUE_MARGIN_ACCOUNT,

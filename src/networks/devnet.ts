@@ -36,6 +36,7 @@ export function devnetNetwork(): NetworkConfig {
     sharePriceInterval: 25,
     reporting: {
       multisig: at("multisig").address,
+      timelock: c.timelock ? at("timelock").address : null,
       treasury: at("treasury").address,
       insuranceFund: at("insuranceFund").address,
       operator: d.signers.operator,

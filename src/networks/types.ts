@@ -50,6 +50,8 @@ export type NetworkConfig = {
 /** Accounts, feeds and the venue the reports read; public addresses only, never keys. */
 export type ReportingConfig = {
   multisig: Address;
+  /** TimelockController that administers kUSD and the PSMs since the 2026-08-06 handover, when there is one. */
+  timelock: Address | null;
   /** The live treasury (PSM fee sink). */
   treasury: Address;
   insuranceFund: Address;
