@@ -1,8 +1,10 @@
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
+    // The differential test needs ../shared and runs only through `npm run test:fidelity`.
+    exclude: [...configDefaults.exclude, "test/fidelity/**"],
     // One devnet and one indexer over it for the whole run, on free ports.
     globalSetup: ["test/setup/stack.ts"],
     testTimeout: 60_000,

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { eq, inArray } from "drizzle-orm";
-import { getAddress, recoverMessageAddress, type Hex } from "viem";
+import { getAddress, parseAbi, recoverMessageAddress, zeroHash, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { attestationHash, canonicalJson } from "../api/attestation/canonical.js";
 import { runVerifyRegistry } from "../api/cli/verify-registry.js";
@@ -71,12 +71,22 @@ describe("registry document", () => {
     }
   });
 
-  it("the multisig's admin role chains to a signing key listed as an EOA", async () => {
+  it("kUSD's admin chains through the timelock and the multisig to a signing key listed as an EOA", async () => {
     const r = (await get("/api/por/accounts")).body.registry;
-    const kusd = r.entries.find((e: any) => e.statement.role === "liability_token").statement;
-    const safe = r.entries.find((e: any) => e.statement.role === "admin_multisig").statement;
-    expect(kusd.membership_proof.secondary_predicate.to).toBe(safe.address);
-    const key = kusd.membership_proof.secondary_predicate.expect_contains_address;
+    const statement = (role: string) => r.entries.find((e: any) => e.statement.role === role).statement;
+    const [kusd, timelock, safe] = [statement("liability_token"), statement("admin_timelock"), statement("admin_multisig")];
+    // Since the handover kUSD's DEFAULT_ADMIN_ROLE is the timelock's, and only the multisig proposes to it.
+    expect(kusd.membership_proof.predicate.data.toLowerCase()).toContain(timelock.address.slice(2).toLowerCase());
+    expect(kusd.membership_proof.secondary_predicate.to).toBe(timelock.address);
+    expect(kusd.membership_proof.secondary_predicate.data.toLowerCase()).toContain(safe.address.slice(2).toLowerCase());
+    const onChain = await s.client.readContract({
+      address: kusd.address,
+      abi: parseAbi(["function hasRole(bytes32, address) view returns (bool)"]),
+      functionName: "hasRole",
+      args: [zeroHash, safe.address],
+    });
+    expect(onChain).toBe(false);
+    const key = safe.membership_proof.predicate.expect_contains_address;
     expect(r.entries.some((e: any) => e.statement.kind === "eoa" && e.statement.address === key)).toBe(true);
   });
 

@@ -67,7 +67,7 @@ export function unionAbi(abis: Abi[]): Abi {
 }
 
 export function describeRevert(data: Hex, union: Abi, book: AddressBook): string {
-  if (!data || data === "0x") return "revert (no data)";
+  if (!data || data === "0x") return "(no data)";
   try {
     const { errorName, args } = decodeErrorResult({ abi: union, data });
     return `${errorName}(${(args ?? []).map((a) => formatValue(a, book)).join(", ")})`;

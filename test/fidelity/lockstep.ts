@@ -18,7 +18,7 @@ import type { Chain } from "./chain.js";
 import type { Ledger } from "./compare.js";
 import type { Pair, Role, Side, SideName } from "./deploy-pair.js";
 import { addressBook, describeLog, describeRevert, formatValue, unionAbi, type AddressBook } from "./describe.js";
-import { argLabel, resolveArgs, RoleRef, rolesIn, whoAddress, type Arg, type Who } from "./role-ref.js";
+import { argLabel, resolveArgs, RoleRef, rolesIn, whoAddress, type Arg } from "./role-ref.js";
 import type { CallStep, ReadA, Section } from "./step.js";
 import { dynamicViews, staticViews, type ViewDef } from "./views.js";
 

@@ -15,6 +15,7 @@ import { describeRevert, unionAbi } from "./describe.js";
 import { runLockstep } from "./lockstep.js";
 import { REFERENCE_BUNDLES, operatorRepoDir, type FamilyId } from "./reference-bundles.js";
 import { fidelityScenario } from "./scenario.js";
+import type { Section } from "./step.js";
 
 export type FidelityReport = {
   rows: Row[];
@@ -41,8 +42,9 @@ function compareAbis(ledger: Ledger, references: CompiledReference[], projectRoo
   }
 }
 
-function header(references: CompiledReference[], pair: Pair, repoDir: string): string[] {
+function header(references: CompiledReference[], pair: Pair, repoDir: string, sections: Section[]): string[] {
   const lines = [`operator sources: ${repoDir}`, "side A = reference (operator's verified sources), side B = devnet artifacts"];
+  for (const section of sections) for (const note of section.notes) lines.push(`[${section.id}] note: ${note}`);
   for (const bundle of REFERENCE_BUNDLES) {
     const ref = references.find((r) => r.family === bundle.family)!;
     lines.push(`${bundle.family}: ${bundle.deployed} <- ${bundle.bundleDir} vs devnet ${bundle.devnetArtifact}`);
@@ -82,7 +84,8 @@ export async function runFidelity(opts: {
     const pair = await deployPair(chain, references, DEVNET_ARTIFACTS, opts.projectRoot, (data) =>
       describeRevert(data, unionAbi(allAbis), new Map()),
     );
-    const head = header(references, pair, repoDir);
+    const sections = fidelityScenario();
+    const head = header(references, pair, repoDir, sections);
     for (const line of head) opts.log(line);
     for (const family of REFERENCE_BUNDLES.map((b) => b.family)) {
       for (const side of [pair.A, pair.B]) {
@@ -90,7 +93,7 @@ export async function runFidelity(opts: {
         if (why) ledger.skip(0, `[deploy] ${family}`, `side ${side.name} not deployed`, why);
       }
     }
-    await runLockstep({ chain, pair, ledger, log: opts.log, scenarioErrors }, fidelityScenario());
+    await runLockstep({ chain, pair, ledger, log: opts.log, scenarioErrors }, sections);
     failures = ledger.failures();
     durationMs = Date.now() - started;
     text = [

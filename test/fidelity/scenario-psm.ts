@@ -149,9 +149,8 @@ export function psmV3LikeSection(p: "psmV3" | "psmLive"): Section {
     p,
   );
   s.note(VIRTUAL_PEG_NOTE);
-  const BPS = BASE_FEE_BPS;
   s.reverts("StableNotSupported", "alice", p, MINT, [usdc, 1000n * USDC]);
-  s.ok("safe", p, "addStable(address,uint256,uint256)", [usdc, BPS, CAP]);
+  s.ok("safe", p, "addStable(address,uint256,uint256)", [usdc, BASE_FEE_BPS, CAP]);
   s.reverts("strictly descending", "safe", p, SET_TIERS, [usdc, [...TIER_ARGS].reverse()]);
   s.reverts("strictly descending", "safe", p, SET_TIERS, [usdc, [TIER_ARGS[0]!, TIER_ARGS[0]!]]);
   s.reverts("TooManyFeeTiers", "safe", p, SET_TIERS, [usdc, Array.from({ length: 21 }, (_, i) => [BigInt(21 - i) * USDC, 5n])]);

@@ -88,6 +88,10 @@ export function vaultV1Section(): Section {
   s.ok("safe", v, "setCircuitBreakers(uint256,uint256,uint256)", [0n, 0n, 0n]);
   s.ok("safe", v, "unpause()");
   s.ok("alice", v, "claimWithdrawal(uint256)", [1n]);
+  // The white-label initializer is guarded only by `founder == 0`: anyone may call it once.
+  const init = "initialize(address,string,string,address,address,uint256,uint256,bool)";
+  s.ok("bob", v, init, [zeroAddress, "Bob Vault", "bVLT", ACTORS.bob, ACTORS.bob, 0n, 1000n, false]);
+  s.reverts("Already initialized", "alice", v, init, [zeroAddress, "A", "A", ACTORS.alice, ACTORS.alice, 0n, 0n, false]);
   return s.section;
 }
 
@@ -148,6 +152,14 @@ export function vaultV2Section(): Section {
   s.reverts("UpdateCooldownNotMet", "operator", v, "captureFounderWealth(uint256)", [ETH]);
   s.time(601);
   s.reverts("FounderCaptureExceedsLimit", "operator", v, "captureFounderWealth(uint256)", [10_000n * ETH]);
+
+  // The clone initializer is closed on a constructed vault; only the insurance fund injects.
+  s.reverts("VaultAlreadyInitialized", "bob", v, "setFactory(address)", [ACTORS.bob]);
+  s.reverts("VaultAlreadyInitialized", "bob", v, "initialize(address,string,string,address,address,address,uint256,uint256,bool,address,uint256)", [
+    at("weth"), "Bob Vault", "bVLT", ACTORS.bob, ACTORS.bob, ACTORS.bob, 0n, 1000n, false, zeroAddress, 0n,
+  ]);
+  s.reverts("NotInsuranceFund", "alice", v, "injectFromInsurance(uint256)", [ETH]);
+  s.reverts("ZeroAddress", "safe", v, "setInsuranceFund(address)", [zeroAddress]);
 
   // Limits and role gates.
   s.reverts("SolvencyThresholdTooLow", "safe", v, "setCircuitBreakers(uint256,uint256,uint256)", [0n, 0n, 8000n]);
