@@ -510,6 +510,26 @@ export class BaseHistory {
       const reserve = await this.read<bigint>("psmMint", "maxFlashLoan", [this.addr("usdc")]);
       this.landmark("flashLoan", await this.send(k.arbitrageur, "flashBorrower", "borrow", [this.addr("psmMint"), this.addr("usdc"), reserve, true]));
     });
+    S(DATES.feeLadderWalk, "an outside desk walks the live PSM's fee ladder", async () => {
+      // Mints and redemptions one unit either side of every tier boundary, so the indexed
+      // history holds each tier and each edge (thresholds are lower bounds in USDC units).
+      const w = k.ladderWalker;
+      await this.send(k.circle, "usdc", "mint", [w.address, usdc(2_700_000)]);
+      await this.send(w, "usdc", "approve", [this.addr("psmMint"), maxUint256]);
+      await this.send(w, "kUSD", "approve", [this.addr("psmMint"), maxUint256]);
+      for (const t of FEE_TIERS) {
+        for (const size of [t.threshold - 1n, t.threshold]) {
+          this.landmark(`feeLadder:mint:${size}`, await this.send(w, "psmMint", "swapStableForKUSD", [this.addr("usdc"), size]));
+        }
+      }
+      await this.send(w, "psmMint", "swapStableForKUSD", [this.addr("usdc"), usdc(10_000)]);
+      for (const t of [...FEE_TIERS].reverse()) {
+        // One kUSD wei below the boundary is one USDC unit below it once converted (floor).
+        for (const kusdIn of [t.threshold * 10n ** 12n - 1n, t.threshold * 10n ** 12n]) {
+          this.landmark(`redemption:external:feeLadder:${kusdIn}`, await this.send(w, "psmMint", "swapKUSDForStable", [this.addr("usdc"), kusdIn]));
+        }
+      }
+    });
     S(DATES.insuranceTopUp, "movements among operator accounts", async () => {
       await this.safe("usdc", "transfer", [this.addr("insuranceFund"), usdc(25_000)]);
       await this.send(k.hedgeWatchOnly, "weth", "transfer", [this.addr("insuranceFund"), parseEther("3")]);

@@ -38,6 +38,8 @@ export const KEY_LABELS = {
   externalDustHolder: "external:deprecated-vault-holder",
   /** An outside WETH depositor of vault v1 who leaves through the withdrawal queue. */
   vaultDepositor: "external:vault-v1-depositor",
+  /** An outside desk that walks the live PSM's fee ladder at every tier boundary. */
+  ladderWalker: "external:fee-ladder-walker",
   arbitrageur: "external:flash-arbitrageur",
   borrower: "external:lending-borrower",
   unlistedRecipient: "external:unlisted-recipient",

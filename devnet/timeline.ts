@@ -37,6 +37,7 @@ export const DATES = {
   pauseDrill: iso("2026-09-25T09:00:00Z"),
   externalRedeem: iso("2026-10-05T16:00:00Z"),
   flashLoan: iso("2026-10-12T08:00:00Z"),
+  feeLadderWalk: iso("2026-10-15T14:00:00Z"),
   insuranceTopUp: iso("2026-10-20T10:00:00Z"),
 } as const;
 

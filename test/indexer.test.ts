@@ -48,11 +48,20 @@ describe("indexed history equals independent chain reads", () => {
     const retiredRedeem = rows.find((r) => r.direction === "redeem" && r.psmKey === "psmRetiredMint")!;
     expect(retiredRedeem.feeBps).toBe(10);
     // A mint's fee is in USDC: kUSD minted = (amount − fee) · 1e12, the fee the tier of its size.
+    const tierBps = (size: bigint) => (size >= 1_000_000_000_000n ? 5n : size >= 250_000_000_000n ? 7n : size >= 50_000_000_000n ? 8n : 10n);
     for (const m of rows.filter((r) => r.direction === "mint")) {
       expect(m.kusdAmount).toBe((m.usdcAmount - m.fee) * 10n ** 12n);
-      const size = m.usdcAmount;
-      const tierBps = size >= 1_000_000_000_000n ? 5n : size >= 250_000_000_000n ? 7n : size >= 50_000_000_000n ? 8n : 10n;
-      expect(m.fee, m.id).toBe((size * tierBps) / 10_000n);
+      expect(m.fee, m.id).toBe((m.usdcAmount * tierBps(m.usdcAmount)) / 10_000n);
+    }
+    // Redemptions: v3 and live tier by the size in USDC units, v1 by the raw kUSD amount.
+    for (const r of rows.filter((x) => x.direction === "redeem")) {
+      const size = r.psmKey === "psmRedeemReserve" ? r.kusdAmount : r.kusdAmount / 10n ** 12n;
+      expect(r.fee, r.id).toBe((r.kusdAmount * tierBps(size)) / 10_000n);
+    }
+    // The fee-ladder walk put every tier and both sides of every boundary into the history.
+    const walked = rows.filter((r) => r.psmKey === "psmMint" && r.user === lower(s.deployment.accounts.ladderWalker!.address));
+    for (const direction of ["mint", "redeem"] as const) {
+      expect(new Set(walked.filter((r) => r.direction === direction).map((r) => r.feeBps)), direction).toEqual(new Set([10, 8, 7, 5]));
     }
   });
 

@@ -15,19 +15,27 @@ import {Math} from "@openzeppelin/contracts/utils/math/Math.sol";
 /// (verified source = operator commit ecc95cf7, solc 0.8.24 viaIR). Written from that source so the
 /// devnet's events, views and reverts are the ones an indexer meets on Base: `totalAssets` counts the
 /// vault's own deposit ledger (not its token balance, so a donation does not move the share price)
-/// plus the three strategist-written buckets; every bucket write is throttled by a cooldown and, once
-/// the bucket has held a non-zero value, by a ±20% change limit, and re-runs the collateral-ratio
-/// breaker, which can pause the vault; deposits pay a 5 bps fee and are logged as genesis deposits;
-/// direct withdraw/redeem revert and exits go through the timed request/claim queue.
+/// plus the three strategist-written buckets, or plus the verification node's figure once one is
+/// set; every bucket write is throttled by a cooldown and, once the bucket has held a non-zero value,
+/// by a ±20% change limit, and re-runs the collateral-ratio breaker, which can pause the vault;
+/// deposits pay a 5 bps fee, pass the whitelist and the compliance hook, and are logged as genesis
+/// deposits; direct withdraw/redeem revert and exits go through the timed request/claim queue, whose
+/// full exit fires the esKERNE forfeiture hook once an escrow token is set. Founder capture charges
+/// the TVL-phased performance fee (0 in genesis, 5% below $1M, 10% above; TVL priced through the
+/// optional price oracle, else as a $1 asset), capped per call at `maxFounderCaptureBps` of the ledger
+/// and throttled by the bucket cooldown; the insurance fund alone may credit an injection to the
+/// ledger; `checkAndPause` runs the minimum-solvency and trust-anchor check with its grace period.
 ///
-/// Left out, because with the deployed configuration they never change a result of the paths above
-/// and dropping them keeps the contract within the size limit without viaIR: the clone factory and
-/// `initialize` (the constructor already marks the implementation initialised), founder-wealth
-/// capture and the performance-fee schedule, the esKERNE forfeiture hook (off until an escrow token is
-/// set), the compliance hook, the verification node, the trust anchor and `checkAndPause`, the price
-/// and yield oracles, the insurance-fund injection, projected APY, the dynamic buffer, and the unused
-/// liquidation-rate-limit declarations. The genesis-phase tracking and the deposit fee stay, because
-/// `deposit` emits and prices with them.
+/// Reproduced by outcome rather than by mechanism: the deployed contract is a constructed
+/// implementation whose constructor runs the clone initializer, which sets a private `_initialized`
+/// flag that nothing clears. On it, `setFactory` and `initialize` therefore always revert
+/// `VaultAlreadyInitialized`, `factory` is always zero, and the clone-local asset/decimals/name
+/// bindings equal the constructor's; this contract gives those exact results without the clone
+/// binding code, which can never run here. Likewise the reward-reserve bps are hard-wired to 0 in
+/// the deployed code, so the reward-reserve leg of founder capture never moves funds (its event
+/// stays declared), and `insuranceFundBalance`, `maxLiquidationPerHourBps` and
+/// `hourlyLiquidationAmounts` are declared but never written there, so they keep their initial
+/// values. Nothing else is left out.
 contract KerneVault is ERC4626, AccessControl, ReentrancyGuard, Pausable {
     bytes32 public constant STRATEGIST_ROLE = keccak256("STRATEGIST_ROLE");
     bytes32 public constant PAUSER_ROLE = keccak256("PAUSER_ROLE");
