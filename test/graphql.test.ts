@@ -51,7 +51,8 @@ describe("connections equal direct SQL", () => {
     const expected = rows.filter((r) => r.blockNumber <= BigInt(END)).map((r) => r.id);
     expect(nodes.map((n) => n.id)).toEqual(expected);
     expect(new Set(nodes.map((n) => n.id)).size).toBe(nodes.length);
-    expect(pages).toBe(Math.ceil(expected.length / 7) + (expected.length % 7 === 0 ? 1 : 0));
+    // hasNextPage is exact (one row past the page is fetched), so no empty last page even when 7 divides the count.
+    expect(pages).toBe(Math.ceil(expected.length / 7));
     const backwards = await walk("psmSwaps", "id", `${range} orderDirection: DESC,`, 11);
     expect(backwards.nodes.map((n) => n.id)).toEqual([...expected].reverse());
   });
