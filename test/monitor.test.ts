@@ -4,7 +4,7 @@
  * resumes without repeats, and a receiver that keeps failing ends the monitor with exit 3.
  */
 import { createServer, type Server } from "node:http";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -13,6 +13,17 @@ import { weth9Abi } from "../abis/index.js";
 import { DELIVERY_HEADER, SIGNATURE_HEADER, TIMESTAMP_HEADER, verifyWebhook } from "../api/monitor/deliver.js";
 import { runMonitor, type MonitorOptions } from "../api/monitor/monitor.js";
 import { devnetKey } from "../devnet/keys.js";
+
+// Every state directory this file makes is removed when it ends.
+const tempDirs: string[] = [];
+const tempDir = () => {
+  const dir = mkdtempSync(join(tmpdir(), "kusd-monitor-"));
+  tempDirs.push(dir);
+  return dir;
+};
+afterAll(() => {
+  for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
+});
 import { stack } from "./helpers/stack.js";
 
 const s = stack();
@@ -64,7 +75,7 @@ const until = async (cond: () => boolean, ms: number, tick?: () => Promise<unkno
 
 describe("kusd-monitor", () => {
   it("alerts a live violation within 2 blocks, signed, and retracts it when a reorg removes it", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "kusd-monitor-"));
+    const dir = tempDir();
     await s.caughtUp();
     const controller = new AbortController();
     const lines: string[] = [];
@@ -101,7 +112,7 @@ describe("kusd-monitor", () => {
   });
 
   it("resumes from its state after a restart: nothing missed, nothing repeated", async () => {
-    const state = join(mkdtempSync(join(tmpdir(), "kusd-monitor-")), "state.json");
+    const state = join(tempDir(), "state.json");
     await s.caughtUp();
     const first = await violate();
     await s.indexedThrough(first.blockNumber);
@@ -117,7 +128,7 @@ describe("kusd-monitor", () => {
   });
 
   it("prints JSON lines on stdout, and exits 3 when a webhook keeps failing (the alert stays pending)", async () => {
-    const state = join(mkdtempSync(join(tmpdir(), "kusd-monitor-")), "state.json");
+    const state = join(tempDir(), "state.json");
     await s.caughtUp();
     expect(await runMonitor(options(state, { once: true }), { write: () => {} })).toBe(0);
     const tx = await violate();
