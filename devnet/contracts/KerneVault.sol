@@ -10,6 +10,20 @@ import {Pausable} from "@openzeppelin/contracts/utils/Pausable.sol";
 import {ReentrancyGuard} from "@openzeppelin/contracts/utils/ReentrancyGuard.sol";
 import {Math} from "@openzeppelin/contracts/utils/math/Math.sol";
 
+interface IComplianceHook {
+    function isCompliant(address vault, address account) external view returns (bool);
+}
+
+/// @dev The one call the deployed vault makes on its KerneOracleRouter.
+interface IUsdValueOracle {
+    function getValueUSD(address asset, uint256 amount) external view returns (uint256);
+}
+
+/// @dev The esKERNE hook the deployed vault calls on a full exit.
+interface IEscrowForfeiter {
+    function forfeit(address user) external;
+}
+
 /// @title KerneVault (v2)
 /// @notice Devnet stand-in for the live KerneVault v2 on Base, 0x8ccc56B5624e2FDB592F6609d81F4c3798e3292B
 /// (verified source = operator commit ecc95cf7, solc 0.8.24 viaIR). Written from that source so the
@@ -29,24 +43,36 @@ import {Math} from "@openzeppelin/contracts/utils/math/Math.sol";
 /// Reproduced by outcome rather than by mechanism: the deployed contract is a constructed
 /// implementation whose constructor runs the clone initializer, which sets a private `_initialized`
 /// flag that nothing clears. On it, `setFactory` and `initialize` therefore always revert
-/// `VaultAlreadyInitialized`, `factory` is always zero, and the clone-local asset/decimals/name
-/// bindings equal the constructor's; this contract gives those exact results without the clone
-/// binding code, which can never run here. Likewise the reward-reserve bps are hard-wired to 0 in
-/// the deployed code, so the reward-reserve leg of founder capture never moves funds (its event
-/// stays declared), and `insuranceFundBalance`, `maxLiquidationPerHourBps` and
-/// `hourlyLiquidationAmounts` are declared but never written there, so they keep their initial
-/// values. Nothing else is left out.
+/// `VaultAlreadyInitialized`, `factory` is always zero, and the clone-local asset, decimals, name and
+/// symbol equal the constructor's; this contract gives those exact results without the clone-binding
+/// code, which can never run here (so `FactoryAlreadySet`, `FactoryCannotBeZero` and
+/// `UnauthorizedInitializer` are declared but unreachable, as they are on the deployed vault). In
+/// the same way, the deployed reward-reserve rate is hard-wired to 0, so the reward-reserve leg of
+/// founder capture never moves funds and `RewardReserveCaptured` is never emitted; its solvency
+/// check has no strict caller, so `VaultInsolvent` is never thrown; `InsuranceFundContribution`
+/// and `LiquidationRateLimited` are declared but never emitted; and `insuranceFundBalance`,
+/// `maxLiquidationPerHourBps`, `hourlyLiquidationAmounts` and `crCircuitBreakerCooldown` are never
+/// written, so they keep their initial values (the three scalars are constants here). Storage is not
+/// laid out slot for slot as deployed; nothing reads the vault by slot. Nothing else is left out.
 contract KerneVault is ERC4626, AccessControl, ReentrancyGuard, Pausable {
     bytes32 public constant STRATEGIST_ROLE = keccak256("STRATEGIST_ROLE");
     bytes32 public constant PAUSER_ROLE = keccak256("PAUSER_ROLE");
 
     uint256 public constant GENESIS_TVL_THRESHOLD = 100_000 * 1e18;
+    uint256 public constant GROWTH_TVL_THRESHOLD = 1_000_000 * 1e18;
+    uint256 public constant GROWTH_PHASE_FEE_BPS = 500;
+    uint256 public constant MATURITY_PHASE_FEE_BPS = 1000;
     uint256 public constant MAX_DEPOSIT_FEE_BPS = 100;
     uint256 public constant CRITICAL_CR_THRESHOLD = 9900;
     uint256 public constant WARNING_CR_THRESHOLD = 10000;
     uint256 public constant SAFE_CR_THRESHOLD = 10100;
-    // The deployed contract has no setter for it, so it is fixed at its initial value.
+    uint256 public constant GRACE_PERIOD = 4 hours;
+    // The deployed contract has no setter for these, so they are fixed at their initial values.
     uint256 public constant crCircuitBreakerCooldown = 4 hours;
+    uint256 public constant maxLiquidationPerHourBps = 500;
+    uint256 public constant insuranceFundBalance = 0;
+    /// @dev Only a fresh clone can set a factory; the constructor closes this vault to it for good.
+    address public constant factory = address(0);
 
     address public immutable exchangeDepositAddress;
 
@@ -57,6 +83,14 @@ contract KerneVault is ERC4626, AccessControl, ReentrancyGuard, Pausable {
     address public founder;
     address public treasury;
     address public emergencyRecipient;
+    address public rewardReserveRecipient;
+    address public insuranceFund;
+    address public escrowToken;
+    address public verificationNode;
+    address public trustAnchor;
+    address public yieldOracle;
+    address public priceOracle;
+    IComplianceHook public complianceHook;
 
     // Deposits and withdrawals move this ledger; raw token balance is ignored by totalAssets().
     uint256 private _trackedOnChainAssets;
@@ -66,6 +100,16 @@ contract KerneVault is ERC4626, AccessControl, ReentrancyGuard, Pausable {
     uint256 public maxOffChainChangeRateBps = 2000;
     uint256 public offChainUpdateCooldown = 10 minutes;
 
+    // Fee settings; founder capture charges the phase schedule, not grossPerformanceFeeBps.
+    uint256 public grossPerformanceFeeBps = 1000;
+    uint256 public founderFeeBps;
+    uint256 public insuranceFundBps = 1000;
+    uint256 public maxFounderCaptureBps = 500;
+    uint256 public lastFounderCaptureTimestamp;
+
+    uint256 public projectedAPY;
+    uint256 public dynamicCRBuffer;
+
     bool public whitelistEnabled;
     mapping(address => bool) public whitelisted;
 
@@ -73,6 +117,7 @@ contract KerneVault is ERC4626, AccessControl, ReentrancyGuard, Pausable {
     uint256 public maxDepositLimit;
     uint256 public maxWithdrawLimit;
     uint256 public minSolvencyThreshold;
+    uint256 public insolventSince;
 
     bool public genesisPhaseActive = true;
     uint256 public genesisPhaseEndedAt;
@@ -90,6 +135,8 @@ contract KerneVault is ERC4626, AccessControl, ReentrancyGuard, Pausable {
     bool public crCircuitBreakerActive;
     bool public crSoftAlertActive;
     uint256 public crCircuitBreakerTriggeredAt;
+
+    mapping(uint256 => uint256) public hourlyLiquidationAmounts;
 
     struct WithdrawalRequest {
         uint256 assets;
@@ -110,7 +157,19 @@ contract KerneVault is ERC4626, AccessControl, ReentrancyGuard, Pausable {
     event OffChainAssetsUpdated(uint256 oldAmount, uint256 newAmount, uint256 timestamp);
     event FundsSwept(uint256 amount, address destination);
     event HedgingReserveUpdated(uint256 oldAmount, uint256 newAmount, uint256 timestamp);
+    event ProjectedAPYUpdated(uint256 oldAPY, uint256 newAPY, uint256 timestamp);
     event CircuitBreakersUpdated(uint256 maxDeposit, uint256 maxWithdraw, uint256 minSolvency);
+    event ComplianceHookUpdated(address indexed oldHook, address indexed newHook);
+    event YieldOracleUpdated(address indexed oldOracle, address indexed newOracle);
+    event PriceOracleUpdated(address indexed oldOracle, address indexed newOracle);
+    event VerificationNodeUpdated(address indexed oldNode, address indexed newNode);
+    event FounderWealthCaptured(uint256 amount, address indexed recipient);
+    event RewardReserveRecipientUpdated(address indexed oldRecipient, address indexed newRecipient);
+    event RewardReserveCaptured(uint256 amount, address indexed recipient);
+    event InsuranceFundContribution(uint256 amount);
+    event InsuranceInjectionReceived(address indexed insuranceFund, uint256 amount);
+    event EscrowTokenUpdated(address indexed oldToken, address indexed newToken);
+    event EscrowForfeitTriggered(address indexed user);
     event WithdrawalRequested(
         address indexed user, uint256 requestId, uint256 assets, uint256 shares, uint256 unlockTimestamp
     );
@@ -118,22 +177,33 @@ contract KerneVault is ERC4626, AccessControl, ReentrancyGuard, Pausable {
     event WithdrawalCooldownUpdated(uint256 oldCooldown, uint256 newCooldown);
     event L1AssetsUpdated(uint256 oldAmount, uint256 newAmount, uint256 timestamp);
     event L1DepositRequested(uint256 amount, address bridge);
+    event TrustAnchorUpdated(address indexed oldAnchor, address indexed newAnchor);
     event OffChainUpdateParamsChanged(uint256 maxChangeRateBps, uint256 cooldown);
     event CRCircuitBreakerTriggered(uint256 cr, uint256 timestamp);
     event CRSoftAlertTriggered(uint256 cr, uint256 timestamp);
     event CRCircuitBreakerRecovered(uint256 cr, uint256 timestamp);
     event CRSoftAlertRecovered(uint256 cr, uint256 timestamp);
+    event DynamicBufferUpdated(uint256 oldBuffer, uint256 newBuffer);
+    event LiquidationRateLimited(uint256 attempted, uint256 allowed, uint256 hour);
     event DepositFeeUpdated(uint256 newFeeBps);
     event EmergencyRecipientUpdated(address indexed oldRecipient, address indexed newRecipient);
     event GenesisPhaseEnded(uint256 tvlAtEnd, uint256 timestamp);
     event GenesisPhaseDeposit(address indexed user, uint256 assets, uint256 totalGenesisDeposits);
 
+    error UnauthorizedInitializer(address caller, address expectedFactory);
+    error FactoryAlreadySet(address currentFactory);
+    error FactoryCannotBeZero();
+    error VaultAlreadyInitialized();
     error ZeroAddress();
     error ZeroAmount();
     error FeeTooHigh(uint256 provided, uint256 maximum);
+    error VaultInsolvent();
+    error NotInsuranceFund();
     error UpdateCooldownNotMet();
     error OffChainChangeExceedsMaxRate();
     error NoSweepDestination();
+    error FounderNotSet();
+    error FounderCaptureExceedsLimit(uint256 requested, uint256 maxAllowed);
     error SolvencyThresholdTooLow();
     error MaxChangeRateTooHigh();
     error CooldownTooShort();
@@ -148,6 +218,7 @@ contract KerneVault is ERC4626, AccessControl, ReentrancyGuard, Pausable {
     error EmergencyRecipientMismatch(address provided, address expected);
     error EmergencyRecipientLockedWhilePaused();
     error NotWhitelistedOrCompliant();
+    error ComplianceCheckFailed();
     error DepositCapExceeded();
     error WithdrawLimitExceeded(uint256 requested, uint256 limit);
     error UseRequestWithdrawal();
@@ -155,6 +226,9 @@ contract KerneVault is ERC4626, AccessControl, ReentrancyGuard, Pausable {
     error CircuitBreakerNotActive();
     error CRStillLow();
 
+    /// @dev As deployed, the constructor runs the clone initializer with no founder, no founder fee,
+    /// a 10% base performance fee, no whitelist, no compliance hook and no cap; the reward reserve
+    /// recipient defaults to the admin.
     constructor(
         IERC20 asset_,
         string memory name_,
@@ -169,6 +243,29 @@ contract KerneVault is ERC4626, AccessControl, ReentrancyGuard, Pausable {
         _grantRole(STRATEGIST_ROLE, strategist_);
         _grantRole(PAUSER_ROLE, admin_);
         _grantRole(PAUSER_ROLE, strategist_);
+        rewardReserveRecipient = admin_;
+    }
+
+    // --- Clone initialization (closed on a constructed vault) ---
+
+    function setFactory(address) external {
+        revert VaultAlreadyInitialized();
+    }
+
+    function initialize(
+        address,
+        string memory,
+        string memory,
+        address,
+        address,
+        address,
+        uint256,
+        uint256,
+        bool,
+        address,
+        uint256
+    ) external {
+        revert VaultAlreadyInitialized();
     }
 
     function _decimalsOffset() internal pure override returns (uint8) {
@@ -179,7 +276,16 @@ contract KerneVault is ERC4626, AccessControl, ReentrancyGuard, Pausable {
         return exchangeDepositAddress;
     }
 
+    /// @dev With a verification node set, its figure replaces the three buckets; a node that fails
+    /// or answers malformed counts as zero.
     function totalAssets() public view override returns (uint256) {
+        address node = verificationNode;
+        if (node != address(0)) {
+            (bool success, bytes memory data) =
+                node.staticcall(abi.encodeWithSignature("getVerifiedAssets(address)", address(this)));
+            if (success && data.length == 32) return _trackedOnChainAssets + abi.decode(data, (uint256));
+            return _trackedOnChainAssets;
+        }
         return _trackedOnChainAssets + offChainAssets + l1Assets + hedgingReserve;
     }
 
@@ -189,6 +295,29 @@ contract KerneVault is ERC4626, AccessControl, ReentrancyGuard, Pausable {
         uint256 liabilities = totalSupply() / (10 ** _decimalsOffset());
         if (liabilities == 0) return 20000;
         return (assets * 10000) / liabilities;
+    }
+
+    // --- Minimum-solvency check (only `checkAndPause` runs it on the deployed vault) ---
+
+    function checkAndPause() external onlyRole(PAUSER_ROLE) {
+        bool currentlySolvent = true;
+        if (minSolvencyThreshold > 0 && totalSupply() > 1000) {
+            if (getSolvencyRatio() < minSolvencyThreshold) currentlySolvent = false;
+        }
+        if (currentlySolvent && trustAnchor != address(0) && totalSupply() > 1000) {
+            (bool success, bytes memory data) =
+                trustAnchor.staticcall(abi.encodeWithSignature("isSolvent(address)", address(this)));
+            currentlySolvent = success && data.length == 32 && abi.decode(data, (bool));
+        }
+        if (!currentlySolvent) {
+            if (insolventSince == 0) {
+                insolventSince = block.timestamp;
+            } else if (block.timestamp - insolventSince > GRACE_PERIOD) {
+                if (!paused()) _pause();
+            }
+        } else {
+            insolventSince = 0;
+        }
     }
 
     // --- Strategist-written buckets ---
@@ -252,6 +381,23 @@ contract KerneVault is ERC4626, AccessControl, ReentrancyGuard, Pausable {
         }
     }
 
+    /// @notice Informational only: no price or fee reads it.
+    function updateProjectedAPY(uint256 _projectedAPY) external onlyRole(STRATEGIST_ROLE) {
+        uint256 oldAPY = projectedAPY;
+        projectedAPY = _projectedAPY;
+        emit ProjectedAPYUpdated(oldAPY, _projectedAPY, block.timestamp);
+    }
+
+    function getProjectedAPY() external view returns (uint256) {
+        return projectedAPY;
+    }
+
+    function setDynamicBuffer(uint256 bufferBps) external onlyRole(STRATEGIST_ROLE) {
+        uint256 old = dynamicCRBuffer;
+        dynamicCRBuffer = bufferBps;
+        emit DynamicBufferUpdated(old, bufferBps);
+    }
+
     // --- Moving assets out ---
 
     function sweepToExchange(uint256 amount) external onlyRole(DEFAULT_ADMIN_ROLE) nonReentrant whenNotPaused {
@@ -299,6 +445,18 @@ contract KerneVault is ERC4626, AccessControl, ReentrancyGuard, Pausable {
         _trackedOnChainAssets += token.balanceOf(address(this)) - balBefore;
     }
 
+    /// @notice Credits tokens the insurance fund has already sent in, up to the untracked surplus.
+    /// @dev Open while paused, so an injection can restore solvency.
+    function injectFromInsurance(uint256 amount) external nonReentrant {
+        if (msg.sender != insuranceFund) revert NotInsuranceFund();
+        uint256 surplus = IERC20(asset()).balanceOf(address(this)) - _trackedOnChainAssets;
+        uint256 credit = amount < surplus ? amount : surplus;
+        if (credit > 0) {
+            _trackedOnChainAssets += credit;
+            emit InsuranceInjectionReceived(msg.sender, credit);
+        }
+    }
+
     /// @notice Drains the whole token balance to the pre-committed recipient; only while paused.
     function emergencyExit(address recipient) external onlyRole(DEFAULT_ADMIN_ROLE) {
         if (!paused()) revert MustBePaused();
@@ -320,6 +478,46 @@ contract KerneVault is ERC4626, AccessControl, ReentrancyGuard, Pausable {
         emit EmergencyRecipientUpdated(oldRecipient, newRecipient);
     }
 
+    // --- Founder capture and the phased performance fee ---
+
+    /// @notice Pays the phase fee on a strategist-stated gross yield to the treasury (else the
+    /// founder). A no-op in genesis; otherwise throttled by the bucket cooldown from the second
+    /// capture on and capped at `maxFounderCaptureBps` of the on-chain ledger.
+    /// @dev The deployed split into a reward-reserve leg and a founder leg uses a reward-reserve
+    /// rate that is always 0, so the whole fee is the founder leg.
+    function captureFounderWealth(uint256 grossYieldAmount) external onlyRole(STRATEGIST_ROLE) {
+        if (founder == address(0)) revert FounderNotSet();
+        uint256 effectiveFeeBps = getEffectivePerformanceFee();
+        if (effectiveFeeBps == 0) return;
+        uint256 last = lastFounderCaptureTimestamp;
+        if (last != 0 && block.timestamp < last + offChainUpdateCooldown) revert UpdateCooldownNotMet();
+        uint256 fee = (grossYieldAmount * effectiveFeeBps) / 10000;
+        uint256 maxExtractable = (_trackedOnChainAssets * maxFounderCaptureBps) / 10000;
+        if (fee > maxExtractable) revert FounderCaptureExceedsLimit(fee, maxExtractable);
+        lastFounderCaptureTimestamp = block.timestamp;
+        if (fee > 0) {
+            address recipient = treasury != address(0) ? treasury : founder;
+            _trackedOnChainAssets -= fee;
+            SafeERC20.safeTransfer(IERC20(asset()), recipient, fee);
+            emit FounderWealthCaptured(fee, recipient);
+        }
+    }
+
+    /// @notice 0 in genesis, then 5% below $1M of TVL and 10% from $1M.
+    function getEffectivePerformanceFee() public view returns (uint256) {
+        if (genesisPhaseActive) return 0;
+        if (_tvlInUsd18() < GROWTH_TVL_THRESHOLD) return GROWTH_PHASE_FEE_BPS;
+        return MATURITY_PHASE_FEE_BPS;
+    }
+
+    function getCurrentRewardReserveBps() public pure returns (uint256) {
+        return 0;
+    }
+
+    function getCurrentFounderRevenueBps() external view returns (uint256) {
+        return getEffectivePerformanceFee();
+    }
+
     // --- Admin configuration ---
 
     function pause() external onlyRole(PAUSER_ROLE) {
@@ -339,6 +537,73 @@ contract KerneVault is ERC4626, AccessControl, ReentrancyGuard, Pausable {
     function setTreasury(address _treasury) external onlyRole(DEFAULT_ADMIN_ROLE) {
         if (_treasury == address(0)) revert ZeroAddress();
         treasury = _treasury;
+    }
+
+    function setRewardReserveRecipient(address _recipient) external onlyRole(DEFAULT_ADMIN_ROLE) {
+        address old = rewardReserveRecipient;
+        rewardReserveRecipient = _recipient;
+        emit RewardReserveRecipientUpdated(old, _recipient);
+    }
+
+    function setInsuranceFund(address _insuranceFund) external onlyRole(DEFAULT_ADMIN_ROLE) {
+        if (_insuranceFund == address(0)) revert ZeroAddress();
+        insuranceFund = _insuranceFund;
+    }
+
+    function setEscrowToken(address _escrowToken) external onlyRole(DEFAULT_ADMIN_ROLE) {
+        address old = escrowToken;
+        escrowToken = _escrowToken;
+        emit EscrowTokenUpdated(old, _escrowToken);
+    }
+
+    function setComplianceHook(address _hook) external onlyRole(DEFAULT_ADMIN_ROLE) {
+        address old = address(complianceHook);
+        complianceHook = IComplianceHook(_hook);
+        emit ComplianceHookUpdated(old, _hook);
+    }
+
+    function setVerificationNode(address _node) external onlyRole(DEFAULT_ADMIN_ROLE) {
+        address old = verificationNode;
+        verificationNode = _node;
+        emit VerificationNodeUpdated(old, _node);
+    }
+
+    function setTrustAnchor(address _anchor) external onlyRole(DEFAULT_ADMIN_ROLE) {
+        address old = trustAnchor;
+        trustAnchor = _anchor;
+        emit TrustAnchorUpdated(old, _anchor);
+    }
+
+    function setYieldOracle(address _oracle) external onlyRole(DEFAULT_ADMIN_ROLE) {
+        address old = yieldOracle;
+        yieldOracle = _oracle;
+        emit YieldOracleUpdated(old, _oracle);
+    }
+
+    function setPriceOracle(address _oracle) external onlyRole(DEFAULT_ADMIN_ROLE) {
+        address old = priceOracle;
+        priceOracle = _oracle;
+        emit PriceOracleUpdated(old, _oracle);
+    }
+
+    function setFounderFee(uint256 bps) external onlyRole(DEFAULT_ADMIN_ROLE) {
+        if (bps > 2000) revert FeeTooHigh(bps, 2000);
+        founderFeeBps = bps;
+    }
+
+    function setPerformanceFee(uint256 bps) external onlyRole(DEFAULT_ADMIN_ROLE) {
+        if (bps > 2000) revert FeeTooHigh(bps, 2000);
+        grossPerformanceFeeBps = bps;
+    }
+
+    function setInsuranceFundBps(uint256 bps) external onlyRole(DEFAULT_ADMIN_ROLE) {
+        if (bps > 3000) revert FeeTooHigh(bps, 3000);
+        insuranceFundBps = bps;
+    }
+
+    function setMaxFounderCaptureBps(uint256 bps) external onlyRole(DEFAULT_ADMIN_ROLE) {
+        if (bps > 10000) revert FeeTooHigh(bps, 10000);
+        maxFounderCaptureBps = bps;
     }
 
     function setWhitelistEnabled(bool enabled) external onlyRole(DEFAULT_ADMIN_ROLE) {
@@ -390,6 +655,9 @@ contract KerneVault is ERC4626, AccessControl, ReentrancyGuard, Pausable {
 
     // --- Withdrawal queue (the only way out) ---
 
+    /// @dev A request that leaves the caller with less than one wei's worth of shares is a full exit
+    /// and, once an escrow token is set, forfeits the caller's unvested esKERNE (best effort: a
+    /// reverting forfeit is swallowed).
     function requestWithdrawal(uint256 assets) external nonReentrant whenNotPaused returns (uint256) {
         if (maxWithdrawLimit > 0 && assets > maxWithdrawLimit) {
             revert WithdrawLimitExceeded(assets, maxWithdrawLimit);
@@ -403,6 +671,12 @@ contract KerneVault is ERC4626, AccessControl, ReentrancyGuard, Pausable {
             WithdrawalRequest({assets: assets, shares: shares, unlockTimestamp: unlockTimestamp, claimed: false})
         );
         emit WithdrawalRequested(msg.sender, requestId, assets, shares, unlockTimestamp);
+        address esc = escrowToken;
+        if (esc != address(0) && balanceOf(msg.sender) < 10 ** _decimalsOffset()) {
+            try IEscrowForfeiter(esc).forfeit(msg.sender) {
+                emit EscrowForfeitTriggered(msg.sender);
+            } catch {}
+        }
         return requestId;
     }
 
@@ -426,12 +700,21 @@ contract KerneVault is ERC4626, AccessControl, ReentrancyGuard, Pausable {
 
     // --- ERC-4626 ---
 
+    /// @dev Under a whitelist, a receiver passes when whitelisted or approved by the compliance hook
+    /// (the hook is asked either way).
     function maxDeposit(address receiver) public view override returns (uint256) {
         if (paused()) return 0;
-        if (whitelistEnabled && !whitelisted[receiver]) return 0;
+        if (whitelistEnabled && !_whitelistedOrCompliant(receiver)) return 0;
         if (maxTotalAssets > 0 && totalAssets() >= maxTotalAssets) return 0;
         if (maxDepositLimit > 0) return maxDepositLimit;
         return type(uint256).max;
+    }
+
+    function _whitelistedOrCompliant(address receiver) private view returns (bool) {
+        bool isWhitelisted = whitelisted[receiver];
+        IComplianceHook hook = complianceHook;
+        bool isCompliant = address(hook) != address(0) && hook.isCompliant(address(this), receiver);
+        return isWhitelisted || isCompliant;
     }
 
     function maxMint(address receiver) public view override returns (uint256) {
@@ -454,7 +737,11 @@ contract KerneVault is ERC4626, AccessControl, ReentrancyGuard, Pausable {
     }
 
     function _deposit(address caller, address receiver, uint256 assets, uint256 shares) internal override {
-        if (whitelistEnabled && !whitelisted[receiver]) revert NotWhitelistedOrCompliant();
+        if (whitelistEnabled) {
+            if (!_whitelistedOrCompliant(receiver)) revert NotWhitelistedOrCompliant();
+        } else if (address(complianceHook) != address(0)) {
+            if (!complianceHook.isCompliant(address(this), receiver)) revert ComplianceCheckFailed();
+        }
         if (maxTotalAssets > 0 && totalAssets() + assets > maxTotalAssets) revert DepositCapExceeded();
         uint256 fee = (assets * depositFeeBps) / 10000;
         SafeERC20.safeTransferFrom(IERC20(asset()), caller, address(this), assets);
@@ -479,10 +766,18 @@ contract KerneVault is ERC4626, AccessControl, ReentrancyGuard, Pausable {
 
     // --- Genesis phase ---
 
-    /// @dev The deployed check converts TVL to USD through an optional price oracle; with none set it
-    /// treats the asset as $1, which for an 18-decimal asset is the raw totalAssets().
+    /// @dev TVL in 18-decimal USD: through the price oracle when one is set and answers, else the
+    /// asset is treated as $1 and scaled to 18 decimals. A reverting oracle falls back; an oracle
+    /// without code, or one that answers short, reverts the caller, as deployed.
     function _tvlInUsd18() internal view returns (uint256) {
         uint256 tvl = totalAssets();
+        if (tvl == 0) return 0;
+        address oracle = priceOracle;
+        if (oracle != address(0)) {
+            try IUsdValueOracle(oracle).getValueUSD(asset(), tvl) returns (uint256 usd) {
+                return usd;
+            } catch {}
+        }
         uint8 dec = decimals() - _decimalsOffset();
         if (dec < 18) return tvl * (10 ** (18 - dec));
         if (dec > 18) return tvl / (10 ** (dec - 18));

@@ -4,27 +4,41 @@ pragma solidity ^0.8.24;
 import {ERC20} from "@openzeppelin/contracts/token/ERC20/ERC20.sol";
 import {ERC4626} from "@openzeppelin/contracts/token/ERC20/extensions/ERC4626.sol";
 import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
+import {IERC20Metadata} from "@openzeppelin/contracts/token/ERC20/extensions/IERC20Metadata.sol";
 import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
 import {AccessControl} from "@openzeppelin/contracts/access/AccessControl.sol";
 import {Pausable} from "@openzeppelin/contracts/utils/Pausable.sol";
 import {ReentrancyGuard} from "@openzeppelin/contracts/utils/ReentrancyGuard.sol";
+import {IERC3156FlashLender} from "@openzeppelin/contracts/interfaces/IERC3156FlashLender.sol";
+import {IERC3156FlashBorrower} from "@openzeppelin/contracts/interfaces/IERC3156FlashBorrower.sol";
+
+interface IComplianceHookV1 {
+    function isCompliant(address vault, address account) external view returns (bool);
+}
 
 /// @title KerneVaultV1
 /// @notice Devnet stand-in for the retired KerneVault v1 on Base, 0x8005bc7A...F2AC (verified source =
 /// operator commit 50cb6b0, solc 0.8.24 viaIR). Written from that source so the devnet's events, views
 /// and reverts are the ones an indexer meets on Base. v1 predates the hardening of v2 and keeps its
-/// quirks on purpose: `totalAssets` is the raw token balance plus the strategist-written buckets,
-/// which are written without cooldown or change limit; reverts are strings, not custom errors; the
-/// deployer also receives DEFAULT_ADMIN_ROLE; `getSolvencyRatio` divides by the raw 21-decimal share
-/// supply; `transferToPrime` lets any caller name itself as the prime account; withdrawal claims pay
-/// the amount recorded at request time; and `emergencyExit` is a user exit with a 5% fee, not an
-/// admin drain. There is no deposit fee and no genesis phase.
+/// quirks on purpose: `totalAssets` is the raw token balance plus the strategist-written buckets
+/// (or plus the verification node's figure when it reports a non-zero one), which are written
+/// without cooldown or change limit; reverts are strings, not custom errors; the deployer also
+/// receives DEFAULT_ADMIN_ROLE; `getSolvencyRatio` divides by the raw 21-decimal share supply, and
+/// the trust anchor, when set, can also declare the vault insolvent; `transferToPrime` lets any
+/// caller name itself as the prime account; withdrawal claims pay the amount recorded at request
+/// time; `emergencyExit` is a user exit with a 5% fee, not an admin drain; there is no deposit fee
+/// and no genesis phase.
 ///
-/// Left out, because with the deployed configuration they never change a result of the paths above
-/// and no devnet script uses them: the ERC-3156 flash lender, `initialize` for white-label clones,
-/// founder-wealth capture and insurance-fund draws, the compliance hook, the verification node, the
-/// trust anchor, the yield oracle and projected APY, and the batch whitelist/prime setters.
-contract KerneVaultV1 is ERC4626, AccessControl, ReentrancyGuard, Pausable {
+/// Also as deployed: the vault is an ERC-3156 lender of its own asset (9 bps, free for strategists
+/// and prime accounts; the fee stays in the vault and so raises the share price); founder capture
+/// pays the flat `grossPerformanceFeeBps` of a strategist-stated gross yield to the treasury (else
+/// the founder) and, when an insurance fund is set, approves and deposits `insuranceFundBps` of it
+/// there; deposits, mints and flash loans under a whitelist also accept the compliance hook's
+/// approval; `getProjectedAPY` prefers the yield oracle's non-zero TWAY; and the white-label
+/// `initialize` is guarded only by `founder == 0`, so while no founder is set anyone may call it,
+/// becoming admin and strategist and renaming the share token. Storage is not laid out slot for slot
+/// as deployed; nothing reads the vault by slot. Nothing is left out.
+contract KerneVaultV1 is ERC4626, AccessControl, ReentrancyGuard, Pausable, IERC3156FlashLender {
     bytes32 public constant STRATEGIST_ROLE = keccak256("STRATEGIST_ROLE");
     bytes32 public constant PAUSER_ROLE = keccak256("PAUSER_ROLE");
 
@@ -39,6 +53,18 @@ contract KerneVaultV1 is ERC4626, AccessControl, ReentrancyGuard, Pausable {
     address public founder;
     address public treasury;
     address public insuranceFund;
+    address public verificationNode;
+    address public trustAnchor;
+    address public yieldOracle;
+    IComplianceHookV1 public complianceHook;
+
+    uint256 public grossPerformanceFeeBps = 1000;
+    uint256 public founderFeeBps;
+    uint256 public insuranceFundBps = 1000;
+    /// @dev Declared by the deployed contract and never written by it.
+    uint256 public insuranceFundBalance;
+    uint256 public flashFeeBps = 9;
+    uint256 public projectedAPY;
 
     uint256 public lastReportedTimestamp;
 
@@ -52,6 +78,10 @@ contract KerneVaultV1 is ERC4626, AccessControl, ReentrancyGuard, Pausable {
     uint256 public insolventSince;
 
     uint256 public withdrawalCooldown = 7 days;
+
+    // Set by `initialize`; until then (or when set to "") the constructor's name and symbol apply.
+    string private _name;
+    string private _symbol;
 
     struct WithdrawalRequest {
         uint256 assets;
@@ -71,7 +101,13 @@ contract KerneVaultV1 is ERC4626, AccessControl, ReentrancyGuard, Pausable {
     event OffChainAssetsUpdated(uint256 oldAmount, uint256 newAmount, uint256 timestamp);
     event FundsSwept(uint256 amount, address destination);
     event HedgingReserveUpdated(uint256 oldAmount, uint256 newAmount, uint256 timestamp);
+    event ProjectedAPYUpdated(uint256 oldAPY, uint256 newAPY, uint256 timestamp);
     event CircuitBreakersUpdated(uint256 maxDeposit, uint256 maxWithdraw, uint256 minSolvency);
+    event ComplianceHookUpdated(address indexed oldHook, address indexed newHook);
+    event YieldOracleUpdated(address indexed oldOracle, address indexed newOracle);
+    event VerificationNodeUpdated(address indexed oldNode, address indexed newNode);
+    event FounderWealthCaptured(uint256 amount, address indexed recipient);
+    event InsuranceFundContribution(uint256 amount);
     event WithdrawalRequested(
         address indexed user, uint256 requestId, uint256 assets, uint256 shares, uint256 unlockTimestamp
     );
@@ -80,6 +116,8 @@ contract KerneVaultV1 is ERC4626, AccessControl, ReentrancyGuard, Pausable {
     event L1AssetsUpdated(uint256 oldAmount, uint256 newAmount, uint256 timestamp);
     event L1DepositRequested(uint256 amount, address bridge);
 
+    /// @dev As deployed, the constructor runs the white-label initializer with no founder, no
+    /// founder fee, a 10% performance fee and no whitelist.
     constructor(
         IERC20 asset_,
         string memory name_,
@@ -89,13 +127,57 @@ contract KerneVaultV1 is ERC4626, AccessControl, ReentrancyGuard, Pausable {
         address exchangeDepositAddress_
     ) ERC4626(asset_) ERC20(name_, symbol_) {
         exchangeDepositAddress = exchangeDepositAddress_;
+        _initialize(name_, symbol_, admin_, strategist_, address(0), 0, 1000, false);
+    }
+
+    /// @notice The white-label initializer. As deployed, its only guard is `founder == 0` (the
+    /// asset argument is ignored): while no founder is set anyone may call it, and the caller
+    /// becomes admin, strategist and pauser beside `admin_`.
+    function initialize(
+        address,
+        string memory name_,
+        string memory symbol_,
+        address admin_,
+        address founder_,
+        uint256 founderFeeBps_,
+        uint256 performanceFeeBps_,
+        bool whitelistEnabled_
+    ) external {
+        require(founder == address(0), "Already initialized");
+        _initialize(name_, symbol_, admin_, msg.sender, founder_, founderFeeBps_, performanceFeeBps_, whitelistEnabled_);
+    }
+
+    /// @dev The caller (the deployer, in the constructor) is made an admin as well as `admin_`.
+    function _initialize(
+        string memory name_,
+        string memory symbol_,
+        address admin_,
+        address strategist_,
+        address founder_,
+        uint256 founderFeeBps_,
+        uint256 performanceFeeBps_,
+        bool whitelistEnabled_
+    ) private {
         require(admin_ != address(0), "Admin cannot be zero address");
+        _name = name_;
+        _symbol = symbol_;
         _grantRole(DEFAULT_ADMIN_ROLE, admin_);
-        // The deployed constructor also makes its deployer an admin.
         _grantRole(DEFAULT_ADMIN_ROLE, msg.sender);
         _grantRole(STRATEGIST_ROLE, strategist_);
         _grantRole(PAUSER_ROLE, admin_);
         _grantRole(PAUSER_ROLE, strategist_);
+        founder = founder_;
+        founderFeeBps = founderFeeBps_;
+        if (performanceFeeBps_ > 0 && performanceFeeBps_ <= 2000) grossPerformanceFeeBps = performanceFeeBps_;
+        whitelistEnabled = whitelistEnabled_;
+    }
+
+    function name() public view override(ERC20, IERC20Metadata) returns (string memory) {
+        return bytes(_name).length > 0 ? _name : super.name();
+    }
+
+    function symbol() public view override(ERC20, IERC20Metadata) returns (string memory) {
+        return bytes(_symbol).length > 0 ? _symbol : super.symbol();
     }
 
     function _decimalsOffset() internal pure override returns (uint8) {
@@ -106,7 +188,18 @@ contract KerneVaultV1 is ERC4626, AccessControl, ReentrancyGuard, Pausable {
         return exchangeDepositAddress;
     }
 
+    /// @dev A verification node's non-zero figure replaces the three buckets; a zero, failing or
+    /// malformed answer falls back to them.
     function totalAssets() public view override returns (uint256) {
+        address node = verificationNode;
+        if (node != address(0)) {
+            (bool success, bytes memory data) =
+                node.staticcall(abi.encodeWithSignature("getVerifiedAssets(address)", address(this)));
+            if (success && data.length == 32) {
+                uint256 verifiedAssets = abi.decode(data, (uint256));
+                if (verifiedAssets > 0) return super.totalAssets() + verifiedAssets;
+            }
+        }
         return super.totalAssets() + offChainAssets + l1Assets + hedgingReserve;
     }
 
@@ -122,12 +215,18 @@ contract KerneVaultV1 is ERC4626, AccessControl, ReentrancyGuard, Pausable {
         _updateSolvency(false);
     }
 
-    /// @dev Below `minSolvencyThreshold` for longer than the grace period, the vault pauses itself;
-    /// strict callers revert instead.
+    /// @dev Below `minSolvencyThreshold`, or declared insolvent by the trust anchor (a failing or
+    /// malformed answer counts as insolvent), for longer than the grace period, the vault pauses
+    /// itself; strict callers revert instead.
     function _updateSolvency(bool strict) internal {
         bool currentlySolvent = true;
         if (minSolvencyThreshold > 0 && totalSupply() > 1000) {
             if (getSolvencyRatio() < minSolvencyThreshold) currentlySolvent = false;
+        }
+        if (currentlySolvent && trustAnchor != address(0) && totalSupply() > 1000) {
+            (bool success, bytes memory data) =
+                trustAnchor.staticcall(abi.encodeWithSignature("isSolvent(address)", address(this)));
+            currentlySolvent = success && data.length == 32 && abi.decode(data, (bool));
         }
         if (!currentlySolvent) {
             if (insolventSince == 0) {
@@ -164,6 +263,27 @@ contract KerneVaultV1 is ERC4626, AccessControl, ReentrancyGuard, Pausable {
         emit L1AssetsUpdated(oldAmount, amount, block.timestamp);
     }
 
+    function updateProjectedAPY(uint256 _projectedAPY) external onlyRole(STRATEGIST_ROLE) {
+        uint256 oldAPY = projectedAPY;
+        projectedAPY = _projectedAPY;
+        emit ProjectedAPYUpdated(oldAPY, _projectedAPY, block.timestamp);
+    }
+
+    /// @notice The yield oracle's time-weighted yield when it reports a non-zero one, else the
+    /// strategist's figure.
+    function getProjectedAPY() external view returns (uint256) {
+        address oracle = yieldOracle;
+        if (oracle != address(0)) {
+            (bool success, bytes memory data) =
+                oracle.staticcall(abi.encodeWithSignature("getTWAY(address)", address(this)));
+            if (success && data.length == 32) {
+                uint256 tway = abi.decode(data, (uint256));
+                if (tway > 0) return tway;
+            }
+        }
+        return projectedAPY;
+    }
+
     // --- Moving assets out ---
 
     function sweepToExchange(uint256 amount) external onlyRole(DEFAULT_ADMIN_ROLE) nonReentrant whenNotPaused {
@@ -189,6 +309,12 @@ contract KerneVaultV1 is ERC4626, AccessControl, ReentrancyGuard, Pausable {
 
     function setPrimeAccount(address account, bool active) external onlyRole(DEFAULT_ADMIN_ROLE) {
         primeAccounts[account].active = active;
+    }
+
+    function batchSetPrimeAccounts(address[] calldata accounts, bool status) external onlyRole(DEFAULT_ADMIN_ROLE) {
+        for (uint256 i = 0; i < accounts.length; i++) {
+            primeAccounts[accounts[i]].active = status;
+        }
     }
 
     /// @dev As deployed: a caller that names itself as `prime` passes the check without any role.
@@ -224,6 +350,75 @@ contract KerneVaultV1 is ERC4626, AccessControl, ReentrancyGuard, Pausable {
         emit WithdrawalClaimed(msg.sender, type(uint256).max, netAssets);
     }
 
+    // --- Founder capture and the insurance fund ---
+
+    /// @notice Pays `grossPerformanceFeeBps` of a strategist-stated gross yield to the treasury (else
+    /// the founder), then approves and deposits `insuranceFundBps` of it into the insurance fund.
+    function captureFounderWealth(uint256 grossYieldAmount) external onlyRole(STRATEGIST_ROLE) {
+        require(founder != address(0), "Founder not set");
+        uint256 fee = (grossYieldAmount * grossPerformanceFeeBps) / 10000;
+        if (fee > 0) {
+            address recipient = treasury != address(0) ? treasury : founder;
+            SafeERC20.safeTransfer(IERC20(asset()), recipient, fee);
+            emit FounderWealthCaptured(fee, recipient);
+        }
+        uint256 insuranceContribution = (grossYieldAmount * insuranceFundBps) / 10000;
+        if (insuranceContribution > 0 && insuranceFund != address(0)) {
+            IERC20(asset()).approve(insuranceFund, insuranceContribution);
+            (bool success,) = insuranceFund.call(abi.encodeWithSignature("deposit(uint256)", insuranceContribution));
+            require(success, "Insurance deposit failed");
+            emit InsuranceFundContribution(insuranceContribution);
+        }
+    }
+
+    function drawFromInsuranceFund(uint256 amount) external onlyRole(STRATEGIST_ROLE) {
+        address fund = insuranceFund;
+        require(fund != address(0), "Insurance fund not set");
+        (bool success,) = fund.call(abi.encodeWithSignature("claim(address,uint256)", address(this), amount));
+        require(success, "Insurance claim failed");
+    }
+
+    // --- ERC-3156 flash loans of the asset ---
+
+    function maxFlashLoan(address token) external view returns (uint256) {
+        if (token != asset()) return 0;
+        if (paused()) return 0;
+        return IERC20(token).balanceOf(address(this));
+    }
+
+    /// @dev Free for strategists and prime accounts (judged on the caller).
+    function flashFee(address token, uint256 amount) public view returns (uint256) {
+        require(token == asset(), "Unsupported token");
+        if (hasRole(STRATEGIST_ROLE, msg.sender) || primeAccounts[msg.sender].active) return 0;
+        return (amount * flashFeeBps) / 10000;
+    }
+
+    /// @dev The fee stays in the vault's balance, which is its totalAssets.
+    function flashLoan(IERC3156FlashBorrower receiver, address token, uint256 amount, bytes calldata data)
+        external
+        nonReentrant
+        whenNotPaused
+        returns (bool)
+    {
+        require(token == asset(), "Unsupported token");
+        uint256 fee = flashFee(token, amount);
+        if (whitelistEnabled) {
+            bool isCompliant = whitelisted[address(receiver)] || hasRole(STRATEGIST_ROLE, msg.sender);
+            if (!isCompliant && address(complianceHook) != address(0)) {
+                isCompliant = complianceHook.isCompliant(address(this), address(receiver));
+            }
+            require(isCompliant, "Receiver not compliant");
+        }
+        SafeERC20.safeTransfer(IERC20(token), address(receiver), amount);
+        require(
+            receiver.onFlashLoan(msg.sender, token, amount, fee, data) == keccak256("ERC3156FlashBorrower.onFlashLoan"),
+            "Flash loan callback failed"
+        );
+        SafeERC20.safeTransferFrom(IERC20(token), address(receiver), address(this), amount + fee);
+        _updateSolvency(false);
+        return true;
+    }
+
     // --- Admin configuration ---
 
     function pause() external onlyRole(PAUSER_ROLE) {
@@ -239,6 +434,28 @@ contract KerneVaultV1 is ERC4626, AccessControl, ReentrancyGuard, Pausable {
         founder = _founder;
     }
 
+    /// @dev Checked with a string rather than the role modifier, as deployed.
+    function setFounderFee(uint256 bps) external {
+        require(hasRole(DEFAULT_ADMIN_ROLE, msg.sender), "Not authorized");
+        require(bps <= 2000, "Fee too high");
+        founderFeeBps = bps;
+    }
+
+    function setPerformanceFee(uint256 bps) external onlyRole(DEFAULT_ADMIN_ROLE) {
+        require(bps <= 2000, "Fee too high");
+        grossPerformanceFeeBps = bps;
+    }
+
+    function setInsuranceFundBps(uint256 bps) external onlyRole(DEFAULT_ADMIN_ROLE) {
+        require(bps <= 3000, "Contribution too high");
+        insuranceFundBps = bps;
+    }
+
+    function setFlashFee(uint256 bps) external onlyRole(DEFAULT_ADMIN_ROLE) {
+        require(bps <= 100, "Fee too high");
+        flashFeeBps = bps;
+    }
+
     function setTreasury(address _treasury) external onlyRole(DEFAULT_ADMIN_ROLE) {
         treasury = _treasury;
     }
@@ -247,12 +464,41 @@ contract KerneVaultV1 is ERC4626, AccessControl, ReentrancyGuard, Pausable {
         insuranceFund = _insuranceFund;
     }
 
+    /// @dev No event on v1.
+    function setTrustAnchor(address _anchor) external onlyRole(DEFAULT_ADMIN_ROLE) {
+        trustAnchor = _anchor;
+    }
+
+    function setVerificationNode(address _node) external onlyRole(DEFAULT_ADMIN_ROLE) {
+        address oldNode = verificationNode;
+        verificationNode = _node;
+        emit VerificationNodeUpdated(oldNode, _node);
+    }
+
+    function setYieldOracle(address _oracle) external onlyRole(DEFAULT_ADMIN_ROLE) {
+        address oldOracle = yieldOracle;
+        yieldOracle = _oracle;
+        emit YieldOracleUpdated(oldOracle, _oracle);
+    }
+
+    function setComplianceHook(address _hook) external onlyRole(DEFAULT_ADMIN_ROLE) {
+        address oldHook = address(complianceHook);
+        complianceHook = IComplianceHookV1(_hook);
+        emit ComplianceHookUpdated(oldHook, _hook);
+    }
+
     function setWhitelistEnabled(bool enabled) external onlyRole(DEFAULT_ADMIN_ROLE) {
         whitelistEnabled = enabled;
     }
 
     function setWhitelisted(address account, bool status) external onlyRole(DEFAULT_ADMIN_ROLE) {
         whitelisted[account] = status;
+    }
+
+    function batchSetWhitelisted(address[] calldata accounts, bool status) external onlyRole(DEFAULT_ADMIN_ROLE) {
+        for (uint256 i = 0; i < accounts.length; i++) {
+            whitelisted[accounts[i]] = status;
+        }
     }
 
     /// @dev The strategist may move the cap too.
@@ -312,9 +558,16 @@ contract KerneVaultV1 is ERC4626, AccessControl, ReentrancyGuard, Pausable {
 
     // --- ERC-4626 ---
 
+    /// @dev Under a whitelist, a receiver that is not whitelisted needs the compliance hook's approval.
+    function _receiverAdmitted(address receiver) private view returns (bool) {
+        if (!whitelistEnabled || whitelisted[receiver]) return true;
+        IComplianceHookV1 hook = complianceHook;
+        return address(hook) != address(0) && hook.isCompliant(address(this), receiver);
+    }
+
     function maxDeposit(address receiver) public view override returns (uint256) {
         if (paused()) return 0;
-        if (whitelistEnabled && !whitelisted[receiver]) return 0;
+        if (!_receiverAdmitted(receiver)) return 0;
         uint256 assets = totalAssets();
         if (maxTotalAssets > 0) {
             return assets >= maxTotalAssets ? 0 : maxTotalAssets - assets;
@@ -324,7 +577,7 @@ contract KerneVaultV1 is ERC4626, AccessControl, ReentrancyGuard, Pausable {
 
     function maxMint(address receiver) public view override returns (uint256) {
         if (paused()) return 0;
-        if (whitelistEnabled && !whitelisted[receiver]) return 0;
+        if (!_receiverAdmitted(receiver)) return 0;
         uint256 assets = totalAssets();
         if (maxTotalAssets > 0) {
             if (assets >= maxTotalAssets) return 0;
@@ -358,11 +611,15 @@ contract KerneVaultV1 is ERC4626, AccessControl, ReentrancyGuard, Pausable {
         return super.mint(shares, receiver);
     }
 
-    /// @dev A strategist caller passes this check for any receiver, but maxDeposit still refuses a
-    /// receiver that is not whitelisted.
+    /// @dev A strategist caller passes this check for any receiver (the hook is then not asked), but
+    /// maxDeposit still refuses a receiver that is neither whitelisted nor approved by the hook.
     function _checkDepositor(address receiver) private view {
         if (whitelistEnabled) {
-            require(whitelisted[receiver] || hasRole(STRATEGIST_ROLE, msg.sender), "Not whitelisted or compliant");
+            bool isCompliant = whitelisted[receiver] || hasRole(STRATEGIST_ROLE, msg.sender);
+            if (!isCompliant && address(complianceHook) != address(0)) {
+                isCompliant = complianceHook.isCompliant(address(this), receiver);
+            }
+            require(isCompliant, "Not whitelisted or compliant");
         }
     }
 
