@@ -510,7 +510,7 @@ contract KerneVault is ERC4626, AccessControl, ReentrancyGuard, Pausable {
         return MATURITY_PHASE_FEE_BPS;
     }
 
-    function getCurrentRewardReserveBps() public pure returns (uint256) {
+    function getCurrentRewardReserveBps() public view returns (uint256) {
         return 0;
     }
 

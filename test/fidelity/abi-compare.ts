@@ -21,8 +21,8 @@ export function abiSurface(abi: Abi): Map<string, string> {
   for (const item of abi) {
     switch (item.type) {
       case "function": {
-        const access = item.stateMutability === "view" || item.stateMutability === "pure" ? "view" : item.stateMutability;
-        out.set(`function ${item.name}(${list(item.inputs)})`, `returns (${list(item.outputs)}) ${access}`);
+        // Mutability exactly as declared: an ABI reader sees view and pure as different things.
+        out.set(`function ${item.name}(${list(item.inputs)})`, `returns (${list(item.outputs)}) ${item.stateMutability}`);
         break;
       }
       case "event":
