@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { getAddress } from "viem";
-import { baseNetwork } from "../src/networks/base.js";
+import { BASE_DEPLOYMENTS, baseNetwork } from "../src/networks/base.js";
+import { baseBlockAt, baseBlockOnDate } from "../src/networks/base-blocks.js";
 import { selectNetwork, UnknownNetworkError } from "../src/networks/index.js";
 
 const registry = JSON.parse(
@@ -31,10 +32,36 @@ describe("network selection", () => {
     expect(net.registryAccounts).toContain(getAddress(registry.admin.safe));
   });
 
-  it("starts the live mint PSM's history before its 2026-07-10 deployment and after the 2026-06-16 block", () => {
+  it("starts every contract at or before its deployment, from exact blocks or the deployment day's first block", () => {
     const net = baseNetwork(env);
-    // Base makes a block every 2 s; 47,462,420 is the registry's block of 2026-06-16.
-    expect(net.psms.psmMint.startBlock).toBeGreaterThan(47_462_420);
-    expect(net.psms.psmMint.startBlock).toBeLessThan(47_462_420 + 24 * 86_400 / 2);
+    // The formula reproduces the registry's blocks: the handover (executed 2026-08-06T17:00:07Z)
+    // and the Euler market's block falls on its published day, 2026-08-09.
+    expect(baseBlockAt(Date.parse("2026-08-06T17:00:07Z") / 1000)).toBe(49_623_130);
+    expect(baseBlockOnDate("2026-08-09")).toBeLessThanOrEqual(49_726_126);
+    expect(baseBlockOnDate("2026-08-10")).toBeGreaterThan(49_726_126);
+    // skUSD starts exactly at its published deploy block (the old estimate, 48,132,020, read it before it existed).
+    expect(net.stakingVaults.skUSD.startBlock).toBe(48_175_381);
+    // kUSD was deployed 2026-04-08: nothing of the protocol starts before that day's first block.
+    const kusdStart = baseBlockOnDate("2026-04-08");
+    expect(net.kUSD.startBlock).toBe(kusdStart);
+    const all = [...Object.values(net.psms), ...Object.values(net.stakingVaults), ...Object.values(net.depositVaults)];
+    for (const x of all) expect(x.startBlock, x.address).toBeGreaterThanOrEqual(kusdStart);
+    // Each start is the first block of a day on or before the published deployment (or the block itself).
+    const published: Record<string, number> = {
+      [net.psms.psmMint.address]: baseBlockOnDate("2026-07-11"),
+      [net.psms.psmRetiredMint.address]: 47_462_420, // the 2026-06-16 ceremony's treasury v3 block
+      [net.depositVaults.vaultV2.address]: 47_462_420,
+      [net.stakingVaults.skUSDDeprecated.address]: baseBlockOnDate("2026-05-12"),
+      [net.stakingVaults.skUSD.address]: 48_175_381,
+    };
+    for (const [address, deployedBy] of Object.entries(published)) {
+      expect(all.find((x) => x.address === address)!.startBlock, address).toBeLessThanOrEqual(deployedBy);
+    }
+    // The creation transaction of every indexed contract the operator's mirror names is recorded.
+    for (const d of Object.values(BASE_DEPLOYMENTS)) {
+      if (d.creationTx !== null) expect(d.creationTx).toMatch(/^0x[0-9a-f]{64}$/);
+      expect(all.map((x) => x.address).concat(net.kUSD.address)).toContain(d.address);
+    }
+    expect(Object.values(BASE_DEPLOYMENTS).filter((d) => d.creationTx === null).map((d) => d.address)).toEqual([net.psms.psmMint.address]);
   });
 });

@@ -114,9 +114,22 @@ for (const [name, field] of [["L1AssetsUpdated", "l1Assets"], ["OffChainAssetsUp
   });
 }
 
+/**
+ * Staking vaults seen with code. A start block may precede the deployment (a start from the
+ * day's first block): there the vault has no code, an eth_call answers 0x, and Ponder would
+ * retry and then halt the backfill. So look for code first, until it appears (code, once
+ * deployed, stays; the set only saves calls).
+ */
+const vaultsWithCode = new Set<string>();
+
 ponder.on("SharePrice:block", async ({ event, context }) => {
   for (const [vaultKey, deployed] of Object.entries(network.stakingVaults)) {
     if (BigInt(deployed.startBlock) > event.block.number) continue;
+    if (!vaultsWithCode.has(vaultKey)) {
+      const code = await context.client.getCode({ address: deployed.address });
+      if (!code || code === "0x") continue;
+      vaultsWithCode.add(vaultKey);
+    }
     const read = (functionName: "totalAssets" | "totalSupply") =>
       context.client.readContract({ abi: stakedKUSDAbi, address: deployed.address, functionName });
     // One whole share at the vault's own decimals (24 on the deployed skUSDs), read, not assumed.

@@ -1,26 +1,46 @@
 import type { Address } from "viem";
+import { baseBlockOnDate } from "./base-blocks.js";
 import type { Deployed, NetworkConfig } from "./types.js";
 
 /**
  * The operator's deployment on Base mainnet, from its public address registry
- * (../shared/reference/base-mainnet/deployments-8453.json, as of 2026-08-14).
+ * (../shared/reference/base-mainnet/deployments-8453.json) and its source mirror (operator-repo).
  *
- * Start blocks: the registry dates each deployment but gives block numbers only for some
- * events (treasury v3 at 47,462,420 on 2026-06-16; the timelock batch at 49,623,130 on
- * 2026-08-06). Base makes a block every 2 s, so a date maps to a block to within minutes;
- * each start block below is that estimate moved a full day earlier, so nothing is missed.
- * Refine them with the deployment transactions when an RPC is at hand.
+ * Start blocks: the exact deployment block where one is published, otherwise the first block of
+ * the UTC day the operator dates the deployment (`baseBlockOnDate`), which no deployment on that
+ * day precedes. Creation transactions are from operator-repo `*\/creator-tx-hash.txt`; the live
+ * mint PSM's is not in the mirror. `kusd-doctor` (issue 14) resolves them against an RPC.
  */
-const BLOCK_2026_06_16 = 47_462_420;
-const blockOnDate = (iso: string) =>
-  BLOCK_2026_06_16 + Math.round((Date.parse(iso) - Date.parse("2026-06-16T12:00:00Z")) / 2000) - 43_200;
+type Deployment = Deployed & { creationTx: `0x${string}` | null; source: string };
 
-const d = (address: Address, deployedOn: string): Deployed => ({ address, startBlock: blockOnDate(deployedOn) });
+const deployedOn = (address: Address, day: string, creationTx: Deployment["creationTx"], source: string): Deployment => ({
+  address,
+  startBlock: baseBlockOnDate(day),
+  creationTx,
+  source,
+});
 
-const kUSD = d("0x5C2EfdF0D8D286959b42308966bc2B97f5680AA3", "2026-05-10T00:00:00Z");
-const skUSDv1 = d("0xdEd74F7E06efc76455C07418b8b74Cc2bc009DB4", "2026-05-11T00:00:00Z");
-const psmV1 = d("0xFf3025ec18e301855aB0f36Ec6ECa115a29A5Fbc", "2026-05-10T00:00:00Z");
-const vaultV1 = d("0x8005bc7A86AD904C20fd62788ABED7546c1cF2AC", "2026-05-10T00:00:00Z");
+// kUSD: "deployed 2026-04-08" (audits/DEPLOYED_VS_SOURCE.md). PSM v1 and vault v1 have no
+// published date; PSM v1's constructor names kUSD, so kUSD's day is the earliest either can be.
+const kUSD = deployedOn("0x5C2EfdF0D8D286959b42308966bc2B97f5680AA3", "2026-04-08", "0xb08fd3bd9af062991d54151d3a78161e6d51b2b73f2ef4471ca8b96841edfa67", "DEPLOYED_VS_SOURCE: deployed 2026-04-08");
+const psmV1 = deployedOn("0xFf3025ec18e301855aB0f36Ec6ECa115a29A5Fbc", "2026-04-08", "0x90adc99e6d1aaccfcdc7b2eb5b0a9bd618a6063cfbd0f747cdbb4e85999fd84b", "no published date; not before kUSD");
+const vaultV1 = deployedOn("0x8005bc7A86AD904C20fd62788ABED7546c1cF2AC", "2026-04-08", "0xa0407a84496f3a90cc60bffcb5a234ad52dc1f927b6f294c505ff90309f7bf50", "no published date; not before kUSD");
+const skUSDv1 = deployedOn("0xdEd74F7E06efc76455C07418b8b74Cc2bc009DB4", "2026-05-11", "0x032705836c6b8acbf641c9d629258eb73de2405e1c6fb8c9f32748bb19a3bb0f", "registry retired._skUSDNote: deployed 2026-05-11");
+const psmV3 = deployedOn("0x07eBb486e11BD217e6085eb5ab663e4517595993", "2026-06-16", "0x3222b75c88ecc1d2b1a8aabd9bc61ede74cee0d54e9cecaee160a3d7cb3a2b95", "SCOPE.md: 2026-06-16 ceremony");
+const vaultV2 = deployedOn("0x8ccc56B5624e2FDB592F6609d81F4c3798e3292B", "2026-06-16", "0x8a52fd79b0e1ad227f2e956ffddd667bff5af72efb3739801bfd3766d2881b9c", "SCOPE.md: 2026-06-16 ceremony");
+const psmLive = deployedOn("0xaBDE1138aa1Ce88d1dF06422C0c3b05D70569803", "2026-07-10", null, "registry: live mint PSM redeployed 2026-07-10");
+/** skUSD's deploy block is published (DEPLOYED_VS_SOURCE: "the deploy block 48175381"). */
+const skUSD: Deployment = {
+  address: "0x96F5102C15b839757f811A98CEc3725Ac21DfA14",
+  startBlock: 48_175_381,
+  creationTx: "0x80fbca4ba2ef4b1b606ddcfd98ec8a7ccd16bebb23e6bb3cb0e15d33a2b6cc81",
+  source: "DEPLOYED_VS_SOURCE: deploy block 48175381",
+};
+
+/** Every indexed contract of the operator's, with where its start block comes from. */
+export const BASE_DEPLOYMENTS = { kUSD, psmV1, vaultV1, skUSDv1, psmV3, vaultV2, psmLive, skUSD } as const;
+
+const at = (x: Deployment): Deployed => ({ address: x.address, startBlock: x.startBlock });
 
 const admin = {
   safe: "0x52d3E450bA6c299B1B07298F1E87DD74732D4877",
@@ -58,16 +78,13 @@ export function baseNetwork(env: NodeJS.ProcessEnv = process.env): NetworkConfig
       base: { id: 8453, rpc: rpc("PONDER_RPC_URL_8453"), disableCache: false },
       ethereum: { id: 1, rpc: rpc("PONDER_RPC_URL_1"), disableCache: false, startBlock: "latest" },
     },
-    kUSD,
-    usdc: d("0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913", "2026-05-10T00:00:00Z"),
-    weth: d("0x4200000000000000000000000000000000000006", "2026-05-10T00:00:00Z"),
-    psms: {
-      psmMint: d("0xaBDE1138aa1Ce88d1dF06422C0c3b05D70569803", "2026-07-10T00:00:00Z"),
-      psmRetiredMint: d("0x07eBb486e11BD217e6085eb5ab663e4517595993", "2026-06-16T00:00:00Z"),
-      psmRedeemReserve: psmV1,
-    },
-    stakingVaults: { skUSD: d("0x96F5102C15b839757f811A98CEc3725Ac21DfA14", "2026-07-03T00:00:00Z"), skUSDDeprecated: skUSDv1 },
-    depositVaults: { vaultV1, vaultV2: d("0x8ccc56B5624e2FDB592F6609d81F4c3798e3292B", "2026-06-16T00:00:00Z") },
+    // Transfers of USDC and WETH matter only from the protocol's first contract on.
+    usdc: { address: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913", startBlock: kUSD.startBlock },
+    weth: { address: "0x4200000000000000000000000000000000000006", startBlock: kUSD.startBlock },
+    kUSD: { address: kUSD.address, startBlock: kUSD.startBlock },
+    psms: { psmMint: at(psmLive), psmRetiredMint: at(psmV3), psmRedeemReserve: at(psmV1) },
+    stakingVaults: { skUSD: at(skUSD), skUSDDeprecated: at(skUSDv1) },
+    depositVaults: { vaultV1: at(vaultV1), vaultV2: at(vaultV2) },
     // On Base, LST exchange rates come from oracle contracts, not from the bridged tokens;
     // the staking-yield source for mainnet is configured with the yield report.
     lsts: {},
