@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { getAddress } from "viem";
 import { BASE_DEPLOYMENTS, baseNetwork } from "../src/networks/base.js";
+import { operatorOwnedAddresses } from "../api/paid/operator-owned.js";
 import { baseBlockAt, baseBlockOnDate } from "../src/networks/base-blocks.js";
 import { selectNetwork, UnknownNetworkError } from "../src/networks/index.js";
 
@@ -30,6 +31,22 @@ describe("network selection", () => {
     expect(net.usdc.address).toBe(getAddress(registry.externalTokens.USDC));
     expect(net.weth.address).toBe(getAddress(registry.externalTokens.WETH));
     expect(net.registryAccounts).toContain(getAddress(registry.admin.safe));
+  });
+
+  it("refuses instant reads of every address in the operator's registry file, and indexes its Euler market from its block", () => {
+    const net = baseNetwork(env);
+    const refused = operatorOwnedAddresses(net);
+    const addresses = [
+      ...Object.values(registry.contracts).map((c: any) => c.address),
+      ...Object.entries(registry.retired).filter(([k]) => !k.startsWith("_")).map(([, v]) => v),
+      registry.admin.safe, registry.admin.timelock, registry.admin.pauseGuardian,
+    ] as string[];
+    for (const a of addresses) expect(refused.has(a.toLowerCase()), a).toBe(true);
+    expect(refused.has(registry.externalTokens.USDC.toLowerCase())).toBe(false);
+    expect(net.lending).toEqual({
+      lendingUSDC: { address: "0xe87c294E1139C31770727193e3Be0ccEd73d6AA3", startBlock: 49_726_126 },
+      lendingEscrowKUSD: { address: "0xD3800ceb6bBeB90101ed5d5A46017fE846c9509e", startBlock: 49_726_126 },
+    });
   });
 
   it("starts every contract at or before its deployment, from exact blocks or the deployment day's first block", () => {

@@ -1,6 +1,8 @@
 /**
  * The addresses POST /instant-read refuses (spec 4 rule 3): every account of every published
- * registry version and every protocol contract and operator account of the configuration.
+ * registry version and every protocol contract and operator account of the configuration,
+ * including the operator's contracts and tokens the reports do not index. The lending market is
+ * not among them: the operator deploys it but does not govern it.
  */
 import type { NetworkConfig } from "../../src/networks/types.js";
 import { everListed } from "../registry/versions.js";
@@ -11,6 +13,8 @@ export function operatorOwnedAddresses(n: NetworkConfig): Set<string> {
     ...everListed(n.registry.versions).map((e) => e.address),
     ...n.registryAccounts,
     n.kUSD.address,
+    ...n.otherOperatorContracts,
+    ...(r.timelock ? [r.timelock] : []),
     ...Object.values(n.psms).map((d) => d.address),
     ...Object.values(n.stakingVaults).map((d) => d.address),
     ...Object.values(n.depositVaults).map((d) => d.address),

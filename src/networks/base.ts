@@ -40,6 +40,21 @@ const skUSD: Deployment = {
 /** Every indexed contract of the operator's, with where its start block comes from. */
 export const BASE_DEPLOYMENTS = { kUSD, psmV1, vaultV1, skUSDv1, psmV3, vaultV2, psmLive, skUSD } as const;
 
+/** From the registry file's contracts, retired and admin sections: what the reports do not index. */
+const OTHER_OPERATOR_CONTRACTS: Address[] = [
+  "0x230f3a63E8413D42bEe9103b98a204030206186c", // KERNE
+  "0x29c1d396A35aB75a8Bb8dC3949f98edFa5f25b34", // esKERNE
+  "0x032Af1631671126A689614c0c957De774b45D582", // KerneStaking
+  "0x1A04AF62baFc84b08b19d2aF7285eD5f8dAe4D9f", // KerneReferral
+  "0x096e38a04B632D28E017f86836225E0956CaD878", // KerneYieldDistributor
+  "0x8DE2d5ac5aBc7331a6E1d450a5c021db18599CdB", // KerneYieldOracle
+  "0x57e73919Efc8a70B40a0bFc562C4DC9e58c4D76F", // KerneFlashArbBot
+  "0x257579db2702BAeeBFAC5c19d354f2FF39831299", // kUSD v1
+  "0xfEA3D217F5f2304C8551dc9F5B5169F2c2d87340", // KERNE v1
+  "0x7c07517ABcc4BD674CC74B76D2Ab0d95A41560d5", // treasury v2
+  "0xC47adaf51907bB1871D07E18eA21dc75Ae93Cc8E", // pause guardian
+];
+
 const at = (x: Deployment): Deployed => ({ address: x.address, startBlock: x.startBlock });
 
 const admin = {
@@ -88,7 +103,13 @@ export function baseNetwork(env: NodeJS.ProcessEnv = process.env): NetworkConfig
     // On Base, LST exchange rates come from oracle contracts, not from the bridged tokens;
     // the staking-yield source for mainnet is configured with the yield report.
     lsts: {},
-    lending: {},
+    // The operator's permissionless Euler v2 Edge market (underwriting memo, section 8):
+    // "Deployed 2026-08-09, Base block 49,726,126".
+    lending: {
+      lendingUSDC: { address: "0xe87c294E1139C31770727193e3Be0ccEd73d6AA3", startBlock: 49_726_126 }, // eUSDC-116
+      lendingEscrowKUSD: { address: "0xD3800ceb6bBeB90101ed5d5A46017fE846c9509e", startBlock: 49_726_126 }, // ekUSD-1
+    },
+    otherOperatorContracts: OTHER_OPERATOR_CONTRACTS,
     registryAccounts,
     sharePriceInterval: 1_800, // one hour of Base blocks
     reporting: {

@@ -33,6 +33,7 @@ export function devnetNetwork(): NetworkConfig {
     lsts: { wstETH: at("wstETH"), cbETH: at("cbETH") },
     lending: { lendingUSDC: at("lendingUSDC"), lendingEscrowKUSD: at("lendingEscrowKUSD") },
     registryAccounts: [...registryAccounts],
+    otherOperatorContracts: ["timelock", "pauseGuardian"].filter((name) => c[name]).map((name) => at(name).address),
     sharePriceInterval: 25,
     reporting: {
       multisig: at("multisig").address,

@@ -33,6 +33,11 @@ export type NetworkConfig = {
   lsts: Record<string, Deployed>;
   /** EVK vaults of the operator's isolated lending market. */
   lending: Record<string, Deployed>;
+  /**
+   * The operator's other contracts and tokens, not indexed but never to be sold as an outside
+   * read (governance token, escrow, staking, referral, distributor, oracle, retired tokens, …).
+   */
+  otherOperatorContracts: Address[];
   /** Every account of every published registry version, and disclosed venue deposit contracts. */
   registryAccounts: Address[];
   /** Blocks between share-price observations of the staking vaults. */
