@@ -42,8 +42,8 @@ export const FEE_TIERS = [
 ] as const;
 
 /** Which devnet contract reproduces each deployed PSM (see devnet/contracts). */
-export const PSM_ARTIFACTS = { psmRedeemReserve: "KUSDPSMV1", psmRetiredMint: "KUSDPSMV3", psmMint: "KUSDPSM" } as const;
-const PSM_KEYS = ["psmMint", "psmRetiredMint", "psmRedeemReserve"] as const;
+export const PSM_ARTIFACTS = { psmMint: "KUSDPSM", psmRetiredMint: "KUSDPSMV3", psmRedeemReserve: "KUSDPSMV1" } as const;
+const PSM_KEYS = Object.keys(PSM_ARTIFACTS) as (keyof typeof PSM_ARTIFACTS)[];
 
 /** The depeg check's oracle may be this old (the v3 and live PSMs default to one hour). */
 const USDC_FEED_MAX_DELAY = 48n * 3_600n;
