@@ -9,14 +9,15 @@ import {
   stakedKUSDAbi,
   weth9Abi,
 } from "./abis/index.js";
-import { selectNetwork } from "./src/networks/index.js";
+import { loadNetwork } from "./src/networks/index.js";
 import { earliest } from "./src/networks/types.js";
 
-const net = selectNetwork();
+const net = await loadNetwork();
 const psms = Object.values(net.psms);
 const stakingVaults = Object.values(net.stakingVaults);
 const depositVaults = Object.values(net.depositVaults);
-const lsts = Object.values(net.lsts);
+const lsts = Object.values(net.lsts).filter((l) => l.kind === "rate-event");
+const lstFeeds = Object.values(net.lsts).filter((l) => l.kind === "exchange-rate-feed");
 const lending = Object.values(net.lending);
 const accounts = net.registryAccounts;
 
@@ -25,9 +26,16 @@ const config = createConfig({
     ? { kind: "postgres", connectionString: process.env.DATABASE_URL }
     : { kind: "pglite", ...(process.env.PONDER_PGLITE_DIR && { directory: process.env.PONDER_PGLITE_DIR }) },
   ordering: "multichain",
+  // Only base is indexed: the ethereum chain holds no protocol contract, and its head is read on
+  // demand by the instant read instead of being polled every second.
   chains: {
-    base: { id: net.chains.base.id, rpc: net.chains.base.rpc, disableCache: net.chains.base.disableCache },
-    ethereum: { id: net.chains.ethereum.id, rpc: net.chains.ethereum.rpc, disableCache: net.chains.ethereum.disableCache },
+    base: {
+      id: net.chains.base.id,
+      rpc: net.chains.base.rpc,
+      disableCache: net.chains.base.disableCache,
+      pollingInterval: net.chains.base.pollingIntervalMs,
+      ...(net.chains.base.ethGetLogsBlockRange !== null && { ethGetLogsBlockRange: net.chains.base.ethGetLogsBlockRange }),
+    },
   },
   contracts: {
     KUSD: { abi: kusdAbi, chain: "base", address: net.kUSD.address, startBlock: net.kUSD.startBlock },
@@ -85,20 +93,25 @@ const config = createConfig({
     LendingVault: { abi: evkVaultAbi, chain: "base", address: lending.map((l) => l.address), startBlock: earliest(...lending) },
   },
   blocks: {
-    // Follows the ethereum chain so that /status shows it at head; instant reads pin to it.
-    EthereumHead: { chain: "ethereum", startBlock: net.chains.ethereum.startBlock, interval: 1 },
     SharePrice: {
       chain: "base",
       startBlock: earliest(...stakingVaults),
       interval: net.sharePriceInterval,
     },
+    // Exchange-rate feeds (Base's wstETH / stETH): read every interval, kept once per feed update.
+    LstFeed: {
+      chain: "base",
+      startBlock: lstFeeds.length ? earliest(...lstFeeds) : 0,
+      interval: lstFeeds.length ? Math.min(...lstFeeds.map((l) => (l.kind === "exchange-rate-feed" ? l.intervalBlocks : 1))) : 1,
+    },
   },
 });
 
-// A network without LSTs or a lending market (Base mainnet today) indexes neither source;
-// their handlers register only when the source exists (src/indexing/market.ts).
+// A source a network lacks (the devnet has no exchange-rate feed, Base no rate-event token) is
+// dropped; its handlers register only when it exists (src/indexing/market.ts).
 const optional = config.contracts as Record<string, unknown>;
 if (lsts.length === 0) delete optional.LST;
 if (lending.length === 0) delete optional.LendingVault;
+if (lstFeeds.length === 0) delete (config.blocks as Record<string, unknown>).LstFeed;
 
 export default config;

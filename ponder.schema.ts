@@ -290,11 +290,3 @@ export const lendingEvent = onchainTable(
   }),
   (table) => ({ accountIdx: index().on(table.account) }),
 );
-
-/** The newest block indexed on each chain (one row per chain). */
-export const chainHead = onchainTable("chain_head", (t) => ({
-  id: t.text().primaryKey(), // base | ethereum
-  chainId: t.integer().notNull(),
-  blockNumber: t.bigint().notNull(),
-  timestamp: t.bigint().notNull(),
-}));

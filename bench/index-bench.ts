@@ -14,7 +14,8 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { startDevnet } from "../devnet/devnet.js";
 import { startIndexer } from "../devnet/indexer.js";
-import { devnetNetwork } from "../src/networks/devnet.js";
+import { devnetServiceEnv } from "../devnet/network-document.js";
+import { selectNetwork } from "../src/networks/index.js";
 import { freePort } from "../test/helpers/ports.js";
 import { fetchAllLogs, subscriptions } from "./subscriptions.js";
 
@@ -66,7 +67,7 @@ async function main() {
     const lastBlock = d.chains.base.historyEndBlock;
     console.log(`history: ${lastBlock} blocks, ${d.users.count} users, played in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
 
-    const filters = subscriptions(devnetNetwork());
+    const filters = subscriptions(selectNetwork({ ...process.env, ...devnetServiceEnv(d, deploymentFile) }));
     const r0 = performance.now();
     const events = await fetchAllLogs(d.chains.base.rpcUrl, filters, lastBlock);
     const rawSeconds = (performance.now() - r0) / 1000;

@@ -37,7 +37,8 @@ export function subscriptions(net: NetworkConfig): LogFilter[] {
     { name: "WETHIn", address: [net.weth.address], fromBlock: wethFrom, topics: [topic0(weth9Abi, "Transfer"), null, accounts] },
     { name: "WETHOut", address: [net.weth.address], fromBlock: wethFrom, topics: [[topic0(weth9Abi, "Deposit"), topic0(weth9Abi, "Withdrawal")], accounts] },
   ];
-  if (Object.keys(net.lsts).length > 0) filters.push(events("LST", ratedLSTAbi, ["ExchangeRateUpdated"], all(Object.values(net.lsts))));
+  const rateTokens = Object.values(net.lsts).filter((l) => l.kind === "rate-event");
+  if (rateTokens.length > 0) filters.push(events("LST", ratedLSTAbi, ["ExchangeRateUpdated"], all(rateTokens)));
   if (Object.keys(net.lending).length > 0) filters.push(events("LendingVault", evkVaultAbi, ["Deposit", "Withdraw", "Borrow", "Repay"], all(Object.values(net.lending))));
   return filters;
 }

@@ -28,6 +28,8 @@ export type AnvilOptions = {
   chainId: number;
   /** Genesis block timestamp (unix seconds). */
   timestamp: number;
+  /** Genesis block number (`--number`), so a short chain can sit at a real chain's heights. */
+  number?: number;
   host?: string;
   gasLimit?: bigint;
 };
@@ -85,6 +87,7 @@ export async function startAnvil(options: AnvilOptions): Promise<AnvilHandle> {
     // a few large devnets filled 78 GB). Each instance gets its own directory, removed on exit.
     "--cache-path", stateDir,
   ];
+  if (options.number !== undefined) args.push("--number", String(options.number));
   const child = spawn(foundryBinary("anvil"), args, { stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   child.stdout?.on("data", (d) => (output = (output + d).slice(-4000)));

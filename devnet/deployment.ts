@@ -7,6 +7,9 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Address, Hex } from "viem";
+import type { RegistryVersionConfig } from "../src/networks/registry-config.js";
+
+export type { DisclosedVenueDepositConfig, RegistryEntryConfig, RegistryVersionConfig } from "../src/networks/registry-config.js";
 
 export const DEFAULT_DEPLOYMENT_PATH = join(resolve(dirname(fileURLToPath(import.meta.url))), "deployment.json");
 
@@ -19,6 +22,7 @@ export type ContractRecord = {
   timestamp: number;
   /** Solidity contract (devnet/contracts) whose ABI it has. */
   artifact: string;
+  creationTx?: Hex;
 };
 
 export type ChainRecord = {
@@ -34,39 +38,6 @@ export type ChainRecord = {
 };
 
 export type AccountRecord = { address: Address; privateKey: Hex; label: string };
-
-export type RegistryEntryConfig = {
-  address: Address;
-  kind: "eoa" | "contract";
-  chain: "base";
-  role: string;
-  venue: string | null;
-  label: string;
-  holds_protocol_funds: boolean;
-  backs_kusd: boolean;
-  /** Name in `chains.base.contracts` or `accounts` this entry stands for. */
-  ref: string;
-};
-
-export type DisclosedVenueDepositConfig = {
-  address: Address;
-  symbol: string;
-  venue: string;
-  chain: "base";
-  asset: string;
-  what_it_is: string;
-  receives_from: Address[];
-  public_per_address_read: string;
-  disclosed_at: string;
-};
-
-export type RegistryVersionConfig = {
-  registry_version: number;
-  issued_at: number;
-  as_of: string;
-  entries: RegistryEntryConfig[];
-  disclosed_venue_deposits: DisclosedVenueDepositConfig[];
-};
 
 export type RoleGrantRecord = { role: string; roleHash: Hex; contract: string; holder: Address; grantedBlock: number; revokedBlock: number | null };
 

@@ -9,6 +9,7 @@ import { rpcChainId, startAnvil, type AnvilHandle } from "./anvil.js";
 import { ChainDriver } from "./driver.js";
 import { rpcCall } from "./rpc.js";
 import { readDeployment, writeDeployment, deploymentPath, type Deployment } from "./deployment.js";
+import { networkFileOf, writeDevnetServiceFiles } from "./network-document.js";
 import { runEthereumHistory } from "./ethereum-history.js";
 import { BaseHistory } from "./history.js";
 import { namedKeys } from "./keys.js";
@@ -88,6 +89,7 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
       const venue = (await venueIsUp(existing.venue.url))
         ? null
         : await startVenueServer({ port: ports.venue, hedgeAccount: existing.venue.hedgeAccount });
+      await writeDevnetServiceFiles(existing, file);
       return { deployment: existing, deploymentFile: file, venue, reused: true, stop: async () => venue?.close() };
     }
   }
@@ -173,7 +175,8 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
       users: base.users,
     };
     writeDeployment(deployment, file);
-    log(`deployment written to ${file}`);
+    await writeDevnetServiceFiles(deployment, file);
+    log(`deployment written to ${file} (network document: ${networkFileOf(file)})`);
     venue = await startVenueServer({ port: ports.venue, hedgeAccount: deployment.venue.hedgeAccount });
     log(`venue simulator on ${venue.url}`);
     return { deployment, deploymentFile: file, venue, reused: false, stop };

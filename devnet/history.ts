@@ -103,6 +103,7 @@ export class BaseHistory {
       block: Number(receipt.blockNumber),
       timestamp: Number(block.timestamp),
       artifact,
+      creationTx: receipt.transactionHash,
     };
     this.log(`  deployed ${name} at ${receipt.contractAddress}`);
     return receipt.contractAddress;

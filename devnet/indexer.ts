@@ -6,7 +6,8 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { stopProcess } from "./anvil.js";
-import { readDeployment } from "./deployment.js";
+import { deploymentPath, readDeployment } from "./deployment.js";
+import { devnetServiceEnv } from "./network-document.js";
 import { rpcBlockNumber } from "./rpc.js";
 import { clearDevnetSyncRows } from "./sync-cache.js";
 
@@ -14,7 +15,10 @@ const require = createRequire(import.meta.url);
 
 export type IndexerOptions = {
   port: number;
+  /** The devnet to index (default $DEVNET_DEPLOYMENT or devnet/deployment.json), unless `network` is set. */
   deploymentFile?: string;
+  /** Index a network from `env` alone (e.g. KUSD_NETWORK=base with its RPC URLs), not a devnet. */
+  network?: "env";
   /** Unset: PGlite (in `pgliteDir`, or Ponder's default .ponder/pglite). */
   databaseUrl?: string;
   pgliteDir?: string;
@@ -56,19 +60,22 @@ const ponderBin = () => join(root, "node_modules", "ponder", "dist", "esm", "bin
 export async function startIndexer(options: IndexerOptions): Promise<Indexer> {
   const schema = options.schema ?? `kusd_${Date.now().toString(36)}_${process.pid}`;
   const viewsSchema = options.viewsSchema ?? "kusd";
+  const deploymentFile = options.network ? null : (options.deploymentFile ?? deploymentPath());
+  const d = deploymentFile ? readDeployment(deploymentFile) : null;
   const env: NodeJS.ProcessEnv = {
     ...process.env,
+    ...(d && deploymentFile && devnetServiceEnv(d, deploymentFile)),
     ...options.env,
     PONDER_TELEMETRY_DISABLED: "true",
-    ...(options.deploymentFile && { DEVNET_DEPLOYMENT: options.deploymentFile }),
     ...(options.pgliteDir && { PONDER_PGLITE_DIR: options.pgliteDir }),
   };
   if (options.databaseUrl) {
     env.DATABASE_URL = options.databaseUrl;
     // A devnet's chain ids collide with the chains of any earlier devnet in this database.
-    const d = readDeployment(options.deploymentFile);
-    const heads = await Promise.all([d.chains.base, d.chains.ethereum].map(async (c) => ({ chainId: c.chainId, throughBlock: (await rpcBlockNumber(c.rpcUrl)) + 1_000 })));
-    await clearDevnetSyncRows(options.databaseUrl, heads);
+    if (d) {
+      const heads = await Promise.all([d.chains.base, d.chains.ethereum].map(async (c) => ({ chainId: c.chainId, throughBlock: (await rpcBlockNumber(c.rpcUrl)) + 1_000 })));
+      await clearDevnetSyncRows(options.databaseUrl, heads);
+    }
   } else {
     delete env.DATABASE_URL;
   }

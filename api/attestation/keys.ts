@@ -1,11 +1,10 @@
 /**
- * The operator's signing keys, from configuration only: on the devnet the deployment file's
- * keys, in production KUSD_OPERATOR_PRIVATE_KEY and KUSD_ATTESTATION_PRIVATE_KEY. Keys are
- * held as viem accounts and never logged or served; only their addresses leave this module.
+ * The operator's signing keys, from the environment only (KUSD_OPERATOR_PRIVATE_KEY and
+ * KUSD_ATTESTATION_PRIVATE_KEY; the devnet runner sets its own keys there). Keys are held as viem
+ * accounts and never logged or served; only their addresses leave this module.
  */
 import { getAddress, isHex, type Address, type Hex, type LocalAccount } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { readDeployment } from "../../devnet/deployment.js";
 import type { NetworkConfig } from "../../src/networks/types.js";
 
 export class SigningKeyError extends Error {
@@ -32,14 +31,6 @@ const account = (name: string, key: string | undefined, expected: Address | null
 
 export function loadSigningKeys(network: NetworkConfig, env: NodeJS.ProcessEnv = process.env): SigningKeys {
   const s = network.reporting.signers;
-  if (network.name === "devnet") {
-    const d = readDeployment();
-    return {
-      operator: account("devnet operator key", d.accounts.operator?.privateKey, s.operator),
-      attestation: account("devnet attestation key", d.accounts.attestationSigner?.privateKey, s.attestation),
-      attestationFrom: s.attestationFrom,
-    };
-  }
   return {
     operator: account("KUSD_OPERATOR_PRIVATE_KEY", env.KUSD_OPERATOR_PRIVATE_KEY, s.operator),
     attestation: account("KUSD_ATTESTATION_PRIVATE_KEY", env.KUSD_ATTESTATION_PRIVATE_KEY, s.attestation),

@@ -47,7 +47,7 @@ export function createReplicaApp(o: ReplicaOptions) {
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const { selectNetwork } = await import("../../src/networks/index.js");
+  const { loadNetwork } = await import("../../src/networks/index.js");
   const databaseUrl = process.env.DATABASE_URL;
   if (!databaseUrl) {
     console.error("DATABASE_URL is required: the replica reads the indexer's PostgreSQL");
@@ -57,7 +57,7 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   const { app } = createReplicaApp({
     databaseUrl,
     viewsSchema: process.env.KUSD_VIEWS_SCHEMA ?? "kusd",
-    network: selectNetwork(),
+    network: await loadNetwork(),
     siteUrl: process.env.KUSD_SITE_URL ?? `http://localhost:${port}`,
     storeSchema: process.env.KUSD_STORE_SCHEMA,
   });

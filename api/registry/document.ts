@@ -4,7 +4,7 @@
  * predicate observations made at a recorded block.
  */
 import { getAddress, type Address, type Hex } from "viem";
-import type { RegistryEntryConfig, RegistryVersionConfig } from "../../devnet/deployment.js";
+import type { RegistryEntryConfig, RegistryVersionConfig } from "../../src/networks/registry-config.js";
 import { attestationHash, canonicalJson } from "../attestation/canonical.js";
 import { ApiError } from "../http/errors.js";
 import type { Predicate } from "./predicates.js";

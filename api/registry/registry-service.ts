@@ -6,8 +6,7 @@
  */
 import { readFileSync } from "node:fs";
 import { getAddress, isHex, recoverMessageAddress, type Address, type Hex } from "viem";
-import { privateKeyToAccount } from "viem/accounts";
-import { readDeployment, type RegistryEntryConfig, type RegistryVersionConfig } from "../../devnet/deployment.js";
+import type { RegistryEntryConfig, RegistryVersionConfig } from "../../src/networks/registry-config.js";
 import { ApiError } from "../http/errors.js";
 import { indexedHead } from "../indexed/reads.js";
 import type { ReportContext } from "../reports/context.js";
@@ -17,25 +16,19 @@ import { guardianOf, hasAdminRole, ownedBy, predicateHolds, predicateOf, safeOwn
 /** address (lower case) → as_of → signature */
 export type SignatureBook = Record<string, Record<string, Hex>>;
 
-export function loadSignatureBook(ctx: ReportContext, env: NodeJS.ProcessEnv = process.env): Promise<SignatureBook> | SignatureBook {
-  if (ctx.network.name === "devnet") return signWithDevnetKeys(ctx.network.registry.versions);
-  const file = env.KUSD_REGISTRY_SIGNATURES;
-  if (!file) return {};
-  const raw = JSON.parse(readFileSync(file, "utf8")) as SignatureBook;
-  return Object.fromEntries(Object.entries(raw).map(([a, v]) => [a.toLowerCase(), v]));
-}
-
-/** The devnet operator signs its own registry with the keys the deployment file holds. */
-async function signWithDevnetKeys(versions: readonly RegistryVersionConfig[]): Promise<SignatureBook> {
-  const d = readDeployment();
+/**
+ * The membership signatures: those published with versions read from KUSD_REGISTRY_SOURCE, and
+ * the operator's own (signed offline) from the KUSD_REGISTRY_SIGNATURES file.
+ */
+export function loadSignatureBook(ctx: ReportContext, env: NodeJS.ProcessEnv = process.env): SignatureBook {
   const book: SignatureBook = {};
-  for (const v of versions) {
-    for (const e of v.entries.filter((x) => x.kind === "eoa")) {
-      const key = d.accounts[e.ref]?.privateKey;
-      if (!key) continue;
-      (book[e.address.toLowerCase()] ??= {})[v.as_of] = await privateKeyToAccount(key).signMessage({ message: membershipMessage(v.as_of) });
-    }
+  for (const v of ctx.network.registry.versions) {
+    for (const e of v.entries) if (e.published && "signature" in e.published) (book[e.address.toLowerCase()] ??= {})[v.as_of] = e.published.signature;
   }
+  const file = env.KUSD_REGISTRY_SIGNATURES;
+  if (!file) return book;
+  const raw = JSON.parse(readFileSync(file, "utf8")) as SignatureBook;
+  for (const [a, v] of Object.entries(raw)) book[a.toLowerCase()] = { ...book[a.toLowerCase()], ...v };
   return book;
 }
 
@@ -63,6 +56,14 @@ export function predicateSpecsFor(
   if (e.role === "incentive_escrow") return { primary: hasAdminRole(e.address, operator, what), secondary: null, why: "Administered directly by the operator's signing key, itself a signed entry." };
   if (/^(psm_|vault_|staked_vault|insurance_fund|liability_token)/.test(e.role)) return { primary: hasAdminRole(e.address, multisig, what), secondary: chainToKey, why };
   return null;
+}
+
+/** A contract entry's predicates: as published (a version from KUSD_REGISTRY_SOURCE), else by its role. */
+function contractPredicates(e: RegistryEntryConfig, operator: Address, admins: { multisig: Address; timelock: Address | null }, chainId: number, rpc: string, version: number) {
+  if (e.published && "predicate" in e.published) return e.published;
+  const specs = predicateSpecsFor(e, operator, admins);
+  if (!specs) throw new RegistryPublishError(`no membership predicate for role ${e.role}`, { address: e.address, registry_version: version });
+  return { predicate: predicateOf(specs.primary, chainId, rpc), secondary: specs.secondary ? predicateOf(specs.secondary, chainId, rpc) : null, why: specs.why };
 }
 
 /**
@@ -139,16 +140,13 @@ export class RegistryService {
       const signatures = await checkedSignatures(v, book);
       for (const e of v.entries.filter((x) => x.kind === "contract")) {
         if (proofs.has(e.address.toLowerCase())) continue;
-        const specs = predicateSpecsFor(e, operator, { multisig, timelock: n.reporting.timelock ? getAddress(n.reporting.timelock) : null });
-        if (!specs) throw new RegistryPublishError(`no membership predicate for role ${e.role}`, { address: e.address, registry_version: v.registry_version });
-        const predicate = predicateOf(specs.primary, chainId, rpc);
-        const secondary = specs.secondary ? predicateOf(specs.secondary, chainId, rpc) : null;
+        const { predicate, secondary, why } = contractPredicates(e, operator, { multisig, timelock: n.reporting.timelock ? getAddress(n.reporting.timelock) : null }, chainId, rpc, v.registry_version);
         proofs.set(e.address.toLowerCase(), {
           predicate,
           secondary,
           observation: await this.observe(predicate, head.blockNumber),
           secondaryObservation: secondary ? await this.observe(secondary, head.blockNumber) : null,
-          why: specs.why,
+          why,
         });
       }
       docs.set(v.registry_version, buildRegistryDocument({

@@ -4,7 +4,7 @@
  * formula is one of solvency.ts / redemption-routing.ts / precedent.ts.
  */
 import type { Address } from "viem";
-import type { RegistryVersionConfig } from "../../devnet/deployment.js";
+import type { RegistryVersionConfig } from "../../src/networks/registry-config.js";
 import type { PsmKey } from "../../src/networks/types.js";
 import type { VenueAccountState } from "../venue/hyperliquid.js";
 import type { ChainSnapshot, HolderSnapshot, Read, StakingVaultSnapshot } from "./chain-snapshot.js";

@@ -4,7 +4,7 @@
  * account registry version in force when it redeemed.
  */
 import { getAddress, zeroAddress, type Address } from "viem";
-import type { RegistryVersionConfig } from "../../devnet/deployment.js";
+import type { RegistryVersionConfig } from "../../src/networks/registry-config.js";
 import type { IndexedRedemption } from "../indexed/reads.js";
 import { listedEntryAt } from "../registry/versions.js";
 import { isoDate, toUnits } from "./units.js";

@@ -260,7 +260,7 @@ export async function loadApy(ctx: ReportContext, now = Math.floor(Date.now() / 
     sources: {
       stakingYield: stakingYield === null ? null : round(stakingYield, 8),
       fundingRate: funding === null ? null : round(funding, 8),
-      stakingSource: `indexed ExchangeRateUpdated of ${Object.keys(n.lsts).join(", ") || "no LST configured"}`,
+      stakingSource: Object.entries(n.lsts).map(([symbol, l]) => (l.kind === "rate-event" ? `${symbol}: indexed ExchangeRateUpdated of ${l.address}` : `${symbol}: indexed updates of the ${l.feed.description} feed ${l.address} (latestRoundData, read every ${l.intervalBlocks} blocks)`)).join("; ") || "no LST configured",
       fundingSource: `${venue.url ?? "no venue"} fundingHistory ${venue.coin}`,
       fundingWindowDays: FUNDING_WINDOW_DAYS,
       fundingEntries: fundingRates.length,

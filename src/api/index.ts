@@ -24,10 +24,10 @@ import { lendingRoutes } from "../../api/routes/lending-routes.js";
 import { registryRoutes } from "../../api/routes/registry-routes.js";
 import { loadSignatureBook, RegistryService } from "../../api/registry/registry-service.js";
 import { openOperatorStore } from "../../api/store/operator-store.js";
-import { selectNetwork } from "../networks/index.js";
+import { loadNetwork } from "../networks/index.js";
 
 const env = process.env;
-const network = selectNetwork(env);
+const network = await loadNetwork(env);
 const siteUrl = (env.KUSD_SITE_URL ?? `http://localhost:${env.PORT ?? 42069}`).replace(/\/$/, "");
 // bench/bare declares its own "ponder:schema" module, which widens the type of `db` here.
 const ctx = createReportContext(network, db as unknown as ReadDb, siteUrl);

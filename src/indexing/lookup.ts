@@ -4,9 +4,9 @@
  */
 import type { Address } from "viem";
 import { indexRegistry } from "../../api/registry/violation-rule.js";
-import { selectNetwork } from "../networks/index.js";
+import { loadNetwork } from "../networks/index.js";
 
-export const network = selectNetwork();
+export const network = await loadNetwork();
 
 const invert = (record: Record<string, { address: Address }>) =>
   new Map(Object.entries(record).map(([key, d]) => [d.address.toLowerCase(), key]));

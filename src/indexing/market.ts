@@ -1,8 +1,31 @@
 import { ponder } from "ponder:registry";
 import { lendingEvent, lstRate } from "ponder:schema";
+import { parseAbi } from "viem";
 import { lendingKeyOf, lower, lstSymbolOf, network } from "./lookup.js";
 
-if (Object.keys(network.lsts).length > 0) ponder.on("LST:ExchangeRateUpdated", async ({ event, context }) => {
+const rateEvents = Object.values(network.lsts).filter((l) => l.kind === "rate-event");
+const rateFeeds = Object.entries(network.lsts).flatMap(([symbol, l]) => (l.kind === "exchange-rate-feed" ? [{ symbol, ...l }] : []));
+const aggregatorAbi = parseAbi(["function latestRoundData() view returns (uint80 roundId, int256 answer, uint256 startedAt, uint256 updatedAt, uint80 answeredInRound)"]);
+
+if (rateFeeds.length > 0) ponder.on("LstFeed:block", async ({ event, context }) => {
+  for (const f of rateFeeds) {
+    if (BigInt(f.startBlock) > event.block.number) continue;
+    // A feed read before the feed exists answers 0x; it is skipped, never fatal.
+    const code = await context.client.getCode({ address: f.address });
+    if (!code || code === "0x") continue;
+    const [, answer, , updatedAt] = await context.client.readContract({ abi: aggregatorAbi, address: f.address, functionName: "latestRoundData" });
+    if (answer <= 0n || updatedAt === 0n) continue;
+    // One row per feed update, at the time the feed says it was made: the staking yield is the
+    // growth between updates, exactly as with a token that emits each new rate.
+    const rate = f.feed.decimals === 18 ? answer : (answer * 10n ** 18n) / 10n ** BigInt(f.feed.decimals);
+    await context.db
+      .insert(lstRate)
+      .values({ id: `${lower(f.address)}:${updatedAt}`, token: lower(f.address), symbol: f.symbol, rate, blockNumber: event.block.number, timestamp: updatedAt })
+      .onConflictDoNothing();
+  }
+});
+
+if (rateEvents.length > 0) ponder.on("LST:ExchangeRateUpdated", async ({ event, context }) => {
   await context.db.insert(lstRate).values({
     id: event.id,
     token: lower(event.log.address),

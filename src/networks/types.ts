@@ -1,5 +1,5 @@
 import type { Address } from "viem";
-import type { RegistryVersionConfig } from "../../devnet/deployment.js";
+import type { RegistryVersionConfig } from "./registry-config.js";
 
 export type PsmKey = "psmMint" | "psmRetiredMint" | "psmRedeemReserve";
 
@@ -15,22 +15,59 @@ export type DepositVaultKey = "vaultV1" | "vaultV2";
 
 export type Deployed = { address: Address; startBlock: number };
 
+/** One contract the indexer follows, with where its address and start block come from. */
+export type ContractDeployment = Deployed & {
+  /** Role in this configuration (kUSD, psmMint, skUSD, lendingUSDC, …). */
+  role: string;
+  /** Where the operator's registry file names it (`contracts.kUSD`), or null for outside facts. */
+  ref: string | null;
+  creationTx: `0x${string}` | null;
+  /** The public fact the start block is taken from. */
+  source: string;
+};
+
+/** A Chainlink-style feed (AggregatorV3Interface) the reports read, and what it must say it is. */
+export type FeedConfig = { address: Address; description: string; decimals: number; source: string };
+
+/**
+ * Where a liquid-staking exchange rate is observed: the devnet's rated token emits
+ * `ExchangeRateUpdated`; on Base the bridged token has no rate, so an exchange-rate feed is read
+ * every `intervalBlocks`.
+ */
+export type StakingYieldSource =
+  | ({ kind: "rate-event" } & Deployed)
+  | ({ kind: "exchange-rate-feed"; intervalBlocks: number; feed: FeedConfig } & Deployed);
+
+export type ChainConfig = {
+  id: number;
+  rpc: string[];
+  disableCache: boolean;
+  /** How often Ponder asks for a new block (ms); Base makes one every 2 s. */
+  pollingIntervalMs: number;
+  /** eth_getLogs block range, or null to let Ponder find the provider's limit from its errors. */
+  ethGetLogsBlockRange: number | null;
+};
+
 /** Everything the indexer needs to know about one deployment of the protocol. */
 export type NetworkConfig = {
   name: "devnet" | "base";
-  chains: {
-    base: { id: 8453; rpc: string[]; disableCache: boolean };
-    /** The ethereum chain is followed from `startBlock` only (no protocol contracts live there). */
-    ethereum: { id: 1; rpc: string[]; disableCache: boolean; startBlock: number | "latest" };
-  };
+  /**
+   * The indexer follows base only; ethereum (no protocol contracts) is read on demand by the
+   * reports and the paid instant read, through `reporting.readRpc.ethereum`.
+   */
+  chains: { base: ChainConfig & { id: 8453 }; ethereum: { id: 1 } };
+  /** Every indexed contract with its provenance (what `kusd-doctor` checks against a chain). */
+  deployments: ContractDeployment[];
+  /** Every feed the reports and the staking yield read, by name, with what it must describe itself as. */
+  feeds: Record<string, FeedConfig>;
   kUSD: Deployed;
   usdc: Deployed;
   weth: Deployed;
   psms: Record<PsmKey, Deployed>;
   stakingVaults: Record<StakingVaultKey, Deployed>;
   depositVaults: Record<DepositVaultKey, Deployed>;
-  /** Liquid-staking tokens whose exchange rate we observe (symbol → contract). */
-  lsts: Record<string, Deployed>;
+  /** Liquid-staking exchange rates the staking yield is computed from (symbol → source). */
+  lsts: Record<string, StakingYieldSource>;
   /** EVK vaults of the operator's isolated lending market. */
   lending: Record<string, Deployed>;
   /**
@@ -49,8 +86,11 @@ export type NetworkConfig = {
   /** The paid gateway's payment terms (x402 v2, scheme exact, USDC via EIP-3009). */
   payments: PaymentsConfig;
   /** The operator's account registry as published over time (issued_at fixes when a version applies). */
-  registry: { operator: Address; versions: RegistryVersionConfig[] };
+  registry: { operator: Address; versions: RegistryVersionConfig[]; rejected: RejectedRegistryVersion[] };
 };
+
+/** A published registry version that failed verification: reported, never used. */
+export type RejectedRegistryVersion = { registry_version: number | null; source: string; failed: { name: string; detail?: string }[] };
 
 /** Accounts, feeds and the venue the reports read; public addresses only, never keys. */
 export type ReportingConfig = {

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import type { TestProject } from "vitest/node";
 import { startDevnet, type Devnet } from "../../devnet/devnet.js";
 import { startIndexer, type Indexer } from "../../devnet/indexer.js";
+import { devnetServiceEnv } from "../../devnet/network-document.js";
 import { startRpcProxy, type RpcProxy } from "../../devnet/rpc-proxy.js";
 import { freePort } from "../helpers/ports.js";
 
@@ -34,6 +35,9 @@ export async function setup(project: TestProject) {
     reuse: false,
   });
   process.env.DEVNET_DEPLOYMENT = deploymentFile;
+  // In-process services of the tests read the devnet as the indexer does: from its network
+  // document and the service environment (keys, membership signatures).
+  Object.assign(process.env, devnetServiceEnv(devnet.deployment, deploymentFile));
   // The API's own chain and venue reads go through fault-injection proxies, so a test can make
   // a read fail while the indexer keeps reading anvil directly.
   const d0 = devnet.deployment;

@@ -14,7 +14,7 @@ const EVENTS = [
   "DepositVault:OffChainAssetsUpdated", "DepositVault:HedgingReserveUpdated", "DepositVault:RoleGranted", "DepositVault:RoleRevoked",
   "USDCOut:Transfer", "USDCIn:Transfer", "WETHOut:Transfer", "WETHOut:Deposit", "WETHOut:Withdrawal", "WETHIn:Transfer",
   "LST:ExchangeRateUpdated", "LendingVault:Deposit", "LendingVault:Withdraw", "LendingVault:Borrow", "LendingVault:Repay",
-  "EthereumHead:block", "SharePrice:block",
+  "SharePrice:block",
 ] as const;
 
 for (const name of EVENTS) ponder.on(name, noop);
