@@ -6,6 +6,7 @@
  * per-method rules in base-history-rpc.ts). Indexing Base mainnet can then be rehearsed with the
  * real start blocks, and Ponder, viem and cast all see one consistent chain.
  */
+import { setMaxListeners } from "node:events";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { Address, Hex } from "viem";
 import { BASE_GENESIS_TIMESTAMP, HeightMap, type RpcBlock } from "./base-history-map.js";
@@ -65,10 +66,27 @@ export async function startBaseHistory(o: BaseHistoryOptions): Promise<BaseHisto
   const addCreation = (realTx: Hex, c: Creation) => creations.set(realTx.toLowerCase(), { ...c });
   for (const [tx, c] of Object.entries(o.creations ?? {})) addCreation(tx as Hex, c);
   const aborter = new AbortController(); // in-flight upstream requests, aborted by stop()
+  setMaxListeners(0, aborter.signal); // one listener per in-flight request, and there can be many
   let requests = 0;
   let nextId = 0;
 
+  // anvil answers one request at a time per connection and slows to a crawl under thousands of
+  // concurrent ones (an indexer with many provider slots sends that many): queue beyond a few.
+  const MAX_IN_FLIGHT = 16;
+  let inFlight = 0;
+  const waiting: (() => void)[] = [];
   async function post(body: unknown): Promise<unknown> {
+    if (inFlight >= MAX_IN_FLIGHT) await new Promise<void>((resolve) => waiting.push(resolve));
+    inFlight++;
+    try {
+      return await postNow(body);
+    } finally {
+      inFlight--;
+      waiting.shift()?.();
+    }
+  }
+
+  async function postNow(body: unknown): Promise<unknown> {
     const res = await fetch(o.upstream, {
       method: "POST",
       headers: { "content-type": "application/json" },

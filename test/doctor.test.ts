@@ -150,7 +150,8 @@ describe("kusd-doctor on a correct configuration", () => {
     expect(rowOf(report, "deployment block", "TestToken").detail).toContain("starts 2 blocks before the deployment");
     expect(rowOf(report, "deployment block", "PriceFeed").detail).toContain(`deployed at block ${feed.block} `);
     expect(rowOf(report, "feed").detail).toContain("answer 3000.12345678");
-    expect(rowOf(report, "eth_getLogs range").detail).toContain("recommended: ethGetLogsBlockRange");
+    expect(rowOf(report, "eth_getLogs range").detail).toContain("set KUSD_ETH_GET_LOGS_BLOCK_RANGE=");
+    expect(report.recommended.ethGetLogsBlockRange).toBeGreaterThan(0);
     expect(report.requests).toBeGreaterThan(0);
   });
 
@@ -355,7 +356,7 @@ describe("kusd-doctor's eth_getLogs range probe", () => {
     const row = rowOf(await doctor(input(), capped()), "eth_getLogs range");
     expect(row.result).toBe("ok");
     expect(row.detail).toContain(`largest accepted range ${CAP} blocks`);
-    expect(row.detail).toContain(`recommended: ethGetLogsBlockRange ${CAP}`);
+    expect(row.detail).toContain(`set KUSD_ETH_GET_LOGS_BLOCK_RANGE=${CAP}`);
     expect(row.detail).toContain(`query exceeds max block range ${CAP}`);
   });
 
@@ -433,6 +434,7 @@ describe("kusd-doctor's pure helpers", () => {
   it("renders a table with aligned columns and a summary", () => {
     const report: DoctorReport = {
       ok: false,
+      recommended: { ethGetLogsBlockRange: null },
       rows: [
         { check: "chain id", subject: "base", result: "ok", detail: "eth_chainId 8453" },
         { check: "deployment block", subject: "kUSD", result: "FAIL", detail: "start block 9 would miss the first 1 blocks of history" },

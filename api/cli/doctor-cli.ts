@@ -17,7 +17,7 @@ is configured with will work, before a multi-hour backfill finds out.
   --rpc-url <URL>           Base RPC (default: env PONDER_RPC_URL_8453)
   --ethereum-rpc-url <URL>  Ethereum RPC, only its chain id is checked (default: env
                             PONDER_RPC_URL_1, then KUSD_READ_RPC_URL_1; skipped when none)
-  --json                    print the report as one JSON object {ok, rows, requests}
+  --json                    print the report as one JSON object {ok, rows, requests, recommended}
   -h, --help                print this help
 
 Exit codes:
@@ -40,7 +40,7 @@ export async function runDoctorCli(
     const values = parse(argv);
     json = values.json ?? false;
     if (values.help) return { exitCode: 0, output: DOCTOR_USAGE };
-    const baseUrl = rpcUrl("--rpc-url", values["rpc-url"] || env.PONDER_RPC_URL_8453);
+    const baseUrl = rpcUrl("--rpc-url", values["rpc-url"] || env.PONDER_RPC_URL_8453?.split(",")[0]?.trim());
     if (!baseUrl) throw new UsageError("no Base RPC: pass --rpc-url <URL> or set PONDER_RPC_URL_8453");
     const ethereumUrl = rpcUrl("--ethereum-rpc-url", values["ethereum-rpc-url"] || env.PONDER_RPC_URL_1 || env.KUSD_READ_RPC_URL_1);
     urls.push(baseUrl, ...(ethereumUrl ? [ethereumUrl] : []));

@@ -36,7 +36,8 @@ export type DoctorInput = {
 
 export type DoctorResult = "ok" | "FAIL" | "warn";
 export type DoctorRow = { check: string; subject: string; result: DoctorResult; detail: string };
-export type DoctorReport = { ok: boolean; rows: DoctorRow[]; requests: number };
+/** `recommended`: what to configure from what the provider showed (KUSD_ETH_GET_LOGS_BLOCK_RANGE). */
+export type DoctorReport = { ok: boolean; rows: DoctorRow[]; requests: number; recommended: { ethGetLogsBlockRange: number | null } };
 type Verdict = { result: DoctorResult; detail: string };
 
 /** An RPC did not answer (connection, timeout, rate limit, auth): no verdict was reached. */
@@ -63,7 +64,8 @@ export async function runDoctor(input: DoctorInput, clients: { base: PublicClien
   const base = countingClient(clients.base, counter);
   const ethereum = clients.ethereum && countingClient(clients.ethereum, counter);
   const rows: DoctorRow[] = [];
-  const done = (): DoctorReport => ({ ok: rows.every((r) => r.result !== "FAIL"), rows, requests: counter.requests });
+  const recommended: DoctorReport["recommended"] = { ethGetLogsBlockRange: null };
+  const done = (): DoctorReport => ({ ok: rows.every((r) => r.result !== "FAIL"), rows, requests: counter.requests, recommended });
 
   const baseChain = await chainIdRow(base, "base", input.chainIds.base);
   rows.push(baseChain);
@@ -82,7 +84,7 @@ export async function runDoctor(input: DoctorInput, clients: { base: PublicClien
   rows.push(...perContract.flat());
   rows.push(...(await Promise.all(input.feeds.map((f) => feedRow(base, f, headNumber, Number(head.timestamp))))));
   rows.push(await archiveRow(base, input.contracts, headNumber));
-  rows.push(await logRangeRow(base, input.contracts[0], input.ethGetLogsBlockRange, headNumber));
+  rows.push(await logRangeRow(base, input.contracts[0], input.ethGetLogsBlockRange, headNumber, recommended));
   return done();
 }
 
@@ -259,7 +261,7 @@ export function logRangeSpans(configured: number | null, chainLength: number): n
   return [...new Set(spans)].sort((a, b) => b - a);
 }
 
-async function logRangeRow(client: PublicClient, first: DoctorContract | undefined, configured: number | null, head: number): Promise<DoctorRow> {
+async function logRangeRow(client: PublicClient, first: DoctorContract | undefined, configured: number | null, head: number, recommended: DoctorReport["recommended"]): Promise<DoctorRow> {
   if (!first) return { check: "eth_getLogs range", subject: "-", result: "warn", detail: "no contracts configured: nothing to probe" };
   const probe: LogRangeProbe = { accepted: null, chainLength: head + 1, rejected: [] };
   let lastError: unknown = null;
@@ -275,6 +277,7 @@ async function logRangeRow(client: PublicClient, first: DoctorContract | undefin
     }
   }
   if (probe.accepted === null && classifyRpcError(lastError) === "unreachable") throw unreachable(lastError, "eth_getLogs range");
+  recommended.ethGetLogsBlockRange = probe.accepted;
   return { check: "eth_getLogs range", subject: first.name, ...judgeLogRange(configured, probe) };
 }
 
@@ -283,7 +286,7 @@ export function judgeLogRange(configured: number | null, probe: LogRangeProbe): 
   const firstRefusal = rejected[0] ? ` (${rejected[0].span} blocks: ${rejected[0].reason})` : "";
   if (accepted === null) return { result: "FAIL", detail: `eth_getLogs refused every range down to ${rejected.at(-1)?.span ?? 0} blocks${firstRefusal}` };
   const largest = `largest accepted range ${accepted} blocks${rejected.length ? `, refused${firstRefusal}` : ""}`;
-  if (configured === null) return { result: "ok", detail: `${largest}; Ponder detects the range itself (recommended: ethGetLogsBlockRange ${accepted})` };
+  if (configured === null) return { result: "ok", detail: `${largest}; Ponder starts at 500 blocks and grows slowly: set KUSD_ETH_GET_LOGS_BLOCK_RANGE=${accepted}` };
   if (configured <= accepted) return { result: "ok", detail: `configured ${configured} ≤ ${largest}` };
   // Only a devnet is shorter than the configured range: it cannot be probed there.
   if (accepted === chainLength) return { result: "warn", detail: `configured ${configured}, but the chain has only ${chainLength} blocks to probe (all accepted)` };

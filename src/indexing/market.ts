@@ -13,7 +13,10 @@ if (rateFeeds.length > 0) ponder.on("LstFeed:block", async ({ event, context }) 
     // A feed read before the feed exists answers 0x; it is skipped, never fatal.
     const code = await context.client.getCode({ address: f.address });
     if (!code || code === "0x") continue;
-    const [, answer, , updatedAt] = await context.client.readContract({ abi: aggregatorAbi, address: f.address, functionName: "latestRoundData" });
+    // A feed with no round yet reverts (Chainlink's "No data present"): nothing to record, not fatal.
+    const round = await context.client.readContract({ abi: aggregatorAbi, address: f.address, functionName: "latestRoundData" }).catch(() => null);
+    if (!round) continue;
+    const [, answer, , updatedAt] = round;
     if (answer <= 0n || updatedAt === 0n) continue;
     // One row per feed update, at the time the feed says it was made: the staking yield is the
     // growth between updates, exactly as with a token that emits each new rate.

@@ -122,6 +122,8 @@ for (const [name, field] of [["L1AssetsUpdated", "l1Assets"], ["OffChainAssetsUp
  */
 const vaultsWithCode = new Set<string>();
 
+const shareDecimals: Record<string, number> = {};
+
 ponder.on("SharePrice:block", async ({ event, context }) => {
   for (const [vaultKey, deployed] of Object.entries(network.stakingVaults)) {
     if (BigInt(deployed.startBlock) > event.block.number) continue;
@@ -132,8 +134,8 @@ ponder.on("SharePrice:block", async ({ event, context }) => {
     }
     const read = (functionName: "totalAssets" | "totalSupply") =>
       context.client.readContract({ abi: stakedKUSDAbi, address: deployed.address, functionName });
-    // One whole share at the vault's own decimals (24 on the deployed skUSDs), read, not assumed.
-    const decimals = await context.client.readContract({ abi: stakedKUSDAbi, address: deployed.address, functionName: "decimals" });
+    // One whole share at the vault's own decimals (24 on the deployed skUSDs), read once, not assumed.
+    const decimals = (shareDecimals[vaultKey] ??= await context.client.readContract({ abi: stakedKUSDAbi, address: deployed.address, functionName: "decimals" }));
     const [assetsPerShare, totalAssets, totalSupply] = await Promise.all([
       context.client.readContract({ abi: stakedKUSDAbi, address: deployed.address, functionName: "convertToAssets", args: [10n ** BigInt(decimals)] }),
       read("totalAssets"),

@@ -74,7 +74,10 @@ export function networkFromDocument(doc: NetworkDocument, env: NodeJS.ProcessEnv
     }
   }
 
-  const rpcBase = env.PONDER_RPC_URL_8453 ?? clock.rpc;
+  // PONDER_RPC_URL_8453 may name several providers, comma-separated: Ponder spreads requests
+  // over them and budgets each one separately.
+  const rpcUrls = (env.PONDER_RPC_URL_8453 ?? clock.rpc ?? "").split(",").map((u) => u.trim()).filter(Boolean);
+  const rpcBase = rpcUrls[0];
   if (!rpcBase) throw new NetworkDocumentError(`PONDER_RPC_URL_8453 is required for the ${k.name} network`, { name: "PONDER_RPC_URL_8453" });
   const readEthereum = env.KUSD_READ_RPC_URL_1 ?? env.PONDER_RPC_URL_1 ?? k.chains.ethereum.rpc;
   if (!readEthereum) throw new NetworkDocumentError(`KUSD_READ_RPC_URL_1 (or PONDER_RPC_URL_1) is required for the ${k.name} network`, { name: "KUSD_READ_RPC_URL_1" });
@@ -97,7 +100,7 @@ export function networkFromDocument(doc: NetworkDocument, env: NodeJS.ProcessEnv
     chains: {
       base: {
         id: 8453,
-        rpc: Array(clock.rpcCopies).fill(rpcBase),
+        rpc: Array.from({ length: clock.rpcCopies }, () => rpcUrls).flat(),
         disableCache: clock.disableCache,
         pollingIntervalMs: positiveInt(env, "KUSD_POLLING_INTERVAL_MS") ?? clock.pollingIntervalMs,
         ethGetLogsBlockRange: positiveInt(env, "KUSD_ETH_GET_LOGS_BLOCK_RANGE") ?? clock.ethGetLogsBlockRange,
