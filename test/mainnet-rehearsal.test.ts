@@ -6,7 +6,7 @@
  * Every figure checked is compared with a direct read of the rehearsal chain.
  */
 import { execFile } from "node:child_process";
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -71,6 +71,8 @@ beforeAll(async () => {
     pgliteDir: join(dir, "pglite"),
     viewsSchema: "kusd_rehearsal",
     readyTimeoutMs: 900_000,
+    // KUSD_TEST_INDEXER_LOG=path keeps this indexer's log too, after the shared one's.
+    onOutput: (line) => process.env.KUSD_TEST_INDEXER_LOG && appendFileSync(process.env.KUSD_TEST_INDEXER_LOG, `rehearsal ${line}\n`),
   });
   await indexer.waitForBlock("base", r.facts.headHeight, 300_000);
 }, 1_200_000);
