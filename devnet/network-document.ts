@@ -3,7 +3,7 @@
  * registry file (admin / externalTokens / contracts / retired, named as the operator names
  * them) plus the `kusd` section: the indexer and the reports read the devnet exactly as they
  * read Base, through `networkFromDocument`. Also the service environment of a devnet: its
- * signing keys and membership signatures go to the service the way production's do.
+ * signing keys go to the service the way production's do (environment variables).
  */
 import { writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -22,7 +22,7 @@ const OPERATOR_NAMES = {
   externalTokens: { usdc: "USDC", weth: "WETH", wstETH: "wstETH", cbETH: "cbETH" },
 } as const;
 
-export function devnetNetworkDocument(d: Deployment): NetworkDocument {
+export function devnetNetworkDocument(d: Deployment, signatures: Record<string, Record<string, Hex>> = {}): NetworkDocument {
   const c = d.chains.base.contracts;
   const record = (name: string): ContractRecord => {
     const r = c[name];
@@ -103,13 +103,12 @@ export function devnetNetworkDocument(d: Deployment): NetworkDocument {
         builderCode: d.payments.builderCode,
         asset: { at: ref("usdc"), name: "USD Coin", version: "2", symbol: "USDC", decimals: 6 },
       },
-      registry: d.registry,
+      registry: { ...d.registry, signatures },
     },
   } as NetworkDocument;
 }
 
 export const networkFileOf = (deploymentFile: string) => join(dirname(deploymentFile), "network.json");
-export const signaturesFileOf = (deploymentFile: string) => join(dirname(deploymentFile), "registry-signatures.json");
 
 /** The operator signs its registry's membership messages offline; on the devnet we hold its keys. */
 async function membershipSignatures(d: Deployment): Promise<Record<string, Record<string, Hex>>> {
@@ -124,10 +123,9 @@ async function membershipSignatures(d: Deployment): Promise<Record<string, Recor
   return book;
 }
 
-/** Writes network.json and registry-signatures.json beside the deployment file. */
+/** Writes network.json (with the registry's membership signatures) beside the deployment file. */
 export async function writeDevnetServiceFiles(d: Deployment, deploymentFile: string): Promise<void> {
-  writeFileSync(networkFileOf(deploymentFile), `${JSON.stringify(devnetNetworkDocument(d), null, 2)}\n`);
-  writeFileSync(signaturesFileOf(deploymentFile), `${JSON.stringify(await membershipSignatures(d), null, 2)}\n`);
+  writeFileSync(networkFileOf(deploymentFile), `${JSON.stringify(devnetNetworkDocument(d, await membershipSignatures(d)), null, 2)}\n`);
 }
 
 /** What a service over this devnet is configured with: the same variables production uses. */
@@ -136,7 +134,6 @@ export function devnetServiceEnv(d: Deployment, deploymentFile: string): Record<
   return {
     KUSD_NETWORK: "devnet",
     KUSD_NETWORK_FILE: networkFileOf(deploymentFile),
-    KUSD_REGISTRY_SIGNATURES: signaturesFileOf(deploymentFile),
     ...(key("operator") && { KUSD_OPERATOR_PRIVATE_KEY: key("operator")! }),
     ...(key("attestationSigner") && { KUSD_ATTESTATION_PRIVATE_KEY: key("attestationSigner")! }),
     ...(key("facilitator") && { KUSD_FACILITATOR_PRIVATE_KEY: key("facilitator")!, KUSD_FACILITATOR_POLLING_MS: "25" }),

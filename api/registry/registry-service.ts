@@ -17,11 +17,12 @@ import { guardianOf, hasAdminRole, ownedBy, predicateHolds, predicateOf, safeOwn
 export type SignatureBook = Record<string, Record<string, Hex>>;
 
 /**
- * The membership signatures: those published with versions read from KUSD_REGISTRY_SOURCE, and
- * the operator's own (signed offline) from the KUSD_REGISTRY_SIGNATURES file.
+ * The membership signatures: those the network document carries, those published with versions
+ * read from KUSD_REGISTRY_SOURCE, and the operator's own (signed offline) from the
+ * KUSD_REGISTRY_SIGNATURES file. Signatures are public once published; no key is involved here.
  */
 export function loadSignatureBook(ctx: ReportContext, env: NodeJS.ProcessEnv = process.env): SignatureBook {
-  const book: SignatureBook = {};
+  const book: SignatureBook = structuredClone(ctx.network.registry.signatures);
   for (const v of ctx.network.registry.versions) {
     for (const e of v.entries) if (e.published && "signature" in e.published) (book[e.address.toLowerCase()] ??= {})[v.as_of] = e.published.signature;
   }

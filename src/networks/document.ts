@@ -88,8 +88,11 @@ export type NetworkExtension = {
     builderCode: string;
     asset: { at: AddressRef; name: string; version: string; symbol: string; decimals: number };
   };
-  /** Registry versions this document configures itself (the devnet's); base loads published ones. */
-  registry: { operator: AddressRef; versions: RegistryVersionConfig[] };
+  /**
+   * Registry versions this document configures itself (the devnet's); base loads published ones.
+   * `signatures`: membership signatures (address → as_of → signature), public once published.
+   */
+  registry: { operator: AddressRef; versions: RegistryVersionConfig[]; signatures?: Record<string, Record<string, Hex>> };
 };
 
 export type NetworkDocument = OperatorRegistryFile & { kusd: NetworkExtension };

@@ -136,7 +136,12 @@ export function networkFromDocument(doc: NetworkDocument, env: NodeJS.ProcessEnv
       publicRpc: { base: env.KUSD_PUBLIC_RPC_URL_8453 ?? k.publicRpc.base, ethereum: env.KUSD_PUBLIC_RPC_URL_1 ?? k.publicRpc.ethereum },
       readRpc: { base: env.KUSD_READ_RPC_URL_8453 ?? rpcBase, ethereum: readEthereum },
     },
-    registry: { operator: registryOperator, versions: k.registry.versions, rejected: [] },
+    registry: {
+      operator: registryOperator,
+      versions: k.registry.versions,
+      signatures: Object.fromEntries(Object.entries(k.registry.signatures ?? {}).map(([a, v]) => [a.toLowerCase(), v])),
+      rejected: [],
+    },
     yieldPolicy: k.yieldPolicy,
     payments: {
       network: k.payments.network,

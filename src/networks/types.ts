@@ -86,7 +86,13 @@ export type NetworkConfig = {
   /** The paid gateway's payment terms (x402 v2, scheme exact, USDC via EIP-3009). */
   payments: PaymentsConfig;
   /** The operator's account registry as published over time (issued_at fixes when a version applies). */
-  registry: { operator: Address; versions: RegistryVersionConfig[]; rejected: RejectedRegistryVersion[] };
+  registry: {
+    operator: Address;
+    versions: RegistryVersionConfig[];
+    /** Membership signatures the document carries (address lower case → as_of → signature). */
+    signatures: Record<string, Record<string, `0x${string}`>>;
+    rejected: RejectedRegistryVersion[];
+  };
 };
 
 /** A published registry version that failed verification: reported, never used. */
