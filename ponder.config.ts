@@ -10,7 +10,7 @@ import {
   weth9Abi,
 } from "./abis/index.js";
 import { loadNetwork } from "./src/networks/index.js";
-import { earliest } from "./src/networks/types.js";
+import { earliest } from "./core/network/types.js";
 
 const net = await loadNetwork();
 const psms = Object.values(net.psms);

@@ -2,16 +2,27 @@ import { configDefaults, defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts"],
-    // The differential test needs ../shared and runs only through `npm run test:fidelity`.
-    exclude: [...configDefaults.exclude, "test/fidelity/**"],
-    // One devnet and one indexer over it for the whole run, on free ports.
-    globalSetup: ["test/setup/stack.ts"],
-    testTimeout: 60_000,
-    hookTimeout: 180_000,
-    pool: "forks",
-    // Files share one devnet, and some mine, snapshot and revert it (reorg tests): run files one
-    // at a time so no test sees another's reorg.
-    fileParallelism: false,
+    projects: [
+      {
+        // Pure domain rules beside their modules: no devnet, files in parallel.
+        test: { name: "unit", include: ["core/**/*.test.ts"] },
+      },
+      {
+        test: {
+          name: "e2e",
+          include: ["test/**/*.test.ts"],
+          // The differential test needs ../shared and runs only through `npm run test:fidelity`.
+          exclude: [...configDefaults.exclude, "test/fidelity/**"],
+          // One devnet and one indexer over it for the whole run, on free ports.
+          globalSetup: ["test/setup/stack.ts"],
+          testTimeout: 60_000,
+          hookTimeout: 180_000,
+          pool: "forks",
+          // Files share one devnet, and some mine, snapshot and revert it (reorg tests): run files
+          // one at a time so no test sees another's reorg.
+          fileParallelism: false,
+        },
+      },
+    ],
   },
 });

@@ -4,7 +4,7 @@
  */
 import { encodeEventTopics, type Abi, type Address, type Hex } from "viem";
 import { evkVaultAbi, fiatTokenV2Abi, kerneVaultAbi, kusdAbi, kusdpsmAbi, ratedLSTAbi, stakedKUSDAbi, weth9Abi } from "../abis/index.js";
-import type { NetworkConfig } from "../src/networks/types.js";
+import type { NetworkConfig } from "../core/network/types.js";
 
 export type LogFilter = { name: string; address: Address[]; topics: (Hex | Hex[] | null)[]; fromBlock: number };
 

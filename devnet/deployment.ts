@@ -7,9 +7,9 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Address, Hex } from "viem";
-import type { RegistryVersionConfig } from "../src/networks/registry-config.js";
+import type { RegistryVersionConfig } from "../core/network/registry-config.js";
 
-export type { DisclosedVenueDepositConfig, RegistryEntryConfig, RegistryVersionConfig } from "../src/networks/registry-config.js";
+export type { DisclosedVenueDepositConfig, RegistryEntryConfig, RegistryVersionConfig } from "../core/network/registry-config.js";
 
 export const DEFAULT_DEPLOYMENT_PATH = join(resolve(dirname(fileURLToPath(import.meta.url))), "deployment.json");
 

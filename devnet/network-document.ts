@@ -11,7 +11,7 @@ import type { Address, Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { membershipMessage } from "../api/registry/document.js";
 import type { IndexedContractSpec, NetworkDocument } from "../src/networks/document.js";
-import { PSM_VERSIONS, type PsmKey } from "../src/networks/types.js";
+import { PSM_VERSIONS, type PsmKey } from "../core/network/types.js";
 import type { ContractRecord, Deployment } from "./deployment.js";
 
 /** Devnet contract name → where the operator's registry file keeps the deployed counterpart. */

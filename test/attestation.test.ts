@@ -6,9 +6,9 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { privateKeyToAccount } from "viem/accounts";
-import { attestationHash, canonicalJson, CanonicalJsonError } from "../api/attestation/canonical.js";
-import { signPayload } from "../api/attestation/sign.js";
-import { verifyArtifact } from "../api/attestation/verify.js";
+import { attestationHash, canonicalJson, CanonicalJsonError } from "../core/attestation/canonical.js";
+import { signPayload } from "../core/attestation/sign.js";
+import { verifyArtifact } from "../core/attestation/verify.js";
 import { devnetKey } from "../devnet/keys.js";
 
 const example = JSON.parse(

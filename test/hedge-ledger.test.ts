@@ -24,7 +24,7 @@ import {
   type Fill,
   type FundingPayment,
   type LedgerSource,
-} from "../api/yield/hedge-ledger.js";
+} from "../core/yield/hedge-ledger.js";
 
 const t = (iso: string) => Date.parse(iso);
 const rec = (iso: string, usdc: number, szi: number, fundingRate: number, nSamples: number | null = null): FundingPayment => ({ time: t(iso), coin: "ETH", usdc, szi, fundingRate, nSamples });

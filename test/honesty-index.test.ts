@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { getAddress, parseAbiItem } from "viem";
-import { trustedSignersAt, verifySignerBinding } from "../api/attestation/binding.js";
-import { verifyArtifact } from "../api/attestation/verify.js";
+import { trustedSignersAt, verifySignerBinding } from "../core/attestation/binding.js";
+import { verifyArtifact } from "../core/attestation/verify.js";
 import { realizedApy } from "../api/yield/honesty-index.js";
 import { stack } from "./helpers/stack.js";
 

@@ -9,7 +9,7 @@ import { borrowApr, buildOccupancyReport, fraction, utilization, type OccupancyR
 import { LendingMarketNotConfiguredError, lendingMarketOf } from "../api/lending/occupancy-service.js";
 import type { ReportContext } from "../api/reports/context.js";
 import { lendingRoutes } from "../api/routes/lending-routes.js";
-import type { NetworkConfig } from "../src/networks/types.js";
+import type { NetworkConfig } from "../core/network/types.js";
 
 const OPERATOR = "0x00000000000000000000000000000000000000aa" as Address;
 const GOVERNOR = "0x00000000000000000000000000000000000000bb" as Address;

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
 import { getAddress } from "viem";
 import { operatorOwnedAddresses } from "../api/paid/operator-owned.js";
-import { baseBlockAt, baseBlockOnDate } from "../src/networks/base-blocks.js";
+import { baseBlockAt, baseBlockOnDate } from "../core/network/base-blocks.js";
 import { NetworkDocumentError, operatorFileAddresses, type NetworkDocument } from "../src/networks/document.js";
 import { networkFromDocument } from "../src/networks/from-document.js";
 import { BASE_OPERATOR_REGISTRY_FILE, networkDocument, selectNetwork, UnknownNetworkError } from "../src/networks/index.js";

@@ -10,10 +10,10 @@ import { describe, expect, it } from "vitest";
 import { eq, inArray } from "drizzle-orm";
 import { getAddress, parseAbi, recoverMessageAddress, zeroHash, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { attestationHash, canonicalJson } from "../api/attestation/canonical.js";
+import { attestationHash, canonicalJson } from "../core/attestation/canonical.js";
 import { runVerifyRegistry } from "../api/cli/verify-registry.js";
 import { accountSetDigest, membershipMessage, RegistryPublishError } from "../api/registry/document.js";
-import { predicateHolds } from "../api/registry/predicates.js";
+import { predicateHolds } from "../core/registry/predicates.js";
 import { checkedSignatures } from "../api/registry/registry-service.js";
 import { stack } from "./helpers/stack.js";
 

@@ -9,8 +9,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { inject } from "vitest";
 import { getAddress } from "viem";
-import { trustedSignersAt, verifySignerBinding } from "../api/attestation/binding.js";
-import { verifyArtifact } from "../api/attestation/verify.js";
+import { trustedSignersAt, verifySignerBinding } from "../core/attestation/binding.js";
+import { verifyArtifact } from "../core/attestation/verify.js";
 import { runVerify } from "../api/cli/verify.js";
 import { stack } from "./helpers/stack.js";
 

@@ -5,7 +5,7 @@
  */
 import { getAddress, isHex, type Address, type Hex, type LocalAccount } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import type { NetworkConfig } from "../../src/networks/types.js";
+import type { NetworkConfig } from "../../core/network/types.js";
 
 export class SigningKeyError extends Error {
   override name = "SigningKeyError";

@@ -8,9 +8,9 @@ import { ApiError } from "../http/errors.js";
 import type { ReportContext } from "../reports/context.js";
 import { indexerCaughtUp, resolveReportBlock } from "../reports/context.js";
 import { loadPorReport } from "../reserves/por-service.js";
-import { signSignerBinding, type SignerBinding } from "./binding.js";
+import { signSignerBinding, type SignerBinding } from "../../core/attestation/binding.js";
 import { signerFor, type SigningKeys } from "./keys.js";
-import { signPayload } from "./sign.js";
+import { signPayload } from "../../core/attestation/sign.js";
 import { buildStatementPayload } from "./statement.js";
 
 export const HOUR_SECONDS = 3_600;

@@ -3,7 +3,7 @@
  * base for mainnet) against the RPC the indexer will use.
  */
 import { selectNetwork } from "../../src/networks/index.js";
-import type { NetworkConfig } from "../../src/networks/types.js";
+import type { NetworkConfig } from "../../core/network/types.js";
 import { runDoctorCli } from "./doctor-cli.js";
 import type { DoctorInput } from "./doctor.js";
 

@@ -4,8 +4,8 @@
  * 1 not verified (fail-closed: anything short of every check passing), 2 usage or I/O error.
  */
 import { getAddress, type Address } from "viem";
-import { trustedSignersAt, verifySignerBinding, SignerBindingError } from "../attestation/binding.js";
-import { verifyArtifact } from "../attestation/verify.js";
+import { trustedSignersAt, verifySignerBinding, SignerBindingError } from "../../core/attestation/binding.js";
+import { verifyArtifact } from "../../core/attestation/verify.js";
 import { parseVerifyArgs, USAGE, type TrustSource } from "./args.js";
 import { formatError, formatJson, formatText, isoTime, type Check, type VerifyReport } from "./report.js";
 import { loadSource, locateArtifact, type SourceIo } from "./source.js";

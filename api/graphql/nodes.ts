@@ -3,8 +3,8 @@
  * indexed balances and redemptions) and a PSM. Their SQL-backed fields go through DataLoaders.
  */
 import { getAddress } from "viem";
-import type { PsmKey } from "../../src/networks/types.js";
-import { listedEntryAt } from "../registry/versions.js";
+import type { PsmKey } from "../../core/network/types.js";
+import { listedEntryAt } from "../../core/registry/versions.js";
 import { PSM_LABELS } from "../reserves/por-report.js";
 import { builder } from "./builder.js";
 

@@ -13,7 +13,7 @@ import { drizzle } from "drizzle-orm/postgres-js";
 import { Hono } from "hono";
 import postgres from "postgres";
 import * as schema from "../../ponder.schema.js";
-import type { NetworkConfig } from "../../src/networks/types.js";
+import type { NetworkConfig } from "../../core/network/types.js";
 import { StatementService } from "../attestation/statement-service.js";
 import { notFound, onApiError } from "../http/errors.js";
 import type { ReadDb } from "../indexed/reads.js";

@@ -3,7 +3,7 @@ import { getAddress } from "viem";
 import { and, asc, desc, eq } from "drizzle-orm";
 import * as schema from "../../ponder.schema.js";
 import type { IndexedViolation } from "../indexed/reads.js";
-import { tokenDecimals } from "../reserves/units.js";
+import { tokenDecimals } from "../../core/reserves/units.js";
 import { builder } from "./builder.js";
 import { afterKey, connectionOf, OrderDirection, toPage } from "./connection.js";
 import { present, RangeFilter, rangeConditions } from "./filters.js";

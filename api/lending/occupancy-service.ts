@@ -5,7 +5,7 @@
  * is an error (404).
  */
 import type { Address } from "viem";
-import type { NetworkConfig } from "../../src/networks/types.js";
+import type { NetworkConfig } from "../../core/network/types.js";
 import { ChainReadError, PinnedReader, tolerantReads, type ReadSpec } from "../chain/pinned-reader.js";
 import { ApiError } from "../http/errors.js";
 import type { ReportContext } from "../reports/context.js";

@@ -5,8 +5,8 @@
  * every figure derived from it is `null`, never a guess.
  */
 import type { Address } from "viem";
-import { pct } from "../reserves/solvency.js";
-import { isoTime, toUnits } from "../reserves/units.js";
+import { pct } from "../../core/reserves/solvency.js";
+import { isoTime, toUnits } from "../../core/reserves/units.js";
 
 export const USDC_DECIMALS = 6;
 export const KUSD_DECIMALS = 18;

@@ -8,8 +8,8 @@ import { ExactEvmScheme } from "@x402/evm/exact/client";
 import { decodePaymentResponseHeader } from "@x402/core/http";
 import { getAddress, type Address, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { trustedSignersAt, verifySignerBinding } from "../attestation/binding.js";
-import { verifyArtifact, type VerifyResult } from "../attestation/verify.js";
+import { trustedSignersAt, verifySignerBinding } from "../../core/attestation/binding.js";
+import { verifyArtifact, type VerifyResult } from "../../core/attestation/verify.js";
 
 export class PurchaseError extends Error {
   override name = "PurchaseError";

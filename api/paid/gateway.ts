@@ -15,7 +15,7 @@ import type { FacilitatorClient } from "@x402/core/server";
 import { ExactEvmScheme } from "@x402/evm/exact/server";
 import type { Address, PublicClient } from "viem";
 import { signerFor, type SigningKeys } from "../attestation/keys.js";
-import { signPayload } from "../attestation/sign.js";
+import { signPayload } from "../../core/attestation/sign.js";
 import type { StatementService } from "../attestation/statement-service.js";
 import { ApiError, errorBody, onApiError } from "../http/errors.js";
 import type { OperatorStore } from "../store/operator-store.js";

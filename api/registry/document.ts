@@ -4,10 +4,10 @@
  * predicate observations made at a recorded block.
  */
 import { getAddress, type Address, type Hex } from "viem";
-import type { RegistryEntryConfig, RegistryVersionConfig } from "../../src/networks/registry-config.js";
-import { attestationHash, canonicalJson } from "../attestation/canonical.js";
+import type { RegistryEntryConfig, RegistryVersionConfig } from "../../core/network/registry-config.js";
+import { attestationHash, canonicalJson } from "../../core/attestation/canonical.js";
 import { ApiError } from "../http/errors.js";
-import type { Predicate } from "./predicates.js";
+import type { Predicate } from "../../core/registry/predicates.js";
 
 export const REGISTRY_OPERATOR_NAME = "kerne";
 export const registrySchema = (operatorName: string) => `${operatorName}-account-registry/v1`;

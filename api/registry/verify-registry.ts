@@ -6,9 +6,9 @@
  * failed check, never an exception.
  */
 import { getAddress, isAddress, recoverMessageAddress, type Hex } from "viem";
-import { attestationHash, canonicalJson } from "../attestation/canonical.js";
+import { attestationHash, canonicalJson } from "../../core/attestation/canonical.js";
 import { accountSetDigest, MEMBERSHIP_MESSAGE_TEMPLATE } from "./document.js";
-import { predicateHolds, type Predicate } from "./predicates.js";
+import { predicateHolds, type Predicate } from "../../core/registry/predicates.js";
 
 export type Check = { name: string; ok: boolean; detail?: string };
 /** Runs `eth_call` of `data` on `to` at `block`; returns the raw answer. */

@@ -3,7 +3,7 @@
  * reads, and the venue. Built once per process (Ponder API or a standalone reader).
  */
 import { createPublicClient, http, type PublicClient } from "viem";
-import type { NetworkConfig } from "../../src/networks/types.js";
+import type { NetworkConfig } from "../../core/network/types.js";
 import { ApiError, badRequest } from "../http/errors.js";
 import { indexedHead, type IndexedHead, type ReadDb } from "../indexed/reads.js";
 import { hyperliquidClient, type VenueClient } from "../venue/hyperliquid.js";

@@ -4,8 +4,8 @@
  * A read that fails is `null` (reported as unknown), never a guess and never a 5xx.
  */
 import { keccak256, stringToHex, type Address } from "viem";
-import { PSM_VERSIONS, type PsmKey } from "../../src/networks/types.js";
-import type { FeeSchedule, FeeTier } from "./redemption-routing.js";
+import { PSM_VERSIONS, type PsmKey } from "../../core/network/types.js";
+import type { FeeSchedule, FeeTier } from "../../core/reserves/redemption-routing.js";
 import { ChainReadError, tolerantReads, type PinnedReader, type Read, type ReadSpec } from "../chain/pinned-reader.js";
 
 export const MINTER_ROLE = keccak256(stringToHex("MINTER_ROLE"));

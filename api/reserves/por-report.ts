@@ -4,13 +4,13 @@
  * formula is one of solvency.ts / redemption-routing.ts / precedent.ts.
  */
 import type { Address } from "viem";
-import type { RegistryVersionConfig } from "../../src/networks/registry-config.js";
-import type { PsmKey } from "../../src/networks/types.js";
+import type { RegistryVersionConfig } from "../../core/network/registry-config.js";
+import type { PsmKey } from "../../core/network/types.js";
 import type { VenueAccountState } from "../venue/hyperliquid.js";
 import type { ChainSnapshot, HolderSnapshot, Read, StakingVaultSnapshot } from "./chain-snapshot.js";
 import { MINTER_ROLE, PSM_KEYS } from "./chain-snapshot.js";
 import { buildPrecedent, type PrecedentInputs } from "./precedent.js";
-import { redemptionDepth } from "./redemption-routing.js";
+import { redemptionDepth } from "../../core/reserves/redemption-routing.js";
 import {
   aggregateCollateralRatio,
   collateralUsd,
@@ -20,8 +20,8 @@ import {
   recogniseL1Assets,
   solvencyStatus,
   vaultTvlUsd,
-} from "./solvency.js";
-import { isoTime, orNull, round, toUnits } from "./units.js";
+} from "../../core/reserves/solvency.js";
+import { isoTime, orNull, round, toUnits } from "../../core/reserves/units.js";
 
 export const PSM_LABELS: Record<PsmKey, { label: string; role: string }> = {
   psmMint: { label: "live mint PSM", role: "mints kUSD for USDC and redeems; holds kUSD MINTER_ROLE" },

@@ -5,7 +5,7 @@
 import type { Address } from "viem";
 import { PinnedReader } from "../chain/pinned-reader.js";
 import { kusdBurnedUpTo, redemptionsUpTo } from "../indexed/reads.js";
-import { everListed } from "../registry/versions.js";
+import { everListed } from "../../core/registry/versions.js";
 import type { ReportBlock, ReportContext } from "../reports/context.js";
 import { venueReadCommand, VenueReadError, type VenueAccountState } from "../venue/hyperliquid.js";
 import { readChainSnapshot, readPsmSnapshots, type ChainSnapshot, type SnapshotAddresses } from "./chain-snapshot.js";

@@ -4,10 +4,10 @@
  * account registry version in force when it redeemed.
  */
 import { getAddress, zeroAddress, type Address } from "viem";
-import type { RegistryVersionConfig } from "../../src/networks/registry-config.js";
+import type { RegistryVersionConfig } from "../../core/network/registry-config.js";
 import type { IndexedRedemption } from "../indexed/reads.js";
-import { listedEntryAt } from "../registry/versions.js";
-import { isoDate, toUnits } from "./units.js";
+import { listedEntryAt } from "../../core/registry/versions.js";
+import { isoDate, toUnits } from "../../core/reserves/units.js";
 
 export type PsmLabel = { key: string; address: Address; label: string };
 

@@ -5,8 +5,8 @@
 import { PinnedReader, type ReadSpec } from "../chain/pinned-reader.js";
 import type { ReportBlock, ReportContext } from "../reports/context.js";
 import { PSM_KEYS } from "./chain-snapshot.js";
-import { outstandingKusd } from "./solvency.js";
-import { isoTime, toUnits } from "./units.js";
+import { outstandingKusd } from "../../core/reserves/solvency.js";
+import { isoTime, toUnits } from "../../core/reserves/units.js";
 
 export type StatsInputs = { psmUsdc: Record<(typeof PSM_KEYS)[number], bigint>; psmKusd: bigint[]; kusdSupply: bigint };
 

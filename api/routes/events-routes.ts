@@ -10,7 +10,7 @@ import { ApiError, badRequest, onApiError } from "../http/errors.js";
 import { indexedHead, minterGrantsIn, psmPausesIn, redemptionsIn } from "../indexed/reads.js";
 import type { ReportContext } from "../reports/context.js";
 import { MINTER_ROLE } from "../reserves/chain-snapshot.js";
-import { isoTime, toUnits } from "../reserves/units.js";
+import { isoTime, toUnits } from "../../core/reserves/units.js";
 
 export const MAX_RANGE_BLOCKS = 100_000n;
 

@@ -8,7 +8,7 @@ import { Hono } from "hono";
 import { badRequest, onApiError } from "../http/errors.js";
 import type { ReportContext } from "../reports/context.js";
 import { VenueReadError } from "../venue/hyperliquid.js";
-import { buildHedgeLedger, LEDGER_SINCE_ISO, LEDGER_SINCE_MS, unavailableHedgeLedger, type LedgerSource } from "../yield/hedge-ledger.js";
+import { buildHedgeLedger, LEDGER_SINCE_ISO, LEDGER_SINCE_MS, unavailableHedgeLedger, type LedgerSource } from "../../core/yield/hedge-ledger.js";
 import { readHedgeHistory } from "../yield/venue-history.js";
 
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2}))?$/;

@@ -9,11 +9,11 @@ import { ApiError, badRequest, onApiError } from "../http/errors.js";
 import { resolveReportBlock, type ReportContext } from "../reports/context.js";
 import { PSM_KEYS } from "../reserves/chain-snapshot.js";
 import { loadPorReport, readPsms } from "../reserves/por-service.js";
-import { planRedemption } from "../reserves/redemption-routing.js";
+import { planRedemption } from "../../core/reserves/redemption-routing.js";
 import { loadStats } from "../reserves/stats.js";
-import { toUnits } from "../reserves/units.js";
+import { toUnits } from "../../core/reserves/units.js";
 import { ChainReadError, PinnedReader } from "../chain/pinned-reader.js";
-import type { PsmKey } from "../../src/networks/types.js";
+import type { PsmKey } from "../../core/network/types.js";
 import { MAX_LIST_LIMIT } from "../store/operator-store.js";
 
 export type PorRoutesOptions = {

@@ -8,7 +8,7 @@ import { ApiError, badRequest, onApiError } from "../http/errors.js";
 import { indexedHead, violationsAfter, type IndexedViolation } from "../indexed/reads.js";
 import type { RegistryService } from "../registry/registry-service.js";
 import type { ReportContext } from "../reports/context.js";
-import { isoTime, toUnits, tokenDecimals } from "../reserves/units.js";
+import { isoTime, toUnits, tokenDecimals } from "../../core/reserves/units.js";
 
 export const MAX_VIOLATIONS_PAGE = 1_000;
 

@@ -10,12 +10,12 @@ import * as schema from "../../ponder.schema.js";
 import { PinnedReader } from "../chain/pinned-reader.js";
 import { indexedHead } from "../indexed/reads.js";
 import type { ReportContext } from "../reports/context.js";
-import { pct } from "../reserves/solvency.js";
-import { isoDate, isoTime, round, toUnits } from "../reserves/units.js";
+import { pct } from "../../core/reserves/solvency.js";
+import { isoDate, isoTime, round, toUnits } from "../../core/reserves/units.js";
 import { postInfo, VenueReadError } from "../venue/hyperliquid.js";
 import { pageByTime } from "./venue-history.js";
-import { annualiseMeanRate, annualRate, FUNDING_WINDOW_DAYS, headlineApy, incentiveRates, REALIZED_WINDOW_DAYS, realizedAnnualized, smaStakingYield } from "./apy-formula.js";
-import { fullRateToTvl, genesisCohort, netApyAtLeverage, throughCycleBandPct } from "./cohort.js";
+import { annualiseMeanRate, annualRate, FUNDING_WINDOW_DAYS, headlineApy, incentiveRates, REALIZED_WINDOW_DAYS, realizedAnnualized, smaStakingYield } from "../../core/yield/apy-formula.js";
+import { fullRateToTvl, genesisCohort, netApyAtLeverage, throughCycleBandPct } from "../../core/yield/cohort.js";
 
 /** Runway below which the escrow is said to need funding. */
 export const MIN_RUNWAY_DAYS = 30;

@@ -6,10 +6,10 @@
  */
 import type { Address, PublicClient } from "viem";
 import { signerFor, type SigningKeys } from "../attestation/keys.js";
-import { signPayload } from "../attestation/sign.js";
+import { signPayload } from "../../core/attestation/sign.js";
 import { PinnedReader } from "../chain/pinned-reader.js";
 import type { ReportContext } from "../reports/context.js";
-import { isoTime, round } from "../reserves/units.js";
+import { isoTime, round } from "../../core/reserves/units.js";
 import { loadApy } from "./apy-service.js";
 
 export const BOARD_WINDOWS_DAYS = [7, 30, 90] as const;

@@ -4,7 +4,7 @@
  * an answer that does not parse, is a VenueReadError: the caller reports unknown, not a guess.
  */
 import { postInfo, VenueReadError } from "../venue/hyperliquid.js";
-import type { Fill, FundingPayment } from "./hedge-ledger.js";
+import type { Fill, FundingPayment } from "../../core/yield/hedge-ledger.js";
 
 export const VENUE_PAGE_SIZE = 500;
 /** A runaway guard: 200 pages of 500 hourly records is over eleven years. */

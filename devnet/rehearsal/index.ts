@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Address } from "viem";
 import { networkDocument, selectNetwork } from "../../src/networks/index.js";
-import type { NetworkConfig } from "../../src/networks/types.js";
+import type { NetworkConfig } from "../../core/network/types.js";
 import { startAnvil, type AnvilHandle } from "../anvil.js";
 import { startBaseHistory, type BaseHistory } from "../base-history.js";
 import { ChainDriver } from "../driver.js";

@@ -8,10 +8,10 @@
 import { createPublicClient, getAddress, http, type Address, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { buildRegistryDocument, membershipMessage, REGISTRY_OPERATOR_NAME, type ContractProof } from "../../api/registry/document.js";
-import { predicateHolds, predicateOf, type Predicate } from "../../api/registry/predicates.js";
+import { predicateHolds, predicateOf, type Predicate } from "../../core/registry/predicates.js";
 import { predicateSpecsFor } from "../../api/registry/registry-service.js";
-import type { RegistryEntryConfig, RegistryVersionConfig } from "../../src/networks/registry-config.js";
-import type { NetworkConfig } from "../../src/networks/types.js";
+import type { RegistryEntryConfig, RegistryVersionConfig } from "../../core/network/registry-config.js";
+import type { NetworkConfig } from "../../core/network/types.js";
 import { HEDGE_SUBACCOUNT_KEY, REHEARSAL_ACTORS } from "./story.js";
 
 export async function publishedRegistry(net: NetworkConfig, rpcUrl: string, guardian: Address, observedAt: number, issuedAt: number) {

@@ -10,8 +10,8 @@ import { getAddress, keccak256, parseEther, stringToHex, type Address, type Hex 
 import { loadArtifact } from "../artifacts.js";
 import { encode, type ChainDriver } from "../driver.js";
 import { FEE_TIERS, SWAP_FEE_BPS, usdc } from "../history.js";
-import { baseBlockAt, BASE_GENESIS_TIMESTAMP } from "../../src/networks/base-blocks.js";
-import type { NetworkConfig } from "../../src/networks/types.js";
+import { baseBlockAt, BASE_GENESIS_TIMESTAMP } from "../../core/network/base-blocks.js";
+import type { NetworkConfig } from "../../core/network/types.js";
 import { placeContract } from "./place.js";
 
 const MINTER_ROLE = keccak256(stringToHex("MINTER_ROLE"));

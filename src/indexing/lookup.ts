@@ -3,7 +3,7 @@
  * compared lower-case everywhere.
  */
 import type { Address } from "viem";
-import { indexRegistry } from "../../api/registry/violation-rule.js";
+import { indexRegistry } from "../../core/registry/violation-rule.js";
 import { loadNetwork } from "../networks/index.js";
 
 export const network = await loadNetwork();

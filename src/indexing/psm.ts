@@ -2,8 +2,8 @@ import { ponder } from "ponder:registry";
 import { kusdSupplyEvent, psmPauseEvent, psmReserveMovement, psmSwap } from "ponder:schema";
 import { and, eq } from "ponder";
 import { lower, network, psmKeyOf } from "./lookup.js";
-import { swapAmounts } from "./swap-amounts.js";
-import { explains } from "../../api/registry/violation-rule.js";
+import { swapAmounts } from "../../core/psm/swap-amounts.js";
+import { explains } from "../../core/registry/violation-rule.js";
 import { explainCandidate } from "./transfers.js";
 import { isDirectSwapCall, movementId } from "./reserve-movements.js";
 

@@ -1,7 +1,7 @@
 import { ponder, type Context } from "ponder:registry";
 import { accountBalance, kusdSupply, kusdSupplyEvent, registryTransfer, registryViolation } from "ponder:schema";
 import { zeroAddress, type Address, type Hex } from "viem";
-import { candidateId, classifyTransfer, explains, type TransferClass } from "../../api/registry/violation-rule.js";
+import { candidateId, classifyTransfer, explains, type TransferClass } from "../../core/registry/violation-rule.js";
 import { isListed, lower, psmKeyOf, registryIndex, TOKEN_SYMBOLS } from "./lookup.js";
 import { isDirectSwapCall, recordPsmUsdc } from "./reserve-movements.js";
 

@@ -3,7 +3,7 @@ import { shareBalance, sharePrice, vaultEvent, vaultReport } from "ponder:schema
 import { zeroAddress, type Address } from "viem";
 import { stakedKUSDAbi } from "../../abis/index.js";
 import { lower, network, vaultKeyOf } from "./lookup.js";
-import { explains } from "../../api/registry/violation-rule.js";
+import { explains } from "../../core/registry/violation-rule.js";
 import { explainCandidate, recordRegistryTransfer } from "./transfers.js";
 
 async function addShares(context: Context, vault: Address, account: Address, delta: bigint) {

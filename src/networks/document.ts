@@ -8,8 +8,8 @@
  */
 import { readFileSync } from "node:fs";
 import { getAddress, isAddress, type Address, type Hex } from "viem";
-import type { RegistryVersionConfig } from "./registry-config.js";
-import type { PsmKey, PsmVersion } from "./types.js";
+import type { RegistryVersionConfig } from "../../core/network/registry-config.js";
+import type { PsmKey, PsmVersion } from "../../core/network/types.js";
 
 /** The fields of the operator's registry file that we read. Keys starting with `_` are notes. */
 export type OperatorRegistryFile = {

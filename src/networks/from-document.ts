@@ -5,7 +5,7 @@
  * keys, payment terms), never where the protocol's contracts are or when they start.
  */
 import { getAddress, type Address } from "viem";
-import { blockOnDate } from "./base-blocks.js";
+import { blockOnDate } from "../../core/network/base-blocks.js";
 import {
   NetworkDocumentError,
   operatorFileAddresses,
@@ -16,7 +16,7 @@ import {
   type NetworkDocument,
   type StartSpec,
 } from "./document.js";
-import { PSM_VERSIONS, type ContractDeployment, type Deployed, type FeedConfig, type NetworkConfig, type PsmKey, type StakingYieldSource } from "./types.js";
+import { PSM_VERSIONS, type ContractDeployment, type Deployed, type FeedConfig, type NetworkConfig, type PsmKey, type StakingYieldSource } from "../../core/network/types.js";
 
 const positiveInt = (env: NodeJS.ProcessEnv, name: string): number | undefined => {
   const raw = env[name];

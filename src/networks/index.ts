@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 import { NetworkDocumentError, readJsonFile, type NetworkDocument, type NetworkExtension, type OperatorRegistryFile } from "./document.js";
 import { networkFromDocument } from "./from-document.js";
 import { applyRegistrySource } from "./registry-source.js";
-import type { NetworkConfig } from "./types.js";
+import type { NetworkConfig } from "../../core/network/types.js";
 
 export class UnknownNetworkError extends NetworkDocumentError {
   override name = "UnknownNetworkError";

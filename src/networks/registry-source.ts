@@ -8,8 +8,8 @@
 import { createPublicClient, getAddress, http, type Address, type Hex } from "viem";
 import { verifyRegistryDocument } from "../../api/registry/verify-registry.js";
 import { NetworkDocumentError, readJsonFile } from "./document.js";
-import type { RegistryEntryConfig, RegistryVersionConfig } from "./registry-config.js";
-import type { NetworkConfig, RejectedRegistryVersion } from "./types.js";
+import type { RegistryEntryConfig, RegistryVersionConfig } from "../../core/network/registry-config.js";
+import type { NetworkConfig, RejectedRegistryVersion } from "../../core/network/types.js";
 
 /** One source (file path or http(s) URL) → its documents: one document, an array, or `{ documents }`. */
 async function readSource(source: string): Promise<unknown[]> {

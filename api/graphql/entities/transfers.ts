@@ -2,7 +2,7 @@
 import { and, asc, desc, eq, gte, or } from "drizzle-orm";
 import { getAddress } from "viem";
 import * as schema from "../../../ponder.schema.js";
-import { tokenDecimals } from "../../reserves/units.js";
+import { tokenDecimals } from "../../../core/reserves/units.js";
 import { builder } from "../builder.js";
 import { afterKey, connectionOf, OrderDirection, toPage } from "../connection.js";
 import { present, RangeFilter, rangeConditions } from "../filters.js";

@@ -1,6 +1,6 @@
 /** Spec 2.4 rules 1–7, each with hand-computed numbers. */
 import { describe, expect, it } from "vitest";
-import { annualRate, annualiseMeanRate, carryMultiplier, headlineApy, incentiveRates, leverage, realizedAnnualized, smaStakingYield } from "../api/yield/apy-formula.js";
+import { annualRate, annualiseMeanRate, carryMultiplier, headlineApy, incentiveRates, leverage, realizedAnnualized, smaStakingYield } from "./apy-formula.js";
 
 const DAY = 86_400;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { bps, swapAmounts } from "../src/indexing/swap-amounts.js";
+import { bps, swapAmounts } from "./swap-amounts.js";
 
 describe("swapAmounts (Swap.amount and Swap.fee in fromToken units, as every deployed PSM emits them)", () => {
   it("reads a mint: USDC in, fee in USDC, kUSD minted = (amount − fee) · 1e12", () => {

@@ -1,8 +1,8 @@
 /** Spec 2.6 rules 2 and 3 as pure functions, on a hand-made registry timeline. */
 import { describe, expect, it } from "vitest";
 import { zeroAddress, type Address } from "viem";
-import type { RegistryVersionConfig } from "../devnet/deployment.js";
-import { candidateId, classifyTransfer, explains, indexRegistry } from "../api/registry/violation-rule.js";
+import type { RegistryVersionConfig } from "../network/registry-config.js";
+import { candidateId, classifyTransfer, explains, indexRegistry } from "./violation-rule.js";
 
 const A = (n: number) => `0x${n.toString(16).padStart(40, "0")}` as Address;
 const OPERATOR = A(1);

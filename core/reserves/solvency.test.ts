@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   aggregateCollateralRatio, collateralUsd, outstandingKusd, pct, psmSolvencyRatio, recogniseL1Assets, solvencyStatus, vaultTvlUsd,
-} from "../api/reserves/solvency.js";
+} from "./solvency.js";
 
 const k = (n: number) => BigInt(n) * 10n ** 18n;
 

@@ -4,7 +4,7 @@
  * from these, and a verified published document is read back into them.
  */
 import type { Address, Hex } from "viem";
-import type { Predicate } from "../../api/registry/predicates.js";
+import type { Predicate } from "../registry/predicates.js";
 
 export type RegistryEntryConfig = {
   address: Address;

@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { maxRedeemableKusd, mintFee, payoutUsdc, planRedemption, redeemFee, redemptionDepth, type FeeSchedule, type PsmReserve } from "../api/reserves/redemption-routing.js";
-import { FEE_TIERS, SWAP_FEE_BPS } from "../devnet/history.js";
+import { maxRedeemableKusd, mintFee, payoutUsdc, planRedemption, redeemFee, redemptionDepth, type FeeSchedule, type PsmReserve } from "./redemption-routing.js";
+
+// The ladder the operator configured on all three PSMs (operator-repo audits/SCOPE.md): a flat
+// 10 bps, and from 50,000 / 250,000 / 1,000,000 USDC (6 decimals) 8 / 7 / 5 bps.
+const SWAP_FEE_BPS = 10n;
+const FEE_TIERS = [
+  { threshold: 1_000_000n * 10n ** 6n, feeBps: 5n },
+  { threshold: 250_000n * 10n ** 6n, feeBps: 7n },
+  { threshold: 50_000n * 10n ** 6n, feeBps: 8n },
+] as const;
 
 const u = (n: number) => BigInt(Math.round(n * 1e6));
 const k = (n: number) => BigInt(n) * 10n ** 18n;

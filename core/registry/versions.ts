@@ -3,7 +3,7 @@
  * it (spec 2.6 rule 3: a disclosure takes effect from its version's issued_at).
  */
 import { getAddress, type Address } from "viem";
-import type { RegistryEntryConfig, RegistryVersionConfig } from "../../src/networks/registry-config.js";
+import type { RegistryEntryConfig, RegistryVersionConfig } from "../network/registry-config.js";
 
 export function registryVersionAt(versions: readonly RegistryVersionConfig[], at: number): RegistryVersionConfig | null {
   let inForce: RegistryVersionConfig | null = null;

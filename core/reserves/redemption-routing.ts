@@ -12,7 +12,7 @@
  *   (18 decimals) on PSM v1, whose thresholds are in USDC units: there, every redemption above
  *   1e12 wei meets the lowest tier.
  */
-import type { PsmVersion } from "../../src/networks/types.js";
+import type { PsmVersion } from "../network/types.js";
 
 export type FeeTier = { threshold: bigint; feeBps: bigint };
 export type FeeSchedule = { version: PsmVersion; tiers: readonly FeeTier[]; swapFeeBps: bigint; virtualPegEnabled: boolean; virtualPegFeeBps: bigint };

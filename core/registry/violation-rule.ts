@@ -12,7 +12,7 @@
  *   (see `explains`).
  */
 import { zeroAddress } from "viem";
-import type { RegistryVersionConfig } from "../../src/networks/registry-config.js";
+import type { RegistryVersionConfig } from "../network/registry-config.js";
 
 
 export type TransferClass =

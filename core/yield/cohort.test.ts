@@ -1,7 +1,7 @@
 /** The through-cycle band, the genesis cohort and the incentive schedule, with hand numbers. */
 import { describe, expect, it } from "vitest";
-import { deliveredTotalApy, fullRateToTvl, genesisCohort, netApyAtLeverage, quantile, throughCycleBandPct } from "../api/yield/cohort.js";
-import { headlineApy } from "../api/yield/apy-formula.js";
+import { deliveredTotalApy, fullRateToTvl, genesisCohort, netApyAtLeverage, quantile, throughCycleBandPct } from "./cohort.js";
+import { headlineApy } from "./apy-formula.js";
 
 const base = { stakingYield: 0.03, strategyCostFraction: 0.1, insuranceAllocation: 0.1, protocolFee: 0 };
 
