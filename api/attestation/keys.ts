@@ -6,11 +6,13 @@
 import { getAddress, isHex, type Address, type Hex, type LocalAccount } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import type { NetworkConfig } from "../../core/network/types.js";
+import { KusdError } from "../../core/errors.js";
 
-export class SigningKeyError extends Error {
+export class SigningKeyError extends KusdError<{ key: string; expected?: Address; got?: Address }> {
   override name = "SigningKeyError";
-  constructor(message: string, readonly details: { key: string; expected?: Address; got?: Address }) {
-    super(message);
+  readonly code: string = "signing_key_invalid";
+  constructor(message: string, details: { key: string; expected?: Address; got?: Address }) {
+    super(message, details);
   }
 }
 

@@ -5,11 +5,13 @@
  * reproduces.
  */
 import { parseAbiItem, type Abi, type Address, type PublicClient } from "viem";
+import { KusdError } from "../../core/errors.js";
 
-export class ChainReadError extends Error {
+export class ChainReadError extends KusdError<{ to?: Address; signature?: string; block: bigint; cause?: string }> {
   override name = "ChainReadError";
-  constructor(message: string, readonly details: { to?: Address; signature?: string; block: bigint; cause?: string }) {
-    super(message);
+  readonly code: string = "chain_read_failed";
+  constructor(message: string, details: { to?: Address; signature?: string; block: bigint; cause?: string }) {
+    super(message, details);
   }
 }
 

@@ -23,6 +23,7 @@ import {
   type Hex,
   type PublicClient,
 } from "viem";
+import { KusdError } from "../../core/errors.js";
 
 export type DoctorContract = { name: string; address: Address; startBlock: number; creationTx: Hex | null; source: string };
 export type DoctorFeed = { name: string; address: Address; expectDescription: RegExp | string; decimals: number; source: string; maxAgeSeconds?: number };
@@ -41,10 +42,11 @@ export type DoctorReport = { ok: boolean; rows: DoctorRow[]; requests: number; r
 type Verdict = { result: DoctorResult; detail: string };
 
 /** An RPC did not answer (connection, timeout, rate limit, auth): no verdict was reached. */
-export class RpcUnreachableError extends Error {
+export class RpcUnreachableError extends KusdError<{ chain: "base" | "ethereum"; cause: unknown }> {
   override name = "RpcUnreachableError";
-  constructor(message: string, readonly details: { chain: "base" | "ethereum"; cause: unknown }) {
-    super(message);
+  readonly code: string = "rpc_unreachable";
+  constructor(message: string, details: { chain: "base" | "ethereum"; cause: unknown }) {
+    super(message, details);
   }
 }
 

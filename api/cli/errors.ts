@@ -3,19 +3,16 @@
  * from exit code 1 ("the artifact does not verify") so a script can tell a bad artifact from a
  * bad invocation or an unreachable source.
  */
+import { KusdError } from "../../core/errors.js";
 
 /** The command line is wrong: missing or conflicting options, a malformed address or number. */
-export class UsageError extends Error {
+export class UsageError extends KusdError {
   override name = "UsageError";
-  constructor(message: string) {
-    super(message);
-  }
+  readonly code: string = "usage";
 }
 
 /** A file could not be read or a URL could not be fetched (network error, timeout, non-2xx). */
-export class SourceError extends Error {
+export class SourceError extends KusdError<{ source: string; status?: number; cause?: unknown }> {
   override name = "SourceError";
-  constructor(message: string, readonly details: { source: string; status?: number; cause?: unknown }) {
-    super(message);
-  }
+  readonly code: string = "source_unreachable";
 }

@@ -5,16 +5,18 @@
  */
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { KusdError } from "../../core/errors.js";
 
-export class ApiError extends Error {
+/** A KusdError with the HTTP status the edge answers it with. */
+export class ApiError extends KusdError {
   override name = "ApiError";
   constructor(
     readonly status: ContentfulStatusCode,
     readonly code: string,
     message: string,
-    readonly details: Record<string, unknown> = {},
+    details: Record<string, unknown> = {},
   ) {
-    super(message);
+    super(message, details);
   }
 }
 

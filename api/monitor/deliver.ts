@@ -5,15 +5,17 @@
  * drop the duplicate a crash between delivery and the state write may cause.
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
+import { KusdError } from "../../core/errors.js";
 
 export const SIGNATURE_HEADER = "x-kusd-signature";
 export const TIMESTAMP_HEADER = "x-kusd-timestamp";
 export const DELIVERY_HEADER = "x-kusd-delivery";
 
-export class DeliveryError extends Error {
+export class DeliveryError extends KusdError<{ url: string; attempts: number; lastStatus: number | null; lastError: string | null }> {
   override name = "DeliveryError";
-  constructor(message: string, readonly details: { url: string; attempts: number; lastStatus: number | null; lastError: string | null }) {
-    super(message);
+  readonly code: string = "webhook_delivery_failed";
+  constructor(message: string, details: { url: string; attempts: number; lastStatus: number | null; lastError: string | null }) {
+    super(message, details);
   }
 }
 

@@ -8,6 +8,7 @@
  */
 import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { deliveryId, DeliveryError, postWebhook, type MonitorMessage } from "./deliver.js";
+import { KusdError } from "../../core/errors.js";
 
 export type FeedKind = "violation" | "minter_grant" | "psm_pause" | "redemption";
 export type FeedItem = { id: string; blockNumber: number; [k: string]: unknown };
@@ -33,10 +34,11 @@ export type MonitorOptions = {
 
 export type MonitorState = { floor: number; alerted: Record<string, { kind: FeedKind; blockNumber: number; item: FeedItem }> };
 
-export class MonitorError extends Error {
+export class MonitorError extends KusdError<Record<string, unknown>> {
   override name = "MonitorError";
-  constructor(message: string, readonly details: Record<string, unknown> = {}) {
-    super(message);
+  readonly code: string = "monitor_failed";
+  constructor(message: string, details: Record<string, unknown> = {}) {
+    super(message, details);
   }
 }
 

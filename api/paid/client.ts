@@ -10,11 +10,13 @@ import { getAddress, type Address, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { trustedSignersAt, verifySignerBinding } from "../../core/attestation/binding.js";
 import { verifyArtifact, type VerifyResult } from "../../core/attestation/verify.js";
+import { KusdError } from "../../core/errors.js";
 
-export class PurchaseError extends Error {
+export class PurchaseError extends KusdError<{ status?: number; body?: unknown }> {
   override name = "PurchaseError";
-  constructor(message: string, readonly details: { status?: number; body?: unknown } = {}) {
-    super(message);
+  readonly code: string = "purchase_failed";
+  constructor(message: string, details: { status?: number; body?: unknown } = {}) {
+    super(message, details);
   }
 }
 

@@ -16,6 +16,7 @@ import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
 import { migrateOperatorStore } from "./migrate.js";
 import { DEFAULT_OPERATOR_SCHEMA, operatorTables, type OperatorTables, type PaymentStatus } from "./tables.js";
+import { KusdError } from "../../core/errors.js";
 
 export const DEFAULT_OPERATOR_STORE_DIRECTORY = ".ponder/operator-store";
 export const MAX_LIST_LIMIT = 500;
@@ -29,10 +30,11 @@ export type OperatorStoreOptions = {
   schema?: string;
 };
 
-export class OperatorStoreError extends Error {
+export class OperatorStoreError extends KusdError<Record<string, unknown>> {
   override name = "OperatorStoreError";
-  constructor(message: string, readonly details: Record<string, unknown> = {}, options?: { cause?: unknown }) {
-    super(message, options);
+  readonly code: string = "operator_store_failed";
+  constructor(message: string, details: Record<string, unknown> = {}, options?: { cause?: unknown }) {
+    super(message, details, options);
   }
 }
 

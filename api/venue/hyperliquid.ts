@@ -4,11 +4,13 @@
  * into `null`, never into a guess.
  */
 import type { Address } from "viem";
+import { KusdError } from "../../core/errors.js";
 
-export class VenueReadError extends Error {
+export class VenueReadError extends KusdError<{ url: string; request: string; status?: number; cause?: string }> {
   override name = "VenueReadError";
-  constructor(message: string, readonly details: { url: string; request: string; status?: number; cause?: string }) {
-    super(message);
+  readonly code: string = "venue_read_failed";
+  constructor(message: string, details: { url: string; request: string; status?: number; cause?: string }) {
+    super(message, details);
   }
 }
 

@@ -7,6 +7,7 @@
 import { getAddress, isAddress, type Address, type LocalAccount } from "viem";
 import { signPayload, type SignedArtifact } from "./sign.js";
 import { verifyArtifact, type VerifyResult } from "./verify.js";
+import { KusdError } from "../errors.js";
 
 export const SIGNER_BINDING_SCHEMA = "kusd-signer-binding/v1";
 
@@ -28,10 +29,11 @@ export type SignerBindingPayload = {
 
 export type SignerBinding = SignedArtifact & { binding: SignerBindingPayload };
 
-export class SignerBindingError extends Error {
+export class SignerBindingError extends KusdError<{ checks?: VerifyResult["checks"] }> {
   override name = "SignerBindingError";
-  constructor(message: string, readonly details: { checks?: VerifyResult["checks"] } = {}) {
-    super(message);
+  readonly code: string = "signer_binding_invalid";
+  constructor(message: string, details: { checks?: VerifyResult["checks"] } = {}) {
+    super(message, details);
   }
 }
 

@@ -6,11 +6,13 @@
  */
 import { createHash } from "node:crypto";
 import type { Hex } from "viem";
+import { KusdError } from "../errors.js";
 
-export class CanonicalJsonError extends Error {
+export class CanonicalJsonError extends KusdError<{ path: string }> {
   override name = "CanonicalJsonError";
-  constructor(message: string, readonly details: { path: string }) {
-    super(message);
+  readonly code: string = "canonical_json_refused";
+  constructor(message: string, details: { path: string }) {
+    super(message, details);
   }
 }
 

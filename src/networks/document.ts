@@ -10,6 +10,7 @@ import { readFileSync } from "node:fs";
 import { getAddress, isAddress, type Address, type Hex } from "viem";
 import type { RegistryVersionConfig } from "../../core/network/registry-config.js";
 import type { PsmKey, PsmVersion } from "../../core/network/types.js";
+import { KusdError } from "../../core/errors.js";
 
 /** The fields of the operator's registry file that we read. Keys starting with `_` are notes. */
 export type OperatorRegistryFile = {
@@ -97,10 +98,11 @@ export type NetworkExtension = {
 
 export type NetworkDocument = OperatorRegistryFile & { kusd: NetworkExtension };
 
-export class NetworkDocumentError extends Error {
+export class NetworkDocumentError extends KusdError<Record<string, unknown>> {
   override name = "NetworkDocumentError";
-  constructor(message: string, readonly details: Record<string, unknown> = {}) {
-    super(message);
+  readonly code: string = "network_document_invalid";
+  constructor(message: string, details: Record<string, unknown> = {}) {
+    super(message, details);
   }
 }
 

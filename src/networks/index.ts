@@ -12,6 +12,7 @@ import type { NetworkConfig } from "../../core/network/types.js";
 
 export class UnknownNetworkError extends NetworkDocumentError {
   override name = "UnknownNetworkError";
+  override readonly code: string = "unknown_network";
   constructor(readonly network: string) {
     super(`KUSD_NETWORK must be "devnet" or "base", got "${network}"`, { network });
   }
