@@ -1,6 +1,7 @@
 /**
- * The house rules, checked by `npm test` (dependency-cruiser): the domain core is pure, and the
- * devnet is a test and local-run fixture that production code never imports.
+ * The house rules, checked by `npm test` (dependency-cruiser): the domain core is pure, the
+ * clients speak HTTP to the service, and the devnet is a fixture of the local stack and the tests
+ * that production code never imports.
  */
 module.exports = {
   forbidden: [
@@ -13,10 +14,17 @@ module.exports = {
     },
     {
       name: "production-free-of-devnet",
-      comment: "the indexer, the API and the core never import the devnet (the devnet writes a network document; production reads documents)",
+      comment: "only stack/ (npm start), tests and benchmarks use the devnet; the indexer, the API, the core and the clients read network documents",
       severity: "error",
-      from: { path: "^(core|api|src)/|^ponder\\.(config|schema)\\.ts$" },
+      from: { path: "^(core|api|src|clients)/|^ponder\\.(config|schema)\\.ts$" },
       to: { path: "^devnet/" },
+    },
+    {
+      name: "clients-speak-http",
+      comment: "clients/ call the service over HTTP: they use the core and the network configuration, never the server's code",
+      severity: "error",
+      from: { path: "^clients/" },
+      to: { path: "^(api|src/(indexing|api)|stack|devnet)/|^ponder\\.(config|schema)\\.ts$" },
     },
     {
       name: "no-circular",

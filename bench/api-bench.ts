@@ -16,7 +16,7 @@ import { fiatTokenV2Abi, kusdAbi, kusdpsmAbi } from "../abis/index.js";
 import { devnetChain } from "../devnet/chains.js";
 import type { Deployment } from "../devnet/deployment.js";
 import { startDevnet } from "../devnet/devnet.js";
-import { startIndexer } from "../devnet/indexer.js";
+import { startIndexer } from "../stack/indexer.js";
 import { freePort } from "../test/helpers/ports.js";
 
 const { values } = parseArgs({ options: { scale: { type: "string", default: "1100" }, requests: { type: "string", default: "400" }, concurrency: { type: "string", default: "16" } } });

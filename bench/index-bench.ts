@@ -13,7 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { startDevnet } from "../devnet/devnet.js";
-import { startIndexer } from "../devnet/indexer.js";
+import { startIndexer } from "../stack/indexer.js";
 import { devnetServiceEnv } from "../devnet/network-document.js";
 import { selectNetwork } from "../src/networks/index.js";
 import { freePort } from "../test/helpers/ports.js";

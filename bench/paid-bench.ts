@@ -12,10 +12,10 @@ import { parseArgs } from "node:util";
 import { createWalletClient, createPublicClient, http, parseUnits, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { fiatTokenV2Abi } from "../abis/index.js";
-import { payingFetch } from "../api/paid/client.js";
+import { payingFetch } from "../clients/buy/client.js";
 import { devnetChain } from "../devnet/chains.js";
 import { startDevnet } from "../devnet/devnet.js";
-import { startIndexer } from "../devnet/indexer.js";
+import { startIndexer } from "../stack/indexer.js";
 import { devnetKey } from "../devnet/keys.js";
 import { freePort } from "../test/helpers/ports.js";
 

@@ -3,4 +3,4 @@
 import { register } from "tsx/esm/api";
 
 register();
-await import(new URL("../api/cli/doctor-main.ts", import.meta.url).href);
+await import(new URL("../clients/doctor/main.ts", import.meta.url).href);

@@ -3,4 +3,4 @@
 import { register } from "tsx/esm/api";
 
 register();
-await import(new URL("../api/cli/monitor-main.ts", import.meta.url).href);
+await import(new URL("../clients/monitor/main.ts", import.meta.url).href);

@@ -3,4 +3,4 @@
 import { register } from "tsx/esm/api";
 
 register();
-await import(new URL("../api/cli/verify-registry-main.ts", import.meta.url).href);
+await import(new URL("../clients/verify-registry/main.ts", import.meta.url).href);

@@ -4,4 +4,4 @@
 import { register } from "tsx/esm/api";
 
 register();
-await import(new URL("../api/cli/verify-main.ts", import.meta.url).href);
+await import(new URL("../clients/verify/main.ts", import.meta.url).href);

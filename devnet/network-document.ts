@@ -9,7 +9,7 @@ import { writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { Address, Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { membershipMessage } from "../api/registry/document.js";
+import { membershipMessage } from "../core/registry/document.js";
 import type { IndexedContractSpec, NetworkDocument } from "../src/networks/document.js";
 import { PSM_VERSIONS, type PsmKey } from "../core/network/types.js";
 import type { ContractRecord, Deployment } from "./deployment.js";

@@ -40,11 +40,25 @@ export class StatementService {
     return `${this.ctx.siteUrl}/api/por/signer-registry`;
   }
 
-  /** The operator-signed binding of the attestation key; null when either key is not configured. */
+  /**
+   * The operator-signed binding of the attestation key: signed here and kept in the store when
+   * both keys are configured; otherwise (a read replica) the one the signing API stored; null
+   * when there is none.
+   */
   binding(): Promise<SignerBinding | null> {
-    this.bindingPromise ??= this.keys.operator && this.keys.attestation
-      ? signSignerBinding(this.keys.operator, this.keys.attestation.address, this.keys.attestationFrom)
-      : Promise.resolve(null);
+    this.bindingPromise ??= (this.keys.operator && this.keys.attestation
+      ? signSignerBinding(this.keys.operator, this.keys.attestation.address, this.keys.attestationFrom).then(async (b) => {
+          await (await this.store).bindings.save(JSON.stringify(b));
+          return b;
+        })
+      : this.store.then((s) => s.bindings.latest()).then((stored) => {
+          if (stored === null) this.bindingPromise = null; // not stored yet: ask again next time
+          return stored === null ? null : (JSON.parse(stored) as SignerBinding);
+        })
+    ).catch((e) => {
+      this.bindingPromise = null; // a store that was not reachable is asked again next time
+      throw e;
+    });
     return this.bindingPromise;
   }
 
@@ -104,6 +118,7 @@ export class StatementService {
 
   /** Issues at once when the newest statement is older than the cadence, then every `intervalSeconds`. */
   start(intervalSeconds = HOUR_SECONDS, onError: (e: unknown) => void = (e) => console.error("[statements]", e)) {
+    this.binding().catch(onError); // published (and stored for replicas) from the start
     const tick = async () => {
       try {
         const latest = await (await this.store).statements.latest();

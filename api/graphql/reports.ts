@@ -4,7 +4,7 @@
  * and the account registry. The same functions as the REST routes compute them.
  */
 import { GraphQLError } from "graphql";
-import { ApiError } from "../http/errors.js";
+import { asApiError } from "../http/errors.js";
 import { resolveReportBlock } from "../reports/context.js";
 import { loadPorReport } from "../reserves/por-service.js";
 import { loadStats } from "../reserves/stats.js";
@@ -17,7 +17,8 @@ async function asGraphQL<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (e) {
-    if (e instanceof ApiError) throw new GraphQLError(e.message, { extensions: { code: e.status < 500 ? "BAD_USER_INPUT" : "UNAVAILABLE", reason: e.code, ...e.details } });
+    const known = asApiError(e);
+    if (known) throw new GraphQLError(known.message, { extensions: { code: known.status < 500 ? "BAD_USER_INPUT" : "UNAVAILABLE", reason: known.code, ...known.details } });
     throw e;
   }
 }

@@ -1,6 +1,6 @@
 /**
- * A standalone read replica: the GraphQL API and the REST reports served from PostgreSQL by a
- * process of its own (postgres.js + drizzle over Ponder's views schema), so reads scale
+ * A standalone read replica: the same application as the indexer's API (`createApp`), served from
+ * PostgreSQL by a process of its own (postgres.js + drizzle over Ponder's views schema), so reads scale
  * horizontally apart from the indexer. It reads the signed statements the indexer's API stores
  * but signs nothing itself.
  *
@@ -10,20 +10,15 @@ import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { serve } from "@hono/node-server";
 import { drizzle } from "drizzle-orm/postgres-js";
-import { Hono } from "hono";
 import postgres from "postgres";
 import * as schema from "../../ponder.schema.js";
 import type { NetworkConfig } from "../../core/network/types.js";
 import { StatementService } from "../attestation/statement-service.js";
-import { notFound, onApiError } from "../http/errors.js";
+import { createApp } from "../app.js";
 import type { ReadDb } from "../indexed/reads.js";
 import { loadSignatureBook, RegistryService } from "../registry/registry-service.js";
 import { createReportContext } from "../reports/context.js";
-import { eventsRoutes } from "../routes/events-routes.js";
-import { porRoutes } from "../routes/por-routes.js";
-import { registryRoutes } from "../routes/registry-routes.js";
 import { openOperatorStore } from "../store/operator-store.js";
-import { createGraphQL } from "./yoga.js";
 
 export type ReplicaOptions = { databaseUrl: string; viewsSchema: string; network: NetworkConfig; siteUrl: string; storeSchema?: string; maxConnections?: number };
 
@@ -33,16 +28,10 @@ export function createReplicaApp(o: ReplicaOptions) {
   const ctx = createReportContext(o.network, db, o.siteUrl);
   const store = openOperatorStore({ databaseUrl: o.databaseUrl, schema: o.storeSchema });
   // No keys: the replica serves stored statements and never signs.
-  const statements = new StatementService(ctx, store, { operator: null, attestation: null, attestationFrom: o.network.reporting.signers.attestationFrom });
+  const keys = { operator: null, attestation: null, attestationFrom: o.network.reporting.signers.attestationFrom };
+  const statements = new StatementService(ctx, store, keys);
   const registry = new RegistryService(ctx, () => loadSignatureBook(ctx));
-  const graphql = createGraphQL(ctx, { statements, registry });
-  const app = new Hono();
-  app.onError(onApiError);
-  app.on(["GET", "POST", "OPTIONS"], "/graphql", (c) => graphql.fetch(c.req.raw));
-  app.route("/", registryRoutes(ctx, registry));
-  app.route("/", eventsRoutes(ctx));
-  app.route("/", porRoutes({ ctx, statements }));
-  app.notFound(notFound);
+  const app = createApp({ ctx, statements, registry, keys, store, siteUrl: o.siteUrl });
   return { app, close: async () => { await client.end(); await (await store).close(); } };
 }
 

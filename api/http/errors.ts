@@ -26,9 +26,22 @@ export function errorBody(code: string, message: string, details: Record<string,
   return { error: { code, message, details } };
 }
 
-/** Hono onError handler: ApiError as itself; anything else a masked 500 (logged, not leaked). */
+/** The statuses of domain errors (thrown without one by core/ and the services). */
+const STATUS_OF_CODE: Record<string, ContentfulStatusCode> = {
+  registry_proof_invalid: 503,
+};
+
+/** The answer an error gets at the edge: ApiError as itself, a domain error by its code, else null. */
+export function asApiError(err: unknown): ApiError | null {
+  if (err instanceof ApiError) return err;
+  const status = err instanceof KusdError ? STATUS_OF_CODE[err.code] : undefined;
+  return status && err instanceof KusdError ? new ApiError(status, err.code, err.message, err.details as Record<string, unknown>) : null;
+}
+
+/** Hono onError handler: ApiError as itself, a known domain error by its code; anything else a masked 500 (logged, not leaked). */
 export function onApiError(err: Error, c: Context) {
-  if (err instanceof ApiError) return c.json(errorBody(err.code, err.message, err.details), err.status);
+  const known = asApiError(err);
+  if (known) return c.json(errorBody(known.code, known.message, known.details), known.status);
   console.error(`[api] ${c.req.method} ${c.req.path}:`, err);
   return c.json(errorBody("internal_error", "internal error"), 500);
 }

@@ -10,7 +10,7 @@ import type { RegistryEntryConfig, RegistryVersionConfig } from "../../core/netw
 import { ApiError } from "../http/errors.js";
 import { indexedHead } from "../indexed/reads.js";
 import type { ReportContext } from "../reports/context.js";
-import { buildRegistryDocument, membershipMessage, REGISTRY_OPERATOR_NAME, RegistryPublishError, type ContractProof, type Observation, type RegistryDocument } from "./document.js";
+import { buildRegistryDocument, membershipMessage, REGISTRY_OPERATOR_NAME, RegistryPublishError, type ContractProof, type Observation, type RegistryDocument } from "../../core/registry/document.js";
 import { guardianOf, hasAdminRole, ownedBy, predicateHolds, predicateOf, safeOwnedBy, timelockProposer, type Predicate, type PredicateSpec } from "../../core/registry/predicates.js";
 
 /** address (lower case) → as_of → signature */

@@ -1,6 +1,6 @@
 /**
  * Creates the operator store's schema and tables if they are missing. Plain idempotent DDL run
- * at every open, rather than drizzle-kit migrations: two tables do not need a migration
+ * at every open, rather than drizzle-kit migrations: three tables do not need a migration
  * history, and the same statements work on PGlite and PostgreSQL. Keep this DDL in step with
  * `tables.ts`; a later column change needs an idempotent `ALTER TABLE ... ADD COLUMN IF NOT
  * EXISTS` here.
@@ -45,6 +45,14 @@ export async function migrateOperatorStore(db: PgDatabase<PgQueryResultHKT>, sch
         updated_at timestamptz NOT NULL DEFAULT now(),
         settlement_tx text,
         PRIMARY KEY (network, payer, nonce)
+      )`);
+    // The operator-signed binding of the attestation key, as served, so that a read replica
+    // (which holds no key) publishes the same binding as the indexer's API.
+    await tx.execute(sql`
+      CREATE TABLE IF NOT EXISTS ${s}.signer_binding (
+        id bigserial PRIMARY KEY,
+        artifact text NOT NULL UNIQUE,
+        created_at timestamptz NOT NULL DEFAULT now()
       )`);
   });
 }

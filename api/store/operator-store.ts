@@ -89,10 +89,18 @@ export interface PaymentRepository {
   get(key: PaymentKey): Promise<PaymentAuthorization | null>;
 }
 
+/** The published signer binding: kept by the API that signs it, read by replicas that cannot. */
+export interface BindingRepository {
+  /** Idempotent: the same bytes are kept once. */
+  save(artifact: string): Promise<void>;
+  latest(): Promise<string | null>;
+}
+
 export interface OperatorStore {
   readonly backend: "pglite" | "postgres";
   readonly schema: string;
   readonly statements: StatementRepository;
+  readonly bindings: BindingRepository;
   readonly payments: PaymentRepository;
   close(): Promise<void>;
 }
@@ -159,6 +167,7 @@ export async function openOperatorStore(options: OperatorStoreOptions = {}): Pro
     backend,
     schema,
     statements: statementRepository(db, tables, run),
+    bindings: bindingRepository(db, tables, run),
     payments: paymentRepository(db, tables, run),
     async close() {
       if (closed) return;
@@ -169,6 +178,16 @@ export async function openOperatorStore(options: OperatorStoreOptions = {}): Pro
 }
 
 type Run = <T>(op: string, fn: () => Promise<T>) => Promise<T>;
+
+function bindingRepository(db: Db, { signerBinding: t }: OperatorTables, run: Run): BindingRepository {
+  return {
+    save: (artifact) =>
+      run("bindings.save", async () => {
+        await db.insert(t).values({ artifact }).onConflictDoNothing({ target: t.artifact });
+      }),
+    latest: () => run("bindings.latest", async () => (await db.select().from(t).orderBy(desc(t.id)).limit(1))[0]?.artifact ?? null),
+  };
+}
 
 function statementRepository(db: Db, { signedStatement: t }: OperatorTables, run: Run): StatementRepository {
   // Newest first; id breaks ties between statements signed in the same second.

@@ -30,6 +30,13 @@ export function operatorTables(schemaName: string = DEFAULT_OPERATOR_SCHEMA) {
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   });
 
+  /** The signer binding exactly as served (operator-signed, public). */
+  const signerBinding = schema.table("signer_binding", {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    artifact: text("artifact").notNull().unique(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  });
+
   const paymentAuthorization = schema.table(
     "payment_authorization",
     {
@@ -46,7 +53,7 @@ export function operatorTables(schemaName: string = DEFAULT_OPERATOR_SCHEMA) {
     (t) => [primaryKey({ columns: [t.network, t.payer, t.nonce] })],
   );
 
-  return { schema, signedStatement, paymentAuthorization };
+  return { schema, signedStatement, signerBinding, paymentAuthorization };
 }
 
 export type OperatorTables = ReturnType<typeof operatorTables>;

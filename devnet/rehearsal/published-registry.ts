@@ -7,7 +7,7 @@
  */
 import { createPublicClient, getAddress, http, type Address, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { buildRegistryDocument, membershipMessage, REGISTRY_OPERATOR_NAME, type ContractProof } from "../../api/registry/document.js";
+import { buildRegistryDocument, membershipMessage, REGISTRY_OPERATOR_NAME, type ContractProof } from "../../core/registry/document.js";
 import { predicateHolds, predicateOf, type Predicate } from "../../core/registry/predicates.js";
 import { predicateSpecsFor } from "../../api/registry/registry-service.js";
 import type { RegistryEntryConfig, RegistryVersionConfig } from "../../core/network/registry-config.js";

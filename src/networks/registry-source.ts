@@ -6,7 +6,7 @@
  * the violation rule and the listed accounts, one that fails is reported and not used at all.
  */
 import { createPublicClient, getAddress, http, type Address, type Hex } from "viem";
-import { verifyRegistryDocument } from "../../api/registry/verify-registry.js";
+import { verifyRegistryDocument } from "../../core/registry/verify-document.js";
 import { NetworkDocumentError, readJsonFile } from "./document.js";
 import type { RegistryEntryConfig, RegistryVersionConfig } from "../../core/network/registry-config.js";
 import type { NetworkConfig, RejectedRegistryVersion } from "../../core/network/types.js";

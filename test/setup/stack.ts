@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { TestProject } from "vitest/node";
 import { startDevnet, type Devnet } from "../../devnet/devnet.js";
-import { startIndexer, type Indexer } from "../../devnet/indexer.js";
+import { startIndexer, type Indexer } from "../../stack/indexer.js";
 import { devnetServiceEnv } from "../../devnet/network-document.js";
 import { startRpcProxy, type RpcProxy } from "../../devnet/rpc-proxy.js";
 import { freePort } from "../helpers/ports.js";

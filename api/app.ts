@@ -1,0 +1,76 @@
+/**
+ * The one HTTP application: every route of the service, its error handling, the JSON 404 and the
+ * mount order, built from its parts. Ponder's entry (src/api/index.ts) and the read replica
+ * (api/graphql/standalone.ts) both serve `createApp`, so they answer the same routes; Ponder adds
+ * only its own (`/sql`, `/ponder/graphql`, `/health`, `/ready`, `/status`, `/metrics`).
+ */
+import { Hono } from "hono";
+import type { SigningKeys } from "./attestation/keys.js";
+import type { StatementService } from "./attestation/statement-service.js";
+import { createGraphQL } from "./graphql/yoga.js";
+import { notFound, onApiError } from "./http/errors.js";
+import { createFacilitatorClient } from "./paid/facilitator.js";
+import { createGateway } from "./paid/gateway.js";
+import { operatorOwnedAddresses } from "./paid/operator-owned.js";
+import type { RegistryService } from "./registry/registry-service.js";
+import { resolveReportBlock, type ReportContext } from "./reports/context.js";
+import { eventsRoutes } from "./routes/events-routes.js";
+import { hedgeLedgerRoutes } from "./routes/hedge-ledger-routes.js";
+import { lendingRoutes } from "./routes/lending-routes.js";
+import { porRoutes } from "./routes/por-routes.js";
+import { registryRoutes } from "./routes/registry-routes.js";
+import { yieldRoutes } from "./routes/yield-routes.js";
+import type { OperatorStore } from "./store/operator-store.js";
+
+export type AppParts = {
+  ctx: ReportContext;
+  statements: StatementService;
+  registry: RegistryService;
+  /** Signing keys; a replica has none and signs nothing (it serves stored statements). */
+  keys: SigningKeys;
+  store: Promise<OperatorStore>;
+  siteUrl: string;
+  /** Bearer token for issuing a signed statement on demand; unset: that route is off. */
+  adminToken?: string;
+  /** Routes of the host that come before ours (Ponder's /sql and generated GraphQL). */
+  host?: (app: Hono) => void;
+};
+
+export function createApp(p: AppParts): Hono {
+  const { ctx, statements, registry, keys, store } = p;
+  const network = ctx.network;
+  const app = new Hono();
+  app.onError(onApiError);
+  p.host?.(app);
+  // Registry routes first: porRoutes ends with the JSON 404 for every other /api path.
+  app.route("/", registryRoutes(ctx, registry));
+  app.route("/", eventsRoutes(ctx));
+  app.route("/", yieldRoutes(ctx, keys));
+  app.route("/", hedgeLedgerRoutes(ctx));
+  // /api/euler at the indexed head like the other reports (or ?block=N).
+  app.route("/", lendingRoutes(ctx, { resolveBlock: (b) => resolveReportBlock(ctx, b) }));
+  const graphql = createGraphQL(ctx, { statements, registry });
+  app.on(["GET", "POST", "OPTIONS"], "/graphql", (c) => graphql.fetch(c.req.raw));
+  app.route("/", porRoutes({ ctx, statements, adminToken: p.adminToken }));
+  // The paid gateway ({base_url} = <site>/paid), when a recipient and a facilitator are configured.
+  const pay = network.payments;
+  if (pay.recipient && pay.facilitator) {
+    app.route("/", createGateway({
+      basePath: "/paid",
+      publicUrl: `${p.siteUrl}/paid`,
+      network: pay.network,
+      recipient: pay.recipient,
+      builderCode: pay.builderCode,
+      asset: pay.asset,
+      prices: { reserves: 250_000n, instantRead: 29_000_000n },
+      facilitator: createFacilitatorClient(pay.facilitator.kind === "local" ? { ...pay.facilitator, network: pay.network } : pay.facilitator),
+      statements,
+      store,
+      keys,
+      chains: { base: ctx.base, ethereum: ctx.ethereum, ids: { base: network.chains.base.id, ethereum: network.chains.ethereum.id } },
+      operatorOwned: operatorOwnedAddresses(network),
+    }));
+  }
+  app.notFound(notFound);
+  return app;
+}

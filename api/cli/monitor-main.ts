@@ -1,6 +1,0 @@
-/** Process entry of `kusd-monitor` (bin/kusd-monitor.mjs). Ctrl-C stops it after the current poll. */
-import { runMonitorCli } from "./monitor.js";
-
-const controller = new AbortController();
-for (const s of ["SIGINT", "SIGTERM"] as const) process.once(s, () => controller.abort());
-process.exitCode = await runMonitorCli(process.argv.slice(2), { write: (line) => process.stdout.write(line), signal: controller.signal });

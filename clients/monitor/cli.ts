@@ -1,0 +1,67 @@
+/**
+ * `kusd-monitor`: alerts on registry violations (and opted-in triggers) as JSON lines on stdout
+ * and/or signed webhooks. See api/monitor/monitor.ts for the delivery guarantees.
+ */
+import { parseArgs } from "node:util";
+import { runMonitor, type FeedKind, type MonitorOptions } from "./monitor.js";
+
+export const MONITOR_USAGE = `Usage: kusd-monitor --api <site URL> [--webhook <URL>]... [--stdout] [--secret <s> | env KUSD_MONITOR_SECRET]
+  [--confirmations N (0)] [--reorg-window N (64)] [--poll-ms N (1000)] [--state <file> (.kusd-monitor.json)]
+  [--minter-grants] [--psm-pauses] [--redemptions-above <kUSD>] [--from-block N | head] [--max-attempts N (6)] [--once]
+Exit 0 when stopped, 2 on a usage error, 3 when a delivery kept failing.
+`;
+
+export function parseMonitorArgs(argv: string[], env: NodeJS.ProcessEnv = process.env): MonitorOptions {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      api: { type: "string" }, webhook: { type: "string", multiple: true }, stdout: { type: "boolean" }, secret: { type: "string" },
+      confirmations: { type: "string" }, "reorg-window": { type: "string" }, "poll-ms": { type: "string" }, state: { type: "string" },
+      "minter-grants": { type: "boolean" }, "psm-pauses": { type: "boolean" }, "redemptions-above": { type: "string" },
+      "from-block": { type: "string" }, "max-attempts": { type: "string" }, "base-delay-ms": { type: "string" }, once: { type: "boolean" },
+    },
+  });
+  const int = (name: string, raw: string | undefined, fallback: number) => {
+    if (raw === undefined) return fallback;
+    if (!/^\d{1,9}$/.test(raw)) throw new Error(`--${name} must be a non-negative integer`);
+    return Number(raw);
+  };
+  if (!values.api) throw new Error("--api is required");
+  const webhooks = values.webhook ?? [];
+  if (!values.stdout && webhooks.length === 0) throw new Error("nowhere to deliver: give --stdout and/or --webhook");
+  const secret = values.secret ?? env.KUSD_MONITOR_SECRET ?? "";
+  if (webhooks.length && !secret) throw new Error("webhooks are signed: give --secret or KUSD_MONITOR_SECRET");
+  if (values["redemptions-above"] !== undefined && !/^\d{1,15}(\.\d{1,18})?$/.test(values["redemptions-above"])) throw new Error("--redemptions-above is a kUSD amount");
+  const kinds: FeedKind[] = ["violation"];
+  if (values["minter-grants"]) kinds.push("minter_grant");
+  if (values["psm-pauses"]) kinds.push("psm_pause");
+  if (values["redemptions-above"] !== undefined) kinds.push("redemption");
+  const from = values["from-block"];
+  return {
+    apiUrl: values.api.replace(/\/$/, ""),
+    kinds,
+    redemptionMinKusd: values["redemptions-above"] ?? "0",
+    confirmations: int("confirmations", values.confirmations, 0),
+    reorgWindow: int("reorg-window", values["reorg-window"], 64),
+    pollMs: int("poll-ms", values["poll-ms"], 1_000),
+    statePath: values.state ?? ".kusd-monitor.json",
+    stdout: !!values.stdout,
+    webhooks,
+    secret,
+    maxAttempts: Math.max(1, int("max-attempts", values["max-attempts"], 6)),
+    baseDelayMs: int("base-delay-ms", values["base-delay-ms"], 500),
+    fromBlock: from === undefined || from === "head" ? "head" : int("from-block", from, 0),
+    once: !!values.once,
+  };
+}
+
+export async function runMonitorCli(argv: string[], io: { write: (s: string) => void; signal?: AbortSignal }): Promise<number> {
+  let options: MonitorOptions;
+  try {
+    options = parseMonitorArgs(argv);
+  } catch (e) {
+    io.write(`error: ${(e as Error).message}\n${MONITOR_USAGE}`);
+    return 2;
+  }
+  return runMonitor(options, io);
+}

@@ -1,0 +1,112 @@
+/**
+ * `kusd-verify`: verifies a published signed artifact from a URL or file. Pure apart from the
+ * injected I/O, so tests drive it in-process; it never throws. Exit codes: 0 verified,
+ * 1 not verified (fail-closed: anything short of every check passing), 2 usage or I/O error.
+ */
+import { getAddress, type Address } from "viem";
+import { trustedSignersAt, verifySignerBinding, SignerBindingError } from "../../core/attestation/binding.js";
+import { verifyArtifact } from "../../core/attestation/verify.js";
+import { parseVerifyArgs, USAGE, type TrustSource } from "../cli/args.js";
+import { formatError, formatJson, formatText, isoTime, type Check, type VerifyReport } from "../cli/report.js";
+import { loadSource, locateArtifact, type SourceIo } from "../cli/source.js";
+
+export type VerifyIo = SourceIo & {
+  /** Current unix time in seconds, for the freshness check. */
+  now?: number;
+};
+
+export type VerifyOutcome = { exitCode: 0 | 1 | 2; output: string };
+
+export async function runVerify(argv: string[], io: VerifyIo = {}): Promise<VerifyOutcome> {
+  // Known before parsing, so even a usage error comes back as JSON when JSON was asked for.
+  const json = argv.includes("--json");
+  try {
+    const command = parseVerifyArgs(argv);
+    if (command.kind === "help") return { exitCode: 0, output: `${USAGE}\n` };
+    // Read every source before judging: an unreadable binding is exit 2 whatever the artifact holds.
+    const [artifactText, bindingText] = await Promise.all([
+      loadSource(command.source, io),
+      command.trust.kind === "binding" ? loadSource(command.trust.source, io) : Promise.resolve(null),
+    ]);
+    const report = await judge(command.source, artifactText, command.trust, bindingText, command.maxAgeSeconds, io.now);
+    return { exitCode: report.verified ? 0 : 1, output: command.json ? formatJson(report) : formatText(report) };
+  } catch (error) {
+    // UsageError and SourceError by design; anything else is a bug, and still not a verdict.
+    const e = error instanceof Error ? error : new Error(String(error));
+    const shown = e.name === "UsageError" || e.name === "SourceError" ? e : { name: "InternalError", message: `internal error, nothing verified: ${e.message}` };
+    return { exitCode: 2, output: formatError(shown, json) };
+  }
+}
+
+type Trust = { describe: string; trustedSigner: (signedAt: number) => Address[]; checks: Check[] };
+
+/** The signers to accept, as a function of the artifact's signed time. */
+async function resolveTrust(trust: TrustSource, bindingText: string | null): Promise<Trust> {
+  if (trust.kind === "pinned") {
+    return { describe: `pinned signer${trust.signers.length > 1 ? "s" : ""} ${trust.signers.join(", ")}`, trustedSigner: () => trust.signers, checks: [] };
+  }
+  const describe = `signer binding ${trust.source}, which must be signed by operator ${trust.operator}`;
+  // A binding that fails leaves no trusted signer, so the artifact cannot verify either.
+  const refused = (checks: Check[]): Trust => ({ describe, trustedSigner: () => [], checks });
+  const located = locateArtifact(bindingText ?? "");
+  if (!located.ok) return refused([{ name: "binding", ok: false, detail: located.reason }]);
+  try {
+    const binding = await verifySignerBinding(located.artifact, trust.operator);
+    const detail = `operator ${getAddress(binding.operator)} signs artifacts dated before ${isoTime(binding.valid_from)} (unix ${binding.valid_from}), ${getAddress(binding.attestation_signer)} from then on`;
+    return { describe, trustedSigner: (signedAt) => trustedSignersAt(binding, signedAt), checks: [{ name: "binding", ok: true, detail }] };
+  } catch (error) {
+    const sub = error instanceof SignerBindingError ? (error.details.checks ?? []) : [];
+    return refused([
+      ...sub.map((c) => ({ ...c, name: `binding ${c.name}` })),
+      { name: "binding", ok: false, detail: error instanceof Error ? error.message : String(error) },
+    ]);
+  }
+}
+
+async function judge(
+  source: string,
+  artifactText: string,
+  trustSource: TrustSource,
+  bindingText: string | null,
+  maxAgeSeconds: number | null,
+  now: number | undefined,
+): Promise<VerifyReport> {
+  const trust = await resolveTrust(trustSource, bindingText);
+  const freshness = maxAgeSeconds === null ? "not checked (--no-freshness)" : `signed at most ${maxAgeSeconds} s ago`;
+  const base = { source, trust: trust.describe, freshness, notes: [] as string[] };
+
+  const located = locateArtifact(artifactText);
+  if (!located.ok) {
+    const checks = [...trust.checks, { name: "artifact", ok: false, detail: located.reason }];
+    return { ...base, verified: false, checks, recovered: null, signedAt: null, payloadText: null };
+  }
+  const result = await verifyArtifact(located.artifact, { trustedSigner: trust.trustedSigner, maxAgeSeconds, now });
+  const checks = [...trust.checks, ...result.checks];
+  const verified = result.verified && checks.every((c) => c.ok);
+
+  const notes: string[] = [];
+  if (located.path !== "$") notes.push(`artifact found at ${located.path}; the rest of the document is not covered by the signature`);
+  if (located.unsignedFields.length > 0) notes.push(`fields beside the signed payload are not covered by the signature: ${located.unsignedFields.join(", ")}`);
+
+  return {
+    ...base,
+    notes,
+    verified,
+    checks,
+    recovered: result.recovered,
+    signedAt: result.signedAt,
+    payloadText: verified ? publishedPayload(located.artifact) : null,
+  };
+}
+
+/** The published payload text; verified implies it parsed, checked again because it is spliced into JSON output. */
+function publishedPayload(artifact: Record<string, unknown>): string | null {
+  const text = artifact.signed_payload_canonical;
+  if (typeof text !== "string") return null;
+  try {
+    JSON.parse(text);
+    return text;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,138 @@
+/**
+ * Runs the indexer and its API (`ponder start`) as a child process: a fresh database schema
+ * per run (Ponder locks a schema while it runs) and a stable views schema for readers.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { stopProcess } from "../devnet/anvil.js";
+import { deploymentPath, readDeployment } from "../devnet/deployment.js";
+import { devnetServiceEnv } from "../devnet/network-document.js";
+import { rpcBlockNumber } from "../devnet/rpc.js";
+import { clearDevnetSyncRows } from "../devnet/sync-cache.js";
+
+const require = createRequire(import.meta.url);
+
+export type IndexerOptions = {
+  port: number;
+  /** The devnet to index (default $DEVNET_DEPLOYMENT or devnet/deployment.json), unless `network` is set. */
+  deploymentFile?: string;
+  /** Index a network from `env` alone (e.g. KUSD_NETWORK=base with its RPC URLs), not a devnet. */
+  network?: "env";
+  /** Unset: PGlite (in `pgliteDir`, or Ponder's default .ponder/pglite). */
+  databaseUrl?: string;
+  pgliteDir?: string;
+  schema?: string;
+  viewsSchema?: string;
+  env?: NodeJS.ProcessEnv;
+  /** Ponder project directory (default: this repository's root). */
+  root?: string;
+  onOutput?: (line: string) => void;
+  /** How long `ponder start` may take to be ready (its backfill done); benchmarks raise it. */
+  readyTimeoutMs?: number;
+};
+
+export type ChainStatus = Record<string, { id: number; block: { number: number; timestamp: number } | null }>;
+
+export type Indexer = {
+  url: string;
+  schema: string;
+  viewsSchema: string;
+  process: ChildProcess;
+  status(): Promise<ChainStatus>;
+  /** Resolves once `chain` is indexed up to `block`. */
+  waitForBlock(chain: string, block: number, timeoutMs?: number): Promise<void>;
+  stop(): Promise<void>;
+};
+
+export class IndexerStartError extends Error {
+  override name = "IndexerStartError";
+  constructor(message: string, readonly details: { output: string }) {
+    super(message);
+  }
+}
+
+const root = join(dirname(require.resolve("../package.json")));
+// ponder's package.json is not exported; its bin lives at a fixed place in node_modules.
+const ponderBin = () => join(root, "node_modules", "ponder", "dist", "esm", "bin", "ponder.js");
+
+/** Starts `ponder start` over the devnet recorded in `deploymentFile` (or $DEVNET_DEPLOYMENT). */
+export async function startIndexer(options: IndexerOptions): Promise<Indexer> {
+  const schema = options.schema ?? `kusd_${Date.now().toString(36)}_${process.pid}`;
+  const viewsSchema = options.viewsSchema ?? "kusd";
+  const deploymentFile = options.network ? null : (options.deploymentFile ?? deploymentPath());
+  const d = deploymentFile ? readDeployment(deploymentFile) : null;
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    ...(d && deploymentFile && devnetServiceEnv(d, deploymentFile)),
+    ...options.env,
+    PONDER_TELEMETRY_DISABLED: "true",
+    ...(options.pgliteDir && { PONDER_PGLITE_DIR: options.pgliteDir }),
+  };
+  if (options.databaseUrl) {
+    env.DATABASE_URL = options.databaseUrl;
+    // A devnet's chain ids collide with the chains of any earlier devnet in this database.
+    if (d) {
+      const heads = await Promise.all([d.chains.base, d.chains.ethereum].map(async (c) => ({ chainId: c.chainId, throughBlock: (await rpcBlockNumber(c.rpcUrl)) + 1_000 })));
+      await clearDevnetSyncRows(options.databaseUrl, heads);
+    }
+  } else {
+    delete env.DATABASE_URL;
+  }
+
+  const child = spawn(
+    process.execPath,
+    [ponderBin(), "start", "--schema", schema, "--views-schema", viewsSchema, "--port", String(options.port), "--log-format", "json"],
+    { cwd: options.root ?? root, env, stdio: ["ignore", "pipe", "pipe"] },
+  );
+  let output = "";
+  const onData = (d: Buffer) => {
+    output = (output + d).slice(-20_000);
+    for (const line of String(d).split("\n")) if (line.trim()) options.onOutput?.(line);
+  };
+  child.stdout?.on("data", onData);
+  child.stderr?.on("data", onData);
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  process.once("exit", () => child.kill("SIGKILL"));
+
+  const url = `http://127.0.0.1:${options.port}`;
+  const status = async (): Promise<ChainStatus> => (await fetch(`${url}/status`)).json() as Promise<ChainStatus>;
+  const indexer: Indexer = {
+    url,
+    schema,
+    viewsSchema,
+    process: child,
+    status,
+    async waitForBlock(chain, block, timeoutMs = 120_000) {
+      const deadline = Date.now() + timeoutMs;
+      while (Date.now() < deadline) {
+        if (child.exitCode !== null) throw new IndexerStartError("indexer exited", { output });
+        try {
+          const s = await status();
+          if ((s[chain]?.block?.number ?? -1) >= block) return;
+        } catch {
+          // not listening yet
+        }
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      throw new IndexerStartError(`indexer did not reach ${chain} block ${block} in ${timeoutMs} ms`, { output });
+    },
+    stop: () => stopProcess(child),
+  };
+
+  const readyTimeoutMs = options.readyTimeoutMs ?? 180_000;
+  const deadline = Date.now() + readyTimeoutMs;
+  for (;;) {
+    const done = await Promise.race([exited.then(() => "exited" as const), new Promise((r) => setTimeout(r, 250)).then(() => "tick" as const)]);
+    if (done === "exited") throw new IndexerStartError("ponder start exited before it was ready", { output });
+    try {
+      if ((await fetch(`${url}/ready`)).status === 200) return indexer;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      await indexer.stop();
+      throw new IndexerStartError(`ponder start was not ready within ${readyTimeoutMs / 1000} s`, { output });
+    }
+  }
+}

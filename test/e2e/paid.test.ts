@@ -1,0 +1,271 @@
+/**
+ * The paid gateway on the devnet with real settlement: the 402 challenge, paid reads that move
+ * exactly the price from payer to recipient and come back signed by the bound key, replays and
+ * concurrent duplicates settled once, expired and underpaid authorizations refused, and every
+ * bad input answered 4xx before any payment is asked or taken.
+ */
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { inject } from "vitest";
+import SwaggerParser from "@apidevtools/swagger-parser";
+import { decodePaymentRequiredHeader, decodePaymentResponseHeader, encodePaymentSignatureHeader } from "@x402/core/http";
+import { getAddress, parseAbiItem, parseUnits, toHex, type Address, type Hex } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import { fiatTokenV2Abi } from "../../abis/index.js";
+import { runBuy } from "../../clients/buy/buy.js";
+import { buy } from "../../clients/buy/client.js";
+import { devnetKey } from "../../devnet/keys.js";
+import { stack } from "../helpers/stack.js";
+
+const s = stack();
+const d = s.deployment;
+const gateway = `${s.indexerUrl}/paid`;
+const USDC = getAddress(s.addr("usdc"));
+const recipient = getAddress(d.payments.recipient);
+const operator = getAddress(d.signers.operator);
+const attestation = getAddress(d.signers.attestation);
+const limit = (usd: number) => ({ network: "eip155:8453" as const, asset: USDC, maxAmount: parseUnits(String(usd), 6) });
+const usdcOf = (a: Address) => s.client.readContract({ address: USDC, abi: fiatTokenV2Abi, functionName: "balanceOf", args: [a], blockTag: "latest" }) as Promise<bigint>;
+const setFaults = (faults: unknown[]) => fetch(`${inject("rpcProxyUrl")}/__proxy/faults`, { method: "POST", body: JSON.stringify(faults) });
+
+/** A fresh agent with USDC, so every test measures its own balance changes. */
+async function fundedAgent(label: string, usdc = 100): Promise<{ key: Hex; address: Address }> {
+  const agent = devnetKey(`test:agent:${label}:${Date.now()}`);
+  const circle = s.wallet(d.accounts.circle!.privateKey);
+  const hash = await circle.writeContract({ address: USDC, abi: fiatTokenV2Abi, functionName: "mint", args: [agent.address, parseUnits(String(usdc), 6)] });
+  await s.client.waitForTransactionReceipt({ hash });
+  return { key: agent.privateKey, address: agent.address };
+}
+
+const post = (path: string, body: string, headers: Record<string, string> = {}) =>
+  fetch(`${gateway}${path}`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body });
+
+/** A signed exact-EVM payment header for `requirements`, with the authorization fields given. */
+async function paymentHeader(key: Hex, requirements: any, over: { value?: bigint; validBefore?: bigint; nonce?: Hex } = {}) {
+  const account = privateKeyToAccount(key);
+  const now = BigInt(Math.floor(Date.now() / 1000));
+  const authorization = {
+    from: account.address,
+    to: getAddress(requirements.payTo),
+    value: over.value ?? BigInt(requirements.amount),
+    validAfter: now - 600n,
+    validBefore: over.validBefore ?? now + 300n,
+    nonce: over.nonce ?? toHex(crypto.getRandomValues(new Uint8Array(32))),
+  };
+  const signature = await account.signTypedData({
+    domain: { name: requirements.extra.name, version: requirements.extra.version, chainId: 8453, verifyingContract: getAddress(requirements.asset) },
+    types: { TransferWithAuthorization: [
+      { name: "from", type: "address" }, { name: "to", type: "address" }, { name: "value", type: "uint256" },
+      { name: "validAfter", type: "uint256" }, { name: "validBefore", type: "uint256" }, { name: "nonce", type: "bytes32" },
+    ] },
+    primaryType: "TransferWithAuthorization",
+    message: authorization,
+  });
+  return encodePaymentSignatureHeader({
+    x402Version: 2,
+    accepted: requirements,
+    payload: { signature, authorization: { ...authorization, value: authorization.value.toString(), validAfter: authorization.validAfter.toString(), validBefore: authorization.validBefore.toString() } },
+  } as never);
+}
+
+async function challenge(method: "GET" | "POST", path: string, body?: string) {
+  const res = await fetch(`${gateway}${path}`, { method, headers: { "content-type": "application/json" }, body });
+  expect(res.status).toBe(402);
+  const header = res.headers.get("PAYMENT-REQUIRED");
+  expect(header).toBeTruthy();
+  return decodePaymentRequiredHeader(header!) as any;
+}
+
+beforeAll(async () => {
+  await s.caughtUp();
+});
+afterEach(async () => {
+  await setFaults([]);
+});
+
+describe("descriptor", () => {
+  it("is a valid OpenAPI 3.1.0 document with both priced operations, the network, recipient and builder code", async () => {
+    const doc = (await (await fetch(`${gateway}/.well-known/openapi.json`)).json()) as any;
+    await SwaggerParser.validate(structuredClone(doc));
+    expect(doc.openapi).toBe("3.1.0");
+    expect(doc.info.version).toBe("1.0.0");
+    const get = doc.paths["/reserves"].get;
+    const post = doc.paths["/instant-read"].post;
+    expect([get.operationId, post.operationId]).toEqual(["getReserves", "postInstantRead"]);
+    expect(get.tags).toEqual(["Verification"]);
+    expect(post.tags).toEqual(["Verification"]);
+    expect(get["x-payment-info"]).toMatchObject({ price: { mode: "fixed", currency: "USD", amount: "0.250000" }, protocol: "x402" });
+    expect(post["x-payment-info"]).toMatchObject({ price: { mode: "fixed", currency: "USD", amount: "29.000000" }, protocol: "x402" });
+    expect(doc["x-x402"]).toMatchObject({ network: "eip155:8453", recipient, builderCode: d.payments.builderCode });
+    expect(get.responses["402"]).toBeDefined();
+    expect(Object.keys(doc.paths).every((p) => !/\/v\d/.test(p))).toBe(true);
+  });
+});
+
+describe("402 challenge", () => {
+  it("GET /reserves without payment: x402Version 2, exact, eip155:8453, the devnet USDC, 250000, the recipient", async () => {
+    const pr = await challenge("GET", "/reserves");
+    expect(pr.x402Version).toBe(2);
+    expect(pr.accepts[0]).toMatchObject({ scheme: "exact", network: "eip155:8453", amount: "250000", payTo: recipient });
+    expect(getAddress(pr.accepts[0].asset)).toBe(USDC);
+  });
+  it("POST /instant-read with a valid body and no payment: 29000000", async () => {
+    const dai = d.chains.ethereum.contracts.DAI!.address;
+    const pr = await challenge("POST", "/instant-read", JSON.stringify({ chain: "ethereum", address: dai }));
+    expect(pr.accepts[0]).toMatchObject({ amount: "29000000", payTo: recipient });
+  });
+});
+
+describe("paid reads", () => {
+  it("GET /reserves: 200, exactly 0.25 USDC moves, the receipt names the settlement, the attestation verifies", async () => {
+    const agent = await fundedAgent("reserves");
+    const [payer0, recipient0] = await Promise.all([usdcOf(agent.address), usdcOf(recipient)]);
+    const p = await buy({ url: `${gateway}/reserves`, method: "GET", privateKey: agent.key, limit: limit(0.25), trust: { binding: `${s.indexerUrl}/api/por/signer-registry`, operator } });
+    expect(p.status).toBe(200);
+    expect(p.verification.verified).toBe(true);
+    expect(getAddress(p.artifact.signer as string)).toBe(attestation);
+    expect(typeof p.artifact.aggregate_solvency_ratio).toBe("number");
+    const [payer1, recipient1] = await Promise.all([usdcOf(agent.address), usdcOf(recipient)]);
+    expect(payer0 - payer1).toBe(250_000n);
+    expect(recipient1 - recipient0).toBe(250_000n);
+    const receipt = await s.client.getTransactionReceipt({ hash: p.settlement!.transaction as Hex });
+    const transfer = receipt.logs.find((l) => getAddress(l.address) === USDC);
+    expect(transfer).toBeDefined();
+  });
+
+  it("POST /instant-read on ethereum: 200, 29 USDC, a signed read whose block is in the signed payload", async () => {
+    const agent = await fundedAgent("instant");
+    const dai = getAddress(d.chains.ethereum.contracts.DAI!.address);
+    const [payer0, recipient0] = await Promise.all([usdcOf(agent.address), usdcOf(recipient)]);
+    const p = await buy({ url: `${gateway}/instant-read`, method: "POST", body: { chain: "ethereum", address: dai }, privateKey: agent.key, limit: limit(29), trust: { binding: `${s.indexerUrl}/api/por/signer-registry`, operator } });
+    expect(p.verification.verified).toBe(true);
+    expect(p.artifact).toMatchObject({ ok: true, chain: "ethereum", kind: "erc20-total-supply" });
+    const payload = JSON.parse(p.artifact.signed_payload_canonical as string);
+    const { createPublicClient, http } = await import("viem");
+    const eth = createPublicClient({ transport: http(d.chains.ethereum.rpcUrl) });
+    const abi = [parseAbiItem("function totalSupply() view returns (uint256)"), parseAbiItem("function symbol() view returns (string)")];
+    const supply = await eth.readContract({ address: dai, abi, functionName: "totalSupply", blockNumber: BigInt(payload.block_number) });
+    expect(payload.total_supply_raw).toBe(supply.toString());
+    expect((p.artifact.token as any).symbol).toBe(await eth.readContract({ address: dai, abi, functionName: "symbol", blockNumber: BigInt(payload.block_number) }));
+    expect(Number.isInteger(payload.block_number)).toBe(true);
+    const [payer1, recipient1] = await Promise.all([usdcOf(agent.address), usdcOf(recipient)]);
+    expect(payer0 - payer1).toBe(29_000_000n);
+    expect(recipient1 - recipient0).toBe(29_000_000n);
+  });
+
+  it("concurrent buyers are each served and settled (one facilitator key, no nonce races)", async () => {
+    const agents = [];
+    for (const i of [1, 2, 3]) agents.push(await fundedAgent(`concurrent-${i}`)); // one minter key: fund one at a time
+    const recipient0 = await usdcOf(recipient);
+    const bought = await Promise.all(agents.map((a) => buy({ url: `${gateway}/reserves`, method: "GET", privateKey: a.key, limit: limit(0.25), trust: { signer: attestation } })));
+    expect(bought.map((b) => b.status)).toEqual([200, 200, 200]);
+    expect(new Set(bought.map((b) => b.settlement?.transaction)).size).toBe(3);
+    expect((await usdcOf(recipient)) - recipient0).toBe(750_000n);
+  });
+
+  it("the client's spend limit refuses a price above it, and nothing is paid", async () => {
+    const agent = await fundedAgent("limit");
+    const before = await usdcOf(agent.address);
+    await expect(buy({ url: `${gateway}/reserves`, method: "GET", privateKey: agent.key, limit: limit(0.1), trust: { signer: attestation } })).rejects.toThrow();
+    expect(await usdcOf(agent.address)).toBe(before);
+  });
+});
+
+describe("kusd-buy", () => {
+  it("buys both artifacts under explicit spend caps and verifies them against the binding", async () => {
+    const agent = await fundedAgent("cli");
+    const env = { KUSD_AGENT_KEY: agent.key };
+    const trust = ["--binding", `${s.indexerUrl}/api/por/signer-registry`, "--operator", operator];
+    const reserves = await runBuy(["reserves", "--gateway", gateway, "--max-usd", "0.25", ...trust], env);
+    expect(reserves.exitCode, reserves.output).toBe(0);
+    expect(reserves.output).toContain("VERIFIED");
+    const read = await runBuy(["instant-read", "--chain", "ethereum", "--address", d.chains.ethereum.contracts.LINK!.address, "--gateway", gateway, "--max-usd", "29", ...trust, "--json"], env);
+    expect(read.exitCode, read.output).toBe(0);
+    expect(JSON.parse(read.output)).toMatchObject({ verified: true, artifact: { ok: true, chain: "ethereum" } });
+    const tooLow = await runBuy(["instant-read", "--address", USDC, "--gateway", gateway, "--max-usd", "1", ...trust], env);
+    expect(tooLow.exitCode).toBe(2);
+    expect((await runBuy(["reserves", "--gateway", gateway, ...trust], env)).exitCode).toBe(2); // no --max-usd
+  });
+});
+
+describe("replay safety", () => {
+  it("a used authorization is refused, and two concurrent copies settle exactly once", async () => {
+    const agent = await fundedAgent("replay");
+    const pr = await challenge("GET", "/reserves");
+    const header = await paymentHeader(agent.key, pr.accepts[0]);
+    const before = await usdcOf(agent.address);
+    const [a, b] = await Promise.all([1, 2].map(() => fetch(`${gateway}/reserves`, { headers: { "PAYMENT-SIGNATURE": header } })));
+    expect([a!.status, b!.status].sort()).toEqual([200, 409]);
+    const again = await fetch(`${gateway}/reserves`, { headers: { "PAYMENT-SIGNATURE": header } });
+    expect(again.status).toBe(409);
+    expect((await again.json()).error.code).toBe("payment_already_used");
+    expect(before - (await usdcOf(agent.address))).toBe(250_000n);
+  });
+
+  it("expired and underpaid authorizations are refused, and no USDC moves", async () => {
+    const agent = await fundedAgent("bad-auth");
+    const pr = await challenge("GET", "/reserves");
+    const before = await usdcOf(agent.address);
+    const expired = await paymentHeader(agent.key, pr.accepts[0], { validBefore: BigInt(Math.floor(Date.now() / 1000) - 60) });
+    const underpaid = await paymentHeader(agent.key, pr.accepts[0], { value: 1_000n });
+    for (const header of [expired, underpaid]) {
+      const res = await fetch(`${gateway}/reserves`, { headers: { "PAYMENT-SIGNATURE": header } });
+      expect(res.status).toBe(402);
+    }
+    expect(await usdcOf(agent.address)).toBe(before);
+  });
+});
+
+describe("bad input is refused before any charge", () => {
+  const cases: [string, string, number, string][] = [
+    ["malformed JSON", "{not json", 400, "invalid_json"],
+    ["missing address", JSON.stringify({ chain: "base" }), 400, "address_required"],
+    ["bad address format", JSON.stringify({ address: "0x1234" }), 400, "invalid_address"],
+    ["chain outside the enum", JSON.stringify({ chain: "solana", address: "0x0000000000000000000000000000000000000001" }), 400, "invalid_chain"],
+  ];
+
+  it.each(cases)("%s (body %s) → %i %s, no challenge, no USDC moved (even with a payment attached)", async (_name, body, status, code) => {
+    const agent = await fundedAgent("bad-input");
+    const pr = await challenge("POST", "/instant-read", JSON.stringify({ chain: "ethereum", address: d.chains.ethereum.contracts.DAI!.address }));
+    const header = await paymentHeader(agent.key, pr.accepts[0]);
+    const before = await usdcOf(agent.address);
+    const res = await post("/instant-read", body, { "PAYMENT-SIGNATURE": header });
+    expect(res.status).toBe(status);
+    expect(res.headers.get("PAYMENT-REQUIRED")).toBeNull();
+    expect((await res.json()).error.code).toBe(code);
+    expect(await usdcOf(agent.address)).toBe(before);
+  });
+
+  it("operator-owned addresses (registry accounts and protocol contracts) → 403 operator_owned_address", async () => {
+    for (const address of [s.addr("kUSD"), s.addr("psmMint"), d.accounts.operator!.address, s.addr("multisig")]) {
+      const res = await post("/instant-read", JSON.stringify({ address }));
+      expect(res.status).toBe(403);
+      expect((await res.json()).error.code).toBe("operator_owned_address");
+    }
+  });
+
+  it("an address with no code → 422 not_a_contract; a contract that is not an ERC-20 → 422 not_an_erc20", async () => {
+    const eoa = await post("/instant-read", JSON.stringify({ address: devnetKey("test:nobody").address }));
+    expect(eoa.status).toBe(422);
+    expect((await eoa.json()).error.code).toBe("not_a_contract");
+    const contract = await post("/instant-read", JSON.stringify({ address: s.addr("flashBorrower") }));
+    expect(contract.status).toBe(422);
+    expect((await contract.json()).error.code).toBe("not_an_erc20");
+  });
+
+  it("an RPC failure answers 503 and charges nothing, even with a valid payment attached", async () => {
+    const agent = await fundedAgent("rpc-down");
+    const pr = await challenge("POST", "/instant-read", JSON.stringify({ address: USDC }));
+    const header = await paymentHeader(agent.key, pr.accepts[0]);
+    const before = await usdcOf(agent.address);
+    await setFaults([{ method: "eth_getBlockByNumber", mode: "error" }]);
+    const res = await post("/instant-read", JSON.stringify({ address: USDC }), { "PAYMENT-SIGNATURE": header });
+    expect(res.status).toBe(503);
+    await setFaults([]);
+    expect(await usdcOf(agent.address)).toBe(before);
+    // Not charged, so the same authorization still pays once the chain answers again.
+    const retry = await post("/instant-read", JSON.stringify({ address: USDC }), { "PAYMENT-SIGNATURE": header });
+    expect(retry.status).toBe(200);
+    expect(decodePaymentResponseHeader(retry.headers.get("PAYMENT-RESPONSE")!)).toMatchObject({ success: true });
+    expect(before - (await usdcOf(agent.address))).toBe(29_000_000n);
+  });
+});

@@ -1,0 +1,368 @@
+/**
+ * GET /api/por and /api/stats end to end on the devnet: every figure equals an independent
+ * viem read at the report's block (or a hand computation from such reads), every `verifyVia`
+ * command run with foundry's cast reproduces its value, a failed read is null, and a venue
+ * failure recognises none of the mirror.
+ */
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { inject } from "vitest";
+import { formatUnits, getAddress, keccak256, parseAbiItem, stringToHex, toFunctionSelector, zeroAddress, type Address } from "viem";
+import { foundryBinary } from "../../devnet/anvil.js";
+import { stack } from "../helpers/stack.js";
+
+const run = promisify(execFile);
+const s = stack();
+const d = s.deployment;
+const api = (path: string) => fetch(`${s.indexerUrl}${path}`);
+const json = async (path: string) => {
+  const res = await api(path);
+  expect(res.headers.get("content-type")).toMatch(/application\/json/);
+  return { status: res.status, body: (await res.json()) as any };
+};
+const setFaults = (proxyUrl: string, faults: unknown[]) =>
+  fetch(`${proxyUrl}/__proxy/faults`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(faults) });
+
+const MINTER_ROLE = keccak256(stringToHex("MINTER_ROLE"));
+/** Last block of the scripted history: before any block a live test adds or reorgs. */
+const PINNED = d.chains.base.historyEndBlock;
+const units = (x: bigint, dec: number) => Number(formatUnits(x, dec));
+const a = (name: string) => getAddress(s.addr(name));
+
+async function read<T>(address: Address, fn: string, args: unknown[] = [], blockNumber = BigInt(PINNED)): Promise<T> {
+  const { parseAbiItem } = await import("viem");
+  const m = /^(\w+)\(([^()]*)\)\((.*)\)$/.exec(fn)!;
+  const abi = [parseAbiItem(`function ${m[1]}(${m[2]}) view returns (${m[3]})`)];
+  return (await s.client.readContract({ address, abi, functionName: m[1]!, args, blockNumber } as never)) as T;
+}
+const balanceOf = (token: string, holder: Address, block?: bigint) => read<bigint>(a(token), "balanceOf(address)(uint256)", [holder], block);
+
+/** Every string under a `verifyVia` key, anywhere in the document. */
+function verifyCommands(doc: unknown, out: string[] = []): string[] {
+  if (Array.isArray(doc)) doc.forEach((x) => verifyCommands(x, out));
+  else if (doc && typeof doc === "object") {
+    for (const [k, v] of Object.entries(doc)) {
+      if (k === "verifyVia" && Array.isArray(v)) out.push(...v.filter((x): x is string => typeof x === "string"));
+      else verifyCommands(v, out);
+    }
+  }
+  return out;
+}
+
+const shellWords = (cmd: string) => (cmd.match(/'[^']*'|\S+/g) ?? []).map((w) => (w.startsWith("'") ? w.slice(1, -1) : w));
+
+describe("GET /api/por at a pinned block", () => {
+  let report: any;
+  beforeAll(async () => {
+    await s.indexedThrough(PINNED);
+    const res = await json(`/api/por?block=${PINNED}`);
+    expect(res.status).toBe(200);
+    report = res.body;
+  });
+
+  it("reports liabilities and PSM reserves equal to direct reads, outstanding = supply − kUSD in the PSMs", async () => {
+    expect(report.blockNumber).toBe(PINNED);
+    const supply = await read<bigint>(a("kUSD"), "totalSupply()(uint256)");
+    const psms = ["psmMint", "psmRetiredMint", "psmRedeemReserve"] as const;
+    const usdc = await Promise.all(psms.map((k) => balanceOf("usdc", a(k))));
+    const kusd = await Promise.all(psms.map((k) => balanceOf("kUSD", a(k))));
+    const outstanding = supply - kusd.reduce((x, y) => x + y, 0n);
+    expect(report.liabilities.kUSD.totalSupplyWei).toBe(supply.toString());
+    expect(report.liabilities.kUSD.outstandingWei).toBe(outstanding.toString());
+    psms.forEach((k, i) => {
+      expect(report.reserves[k].usdcHeld).toBe(units(usdc[i]!, 6));
+      expect(report.reserves[k].kusdHeld).toBe(units(kusd[i]!, 18));
+    });
+    const psmUsdc = units(usdc.reduce((x, y) => x + y, 0n), 6);
+    expect(report.reserves.psm.usdcHeld).toBe(psmUsdc);
+    expect(report.reserves.psm.kusdHeldWei).toBe(kusd.reduce((x, y) => x + y, 0n).toString());
+    // Rule 2: the 1:1 backing is PSM USDC over outstanding, never over supply.
+    expect(report.solvency.psmSolvencyRatio).toBeCloseTo(psmUsdc / units(outstanding, 18), 7);
+    expect(report.solvency.primaryBackingRatio).toBe(report.solvency.psmSolvencyRatio);
+    expect(report.solvency.psmSolvencyPct).toBe(`${((psmUsdc / units(outstanding, 18)) * 100).toFixed(2)}%`);
+    // Redemption depth rules 1–2: deepest single reserve, and the sum.
+    expect(report.redemptionDepth.instantSingleTransactionUSDC).toBe(Math.max(...usdc.map((x) => units(x, 6))));
+    expect(report.redemptionDepth.totalReachableUSDC).toBe(psmUsdc);
+    expect(report.redemptionDepth.totalReachableRequiresSequentialTransactions).toBe(true);
+  });
+
+  it("prices vault v1 from its four buckets; a past block leaves the venue mirror unverified", async () => {
+    const [round] = [await read<readonly bigint[]>(a("ethUsdFeed"), "latestRoundData()(uint80,int256,uint256,uint256,uint80)")];
+    const price = units(round[1]!, 8);
+    expect(report.market.ethPriceUSD).toBe(price);
+    const v1 = a("vaultV1");
+    const weth = units(await balanceOf("weth", v1), 18);
+    const off = units(await read<bigint>(v1, "offChainAssets()(uint256)"), 18);
+    const mirror = units(await read<bigint>(v1, "l1Assets()(uint256)"), 18);
+    const hedging = units(await read<bigint>(v1, "hedgingReserve()(uint256)"), 18);
+    const l1 = report.reserves.vault.composition.l1Assets;
+    expect(l1.reconciliationStatus).toBe("unverified");
+    expect(l1.eth).toBe(0);
+    expect(l1.liveVenueEquityUsd).toBeNull();
+    expect(l1.onChainMirror.eth).toBe(mirror); // rule 3: the raw mirror is always disclosed
+    expect(report.reserves.vault.tvlUSD).toBeCloseTo((weth + off + hedging) * price, 4);
+    const insurance = units(await balanceOf("usdc", a("insuranceFund")), 6) + units(await balanceOf("weth", a("insuranceFund")), 18) * price;
+    const psmUsdc = report.reserves.psm.usdcHeld;
+    // Rule 3 and 4: collateral = vault v1 + insurance fund + PSM USDC, over outstanding.
+    const collateral = (weth + off + hedging) * price + insurance + psmUsdc;
+    expect(report.solvency.collateralUSD).toBeCloseTo(collateral, 4);
+    expect(report.solvency.aggregateCollateralRatio).toBeCloseTo(collateral / report.liabilities.kUSD.outstanding, 6);
+    expect(report.solvency.ratio).toBe(report.solvency.aggregateCollateralRatio);
+    expect(report.solvency.ratioPct).toBe(report.solvency.aggregateCollateralRatioPct);
+    // Rule 6: staking vaults and vault v2 are never counted.
+    for (const k of ["stakedVault", "stakedVaultDeprecated", "vaultV2"]) expect(report.reserves[k].countedInSolvency).toBe(false);
+  });
+
+  it("reads the multisig threshold, the minter role and the staking vaults from chain", async () => {
+    const ms = a("multisig");
+    const threshold = await read<bigint>(ms, "getThreshold()(uint256)");
+    const owners = await read<readonly Address[]>(ms, "getOwners()(address[])");
+    expect(report.reserves.multisig.threshold).toBe(`${threshold}-of-${owners.length}`);
+    const holds = await read<boolean>(a("kUSD"), "hasRole(bytes32,address)(bool)", [MINTER_ROLE, a("psmMint")]);
+    expect(report.reserves.psmMint.minterRole.holdsRole).toBe(holds);
+    expect(report.reserves.vaultV2.minterRole).toEqual(report.reserves.psmMint.minterRole);
+    const sk = a("skUSD");
+    const assets = await read<bigint>(sk, "totalAssets()(uint256)");
+    const shares = await read<bigint>(sk, "totalSupply()(uint256)");
+    expect(report.reserves.stakedVault.totalAssetsWei).toBe(assets.toString());
+    expect(report.reserves.stakedVault.totalSupplyShares).toBe(units(shares, 24));
+    const dep = a("skUSDDeprecated");
+    const depShares = await read<bigint>(dep, "totalSupply()(uint256)");
+    const depAssets = await read<bigint>(dep, "totalAssets()(uint256)");
+    const redeemable = await read<bigint>(dep, "convertToAssets(uint256)(uint256)", [depShares]);
+    const v = report.reserves.stakedVaultDeprecated;
+    expect(v.totalSupplySharesRaw).toBe(depShares.toString());
+    expect(v.redeemableKUSD).toBe(units(redeemable, 18));
+    expect(v.orphanKUSD).toBeCloseTo(units(depAssets - redeemable, 18), 9);
+    // The external holder's raw shares, computed here from its own balance: withheld in the report.
+    const external = await read<bigint>(dep, "balanceOf(address)(uint256)", [d.accounts.externalDustHolder!.address]);
+    expect(v.ownership.externalOwnedSharesRaw).toBe(external.toString());
+    expect(JSON.stringify(report)).not.toContain(d.accounts.externalDustHolder!.address.slice(2).toLowerCase());
+    expect(JSON.stringify(report)).not.toContain(d.accounts.externalDustHolder!.address.slice(2));
+  });
+
+  it("builds the precedent from the indexed redemptions, with the live PSM's redemption burns counted", async () => {
+    const p = report.redemptionDepth.precedent;
+    const landmarks = Object.entries(d.landmarks).filter(([k]) => k.startsWith("redemption:"));
+    expect(p.executedRedemptions).toBe(landmarks.length);
+    expect(p.transactions.map((t: any) => t.txHash).sort()).toEqual(landmarks.map(([, l]) => l.tx).sort());
+    expect(p.externalRedemptionsToDate).toBe(landmarks.filter(([k]) => k.includes(":external:")).length);
+    expect(p.allRedemptionsByFounderWallet).toBe(false);
+    // Independent source: every kUSD Transfer to zero up to the pinned block.
+    const burns = await s.client.getLogs({ address: a("kUSD"), event: parseAbiItem("event Transfer(address indexed from, address indexed to, uint256 value)"), args: { to: zeroAddress }, fromBlock: 0n, toBlock: BigInt(PINNED) });
+    const burnedWei = burns.reduce((x, l) => x + l.args.value!, 0n);
+    expect(burnedWei).toBeGreaterThan(0n);
+    expect(p.lifetimeKUSDBurnedWei).toBe(burnedWei.toString());
+    expect(p.redemptionBurnedKUSD).toBe(units(burns.filter((l) => getAddress(l.args.from!) === getAddress(a("psmMint"))).reduce((x, l) => x + l.args.value!, 0n), 18));
+    for (const t of p.transactions) {
+      const receipt = await s.client.getTransactionReceipt({ hash: t.txHash });
+      expect(Number(receipt.blockNumber)).toBe(t.blockNumber);
+      expect(getAddress(receipt.from)).toBe(t.redeemer);
+      expect(Number.isInteger(t.feeBps)).toBe(true);
+    }
+    expect(p.completeAsOfBlock).toBe(PINNED);
+  });
+
+  it("every verifyVia cast command reproduces the value it names", async () => {
+    const commands = verifyCommands(report).filter((c) => c.startsWith("cast "));
+    expect(commands.length).toBeGreaterThan(40);
+    let checked = 0;
+    for (const full of commands) {
+      const [cmd, note = ""] = full.split("  # ");
+      if (/^cast (call|balance)/.test(cmd!)) expect(cmd).toContain(`--block ${PINNED}`); // pinned to the report's block
+      const { stdout } = await run(foundryBinary("cast"), shellWords(cmd!).slice(1));
+      const raw = / = (.+?)(?: \(\d+ decimals\))?$/.exec(note)?.[1];
+      if (!raw || cmd!.startsWith("cast logs") || cmd!.startsWith("cast block")) continue;
+      const out = stdout.trim();
+      if (raw.startsWith("answer ")) expect(out.split("\n")[1]!.split(/\s+/)[0]).toBe(raw.slice(7));
+      else if (out.startsWith("[")) expect(out.slice(1, -1).split(/,\s*/).map((x) => x.toLowerCase())).toEqual(raw.split(",").map((x) => x.toLowerCase()));
+      else expect(out.split(/\s+/)[0]).toBe(raw);
+      checked++;
+    }
+    expect(checked).toBeGreaterThan(40);
+  }, 120_000);
+});
+
+describe("GET /api/por at the head", () => {
+  afterEach(async () => {
+    await setFaults(inject("rpcProxyUrl"), []);
+    await setFaults(inject("venueProxyUrl"), []);
+  });
+
+  it("recognises the venue mirror at min(mirror, live venue equity)", async () => {
+    const { status, body } = await json("/api/por");
+    expect(status).toBe(200);
+    expect(body.atHead).toBe(true);
+    const l1 = body.reserves.vault.composition.l1Assets;
+    const direct = (await (await fetch(`${d.venue.url}/info`, { method: "POST", body: JSON.stringify({ type: "clearinghouseState", user: d.venue.hedgeAccount }) })).json()) as any;
+    expect(l1.liveVenueEquityUsd).toBeCloseTo(Number(direct.marginSummary.accountValue), -1);
+    const mirrorUsd = l1.onChainMirror.usd;
+    expect(l1.usd).toBeCloseTo(Math.min(mirrorUsd, l1.liveVenueEquityUsd), 4);
+    expect(l1.reconciliationStatus).toBe(mirrorUsd <= l1.liveVenueEquityUsd ? "reconciled" : "capped-to-live-venue");
+    const c = body.reserves.vault.composition;
+    expect(body.reserves.vault.tvlUSD).toBeCloseTo(c.trackedOnChain.usd + c.offChainAssets.usd + l1.usd + c.hedgingReserve.usd, 4);
+  });
+
+  it("holdsRole is null, never false, when the hasRole read fails", async () => {
+    await setFaults(inject("rpcProxyUrl"), [{ selector: toFunctionSelector("hasRole(bytes32,address)"), to: a("kUSD"), mode: "error" }]);
+    const { status, body } = await json("/api/por");
+    expect(status).toBe(200);
+    expect(body.reserves.psmMint.minterRole.holdsRole).toBeNull();
+    expect(body.reserves.psmMint.minterRole.readStatus).toBe("read-failed");
+    expect(body.reserves.vaultV2.minterRole.holdsRole).toBeNull();
+    expect(body.redemptionDepth.byContract.every((b: any) => b.redeemOnly === null)).toBe(true);
+    expect(body.attestation.failedReads.length).toBeGreaterThan(0);
+    expect(body.solvency.status).toBe("fully-backed"); // the other reads still landed
+  });
+
+  it("a venue failure recognises none of the mirror and nulls the venue fields, without a 5xx", async () => {
+    await setFaults(inject("venueProxyUrl"), [{ mode: "http500" }]);
+    const { status, body } = await json("/api/por");
+    expect(status).toBe(200);
+    const l1 = body.reserves.vault.composition.l1Assets;
+    expect(l1.eth).toBe(0);
+    expect(l1.usd).toBe(0);
+    expect(l1.liveVenueEquityUsd).toBeNull();
+    expect(l1.excessUsd).toBeNull();
+    expect(l1.reconciliationStatus).toBe("unverified");
+    expect(l1.venueRead).toMatch(/venue read failed/);
+    expect(l1.onChainMirror.wei).toMatch(/^\d+$/);
+    const c = body.reserves.vault.composition;
+    expect(body.reserves.vault.tvlUSD).toBeCloseTo(c.trackedOnChain.usd + c.offChainAssets.usd + c.hedgingReserve.usd, 4);
+  });
+});
+
+describe("report parameters and /api/stats", () => {
+  it("refuses a bad block with a JSON 4xx and a stable code", async () => {
+    for (const [q, status, code] of [
+      ["abc", 400, "invalid_block"],
+      ["-1", 400, "invalid_block"],
+      ["1", 400, "block_before_deployment"],
+      ["999999999", 422, "block_not_indexed"],
+    ] as const) {
+      const res = await json(`/api/por?block=${q}`);
+      expect(res.status).toBe(status);
+      expect(res.body.error.code).toBe(code);
+    }
+  });
+
+  it("reports a past block from history: only the redemptions up to it", async () => {
+    const at = d.landmarks["redemption:founder:psmRetiredMint"]!.block;
+    const { body } = await json(`/api/por?block=${at}`);
+    expect(body.blockNumber).toBe(at);
+    const upTo = Object.entries(d.landmarks).filter(([k, l]) => k.startsWith("redemption:") && l.block <= at);
+    expect(body.redemptionDepth.precedent.executedRedemptions).toBe(upTo.length);
+    expect(body.liabilities.kUSD.totalSupplyWei).toBe((await read<bigint>(a("kUSD"), "totalSupply()(uint256)", [], BigInt(at))).toString());
+    expect(body.reserves.psmRetiredMint.usdcHeld).toBe(units(await balanceOf("usdc", a("psmRetiredMint"), BigInt(at)), 6));
+  });
+
+  it("/api/stats agrees with /api/por at the same block and publishes no ratio", async () => {
+    const stats = (await json(`/api/stats?block=${PINNED}`)).body;
+    const por = (await json(`/api/por?block=${PINNED}`)).body;
+    expect(stats.psmUSDCLegacy).toBe(por.reserves.psmRedeemReserve.usdcHeld);
+    expect(stats.psmUSDCMint).toBe(por.reserves.psmMint.usdcHeld);
+    expect(stats.psmUSDCPrevMint).toBe(por.reserves.psmRetiredMint.usdcHeld);
+    expect(stats.psmUSDC).toBe(por.reserves.psm.usdcHeld);
+    expect(stats.kusdOutstanding).toBe(por.liabilities.kUSD.outstanding);
+    expect(stats.kusdSupply).toBe(por.liabilities.kUSD.totalSupply);
+    expect(Object.keys(stats).some((k) => /ratio/i.test(k))).toBe(false);
+  });
+
+  it("plans a redemption: the smallest covering reserve, else deepest first", async () => {
+    const reserves = await Promise.all((["psmMint", "psmRetiredMint", "psmRedeemReserve"] as const).map(async (k) => ({ k, usdc: units(await balanceOf("usdc", a(k)), 6) })));
+    const sorted = [...reserves].sort((x, y) => x.usdc - y.usdc);
+    const small = Math.floor(sorted[0]!.usdc / 2);
+    const one = (await json(`/api/por/redemption-plan?amount=${small}&block=${PINNED}`)).body;
+    expect(one.transactions).toHaveLength(1);
+    expect(one.transactions[0].psm).toBe(sorted[0]!.k);
+    const total = reserves.reduce((x, r) => x + r.usdc, 0);
+    const big = Math.floor(sorted[2]!.usdc + sorted[1]!.usdc / 2);
+    const split = (await json(`/api/por/redemption-plan?amount=${big}&block=${PINNED}`)).body;
+    expect(split.transactions[0].psm).toBe(sorted[2]!.k);
+    expect(split.sequentialTransactions).toBe(true);
+    expect(split.fullyRoutable).toBe(true);
+    const tooBig = (await json(`/api/por/redemption-plan?amount=${Math.ceil(total * 2)}&block=${PINNED}`)).body;
+    expect(tooBig.fullyRoutable).toBe(false);
+    for (const bad of ["", "abc", "0", "-5", "1e6"]) {
+      const res = await json(`/api/por/redemption-plan?amount=${bad}`);
+      expect(res.status).toBe(400);
+      expect(res.body.error.code).toBe("invalid_amount");
+    }
+  });
+
+  it("answers an unknown path with a JSON 404", async () => {
+    const res = await json("/api/nope");
+    expect(res.status).toBe(404);
+    expect(res.body.error.code).toBe("not_found");
+  });
+});
+
+describe("report shape (spec 2.3)", () => {
+  const SPEC_FIELDS: Record<string, string[]> = {
+    "": ["protocol", "chain", "chainId", "blockNumber", "timestamp", "reserves", "liabilities", "solvency", "redemptionDepth", "market", "methodology", "attestation"],
+    attestation: ["kind", "rpcChainLength", "canonicalEndpoint", "verifyVia"],
+    "reserves.vault": ["address", "version", "role", "liveDepositVault", "reconciliation", "asset", "assetAddress", "assetAmount", "tvlUSD", "onChainTotalAssets", "composition"],
+    "reserves.vault.onChainTotalAssets": ["eth", "wei", "usd", "source"],
+    "reserves.vault.composition.trackedOnChain": ["eth", "usd", "source"],
+    "reserves.vault.composition.offChainAssets": ["eth", "usd", "source", "policy"],
+    "reserves.vault.composition.l1Assets": ["eth", "usd", "onChainMirror", "liveVenueEquityUsd", "excessUsd", "reconciliationStatus", "source", "venue", "verifyVia"],
+    "reserves.vault.composition.l1Assets.onChainMirror": ["eth", "usd", "wei", "source"],
+    "reserves.vault.composition.hedgingReserve": ["eth", "usd", "source"],
+    "reserves.vaultV2": ["address", "version", "role", "minterRole", "asset", "assetAddress", "totalAssetsETH", "totalAssetsWei", "totalSupplyShares", "wethBalanceETH", "l1AssetsETH", "tvlUSD", "countedInSolvency", "note", "verifyVia"],
+    "reserves.vaultV2.minterRole": ["role", "roleHash", "holder", "holdsRole", "readStatus", "note", "verifyVia"],
+    "reserves.stakedVault": ["address", "version", "role", "asset", "assetAddress", "totalAssetsKUSD", "totalAssetsWei", "totalSupplyShares", "pricePerShare", "tvlUSD", "countedInSolvency", "ownership", "note", "verifyVia"],
+    "reserves.stakedVault.ownership": ["scope", "founderOwnedShares", "founderOwnedFraction", "founderOwnedUSD", "custody", "ref", "seeAlso"],
+    "reserves.stakedVaultDeprecated": ["address", "version", "status", "role", "asset", "assetAddress", "totalAssetsKUSD", "totalAssetsWei", "kusdBalanceKUSD", "totalSupplySharesRaw", "sharesNote", "tvlUSD", "countedInSolvency", "ownership", "redeemableKUSD", "orphanKUSD", "orphanNote", "note", "verifyVia"],
+    "reserves.stakedVaultDeprecated.ownership": ["scope", "protocolOwnedSharesRaw", "externalOwnedSharesRaw", "externalOwnedFraction", "externalOwnedKUSD", "method", "holderAddressWithheld", "note"],
+    "reserves.insuranceFund": ["address", "usdc", "weth", "totalUSD"],
+    "reserves.treasury": ["address", "usdc", "weth", "totalUSD"],
+    "reserves.multisig": ["address", "threshold", "usdc", "weth", "totalUSD"],
+    "reserves.psm": ["address", "addressPrevMint", "addressMint", "usdcHeld", "kusdHeld", "kusdHeldWei"],
+    "reserves.psmRedeemReserve": ["address", "role", "usdcHeld", "kusdHeld"],
+    "reserves.psmRetiredMint": ["address", "role", "usdcHeld", "kusdHeld"],
+    "reserves.psmMint": ["address", "role", "minterRole", "usdcHeld", "kusdHeld"],
+    "reserves.protocolOwnedReserves": ["role", "totalUSD", "countedInSolvency", "seedPolicy", "components"],
+    "reserves.protocolOwnedReserves.seedPolicy": ["onSite", "canonical", "commitment"],
+    "reserves.protocolOwnedReserves.components": ["vaultDeposits", "stakedVaultDeposits", "founderWatchOnlyFloat", "treasury", "insuranceFund", "multisig"],
+    "reserves.protocolOwnedReserves.components.stakedVaultDeposits": ["address", "usd", "shares", "fractionOfVault", "countedInSolvency", "ref", "custody", "source", "founderShareOfOutstandingKUSD", "founderUnstakedKUSD", "founderUnstakedKUSDInWallet", "disclosureNote", "escrowNote"],
+    "reserves.protocolOwnedReserves.components.founderWatchOnlyFloat": ["address", "custody", "nativeEth", "weth", "totalEth", "usd", "countedInSolvency", "role", "hedgeScope", "verifyVia"],
+    "liabilities.kUSD": ["address", "totalSupply", "totalSupplyWei", "outstanding", "peg"],
+    solvency: ["status", "psmSolvent", "psmSolvencyRatio", "psmSolvencyPct", "primaryBackingRatio", "collateralUSD", "liabilitiesUSD", "aggregateCollateralRatio", "aggregateCollateralRatioPct", "aggregateBasis", "ratio", "ratioPct"],
+    redemptionDepth: ["instantSingleTransactionUSDC", "instantSingleTransactionPctOfOutstanding", "deepestLegAddress", "totalReachableUSDC", "totalReachablePctOfOutstanding", "totalReachableRequiresSequentialTransactions", "outstandingKUSD", "precedent", "byContract", "routing", "topUpMechanism", "disclosure"],
+    "redemptionDepth.precedent": ["executedRedemptions", "totalRedeemedKUSD", "totalPaidOutUSDC", "externalRedemptionsToDate", "allRedemptionsByFounderWallet", "lifetimeKUSDBurned", "completeAsOf", "transactions", "note", "verifyVia"],
+    "redemptionDepth.precedent.transactions.0": ["date", "txHash", "blockNumber", "psmAddress", "psmLabel", "kusdRedeemed", "usdcPaidOut", "feeBps", "redeemer", "redeemerRelationship", "significance"],
+    "redemptionDepth.byContract.0": ["key", "label", "address", "reserveUSDC", "pctOfOutstanding", "redeemOnly", "canServeRedemptions"],
+    market: ["ethPriceUSD"],
+  };
+  const at = (doc: any, path: string) => (path ? path.split(".").reduce((x, k) => x?.[k], doc) : doc);
+
+  it("has every field the spec lists, with Wei strings, Pct strings and ISO timestamps", async () => {
+    await s.indexedThrough(PINNED);
+    const report = (await json(`/api/por?block=${PINNED}`)).body;
+    for (const [path, fields] of Object.entries(SPEC_FIELDS)) {
+      const obj = at(report, path);
+      expect(obj, path).toBeTypeOf("object");
+      for (const f of fields) expect(Object.keys(obj), `${path}.${f}`).toContain(f);
+    }
+    expect(report.timestamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/);
+    expect(Number.isInteger(report.chainId) && Number.isInteger(report.blockNumber)).toBe(true);
+    expect(report.reserves.multisig.threshold).toMatch(/^\d+-of-\d+$/);
+    expect(["reconciled", "capped-to-live-venue", "unverified"]).toContain(report.reserves.vault.composition.l1Assets.reconciliationStatus);
+    expect(["fully-backed", "backed-with-vault-collateral", "under-collateralised", "unknown"]).toContain(report.solvency.status);
+    // Convention: …Wei fields are decimal strings; …Pct fields "12.34%"; Raw share counts strings.
+    const walk = (doc: any, path: string) => {
+      if (Array.isArray(doc)) return doc.forEach((x, i) => walk(x, `${path}.${i}`));
+      if (!doc || typeof doc !== "object") return;
+      for (const [k, v] of Object.entries(doc)) {
+        if (/Wei$/.test(k)) expect(v === null || (typeof v === "string" && /^\d+$/.test(v)), `${path}.${k}`).toBe(true);
+        if (/Pct$|^pctOfOutstanding$/.test(k)) expect(v === null || (typeof v === "string" && /^-?\d+\.\d{2}%$/.test(v)), `${path}.${k}`).toBe(true);
+        if (/SharesRaw$/.test(k)) expect(typeof v === "string" && /^\d+$/.test(v as string), `${path}.${k}`).toBe(true);
+        const isObject = v !== null && typeof v === "object";
+        if (/(USD|USDC|KUSD|ETH|eth|usd)$/.test(k) && !isObject) expect(v === null || typeof v === "number", `${path}.${k}`).toBe(true);
+        walk(v, `${path}.${k}`);
+      }
+    };
+    walk(report, "");
+  });
+});

@@ -1,0 +1,166 @@
+/**
+ * The JSON-RPC fault-injection proxy (devnet/rpc-proxy.ts) in front of a plain anvil: calls pass
+ * through unchanged, and only the calls matching a fault fail, in the way the fault says.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { createPublicClient, http, type Hex } from "viem";
+import { startAnvil, type AnvilHandle } from "../../devnet/anvil.js";
+import { startRpcProxy, type RpcProxy } from "../../devnet/rpc-proxy.js";
+import { freePort } from "../helpers/ports.js";
+
+const CHAIN_ID = 31_999;
+const NO_CODE = "0x00000000000000000000000000000000000c0de0" as const; // no contract here: eth_call answers 0x
+const HAS_ROLE = "0x91d14854" as const; // hasRole(bytes32,address)
+const BALANCE_OF = "0x70a08231" as const; // balanceOf(address)
+const calldata = (selector: Hex) => `${selector}${"00".repeat(64)}` as Hex;
+
+let anvil: AnvilHandle;
+let proxy: RpcProxy;
+
+// No retries and no caching, so each viem call is exactly one request through the proxy.
+const client = (options: { batch?: boolean; timeout?: number } = {}) =>
+  createPublicClient({ cacheTime: 0, transport: http(proxy.url, { retryCount: 0, ...options }) });
+
+beforeAll(async () => {
+  anvil = await startAnvil({ port: await freePort(), chainId: CHAIN_ID, timestamp: Math.floor(Date.now() / 1000) });
+  proxy = await startRpcProxy({ upstream: anvil.rpcUrl });
+});
+
+afterAll(async () => {
+  await proxy?.stop();
+  await anvil?.stop();
+});
+
+afterEach(() => proxy.clearFaults());
+
+describe("rpc proxy", () => {
+  it("passes calls through to the upstream", async () => {
+    const c = client();
+    expect(await c.getBlockNumber()).toBe(0n);
+    expect(await c.getChainId()).toBe(CHAIN_ID);
+    expect(proxy.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+  });
+
+  it("fails only the faulted method (mode error)", async () => {
+    const c = client();
+    const before = proxy.stats();
+    proxy.setFaults([{ method: "eth_chainId", mode: "error" }]);
+    await expect(c.getChainId()).rejects.toThrow(/injected fault/);
+    expect(await c.getBlockNumber()).toBe(0n);
+    expect(proxy.stats()).toEqual({ forwarded: before.forwarded + 1, failed: before.failed + 1 });
+  });
+
+  it("fails only eth_call with the faulted selector, and only to the faulted target", async () => {
+    const c = client();
+    // An address with no code answers every eth_call with 0x, which viem reports as no data.
+    expect((await c.call({ to: NO_CODE, data: calldata(HAS_ROLE) })).data).toBeUndefined();
+
+    proxy.setFaults([{ selector: HAS_ROLE, mode: "error" }]);
+    await expect(c.call({ to: NO_CODE, data: calldata(HAS_ROLE) })).rejects.toThrow(/injected fault/);
+    expect((await c.call({ to: NO_CODE, data: calldata(BALANCE_OF) })).data).toBeUndefined();
+
+    // `to` is compared case-insensitively, and every given field must match.
+    proxy.setFaults([{ to: NO_CODE.toUpperCase().replace("0X", "0x") as Hex, selector: HAS_ROLE, mode: "error" }]);
+    await expect(c.call({ to: NO_CODE, data: calldata(HAS_ROLE) })).rejects.toThrow(/injected fault/);
+    expect((await c.call({ to: NO_CODE, data: calldata(BALANCE_OF) })).data).toBeUndefined();
+    const other = "0x0000000000000000000000000000000000000001" as const;
+    expect((await c.call({ to: other, data: calldata(HAS_ROLE) })).data).toBeUndefined();
+  });
+
+  it("errors only the faulted element of a batch", async () => {
+    const c = client({ batch: true });
+    proxy.setFaults([{ method: "eth_chainId", mode: "error" }]);
+    const [chainId, block] = await Promise.allSettled([c.getChainId(), c.getBlockNumber()]);
+    expect(chainId.status).toBe("rejected");
+    expect(String((chainId as PromiseRejectedResult).reason)).toMatch(/injected fault/);
+    expect(block).toEqual({ status: "fulfilled", value: 0n });
+
+    // The same on the wire: one HTTP 200 answer, elements in request order, only one an error.
+    const res = await fetch(proxy.url, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify([
+        { jsonrpc: "2.0", id: 7, method: "eth_blockNumber", params: [] },
+        { jsonrpc: "2.0", id: 8, method: "eth_chainId", params: [] },
+        { jsonrpc: "2.0", id: 9, method: "eth_blockNumber", params: [] },
+      ]),
+    });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual([
+      { jsonrpc: "2.0", id: 7, result: "0x0" },
+      { jsonrpc: "2.0", id: 8, error: { code: -32603, message: "injected fault" } },
+      { jsonrpc: "2.0", id: 9, result: "0x0" },
+    ]);
+  });
+
+  it("answers HTTP 500 for the whole request (mode http500)", async () => {
+    proxy.setFaults([{ method: "eth_blockNumber", mode: "http500" }]);
+    await expect(client().getBlockNumber()).rejects.toThrow(/500/);
+    const res = await fetch(proxy.url, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify([
+        { jsonrpc: "2.0", id: 1, method: "eth_chainId", params: [] },
+        { jsonrpc: "2.0", id: 2, method: "eth_blockNumber", params: [] },
+      ]),
+    });
+    expect(res.status).toBe(500);
+    expect(await client().getChainId()).toBe(CHAIN_ID);
+  });
+
+  it("never answers (mode timeout), so the client's own timeout fires", async () => {
+    proxy.setFaults([{ method: "eth_blockNumber", mode: "timeout" }]);
+    const started = Date.now();
+    await expect(client({ timeout: 500 }).getBlockNumber()).rejects.toThrow(/took too long|timed out/i);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(450);
+    expect(await client().getChainId()).toBe(CHAIN_ID);
+  });
+
+  it("takes faults and reports stats over HTTP", async () => {
+    const c = client();
+    const post = (body: unknown) =>
+      fetch(`${proxy.url}/__proxy/faults`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+
+    expect((await post([{ method: "eth_chainId", mode: "error" }])).status).toBe(200);
+    await expect(c.getChainId()).rejects.toThrow(/injected fault/);
+    const stats = (await (await fetch(`${proxy.url}/__proxy/stats`)).json()) as { forwarded: number; failed: number };
+    expect(stats).toEqual(proxy.stats());
+    expect(stats.failed).toBeGreaterThan(0);
+
+    expect((await post([{ method: "eth_chainId", mode: "sometimes" }])).status).toBe(400);
+    await expect(c.getChainId()).rejects.toThrow(/injected fault/); // a rejected body changes nothing
+
+    expect((await post([])).status).toBe(200); // an empty array clears
+    expect(await c.getChainId()).toBe(CHAIN_ID);
+  });
+
+  it("clearing the faults restores every call", async () => {
+    const c = client();
+    proxy.setFaults([
+      { method: "eth_chainId", mode: "error" },
+      { method: "eth_blockNumber", mode: "http500" },
+      { selector: HAS_ROLE, mode: "error" },
+    ]);
+    await expect(c.getChainId()).rejects.toThrow();
+    await expect(c.getBlockNumber()).rejects.toThrow();
+    proxy.clearFaults();
+    expect(await c.getChainId()).toBe(CHAIN_ID);
+    expect(await c.getBlockNumber()).toBe(0n);
+    expect((await c.call({ to: NO_CODE, data: calldata(HAS_ROLE) })).data).toBeUndefined();
+  });
+
+  it("answers 502 with a JSON-RPC error when the upstream is down", async () => {
+    const dead = await startRpcProxy({ upstream: `http://127.0.0.1:${await freePort()}` });
+    try {
+      const res = await fetch(dead.url, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_chainId", params: [] }),
+      });
+      expect(res.status).toBe(502);
+      expect(((await res.json()) as { error: { code: number } }).error.code).toBe(-32603);
+    } finally {
+      await dead.stop();
+    }
+  });
+});
