@@ -1,8 +1,9 @@
 /**
  * The one HTTP application: every route of the service, its error handling, the JSON 404 and the
  * mount order, built from its parts. Ponder's entry (src/api/index.ts) and the read replica
- * (api/graphql/standalone.ts) both serve `createApp`, so they answer the same routes; Ponder adds
- * only its own (`/sql`, `/ponder/graphql`, `/health`, `/ready`, `/status`, `/metrics`).
+ * (api/replica-app.ts, run by stack/replica.ts) both serve `createApp`, so they answer the same
+ * routes; Ponder adds only its own (`/sql`, `/ponder/graphql`, `/health`, `/ready`, `/status`,
+ * `/metrics`).
  */
 import { Hono } from "hono";
 import type { SigningKeys } from "./attestation/keys.js";

@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { asc, eq } from "drizzle-orm";
 import { getAddress, parseEther } from "viem";
 import { kusdAbi, kusdpsmAbi } from "../../abis/index.js";
-import { createReplicaApp } from "../../api/graphql/standalone.js";
+import { createReplicaApp } from "../../api/replica-app.js";
 import { selectNetwork } from "../../src/networks/index.js";
 import { stack } from "../helpers/stack.js";
 import { inject } from "vitest";

@@ -1,0 +1,31 @@
+/**
+ * A standalone read replica: the same application as the indexer's API (`createApp`), served from
+ * PostgreSQL by a process of its own (postgres.js + drizzle over Ponder's views schema), so reads scale
+ * horizontally apart from the indexer. It reads the signed statements the indexer's API stores
+ * but signs nothing itself. Run it with `npm run serve:replica` (stack/replica.ts).
+ */
+import { drizzle } from "drizzle-orm/postgres-js";
+import postgres from "postgres";
+import * as schema from "../ponder.schema.js";
+import type { NetworkConfig } from "../core/network/types.js";
+import { StatementService } from "./attestation/statement-service.js";
+import { createApp } from "./app.js";
+import type { ReadDb } from "./indexed/reads.js";
+import { loadSignatureBook, RegistryService } from "./registry/registry-service.js";
+import { createReportContext } from "./reports/context.js";
+import { openOperatorStore } from "./store/operator-store.js";
+
+export type ReplicaOptions = { databaseUrl: string; viewsSchema: string; network: NetworkConfig; siteUrl: string; storeSchema?: string; maxConnections?: number };
+
+export function createReplicaApp(o: ReplicaOptions) {
+  const client = postgres(o.databaseUrl, { max: o.maxConnections ?? 10, connection: { search_path: o.viewsSchema }, onnotice: () => {} });
+  const db = drizzle(client, { schema, casing: "snake_case" }) as unknown as ReadDb;
+  const ctx = createReportContext(o.network, db, o.siteUrl);
+  const store = openOperatorStore({ databaseUrl: o.databaseUrl, schema: o.storeSchema });
+  // No keys: the replica serves stored statements and never signs.
+  const keys = { operator: null, attestation: null, attestationFrom: o.network.reporting.signers.attestationFrom };
+  const statements = new StatementService(ctx, store, keys);
+  const registry = new RegistryService(ctx, () => loadSignatureBook(ctx));
+  const app = createApp({ ctx, statements, registry, keys, store, siteUrl: o.siteUrl });
+  return { app, close: async () => { await client.end(); await (await store).close(); } };
+}
