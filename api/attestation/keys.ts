@@ -6,6 +6,7 @@
 import { getAddress, isHex, type Address, type Hex, type LocalAccount } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import type { NetworkConfig } from "../../core/network/types.js";
+import { readServiceEnv } from "../../core/network/env.js";
 import { KusdError } from "../../core/errors.js";
 
 export class SigningKeyError extends KusdError<{ key: string; expected?: Address; got?: Address }> {
@@ -33,9 +34,10 @@ const account = (name: string, key: string | undefined, expected: Address | null
 
 export function loadSigningKeys(network: NetworkConfig, env: NodeJS.ProcessEnv = process.env): SigningKeys {
   const s = network.reporting.signers;
+  const e = readServiceEnv(env);
   return {
-    operator: account("KUSD_OPERATOR_PRIVATE_KEY", env.KUSD_OPERATOR_PRIVATE_KEY, s.operator),
-    attestation: account("KUSD_ATTESTATION_PRIVATE_KEY", env.KUSD_ATTESTATION_PRIVATE_KEY, s.attestation),
+    operator: account("KUSD_OPERATOR_PRIVATE_KEY", e.KUSD_OPERATOR_PRIVATE_KEY, s.operator),
+    attestation: account("KUSD_ATTESTATION_PRIVATE_KEY", e.KUSD_ATTESTATION_PRIVATE_KEY, s.attestation),
     attestationFrom: s.attestationFrom,
   };
 }

@@ -13,10 +13,11 @@ import type { ReadDb } from "../../api/indexed/reads.js";
 import { loadSignatureBook, RegistryService } from "../../api/registry/registry-service.js";
 import { createReportContext } from "../../api/reports/context.js";
 import { openOperatorStore } from "../../api/store/operator-store.js";
+import { readServiceEnv } from "../../core/network/env.js";
 import { loadNetwork } from "../networks/index.js";
 
-const env = process.env;
-const network = await loadNetwork(env);
+const env = readServiceEnv(process.env);
+const network = await loadNetwork(process.env);
 const siteUrl = (env.KUSD_SITE_URL ?? `http://localhost:${env.PORT ?? 42069}`).replace(/\/$/, "");
 // bench/bare declares its own "ponder:schema" module, which widens the type of `db` here.
 const ctx = createReportContext(network, db as unknown as ReadDb, siteUrl);
@@ -25,14 +26,14 @@ const store = openOperatorStore({
   directory: env.KUSD_STORE_DIR,
   schema: env.KUSD_STORE_SCHEMA,
 });
-const keys = loadSigningKeys(network, env);
+const keys = loadSigningKeys(network, process.env);
 const statements = new StatementService(ctx, store, keys);
-statements.start(Number(env.KUSD_STATEMENT_INTERVAL_SECONDS ?? 3_600));
+statements.start(env.KUSD_STATEMENT_INTERVAL_SECONDS ?? 3_600);
 
 export default createApp({
   ctx,
   statements,
-  registry: new RegistryService(ctx, () => loadSignatureBook(ctx, env)),
+  registry: new RegistryService(ctx, () => loadSignatureBook(ctx, process.env)),
   keys,
   store,
   siteUrl,

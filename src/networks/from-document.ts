@@ -6,6 +6,7 @@
  */
 import { getAddress, type Address } from "viem";
 import { blockOnDate } from "../../core/network/base-blocks.js";
+import { readServiceEnv } from "../../core/network/env.js";
 import {
   NetworkDocumentError,
   operatorFileAddresses,
@@ -18,15 +19,8 @@ import {
 } from "./document.js";
 import { PSM_VERSIONS, type ContractDeployment, type Deployed, type FeedConfig, type NetworkConfig, type PsmKey, type StakingYieldSource } from "../../core/network/types.js";
 
-const positiveInt = (env: NodeJS.ProcessEnv, name: string): number | undefined => {
-  const raw = env[name];
-  if (raw === undefined || raw === "") return undefined;
-  const n = Number(raw);
-  if (!Number.isSafeInteger(n) || n <= 0) throw new NetworkDocumentError(`${name} must be a positive integer, got "${raw}"`, { name });
-  return n;
-};
-
-export function networkFromDocument(doc: NetworkDocument, env: NodeJS.ProcessEnv = process.env): NetworkConfig {
+export function networkFromDocument(doc: NetworkDocument, rawEnv: NodeJS.ProcessEnv = process.env): NetworkConfig {
+  const env = readServiceEnv(rawEnv);
   const k = doc.kusd;
   if (k?.schema !== "kusd-network/v1") throw new NetworkDocumentError(`not a kusd-network/v1 document (schema ${String(k?.schema)})`);
   if (doc.chainId !== k.chains.base.id) throw new NetworkDocumentError(`the registry file is for chain ${doc.chainId}, the document indexes chain ${k.chains.base.id}`);
@@ -76,14 +70,14 @@ export function networkFromDocument(doc: NetworkDocument, env: NodeJS.ProcessEnv
 
   // PONDER_RPC_URL_8453 may name several providers, comma-separated: Ponder spreads requests
   // over them and budgets each one separately.
-  const rpcUrls = (env.PONDER_RPC_URL_8453 ?? clock.rpc ?? "").split(",").map((u) => u.trim()).filter(Boolean);
+  const rpcUrls = env.PONDER_RPC_URL_8453 ?? (clock.rpc ? [clock.rpc] : []);
   const rpcBase = rpcUrls[0];
   if (!rpcBase) throw new NetworkDocumentError(`PONDER_RPC_URL_8453 is required for the ${k.name} network`, { name: "PONDER_RPC_URL_8453" });
   const readEthereum = env.KUSD_READ_RPC_URL_1 ?? env.PONDER_RPC_URL_1 ?? k.chains.ethereum.rpc;
   if (!readEthereum) throw new NetworkDocumentError(`KUSD_READ_RPC_URL_1 (or PONDER_RPC_URL_1) is required for the ${k.name} network`, { name: "KUSD_READ_RPC_URL_1" });
 
   const acc = k.accounts;
-  const envAddress = (name: string): Address | undefined => (env[name] ? getAddress(env[name]!) : undefined);
+  const envAddress = (a: Address | undefined): Address | undefined => (a ? getAddress(a) : undefined);
   const registryOperator = at(k.registry.operator);
   const registryAccounts = new Set<Address>(k.registryAccounts.map(at));
   for (const v of k.registry.versions) {
@@ -93,7 +87,7 @@ export function networkFromDocument(doc: NetworkDocument, env: NodeJS.ProcessEnv
   const indexedAddresses = new Set(deployments.map((d) => d.address));
   const attestationFrom = typeof k.signers.attestationFrom === "number" ? k.signers.attestationFrom : Date.parse(k.signers.attestationFrom) / 1000;
   if (!Number.isFinite(attestationFrom)) throw new NetworkDocumentError(`signers.attestationFrom is not a time: ${k.signers.attestationFrom}`);
-  const facilitatorKey = env.KUSD_FACILITATOR_PRIVATE_KEY as `0x${string}` | undefined;
+  const facilitatorKey = env.KUSD_FACILITATOR_PRIVATE_KEY;
 
   return {
     name: k.name,
@@ -102,8 +96,8 @@ export function networkFromDocument(doc: NetworkDocument, env: NodeJS.ProcessEnv
         id: 8453,
         rpc: Array.from({ length: clock.rpcCopies }, () => rpcUrls).flat(),
         disableCache: clock.disableCache,
-        pollingIntervalMs: positiveInt(env, "KUSD_POLLING_INTERVAL_MS") ?? clock.pollingIntervalMs,
-        ethGetLogsBlockRange: positiveInt(env, "KUSD_ETH_GET_LOGS_BLOCK_RANGE") ?? clock.ethGetLogsBlockRange,
+        pollingIntervalMs: env.KUSD_POLLING_INTERVAL_MS ?? clock.pollingIntervalMs,
+        ethGetLogsBlockRange: env.KUSD_ETH_GET_LOGS_BLOCK_RANGE ?? clock.ethGetLogsBlockRange,
       },
       ethereum: { id: 1 },
     },
@@ -128,11 +122,11 @@ export function networkFromDocument(doc: NetworkDocument, env: NodeJS.ProcessEnv
       treasury: at(acc.treasury),
       insuranceFund: at(acc.insuranceFund),
       operator: at(acc.operator),
-      hedgeWatchOnly: envAddress("KUSD_HEDGE_WATCH_ONLY") ?? maybe(acc.hedgeWatchOnly),
-      incentiveEscrow: envAddress("KUSD_INCENTIVE_ESCROW") ?? maybe(acc.incentiveEscrow),
-      ethUsdFeed: envAddress("KUSD_ETH_USD_FEED") ?? feeds.ethUsd?.address ?? null,
+      hedgeWatchOnly: envAddress(env.KUSD_HEDGE_WATCH_ONLY) ?? maybe(acc.hedgeWatchOnly),
+      incentiveEscrow: envAddress(env.KUSD_INCENTIVE_ESCROW) ?? maybe(acc.incentiveEscrow),
+      ethUsdFeed: envAddress(env.KUSD_ETH_USD_FEED) ?? feeds.ethUsd?.address ?? null,
       venue: { name: k.venue.name, url: env.KUSD_VENUE_URL ?? k.venue.url, account: at(k.venue.account), coin: k.venue.coin },
-      signers: { operator: at(k.signers.operator), attestation: envAddress("KUSD_ATTESTATION_SIGNER") ?? maybe(k.signers.attestation), attestationFrom },
+      signers: { operator: at(k.signers.operator), attestation: envAddress(env.KUSD_ATTESTATION_SIGNER) ?? maybe(k.signers.attestation), attestationFrom },
       publicRpc: { base: env.KUSD_PUBLIC_RPC_URL_8453 ?? k.publicRpc.base, ethereum: env.KUSD_PUBLIC_RPC_URL_1 ?? k.publicRpc.ethereum },
       readRpc: { base: env.KUSD_READ_RPC_URL_8453 ?? rpcBase, ethereum: readEthereum },
     },
@@ -145,13 +139,13 @@ export function networkFromDocument(doc: NetworkDocument, env: NodeJS.ProcessEnv
     yieldPolicy: k.yieldPolicy,
     payments: {
       network: k.payments.network,
-      recipient: envAddress("KUSD_PAYMENT_RECIPIENT") ?? maybe(k.payments.recipient),
+      recipient: envAddress(env.KUSD_PAYMENT_RECIPIENT) ?? maybe(k.payments.recipient),
       builderCode: env.KUSD_BUILDER_CODE ?? k.payments.builderCode,
       asset: (({ at: ref, ...terms }) => ({ ...terms, address: at(ref) }))(k.payments.asset),
       facilitator: env.KUSD_X402_FACILITATOR_URL
         ? { kind: "http", url: env.KUSD_X402_FACILITATOR_URL }
         : facilitatorKey
-          ? { kind: "local", rpcUrl: rpcBase, privateKey: facilitatorKey, pollingIntervalMs: positiveInt(env, "KUSD_FACILITATOR_POLLING_MS") }
+          ? { kind: "local", rpcUrl: rpcBase, privateKey: facilitatorKey, pollingIntervalMs: env.KUSD_FACILITATOR_POLLING_MS }
           : null,
     },
   };

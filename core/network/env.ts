@@ -1,0 +1,65 @@
+/**
+ * Every environment variable the service reads, in one zod schema: its type, its check and its
+ * meaning in one place. A bad value stops the process with one line per variable (name, what was
+ * wrong), instead of an unchecked cast deep in a module. An empty string counts as unset.
+ */
+import { isAddress, isHex, type Address, type Hex } from "viem";
+import { z } from "zod";
+import { KusdError } from "../errors.js";
+
+const address = z.string().refine((s) => isAddress(s, { strict: false }), "must be an address: 0x and 40 hex digits").transform((s) => s as Address);
+const url = z.url({ protocol: /^https?$/, error: "must be an http(s) URL" });
+const urlList = z.string().transform((s) => s.split(",").map((u) => u.trim()).filter(Boolean)).pipe(z.array(url).min(1, "must name at least one URL"));
+const positiveInt = z.coerce.number({ error: "must be a number" }).int("must be a whole number").positive("must be positive");
+const privateKey = z.string().refine((s) => isHex(s) && s.length === 66, "must be a 32-byte hex private key (0x and 64 hex digits)").transform((s) => s as Hex);
+
+export const serviceEnvSchema = z.object({
+  KUSD_NETWORK: z.enum(["devnet", "base"], { error: 'must be "devnet" or "base"' }).default("devnet"),
+  KUSD_NETWORK_FILE: z.string().optional(),
+  KUSD_OPERATOR_REGISTRY_FILE: z.string().optional(),
+  PONDER_RPC_URL_8453: urlList.optional(),
+  PONDER_RPC_URL_1: url.optional(),
+  KUSD_READ_RPC_URL_8453: url.optional(),
+  KUSD_READ_RPC_URL_1: url.optional(),
+  KUSD_PUBLIC_RPC_URL_8453: url.optional(),
+  KUSD_PUBLIC_RPC_URL_1: url.optional(),
+  KUSD_VENUE_URL: url.optional(),
+  KUSD_ETH_GET_LOGS_BLOCK_RANGE: positiveInt.optional(),
+  KUSD_POLLING_INTERVAL_MS: positiveInt.optional(),
+  KUSD_FACILITATOR_POLLING_MS: positiveInt.optional(),
+  KUSD_STATEMENT_INTERVAL_SECONDS: positiveInt.optional(),
+  KUSD_HEDGE_WATCH_ONLY: address.optional(),
+  KUSD_INCENTIVE_ESCROW: address.optional(),
+  KUSD_ETH_USD_FEED: address.optional(),
+  KUSD_ATTESTATION_SIGNER: address.optional(),
+  KUSD_PAYMENT_RECIPIENT: address.optional(),
+  KUSD_BUILDER_CODE: z.string().optional(),
+  KUSD_X402_FACILITATOR_URL: url.optional(),
+  KUSD_FACILITATOR_PRIVATE_KEY: privateKey.optional(),
+  KUSD_OPERATOR_PRIVATE_KEY: privateKey.optional(),
+  KUSD_ATTESTATION_PRIVATE_KEY: privateKey.optional(),
+  KUSD_REGISTRY_SOURCE: z.string().transform((s) => s.split(",").map((x) => x.trim()).filter(Boolean)).optional(),
+  KUSD_REGISTRY_SIGNATURES: z.string().optional(),
+  KUSD_SITE_URL: url.optional(),
+  PORT: positiveInt.optional(),
+  KUSD_ADMIN_TOKEN: z.string().optional(),
+  KUSD_STORE_DIR: z.string().optional(),
+  KUSD_STORE_SCHEMA: z.string().optional(),
+  DATABASE_URL: z.string().optional(),
+});
+
+export type ServiceEnv = z.infer<typeof serviceEnvSchema>;
+
+export class EnvironmentError extends KusdError<{ variables: { name: string; problem: string }[] }> {
+  override name = "EnvironmentError";
+  readonly code: string = "invalid_environment";
+}
+
+/** The service's environment, checked; throws EnvironmentError naming every bad variable. */
+export function readServiceEnv(env: NodeJS.ProcessEnv = process.env): ServiceEnv {
+  const present = Object.fromEntries(Object.keys(serviceEnvSchema.shape).flatMap((k) => (env[k] ? [[k, env[k]]] : [])));
+  const parsed = serviceEnvSchema.safeParse(present);
+  if (parsed.success) return parsed.data;
+  const variables = parsed.error.issues.map((i) => ({ name: String(i.path[0]), problem: i.message }));
+  throw new EnvironmentError(`invalid environment: ${variables.map((v) => `${v.name} ${v.problem}`).join("; ")}`, { variables });
+}
