@@ -3,7 +3,7 @@
  * independently, a tampered document is refused, the scripted violation is found and nothing
  * that the rule allows is.
  */
-import { readFileSync, writeFileSync, mkdtempSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -92,19 +92,23 @@ describe("registry document", () => {
 
   it("kusd-verify-registry accepts the published document and refuses a tampered statement", async () => {
     const dir = mkdtempSync(join(tmpdir(), "kusd-reg-"));
-    const ok = await runVerifyRegistry([`${s.indexerUrl}/api/por/accounts`, "--rpc-url", s.rpcUrl]);
-    expect(ok.exitCode, ok.output).toBe(0);
-    const doc = (await get("/api/por/accounts")).body;
-    doc.registry.entries[2].statement.holds_protocol_funds = !doc.registry.entries[2].statement.holds_protocol_funds;
-    writeFileSync(join(dir, "tampered.json"), JSON.stringify(doc));
-    expect((await runVerifyRegistry([join(dir, "tampered.json"), "--rpc-url", s.rpcUrl])).exitCode).toBe(1);
-    const forged = (await get("/api/por/accounts")).body;
-    const eoa = forged.registry.entries.find((e: any) => e.statement.kind === "eoa");
-    eoa.membership_signature = await privateKeyToAccount(d.accounts.unlistedRecipient!.privateKey).signMessage({ message: forged.registry.membership_message });
-    writeFileSync(join(dir, "forged.json"), JSON.stringify(forged));
-    expect((await runVerifyRegistry([join(dir, "forged.json"), "--offline"])).exitCode).toBe(1);
-    expect((await runVerifyRegistry([join(dir, "missing.json")])).exitCode).toBe(2);
-    expect(readFileSync(join(dir, "tampered.json"), "utf8")).toContain("registry");
+    try {
+      const ok = await runVerifyRegistry([`${s.indexerUrl}/api/por/accounts`, "--rpc-url", s.rpcUrl]);
+      expect(ok.exitCode, ok.output).toBe(0);
+      const doc = (await get("/api/por/accounts")).body;
+      doc.registry.entries[2].statement.holds_protocol_funds = !doc.registry.entries[2].statement.holds_protocol_funds;
+      writeFileSync(join(dir, "tampered.json"), JSON.stringify(doc));
+      expect((await runVerifyRegistry([join(dir, "tampered.json"), "--rpc-url", s.rpcUrl])).exitCode).toBe(1);
+      const forged = (await get("/api/por/accounts")).body;
+      const eoa = forged.registry.entries.find((e: any) => e.statement.kind === "eoa");
+      eoa.membership_signature = await privateKeyToAccount(d.accounts.unlistedRecipient!.privateKey).signMessage({ message: forged.registry.membership_message });
+      writeFileSync(join(dir, "forged.json"), JSON.stringify(forged));
+      expect((await runVerifyRegistry([join(dir, "forged.json"), "--offline"])).exitCode).toBe(1);
+      expect((await runVerifyRegistry([join(dir, "missing.json")])).exitCode).toBe(2);
+      expect(readFileSync(join(dir, "tampered.json"), "utf8")).toContain("registry");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("the service refuses to publish a version whose supplied signature does not recover to its account", async () => {
