@@ -17,7 +17,7 @@ const psms = Object.values(net.psms);
 const stakingVaults = Object.values(net.stakingVaults);
 const depositVaults = Object.values(net.depositVaults);
 const lsts = Object.values(net.lsts).filter((l) => l.kind === "rate-event");
-const lstFeeds = Object.values(net.lsts).filter((l) => l.kind === "exchange-rate-feed");
+const lstFeeds = Object.values(net.lsts).flatMap((l) => (l.kind === "exchange-rate-feed" ? [l] : []));
 const lending = Object.values(net.lending);
 const accounts = net.registryAccounts;
 
@@ -102,7 +102,7 @@ const config = createConfig({
     LstFeed: {
       chain: "base",
       startBlock: lstFeeds.length ? earliest(...lstFeeds) : 0,
-      interval: lstFeeds.length ? Math.min(...lstFeeds.map((l) => (l.kind === "exchange-rate-feed" ? l.intervalBlocks : 1))) : 1,
+      interval: lstFeeds.length ? Math.min(...lstFeeds.map((l) => l.intervalBlocks)) : 1,
     },
   },
 });

@@ -3,7 +3,7 @@
  * KUSD_ATTESTATION_PRIVATE_KEY; the devnet runner sets its own keys there). Keys are held as viem
  * accounts and never logged or served; only their addresses leave this module.
  */
-import { getAddress, isHex, type Address, type Hex, type LocalAccount } from "viem";
+import { getAddress, type Address, type Hex, type LocalAccount } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import type { NetworkConfig } from "../../core/network/types.js";
 import { readServiceEnv } from "../../core/network/env.js";
@@ -24,10 +24,10 @@ export type SigningKeys = {
   attestationFrom: number;
 };
 
-const account = (name: string, key: string | undefined, expected: Address | null): LocalAccount | null => {
+/** `key` is already checked for shape by the environment schema; here only whose it is. */
+const account = (name: string, key: Hex | undefined, expected: Address | null): LocalAccount | null => {
   if (!key) return null;
-  if (!isHex(key) || key.length !== 66) throw new SigningKeyError(`${name} is not a 32-byte hex private key`, { key: name });
-  const a = privateKeyToAccount(key as Hex);
+  const a = privateKeyToAccount(key);
   if (expected && getAddress(expected) !== a.address) throw new SigningKeyError(`${name} does not belong to the configured signer`, { key: name, expected, got: a.address });
   return a;
 };

@@ -37,8 +37,6 @@ export const HEDGE_SUBACCOUNT_KEY: Hex = "0x4bbbf85ce3377467afe5d46f804f221813b2
 export type RehearsalFacts = {
   /** Anvil transaction that stands in for each real creation transaction. */
   creations: Record<Hex, { anvilTx: Hex; contractAddress: Address }>;
-  /** Heights of the story's landmarks. */
-  heights: Record<string, number>;
   /** The wstETH / stETH rates pushed, with their times (for the staking yield by hand). */
   wstEthRates: { t: number; rate: bigint }[];
   violation: { from: Address; to: Address; amount: bigint; height: number };
@@ -54,7 +52,7 @@ export async function playMainnetStory(d: ChainDriver, net: NetworkConfig, guard
   const usdcAddr = net.usdc.address;
   const { kUSD, psms, stakingVaults, depositVaults, lending } = net;
   const deployment = (role: string) => net.deployments.find((x) => x.role === role)!;
-  const facts: RehearsalFacts = { creations: {}, heights: {}, wstEthRates: [], violation: null as never, headHeight: 0 };
+  const facts: RehearsalFacts = { creations: {}, wstEthRates: [], violation: null as never, headHeight: 0 };
   const at = (h: number) => d.at(timeOfHeight(h));
   const send = (from: Address, to: Address, artifact: string, fn: string, args: readonly unknown[] = []) =>
     d.send({ from, to, data: encode(loadArtifact(artifact).abi, fn, args) });
@@ -104,7 +102,6 @@ export async function playMainnetStory(d: ChainDriver, net: NetworkConfig, guard
 
   // 2026-04-08: kUSD, PSM v1 (the redeem reserve today) and vault v1.
   at(heightOf("2026-04-08T06:00:00Z"));
-  facts.heights.kUSD = heightOf("2026-04-08T06:00:00Z");
   await place("kUSD", kUSD.address, "KUSD", [safe]);
   await place("psmRedeemReserve", psms.psmRedeemReserve.address, "KUSDPSMV1", [kUSD.address, safe]);
   await configurePsm(psms.psmRedeemReserve.address, "KUSDPSMV1");
@@ -133,7 +130,6 @@ export async function playMainnetStory(d: ChainDriver, net: NetworkConfig, guard
 
   // 2026-07-03, skUSD at its published deploy block; stakers move over.
   at(48_175_381 - 1); // the creation transaction lands on the published block
-  facts.heights.skUSD = 48_175_381;
   await place("skUSD", stakingVaults.skUSD.address, "StakedKUSD", [kUSD.address, safe]);
   await send(A.user, stakingVaults.skUSDDeprecated.address, "StakedKUSDV1", "redeem", [await sharesOf(d, stakingVaults.skUSDDeprecated.address, A.user), A.user, A.user]);
   await send(A.user, kUSD.address, "KUSD", "approve", [stakingVaults.skUSD.address, parseEther("200000")]);
@@ -158,7 +154,6 @@ export async function playMainnetStory(d: ChainDriver, net: NetworkConfig, guard
   await place(null, timelock, "Timelock", [172_800n, [safe], [safe], "0x0000000000000000000000000000000000000000"]);
   await place(null, guardian, "PauseGuardian", [safe, [psms.psmMint.address, psms.psmRetiredMint.address, psms.psmRedeemReserve.address]]);
   at(49_623_130);
-  facts.heights.handover = 49_623_130;
   for (const target of [kUSD.address, psms.psmMint.address, psms.psmRetiredMint.address, psms.psmRedeemReserve.address]) {
     await send(safe, target, "KUSD", "grantRole", [DEFAULT_ADMIN_ROLE, timelock]);
   }
@@ -169,7 +164,6 @@ export async function playMainnetStory(d: ChainDriver, net: NetworkConfig, guard
 
   // 2026-08-09, block 49,726,126: the operator's Euler market; a lender supplies USDC.
   at(49_726_126); // placeContract mines this block first: the market's code shows from it
-  facts.heights.euler = 49_726_126;
   await place(null, lending.lendingUSDC!.address, "EVKVault", [usdcAddr, "EVK Vault eUSDC-116", "eUSDC-116", safe, 500n], A.deployer);
   await place(null, lending.lendingEscrowKUSD!.address, "EVKVault", [kUSD.address, "EVK Vault ekUSD-1", "ekUSD-1", safe, 0n], A.deployer);
   await send(A.lender, usdcAddr, "FiatTokenV2", "approve", [lending.lendingUSDC!.address, usdc(150_000)]);
@@ -182,7 +176,6 @@ export async function playMainnetStory(d: ChainDriver, net: NetworkConfig, guard
   await freshUsdcPrice();
   await send(A.user, kUSD.address, "KUSD", "approve", [psms.psmMint.address, parseEther("10000")]);
   await send(A.user, psms.psmMint.address, "KUSDPSM", "swapKUSDForStable", [usdcAddr, parseEther("10000")]);
-  facts.heights.redemption = heightOf("2026-08-20T12:00:00Z");
   await send(A.circle, usdcAddr, "FiatTokenV2", "mint", [r.treasury, usdc(50_000)]);
 
   // 2026-10-01: the treasury pays an address the registry does not list: a violation.

@@ -7,12 +7,18 @@ const rateEvents = Object.values(network.lsts).filter((l) => l.kind === "rate-ev
 const rateFeeds = Object.entries(network.lsts).flatMap(([symbol, l]) => (l.kind === "exchange-rate-feed" ? [{ symbol, ...l }] : []));
 const aggregatorAbi = parseAbi(["function latestRoundData() view returns (uint80 roundId, int256 answer, uint256 startedAt, uint256 updatedAt, uint80 answeredInRound)"]);
 
+/** Feeds seen with code: code, once deployed, stays, so each is looked for only until it appears. */
+const feedsWithCode = new Set<string>();
+
 if (rateFeeds.length > 0) ponder.on("LstFeed:block", async ({ event, context }) => {
   for (const f of rateFeeds) {
     if (BigInt(f.startBlock) > event.block.number) continue;
-    // A feed read before the feed exists answers 0x; it is skipped, never fatal.
-    const code = await context.client.getCode({ address: f.address });
-    if (!code || code === "0x") continue;
+    if (!feedsWithCode.has(f.address)) {
+      // A feed read before the feed exists answers 0x; it is skipped, never fatal.
+      const code = await context.client.getCode({ address: f.address });
+      if (!code || code === "0x") continue;
+      feedsWithCode.add(f.address);
+    }
     // A feed with no round yet reverts (Chainlink's "No data present"): nothing to record, not fatal.
     const round = await context.client.readContract({ abi: aggregatorAbi, address: f.address, functionName: "latestRoundData" }).catch(() => null);
     if (!round) continue;

@@ -4,7 +4,7 @@
  * alike. Environment variables override only what an operator of this service chooses (RPC URLs,
  * keys, payment terms), never where the protocol's contracts are or when they start.
  */
-import { getAddress, type Address } from "viem";
+import { getAddress, isAddress, type Address } from "viem";
 import { blockOnDate } from "../../core/network/base-blocks.js";
 import { readServiceEnv } from "../../core/network/env.js";
 import {
@@ -33,7 +33,7 @@ export function networkFromDocument(doc: NetworkDocument, rawEnv: NodeJS.Process
   const indexed = (role: string, spec: IndexedContractSpec): Deployed => {
     const d: ContractDeployment = {
       role,
-      ref: isPath(spec.at) ? spec.at : null,
+      ref: isAddress(spec.at, { strict: false }) ? null : spec.at,
       address: at(spec.at),
       startBlock: startOf(spec),
       creationTx: spec.creationTx,
@@ -151,4 +151,3 @@ export function networkFromDocument(doc: NetworkDocument, rawEnv: NodeJS.Process
   };
 }
 
-const isPath = (ref: AddressRef) => !ref.startsWith("0x");
