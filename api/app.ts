@@ -10,6 +10,7 @@ import type { SigningKeys } from "./attestation/keys.js";
 import type { StatementService } from "./attestation/statement-service.js";
 import { createGraphQL } from "./graphql/yoga.js";
 import { notFound, onApiError } from "./http/errors.js";
+import { openApiDocument } from "./http/openapi-document.js";
 import { createFacilitatorClient } from "./paid/facilitator.js";
 import { createGateway } from "./paid/gateway.js";
 import { operatorOwnedAddresses } from "./paid/operator-owned.js";
@@ -23,6 +24,9 @@ import { registryRoutes } from "./routes/registry-routes.js";
 import { yieldRoutes } from "./routes/yield-routes.js";
 import type { OperatorStore } from "./store/operator-store.js";
 
+/** The version of the free API's contract (the OpenAPI document's info.version). */
+export const API_VERSION = "1.0.0";
+
 export type AppParts = {
   ctx: ReportContext;
   statements: StatementService;
@@ -33,6 +37,8 @@ export type AppParts = {
   siteUrl: string;
   /** Bearer token for issuing a signed statement on demand; unset: that route is off. */
   adminToken?: string;
+  /** Check every answer against its route's response schema (a breach answers 500): the e2e stack sets it. */
+  checkResponses?: boolean;
   /** Routes of the host that come before ours (Ponder's /sql and generated GraphQL). */
   host?: (app: Hono) => void;
 };
@@ -42,7 +48,15 @@ export function createApp(p: AppParts): Hono {
   const network = ctx.network;
   const app = new Hono();
   app.onError(onApiError);
+  if (p.checkResponses) {
+    app.use("*", async (c, next) => {
+      c.set("checkResponses", true);
+      await next();
+    });
+  }
   p.host?.(app);
+  const openApi = openApiDocument(app, { siteUrl: p.siteUrl, version: API_VERSION });
+  app.get("/api/openapi.json", async (c) => c.json(await openApi()));
   // Registry routes first: porRoutes ends with the JSON 404 for every other /api path.
   app.route("/", registryRoutes(ctx, registry));
   app.route("/", eventsRoutes(ctx));
@@ -72,6 +86,8 @@ export function createApp(p: AppParts): Hono {
       operatorOwned: operatorOwnedAddresses(network),
     }));
   }
+  // Under /api every unknown path answers the JSON 404, also when a host mounts this app as a sub-app.
+  app.all("/api/*", notFound);
   app.notFound(notFound);
   return app;
 }

@@ -3,7 +3,11 @@
  * the signer binding, and the redemption planner. Every error is JSON with a stable code.
  */
 import { Hono } from "hono";
-import { parseUnits } from "viem";
+import { parseUnits, type Address, type Hex } from "viem";
+import { z } from "zod";
+import { PublishedStatementSchema, SignerRegistrySchema, StatementHistorySchema, type PublishedStatement } from "../../core/attestation/published-schema.js";
+import { limitParam } from "../http/query-params.js";
+import { contract, validQuery } from "../http/route-contract.js";
 import type { StatementService } from "../attestation/statement-service.js";
 import { ApiError, badRequest, onApiError } from "../http/errors.js";
 import { resolveReportBlock, type ReportContext } from "../reports/context.js";
@@ -23,7 +27,41 @@ export type PorRoutesOptions = {
   adminToken?: string;
 };
 
-const published = (artifact: string) => JSON.parse(artifact) as Record<string, unknown>;
+const published = (artifact: string) => JSON.parse(artifact) as PublishedStatement;
+
+const TAGS = ["Reserves"];
+const STATEMENT_TAGS = ["Signed statements"];
+
+export const signedContract = {
+  summary: "The latest signed reserves statement (EIP-191 over the SHA-256 of its canonical payload)",
+  tags: STATEMENT_TAGS,
+  response: PublishedStatementSchema,
+  errors: { 503: "no statement yet: the indexer is catching up, or no signing key is configured" },
+};
+
+export const historyContract = {
+  summary: "Past signed statements, newest first",
+  tags: STATEMENT_TAGS,
+  query: z.object({
+    limit: limitParam(MAX_LIST_LIMIT, 24),
+    before: z.string().regex(/^\d{1,12}$/, "before must be a unix timestamp in seconds").transform(Number).optional().describe("only statements signed before this unix time"),
+  }),
+  response: StatementHistorySchema,
+};
+
+export const statementByHashContract = {
+  summary: "One past signed statement by its attestation_hash",
+  tags: STATEMENT_TAGS,
+  response: PublishedStatementSchema,
+  errors: { 404: "no statement with this attestation_hash" },
+};
+
+export const signerRegistryContract = {
+  summary: "The signer binding: which key signs artifacts from which date, signed by the operator account",
+  tags: STATEMENT_TAGS,
+  response: SignerRegistrySchema,
+  errors: { 404: "no attestation key is configured" },
+};
 
 export function porRoutes({ ctx, statements, adminToken }: PorRoutesOptions) {
   const app = new Hono();
@@ -44,25 +82,20 @@ export function porRoutes({ ctx, statements, adminToken }: PorRoutesOptions) {
     }
   });
 
-  app.get("/api/por/signed", async (c) => c.json(published((await statements.latest()).artifact)));
+  app.get("/api/por/signed", ...contract(signedContract), async (c) => c.json(published((await statements.latest()).artifact)));
 
-  app.get("/api/por/signed/history", async (c) => {
-    const limitRaw = c.req.query("limit") ?? "24";
-    const beforeRaw = c.req.query("before");
-    if (!/^\d{1,4}$/.test(limitRaw) || Number(limitRaw) < 1 || Number(limitRaw) > MAX_LIST_LIMIT) {
-      throw badRequest("invalid_limit", `limit must be an integer from 1 to ${MAX_LIST_LIMIT}`, { limit: limitRaw });
-    }
-    if (beforeRaw !== undefined && !/^\d{1,12}$/.test(beforeRaw)) throw badRequest("invalid_before", "before must be a unix timestamp in seconds", { before: beforeRaw });
+  app.get("/api/por/signed/history", ...contract(historyContract), async (c) => {
+    const { limit, before } = validQuery(c, historyContract);
     const store = await statements.store;
-    const rows = await store.statements.list({ limit: Number(limitRaw), ...(beforeRaw !== undefined && { before: Number(beforeRaw) }) });
+    const rows = await store.statements.list({ limit, ...(before !== undefined && { before }) });
     const last = rows.at(-1);
     return c.json({
-      statements: rows.map((r) => ({ timestamp: r.timestamp, blockNumber: Number(r.blockNumber), signer: r.signer, status: r.status, attestation_hash: r.attestationHash, url: `${ctx.siteUrl}/api/por/signed/${r.attestationHash}` })),
-      next: rows.length === Number(limitRaw) && last ? `${ctx.siteUrl}/api/por/signed/history?limit=${limitRaw}&before=${last.timestamp}` : null,
-    });
+      statements: rows.map((r) => ({ timestamp: r.timestamp, blockNumber: Number(r.blockNumber), signer: r.signer as Address, status: r.status, attestation_hash: r.attestationHash as Hex, url: `${ctx.siteUrl}/api/por/signed/${r.attestationHash}` })),
+      next: rows.length === limit && last ? `${ctx.siteUrl}/api/por/signed/history?limit=${limit}&before=${last.timestamp}` : null,
+    } satisfies z.infer<typeof StatementHistorySchema>);
   });
 
-  app.get("/api/por/signed/:hash", async (c) => {
+  app.get("/api/por/signed/:hash", ...contract(statementByHashContract), async (c) => {
     const hash = c.req.param("hash");
     if (!/^0x[0-9a-fA-F]{64}$/.test(hash)) throw badRequest("invalid_hash", "expected an attestation_hash: 0x and 64 hex characters", { hash });
     const row = await (await statements.store).statements.byHash(hash);
@@ -77,13 +110,13 @@ export function porRoutes({ ctx, statements, adminToken }: PorRoutesOptions) {
     return c.json(await statements.issue(c.req.query("block")), 201);
   });
 
-  app.get("/api/por/signer-registry", async (c) => {
+  app.get("/api/por/signer-registry", ...contract(signerRegistryContract), async (c) => {
     const binding = await statements.binding();
     if (!binding) throw new ApiError(404, "binding_not_configured", "no attestation key is configured: every artifact is signed by the operator account");
     return c.json({
       ...binding,
       verify: `npx kusd-verify ${ctx.siteUrl}/api/por/signed --binding ${ctx.siteUrl}/api/por/signer-registry --operator ${binding.binding.operator}`,
-    });
+    } satisfies z.infer<typeof SignerRegistrySchema>);
   });
 
   app.get("/api/por/redemption-plan", async (c) => {
@@ -154,9 +187,6 @@ export function porRoutes({ ctx, statements, adminToken }: PorRoutesOptions) {
       routing: "smallest reserve that fully covers the amount; otherwise split across PSMs deepest first, one transaction each; each leg's fee by its PSM's deployed rule (first tier whose lower bound the size reaches, else the flat fee; PSM v1 compares the raw kUSD amount), confirmed with getFee at this block",
     });
   });
-
-  // Under /api every unknown path answers JSON, like every error here.
-  app.all("/api/*", (c) => c.json({ error: { code: "not_found", message: `no route ${c.req.method} ${c.req.path}`, details: {} } }, 404));
 
   return app;
 }

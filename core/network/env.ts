@@ -46,6 +46,8 @@ export const serviceEnvSchema = z.object({
   KUSD_STORE_DIR: z.string().optional(),
   KUSD_STORE_SCHEMA: z.string().optional(),
   DATABASE_URL: z.string().optional(),
+  /** "1": every API answer is checked against its route's response schema (a breach answers 500); the e2e stack sets it. */
+  KUSD_CHECK_RESPONSES: z.enum(["0", "1"], { error: 'must be "0" or "1"' }).transform((s) => s === "1").optional(),
 });
 
 export type ServiceEnv = z.infer<typeof serviceEnvSchema>;

@@ -8,6 +8,9 @@ import type { RegistryEntryConfig, RegistryVersionConfig } from "../network/regi
 import { attestationHash, canonicalJson } from "../attestation/canonical.js";
 import { KusdError } from "../errors.js";
 import type { Predicate } from "./predicates.js";
+import type { RegistryDocument } from "./document-schema.js";
+
+export { RegistryDocumentSchema, type RegistryDocument } from "./document-schema.js";
 
 export const REGISTRY_OPERATOR_NAME = "kerne";
 export const registrySchema = (operatorName: string) => `${operatorName}-account-registry/v1`;
@@ -43,19 +46,19 @@ export function accountSetDigest(addresses: readonly string[]): Hex {
   return attestationHash(canonicalJson([...new Set(addresses.map((a) => getAddress(a)))].sort()));
 }
 
-function entryOf(i: RegistryInputs, e: RegistryEntryConfig) {
+function entryOf(i: RegistryInputs, e: RegistryEntryConfig): RegistryDocument["registry"]["entries"][number] {
   const address = getAddress(e.address);
   const asOf = i.version.as_of;
   const message = membershipMessage(asOf);
-  let membership_proof: Record<string, unknown>;
-  let observation: Record<string, unknown> | null = null;
+  let membership_proof: RegistryDocument["registry"]["entries"][number]["statement"]["membership_proof"];
+  let observation: RegistryDocument["registry"]["entries"][number]["statement"]["observation"] = null;
   let membership_signature: Hex | null = null;
   if (e.kind === "eoa") {
     const sig = i.signatures.get(address.toLowerCase());
     if (!sig) throw new RegistryPublishError(`no membership signature for ${address}`, { address, registry_version: i.version.registry_version });
     membership_signature = sig;
     membership_proof = {
-      kind: "eoa_signature",
+      kind: "eoa_signature" as const,
       as_of: asOf,
       message,
       verify: `cast wallet verify --address ${address} '${message}' ${sig}`,
@@ -63,7 +66,7 @@ function entryOf(i: RegistryInputs, e: RegistryEntryConfig) {
   } else {
     const p = i.proofs.get(address.toLowerCase());
     if (!p) throw new RegistryPublishError(`no membership predicate for contract ${address}`, { address, registry_version: i.version.registry_version });
-    membership_proof = { kind: "onchain_predicate", as_of: asOf, predicate: p.predicate, secondary_predicate: p.secondary, why_not_a_signature: p.why };
+    membership_proof = { kind: "onchain_predicate" as const, as_of: asOf, predicate: p.predicate, secondary_predicate: p.secondary, why_not_a_signature: p.why };
     observation = { ...p.observation, ...(p.secondaryObservation ? { secondary: p.secondaryObservation } : {}) };
   }
   const statement = {
@@ -86,7 +89,7 @@ function entryOf(i: RegistryInputs, e: RegistryEntryConfig) {
   return { statement, statement_canonical, statement_digest: attestationHash(statement_canonical), membership_signature };
 }
 
-export function buildRegistryDocument(i: RegistryInputs) {
+export function buildRegistryDocument(i: RegistryInputs): RegistryDocument {
   const v = i.version;
   const entries = v.entries.map((e) => entryOf(i, e));
   return {
@@ -138,5 +141,3 @@ export function buildRegistryDocument(i: RegistryInputs) {
     },
   };
 }
-
-export type RegistryDocument = ReturnType<typeof buildRegistryDocument>;

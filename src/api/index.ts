@@ -38,6 +38,7 @@ export default createApp({
   store,
   siteUrl,
   adminToken: env.KUSD_ADMIN_TOKEN,
+  checkResponses: env.KUSD_CHECK_RESPONSES ?? false,
   host: (app) => {
     app.use("/sql/*", client({ db, schema }));
     // Ponder's generated GraphQL over the same tables, kept for Ponder-native clients and as the

@@ -193,6 +193,7 @@ describe.runIf(inject("database") === "postgres")("standalone read replica (Post
       network: selectNetwork(),
       siteUrl: "http://replica.test",
       storeSchema: inject("storeSchema"),
+      checkResponses: true,
     });
 
   it("answers in process from the views schema exactly as the indexer's API does", async () => {
@@ -224,6 +225,9 @@ describe.runIf(inject("database") === "postgres")("standalone read replica (Post
         if (local !== remote) differing.push(`${url}: replica ${local}, indexer ${remote}`);
       }
       expect(differing).toEqual([]);
+      // The documented route tables are the same document.
+      const [localDoc, remoteDoc] = await Promise.all([Promise.resolve(app.request("/api/openapi.json")).then((r) => r.json()), fetch(`${inject("indexerUrl")}/api/openapi.json`).then((r) => r.json())]);
+      expect((localDoc as { paths: object }).paths).toEqual((remoteDoc as { paths: object }).paths);
     } finally {
       await close();
     }

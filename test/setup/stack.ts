@@ -54,6 +54,8 @@ export async function setup(project: TestProject) {
       KUSD_READ_RPC_URL_8453: rpcProxy.url,
       KUSD_VENUE_URL: venueProxy.url,
       KUSD_ADMIN_TOKEN: ADMIN_TOKEN,
+      // Every answer of the test stack is checked against its published schema.
+      KUSD_CHECK_RESPONSES: "1",
       KUSD_STORE_DIR: join(dir, "operator-store"),
       KUSD_STORE_SCHEMA: STORE_SCHEMA,
     },

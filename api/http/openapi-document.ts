@@ -1,0 +1,41 @@
+/**
+ * `/api/openapi.json`: the OpenAPI 3.1 document of the free endpoints, generated from the routes'
+ * own contracts (query and response schemas), so it cannot drift from what the routes do. The
+ * paid gateway publishes its own descriptor at `/paid/openapi.json`.
+ */
+import type { Hono } from "hono";
+import { generateSpecs } from "hono-openapi";
+import { z } from "zod";
+
+const ErrorSchema = z
+  .strictObject({
+    error: z.strictObject({
+      code: z.string().describe("stable, machine-matchable"),
+      message: z.string(),
+      details: z.record(z.string(), z.unknown()),
+    }),
+  })
+  .describe("every non-2xx answer");
+
+export type OpenApiOptions = { siteUrl: string; version: string };
+
+/** Built once per process on first request: the routes do not change while it runs. */
+export function openApiDocument(app: Hono, o: OpenApiOptions): () => Promise<unknown> {
+  let doc: Promise<unknown> | null = null;
+  return () =>
+    (doc ??= generateSpecs(app, {
+      documentation: {
+        openapi: "3.1.0",
+        info: {
+          title: "kUSD transparency API",
+          version: o.version,
+          description: "Reserves, liabilities, solvency, redemption capacity, yield and the account registry of kUSD, each figure recomputable from public chain and venue reads (the verifyVia commands). Free endpoints; the paid gateway is described at /paid/openapi.json.",
+          license: { name: "MIT", identifier: "MIT" },
+        },
+        servers: [{ url: o.siteUrl }],
+        components: { schemas: { Error: z.toJSONSchema(ErrorSchema, { target: "draft-2020-12" }) as never } },
+      },
+      exclude: [/^\/paid/, /^\/graphql/, /^\/sql/, /^\/ponder/, "/api/openapi.json"],
+      defaultValidationErrorResponse: { description: "a query parameter is malformed", content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } },
+    }));
+}

@@ -1,0 +1,72 @@
+/**
+ * One route's contract in one place: its query schema (validated at the edge, a bad value is a
+ * 400 with a stable code), its response schema (the type the handler returns, the OpenAPI
+ * document's entry, and, when the app checks responses, a check on every answer it sends).
+ */
+import type { MiddlewareHandler } from "hono";
+import { describeRoute, resolver, validator } from "hono-openapi";
+import type { z } from "zod";
+import { badRequest, errorBody } from "./errors.js";
+
+export type RouteContract<Q extends z.ZodType | undefined, R extends z.ZodType> = {
+  summary: string;
+  description?: string;
+  tags: string[];
+  query?: Q;
+  response: R;
+  /** Error code per query parameter when it is not `invalid_<name>`. */
+  queryErrorCodes?: Record<string, string>;
+  /** Error statuses the route can answer besides 400, with what they mean. */
+  errors?: Record<number, string>;
+};
+
+declare module "hono" {
+  interface ContextVariableMap {
+    /** Set by the app when every answer is to be checked against its schema (the e2e stack does). */
+    checkResponses?: boolean;
+  }
+}
+
+const errorContent = (description: string) => ({ description, content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } });
+
+function issueParam(issue: { path?: ReadonlyArray<PropertyKey | { key: PropertyKey }> }): string {
+  const first = issue.path?.[0];
+  return String(typeof first === "object" && first !== null ? first.key : (first ?? "query"));
+}
+
+/** The middlewares of a route: its OpenAPI description, its query validator, its response check. */
+export function contract<Q extends z.ZodType | undefined, R extends z.ZodType>(c: RouteContract<Q, R>): [MiddlewareHandler, MiddlewareHandler, MiddlewareHandler] {
+  const described = describeRoute({
+    summary: c.summary,
+    ...(c.description && { description: c.description }),
+    tags: c.tags,
+    responses: {
+      200: { description: c.summary, content: { "application/json": { schema: resolver(c.response) } } },
+      ...Object.fromEntries(Object.entries(c.errors ?? {}).map(([status, text]) => [status, errorContent(text)])),
+    },
+  });
+  const checked: MiddlewareHandler = async (ctx, next) => {
+    await next();
+    if (!ctx.get("checkResponses") || ctx.res.status !== 200) return;
+    const body: unknown = await ctx.res.clone().json();
+    const parsed = c.response.safeParse(body);
+    if (parsed.success) return;
+    // A contract breach is the server's bug: it must fail loudly in tests, never pass silently.
+    const issues = parsed.error.issues.slice(0, 10).map((i) => ({ path: i.path.join("."), message: i.message }));
+    console.error(`[api] ${ctx.req.method} ${ctx.req.path}: response breaks its schema`, JSON.stringify(issues));
+    ctx.res = ctx.json(errorBody("response_contract_violated", "the response does not match its published schema", { issues }), 500);
+  };
+  if (!c.query) return [described, (_ctx, next) => next(), checked];
+  const validated = validator("query", c.query, (result, ctx) => {
+    if (result.success) return;
+    const issue = result.error[0]!;
+    const param = issueParam(issue);
+    throw badRequest(c.queryErrorCodes?.[param] ?? `invalid_${param}`, issue.message, { [param]: ctx.req.query(param) ?? null });
+  });
+  return [described, validated as MiddlewareHandler, checked];
+}
+
+/** The query a contract's validator accepted, in its parsed form. */
+export function validQuery<Q extends z.ZodType>(ctx: { req: { valid: (target: never) => unknown } }, _contract: RouteContract<Q, z.ZodType>): z.output<Q> {
+  return ctx.req.valid("query" as never) as z.output<Q>;
+}

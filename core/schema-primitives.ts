@@ -1,0 +1,16 @@
+/**
+ * The JSON value types every published report shares, as zod schemas: an address, a hash, a
+ * timestamp, a reproduction command. Plain JSON types only, so each report's schema is also its
+ * OpenAPI 3.1 document (z.toJSONSchema); the TypeScript types are viem's where viem has one.
+ */
+import type { Address, Hex } from "viem";
+import { z } from "zod";
+
+export const addressSchema = z.string().regex(/^0x[0-9a-fA-F]{40}$/, "an address: 0x and 40 hex digits") as unknown as z.ZodType<Address>;
+export const hexSchema = z.string().regex(/^0x[0-9a-fA-F]*$/, "0x-prefixed hex") as unknown as z.ZodType<Hex>;
+export const hash32Schema = z.string().regex(/^0x[0-9a-fA-F]{64}$/, "a 32-byte hash: 0x and 64 hex digits") as unknown as z.ZodType<Hex>;
+export const isoTimeSchema = z.string().describe("ISO 8601 UTC instant");
+/** An integer too large for a JSON number, as a decimal string. */
+export const weiSchema = z.string().regex(/^-?\d+$/, "a decimal integer string").describe("raw integer amount as a decimal string");
+/** Reproduction commands (`cast call ... # field = value`), one per figure they prove. */
+export const verifyViaSchema = z.array(z.string()).describe("commands that reproduce the figures beside them from a public RPC");
