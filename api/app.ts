@@ -6,8 +6,8 @@
  * `/metrics`).
  */
 import { Hono } from "hono";
-import type { SigningKeys } from "./attestation/keys.js";
-import type { StatementService } from "./attestation/statement-service.js";
+import type { SigningKeys } from "./statements/keys.js";
+import type { StatementService } from "./statements/statement-service.js";
 import { createGraphQL } from "./graphql/yoga.js";
 import { notFound, onApiError } from "./http/errors.js";
 import { openApiDocument } from "./http/openapi-document.js";
@@ -19,7 +19,8 @@ import { resolveReportBlock, type ReportContext } from "./reports/context.js";
 import { eventsRoutes } from "./routes/events-routes.js";
 import { hedgeLedgerRoutes } from "./routes/hedge-ledger-routes.js";
 import { lendingRoutes } from "./routes/lending-routes.js";
-import { porRoutes } from "./routes/por-routes.js";
+import { reservesRoutes } from "./reserves/routes.js";
+import { statementRoutes } from "./statements/routes.js";
 import { registryRoutes } from "./routes/registry-routes.js";
 import { yieldRoutes } from "./routes/yield-routes.js";
 import type { OperatorStore } from "./store/operator-store.js";
@@ -57,7 +58,6 @@ export function createApp(p: AppParts): Hono {
   p.host?.(app);
   const openApi = openApiDocument(app, { siteUrl: p.siteUrl, version: API_VERSION });
   app.get("/api/openapi.json", async (c) => c.json(await openApi()));
-  // Registry routes first: porRoutes ends with the JSON 404 for every other /api path.
   app.route("/", registryRoutes(ctx, registry));
   app.route("/", eventsRoutes(ctx));
   app.route("/", yieldRoutes(ctx, keys));
@@ -66,7 +66,8 @@ export function createApp(p: AppParts): Hono {
   app.route("/", lendingRoutes(ctx, { resolveBlock: (b) => resolveReportBlock(ctx, b) }));
   const graphql = createGraphQL(ctx, { statements, registry });
   app.on(["GET", "POST", "OPTIONS"], "/graphql", (c) => graphql.fetch(c.req.raw));
-  app.route("/", porRoutes({ ctx, statements, adminToken: p.adminToken }));
+  app.route("/", reservesRoutes(ctx));
+  app.route("/", statementRoutes({ ctx, statements, adminToken: p.adminToken }));
   // The paid gateway ({base_url} = <site>/paid), when a recipient and a facilitator are configured.
   const pay = network.payments;
   if (pay.recipient && pay.facilitator) {

@@ -8,7 +8,7 @@ import { drizzle } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
 import * as schema from "../ponder.schema.js";
 import type { NetworkConfig } from "../core/network/types.js";
-import { StatementService } from "./attestation/statement-service.js";
+import { StatementService } from "./statements/statement-service.js";
 import { createApp } from "./app.js";
 import type { ReadDb } from "./indexed/reads.js";
 import { loadSignatureBook, RegistryService } from "./registry/registry-service.js";

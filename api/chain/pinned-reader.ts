@@ -6,6 +6,9 @@
  */
 import { parseAbiItem, type Abi, type Address, type PublicClient } from "viem";
 import { KusdError } from "../../core/errors.js";
+import type { Read } from "../../core/reserves/por/snapshot.js";
+
+export type { Read };
 
 export class ChainReadError extends KusdError<{ to?: Address; signature?: string; block: bigint; cause?: string }> {
   override name = "ChainReadError";
@@ -68,9 +71,6 @@ export class PinnedReader {
     return `cast balance ${address} --block ${this.blockNumber} --rpc-url ${this.commandRpcUrl}  # ${field} = ${raw} (18 decimals)`;
   }
 }
-
-/** A raw value and the command that reproduces it, or null when the read failed. */
-export type Read<T> = { value: T; command: (field: string) => string } | null;
 
 /**
  * Reads that never throw for a failed chain read: each failure is null (unknown, never a guess)

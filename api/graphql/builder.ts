@@ -4,7 +4,7 @@
  * beside them), never lossy floats; times are ISO 8601 strings.
  */
 import SchemaBuilder from "@pothos/core";
-import type { StatementService } from "../attestation/statement-service.js";
+import type { StatementService } from "../statements/statement-service.js";
 import type { RegistryService } from "../registry/registry-service.js";
 import type { ReportContext } from "../reports/context.js";
 import type { Loaders } from "./loaders.js";

@@ -5,7 +5,7 @@
 import { getAddress } from "viem";
 import type { PsmKey } from "../../core/network/types.js";
 import { listedEntryAt } from "../../core/registry/versions.js";
-import { PSM_LABELS } from "../reserves/por-report.js";
+import { PSM_LABELS } from "../../core/reserves/por/snapshot.js";
 import { builder } from "./builder.js";
 
 export type AccountNode = { address: string };

@@ -7,7 +7,7 @@ import { GraphQLError } from "graphql";
 import { asApiError } from "../http/errors.js";
 import { resolveReportBlock } from "../reports/context.js";
 import { loadPorReport } from "../reserves/por-service.js";
-import { loadStats } from "../reserves/stats.js";
+import { loadStats } from "../reserves/stats-service.js";
 import type { StoredStatement } from "../store/operator-store.js";
 import { builder, type GraphQLContext } from "./builder.js";
 import { badInput } from "./inputs.js";

@@ -4,7 +4,7 @@
  * database handle (`extensions.sqlQueries`); internal errors are masked.
  */
 import { createYoga, type Plugin } from "graphql-yoga";
-import type { StatementService } from "../attestation/statement-service.js";
+import type { StatementService } from "../statements/statement-service.js";
 import type { RegistryService } from "../registry/registry-service.js";
 import type { ReportContext } from "../reports/context.js";
 import type { GraphQLContext } from "./builder.js";

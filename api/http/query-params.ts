@@ -34,4 +34,4 @@ export const limitParam = (max: number, fallback: number) =>
     .describe(`Page size, 1 to ${max} (default ${fallback})`);
 
 /** A kUSD amount as a decimal string with at most 18 decimals (kept a string: parseUnits is exact). */
-export const kusdAmount = (message: string) => z.string().regex(/^\d{1,15}(\.\d{1,18})?$/, message);
+export const kusdAmount = (message: string) => z.string({ error: message }).regex(/^\d{1,15}(\.\d{1,18})?$/, message);

@@ -13,8 +13,10 @@ export type RouteContract<Q extends z.ZodType | undefined, R extends z.ZodType> 
   description?: string;
   tags: string[];
   query?: Q;
+  /** Path parameters (`/:hash`), refused with a 400 like query parameters. */
+  params?: z.ZodType;
   response: R;
-  /** Error code per query parameter when it is not `invalid_<name>`. */
+  /** Error code per parameter when it is not `invalid_<name>`. */
   queryErrorCodes?: Record<string, string>;
   /** Error statuses the route can answer besides 400, with what they mean. */
   errors?: Record<number, string>;
@@ -34,8 +36,8 @@ function issueParam(issue: { path?: ReadonlyArray<PropertyKey | { key: PropertyK
   return String(typeof first === "object" && first !== null ? first.key : (first ?? "query"));
 }
 
-/** The middlewares of a route: its OpenAPI description, its query validator, its response check. */
-export function contract<Q extends z.ZodType | undefined, R extends z.ZodType>(c: RouteContract<Q, R>): [MiddlewareHandler, MiddlewareHandler, MiddlewareHandler] {
+/** The middlewares of a route: its OpenAPI description, its parameter validators, its response check. */
+export function contract<Q extends z.ZodType | undefined, R extends z.ZodType>(c: RouteContract<Q, R>): [MiddlewareHandler, MiddlewareHandler, MiddlewareHandler, MiddlewareHandler] {
   const described = describeRoute({
     summary: c.summary,
     ...(c.description && { description: c.description }),
@@ -56,14 +58,18 @@ export function contract<Q extends z.ZodType | undefined, R extends z.ZodType>(c
     console.error(`[api] ${ctx.req.method} ${ctx.req.path}: response breaks its schema`, JSON.stringify(issues));
     ctx.res = ctx.json(errorBody("response_contract_violated", "the response does not match its published schema", { issues }), 500);
   };
-  if (!c.query) return [described, (_ctx, next) => next(), checked];
-  const validated = validator("query", c.query, (result, ctx) => {
-    if (result.success) return;
-    const issue = result.error[0]!;
-    const param = issueParam(issue);
-    throw badRequest(c.queryErrorCodes?.[param] ?? `invalid_${param}`, issue.message, { [param]: ctx.req.query(param) ?? null });
-  });
-  return [described, validated as MiddlewareHandler, checked];
+  const refuse = (target: "query" | "param") =>
+    ((result: { success: boolean; error?: readonly { path?: ReadonlyArray<PropertyKey | { key: PropertyKey }>; message: string }[] }, ctx: { req: { query: (k: string) => string | undefined; param: (k: string) => string | undefined } }) => {
+      if (result.success) return;
+      const issue = result.error![0]!;
+      const name = issueParam(issue);
+      const raw = target === "query" ? ctx.req.query(name) : ctx.req.param(name);
+      throw badRequest(c.queryErrorCodes?.[name] ?? `invalid_${name}`, issue.message, { [name]: raw ?? null });
+    }) as never;
+  const pass: MiddlewareHandler = (_ctx, next) => next();
+  const params = c.params ? (validator("param", c.params, refuse("param")) as MiddlewareHandler) : pass;
+  const query = c.query ? (validator("query", c.query, refuse("query")) as MiddlewareHandler) : pass;
+  return [described, params, query, checked];
 }
 
 /** The query a contract's validator accepted, in its parsed form. */

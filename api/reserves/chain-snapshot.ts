@@ -1,15 +1,26 @@
 /**
  * Every on-chain read the reserves report makes, at one pinned block, each with its
- * reproduction command. Raw integers only; conversion and formulas happen in pure functions.
+ * reproduction command: fills the snapshot types of core/reserves/por/snapshot.ts. Raw integers
+ * only; conversion and formulas happen in the pure assembler.
  * A read that fails is `null` (reported as unknown), never a guess and never a 5xx.
  */
-import { keccak256, stringToHex, type Address } from "viem";
+import type { Address } from "viem";
 import { PSM_VERSIONS, type PsmKey } from "../../core/network/types.js";
 import type { FeeSchedule, FeeTier } from "../../core/reserves/redemption-routing.js";
-import { ChainReadError, tolerantReads, type PinnedReader, type Read, type ReadSpec } from "../chain/pinned-reader.js";
+import {
+  MINTER_ROLE,
+  PSM_KEYS,
+  type ChainSnapshot,
+  type DepositVaultSnapshot,
+  type HolderSnapshot,
+  type PsmSnapshot,
+  type Read,
+  type StakingVaultSnapshot,
+} from "../../core/reserves/por/snapshot.js";
+import { ChainReadError, tolerantReads, type PinnedReader, type ReadSpec } from "../chain/pinned-reader.js";
 
-export const MINTER_ROLE = keccak256(stringToHex("MINTER_ROLE"));
-export const PSM_KEYS: readonly PsmKey[] = ["psmMint", "psmRetiredMint", "psmRedeemReserve"];
+// The API's route modules import these constants from here.
+export { MINTER_ROLE, PSM_KEYS };
 
 export type SnapshotAddresses = {
   kUSD: Address;
@@ -30,66 +41,6 @@ export type SnapshotAddresses = {
   /** Registry-listed accounts (their shares of the superseded vault are protocol-owned). */
   listedAccounts: Address[];
 };
-
-export type { Read };
-
-export type PsmSnapshot = {
-  address: Address;
-  usdc: Read<bigint>;
-  kusd: Read<bigint>;
-  holdsMinterRole: Read<boolean>;
-  paused: Read<boolean>;
-  /** The fee rule inputs at the block (tiers, flat fee, virtual peg); null when any is unreadable. */
-  fees: FeeSchedule | null;
-};
-
-export type DepositVaultSnapshot = {
-  address: Address;
-  /** decimals() of the share token: 21 on both deployed vaults (decimals offset 3 over WETH). */
-  shareDecimals: Read<number>;
-  totalAssets: Read<bigint>;
-  totalSupply: Read<bigint>;
-  wethBalance: Read<bigint>;
-  offChainAssets: Read<bigint>;
-  l1Assets: Read<bigint>;
-  hedgingReserve: Read<bigint>;
-};
-
-export type StakingVaultSnapshot = {
-  address: Address;
-  /** decimals() of the share token: 24 on both deployed skUSDs (offset 6 over kUSD's 18). */
-  shareDecimals: Read<number>;
-  totalAssets: Read<bigint>;
-  totalSupply: Read<bigint>;
-  kusdBalance: Read<bigint>;
-  /** convertToAssets(totalSupply): what every share together can withdraw. */
-  redeemable: Read<bigint>;
-  /** convertToAssets(10^shareDecimals): kUSD per whole share. */
-  assetsPerShare: Read<bigint>;
-  /** Shares held by registry-listed accounts, per account. */
-  listedShares: { account: Address; shares: Read<bigint> }[];
-};
-
-export type HolderSnapshot = { address: Address; usdc: Read<bigint>; weth: Read<bigint> };
-
-export type ChainSnapshot = {
-  blockNumber: bigint;
-  blockTimestamp: number;
-  kusdTotalSupply: Read<bigint>;
-  psms: Record<PsmKey, PsmSnapshot>;
-  vaultV1: DepositVaultSnapshot;
-  vaultV2: DepositVaultSnapshot;
-  skUSD: StakingVaultSnapshot;
-  skUSDDeprecated: StakingVaultSnapshot;
-  insuranceFund: HolderSnapshot;
-  treasury: HolderSnapshot;
-  multisig: HolderSnapshot & { threshold: Read<bigint>; owners: Read<readonly Address[]> };
-  operator: { address: Address; kusd: Read<bigint>; escrowShares: Read<bigint>; escrowKusd: Read<bigint> };
-  hedgeWatchOnly: { address: Address; eth: Read<bigint>; weth: Read<bigint> } | null;
-  ethUsd: { answer: Read<bigint>; decimals: number; updatedAt: number | null; address: Address } | null;
-  failedReads: string[];
-};
-
 
 type TolerantRead = ReturnType<typeof tolerantReads>["read"];
 

@@ -8,8 +8,9 @@ import { kusdBurnedUpTo, redemptionsUpTo } from "../indexed/reads.js";
 import { everListed } from "../../core/registry/versions.js";
 import type { ReportBlock, ReportContext } from "../reports/context.js";
 import { venueReadCommand, VenueReadError, type VenueAccountState } from "../venue/hyperliquid.js";
-import { readChainSnapshot, readPsmSnapshots, type ChainSnapshot, type SnapshotAddresses } from "./chain-snapshot.js";
-import { buildPorReport, type PorReport } from "./por-report.js";
+import { buildPorReport, type PorReport } from "../../core/reserves/por/por-report.js";
+import type { ChainSnapshot } from "../../core/reserves/por/snapshot.js";
+import { readChainSnapshot, readPsmSnapshots, type SnapshotAddresses } from "./chain-snapshot.js";
 
 export function snapshotAddresses(ctx: ReportContext): SnapshotAddresses {
   const n = ctx.network;

@@ -1,6 +1,6 @@
 /** GET /api/apy (spec 2.4) and GET /api/honesty-index, at the head (venue data is current only). */
 import { Hono } from "hono";
-import type { SigningKeys } from "../attestation/keys.js";
+import type { SigningKeys } from "../statements/keys.js";
 import { onApiError } from "../http/errors.js";
 import type { ReportContext } from "../reports/context.js";
 import { loadApy } from "../yield/apy-service.js";

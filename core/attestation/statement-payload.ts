@@ -5,7 +5,7 @@
  * attests the live vault v2 under `chains[]` and publishes psm_solvency_ratio on outstanding
  * kUSD. Pure: built from a /api/por report.
  */
-import type { PorReport } from "../reserves/por-report.js";
+import type { PorReport } from "../reserves/por/por-report.js";
 
 export const STATEMENT_SCHEMA_VERSION = 4;
 

@@ -3,6 +3,7 @@
  * now (the state of the latest indexed block is the state now); one issued for a past block is
  * dated at that block's time, and so signed by whichever key the binding assigns to that date.
  */
+import type { PublishedStatement } from "../../core/attestation/published-schema.js";
 import type { OperatorStore, StoredStatement } from "../store/operator-store.js";
 import { ApiError } from "../http/errors.js";
 import type { ReportContext } from "../reports/context.js";
@@ -11,19 +12,10 @@ import { loadPorReport } from "../reserves/por-service.js";
 import { signSignerBinding, type SignerBinding } from "../../core/attestation/binding.js";
 import { signerFor, type SigningKeys } from "./keys.js";
 import { signPayload } from "../../core/attestation/sign.js";
-import { buildStatementPayload } from "./statement.js";
+import { buildStatementPayload } from "../../core/attestation/statement-payload.js";
 
 export const HOUR_SECONDS = 3_600;
 
-export type PublishedStatement = {
-  attestation_hash: `0x${string}`;
-  signature: `0x${string}`;
-  signer: `0x${string}`;
-  status: string;
-  schema_version: number;
-  aggregate_solvency_ratio: number | null;
-  signed_payload_canonical: string;
-};
 
 export class StatementService {
   private bindingPromise: Promise<SignerBinding | null> | null = null;

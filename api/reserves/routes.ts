@@ -1,0 +1,78 @@
+/**
+ * The unpaid reserves reports: /api/por (spec 2.3), /api/stats and the redemption planner, each
+ * at the indexed head or pinned to `?block=N`.
+ */
+import { Hono } from "hono";
+import { z } from "zod";
+import { PorReportSchema } from "../../core/reserves/por/por-report.js";
+import { RedemptionPlanSchema } from "../../core/reserves/redemption-plan-schema.js";
+import { StatsSchema } from "../../core/reserves/stats.js";
+import { ChainReadError } from "../chain/pinned-reader.js";
+import { ApiError, onApiError } from "../http/errors.js";
+import { blockParam, kusdAmount } from "../http/query-params.js";
+import { contract, validQuery } from "../http/route-contract.js";
+import { resolveReportBlock, type ReportContext } from "../reports/context.js";
+import { loadPorReport } from "./por-service.js";
+import { loadRedemptionPlan } from "./redemption-plan-service.js";
+import { loadStats } from "./stats-service.js";
+
+const TAGS = ["Reserves"];
+const blockErrors = { 422: "the block is past the indexed head", 503: "the indexer has not reached the protocol yet, or a chain read failed" };
+
+export const porContract = {
+  summary: "Reserves, liabilities, solvency and redemption depth (spec 2.3)",
+  description: "Every chain figure is a read pinned to blockNumber with the cast command that reproduces it beside it (verifyVia); a read that fails is null, never guessed.",
+  tags: TAGS,
+  query: z.object({ block: blockParam }),
+  response: PorReportSchema,
+  errors: blockErrors,
+};
+
+export const statsContract = {
+  summary: "PSM USDC reserves and kUSD supply and outstanding, without any ratio",
+  tags: TAGS,
+  query: z.object({ block: blockParam }),
+  response: StatsSchema,
+  errors: blockErrors,
+};
+
+export const redemptionPlanContract = {
+  summary: "The transactions that redeem an amount of kUSD at a block, each fee confirmed by the PSM's getFee",
+  tags: TAGS,
+  query: z.object({
+    amount: kusdAmount("amount is the kUSD to redeem, a positive decimal with at most 18 decimals")
+      .refine((a) => /[1-9]/.test(a), "amount must be greater than zero")
+      .describe("kUSD to redeem"),
+    block: blockParam,
+  }),
+  response: RedemptionPlanSchema,
+  errors: { ...blockErrors, 503: "PSM reserves, fee schedules or getFee could not be read, or getFee disagrees with the fee rule" },
+};
+
+export function reservesRoutes(ctx: ReportContext) {
+  const app = new Hono();
+  app.onError(onApiError);
+
+  app.get("/api/por", ...contract(porContract), async (c) => {
+    const at = await resolveReportBlock(ctx, validQuery(c, porContract).block);
+    return c.json(await loadPorReport(ctx, at));
+  });
+
+  app.get("/api/stats", ...contract(statsContract), async (c) => {
+    const at = await resolveReportBlock(ctx, validQuery(c, statsContract).block);
+    try {
+      return c.json(await loadStats(ctx, at));
+    } catch (e) {
+      if (e instanceof ChainReadError) throw new ApiError(503, "chain_read_failed", "a chain read did not land; nothing is published rather than a guess", { read: e.details.signature });
+      throw e;
+    }
+  });
+
+  app.get("/api/por/redemption-plan", ...contract(redemptionPlanContract), async (c) => {
+    const q = validQuery(c, redemptionPlanContract);
+    const at = await resolveReportBlock(ctx, q.block);
+    return c.json(await loadRedemptionPlan(ctx, at, q.amount));
+  });
+
+  return app;
+}

@@ -1,0 +1,33 @@
+/** The I/O edge of GET /api/stats: seven balance reads pinned to one block, then the pure builder. */
+import type { PsmKey } from "../../core/network/types.js";
+import { buildStats, type Stats } from "../../core/reserves/stats.js";
+import { PSM_KEYS } from "../../core/reserves/por/snapshot.js";
+import { PinnedReader, type ReadSpec } from "../chain/pinned-reader.js";
+import type { ReportBlock, ReportContext } from "../reports/context.js";
+
+export async function loadStats(ctx: ReportContext, at: ReportBlock): Promise<Stats> {
+  const n = ctx.network;
+  const r = new PinnedReader(ctx.base, at.blockNumber, n.reporting.publicRpc.base);
+  const bal = (token: `0x${string}`, holder: `0x${string}`): ReadSpec => ({ to: token, signature: "balanceOf(address)(uint256)", args: [holder] });
+  const usdcSpecs = PSM_KEYS.map((k) => bal(n.usdc.address, n.psms[k].address));
+  const kusdSpecs = PSM_KEYS.map((k) => bal(n.kUSD.address, n.psms[k].address));
+  const supplySpec: ReadSpec = { to: n.kUSD.address, signature: "totalSupply()(uint256)" };
+  const [usdc, kusd, supply, block] = await Promise.all([
+    Promise.all(usdcSpecs.map((s) => r.call<bigint>(s))),
+    Promise.all(kusdSpecs.map((s) => r.call<bigint>(s))),
+    r.call<bigint>(supplySpec),
+    ctx.base.getBlock({ blockNumber: at.blockNumber }),
+  ]);
+  return buildStats({
+    blockNumber: at.blockNumber,
+    blockTimestamp: Number(block.timestamp),
+    psmUsdc: Object.fromEntries(PSM_KEYS.map((k, i) => [k, usdc[i]!])) as Record<PsmKey, bigint>,
+    psmKusd: kusd,
+    kusdSupply: supply,
+    verifyVia: [
+      ...PSM_KEYS.map((k, i) => r.command(usdcSpecs[i]!, `USDC of ${k}`, usdc[i]!, 6)),
+      ...PSM_KEYS.map((k, i) => r.command(kusdSpecs[i]!, `kUSD held by ${k}`, kusd[i]!, 18)),
+      r.command(supplySpec, "kusdSupplyWei", supply, 18),
+    ],
+  });
+}

@@ -1,0 +1,100 @@
+/**
+ * The signed statements (spec 2.1): the latest, the history and one by hash, byte for byte as
+ * stored; issuing one on demand (operator only); and the signer binding a verifier needs.
+ */
+import { Hono } from "hono";
+import type { Address, Hex } from "viem";
+import { z } from "zod";
+import { PublishedStatementSchema, SignerRegistrySchema, StatementHistorySchema, type PublishedStatement } from "../../core/attestation/published-schema.js";
+import { ApiError, onApiError } from "../http/errors.js";
+import { limitParam } from "../http/query-params.js";
+import { contract, validQuery } from "../http/route-contract.js";
+import type { ReportContext } from "../reports/context.js";
+import { MAX_LIST_LIMIT } from "../store/operator-store.js";
+import type { StatementService } from "./statement-service.js";
+
+export type StatementRoutesOptions = {
+  ctx: ReportContext;
+  statements: StatementService;
+  /** Bearer token that allows POST /api/por/signed (issue on demand); unset disables it. */
+  adminToken?: string;
+};
+
+const published = (artifact: string) => JSON.parse(artifact) as PublishedStatement;
+
+const STATEMENT_TAGS = ["Signed statements"];
+
+export const signedContract = {
+  summary: "The latest signed reserves statement (EIP-191 over the SHA-256 of its canonical payload)",
+  tags: STATEMENT_TAGS,
+  response: PublishedStatementSchema,
+  errors: { 503: "no statement yet: the indexer is catching up, or no signing key is configured" },
+};
+
+export const historyContract = {
+  summary: "Past signed statements, newest first",
+  tags: STATEMENT_TAGS,
+  query: z.object({
+    limit: limitParam(MAX_LIST_LIMIT, 24),
+    before: z.string().regex(/^\d{1,12}$/, "before must be a unix timestamp in seconds").transform(Number).optional().describe("only statements signed before this unix time"),
+  }),
+  response: StatementHistorySchema,
+};
+
+export const statementByHashContract = {
+  summary: "One past signed statement by its attestation_hash",
+  tags: STATEMENT_TAGS,
+  params: z.object({ hash: z.string().regex(/^0x[0-9a-fA-F]{64}$/, "expected an attestation_hash: 0x and 64 hex characters") }),
+  response: PublishedStatementSchema,
+  errors: { 404: "no statement with this attestation_hash" },
+};
+
+export const signerRegistryContract = {
+  summary: "The signer binding: which key signs artifacts from which date, signed by the operator account",
+  tags: STATEMENT_TAGS,
+  response: SignerRegistrySchema,
+  errors: { 404: "no attestation key is configured" },
+};
+
+export function statementRoutes({ ctx, statements, adminToken }: StatementRoutesOptions) {
+  const app = new Hono();
+  app.onError(onApiError);
+
+  app.get("/api/por/signed", ...contract(signedContract), async (c) => c.json(published((await statements.latest()).artifact)));
+
+  app.get("/api/por/signed/history", ...contract(historyContract), async (c) => {
+    const { limit, before } = validQuery(c, historyContract);
+    const store = await statements.store;
+    const rows = await store.statements.list({ limit, ...(before !== undefined && { before }) });
+    const last = rows.at(-1);
+    return c.json({
+      statements: rows.map((r) => ({ timestamp: r.timestamp, blockNumber: Number(r.blockNumber), signer: r.signer as Address, status: r.status, attestation_hash: r.attestationHash as Hex, url: `${ctx.siteUrl}/api/por/signed/${r.attestationHash}` })),
+      next: rows.length === limit && last ? `${ctx.siteUrl}/api/por/signed/history?limit=${limit}&before=${last.timestamp}` : null,
+    } satisfies z.infer<typeof StatementHistorySchema>);
+  });
+
+  app.get("/api/por/signed/:hash", ...contract(statementByHashContract), async (c) => {
+    const hash = c.req.param("hash");
+    const row = await (await statements.store).statements.byHash(hash);
+    if (!row) throw new ApiError(404, "statement_not_found", "no statement with this attestation_hash", { hash });
+    return c.json(published(row.artifact));
+  });
+
+  app.post("/api/por/signed", async (c) => {
+    if (!adminToken || c.req.header("authorization") !== `Bearer ${adminToken}`) {
+      throw new ApiError(403, "forbidden", "issuing a statement on demand needs the operator's admin token");
+    }
+    return c.json(await statements.issue(c.req.query("block")), 201);
+  });
+
+  app.get("/api/por/signer-registry", ...contract(signerRegistryContract), async (c) => {
+    const binding = await statements.binding();
+    if (!binding) throw new ApiError(404, "binding_not_configured", "no attestation key is configured: every artifact is signed by the operator account");
+    return c.json({
+      ...binding,
+      verify: `npx kusd-verify ${ctx.siteUrl}/api/por/signed --binding ${ctx.siteUrl}/api/por/signer-registry --operator ${binding.binding.operator}`,
+    } satisfies z.infer<typeof SignerRegistrySchema>);
+  });
+
+  return app;
+}

@@ -1,0 +1,114 @@
+/**
+ * incentive (spec 2.4 rules 3 and 6): the skUSD incentive escrow read at the report's block.
+ * incentiveAPY is what stakers were actually paid (the realized yield, into which the escrow
+ * distributes); wouldPayAPY is what the schedule would pay, never above what the balance
+ * sustains. Neither is in the headline.
+ */
+import { z } from "zod";
+import { addressSchema, hash32Schema, verifyViaSchema } from "../schema-primitives.js";
+import { pct } from "../reserves/solvency.js";
+import { isoDate, orNull, round, toUnits } from "../reserves/units.js";
+import type { EscrowTerms } from "./apy-escrow.js";
+import type { ApyInputs, EscrowInputs } from "./apy-inputs.js";
+import { BlockNumber, DAY, fixed, Fraction, IsoDate, PctText, pctText } from "./apy-json-types.js";
+import { fullRateToTvl } from "./cohort.js";
+
+/** Runway below which the escrow is said to need funding. */
+export const MIN_RUNWAY_DAYS = 30;
+
+/** What an escrow section is published with besides the escrow's own reads. */
+export type EscrowReport = Pick<ApyInputs, "now" | "blockNumber" | "commandRpcUrl">;
+
+const usd = (raw: bigint | null) => orNull(raw, (x) => toUnits(x, 18));
+
+export const LastDistributionSchema = z.strictObject({ date: IsoDate, amountKUSD: z.number(), txHash: hash32Schema, note: z.string() });
+
+function lastDistribution(e: EscrowInputs): z.infer<typeof LastDistributionSchema> | null {
+  const y = e.lastYield;
+  return y ? { date: isoDate(Number(y.timestamp)), amountKUSD: toUnits(y.assets ?? 0n, 18), txHash: y.txHash, note: "the latest YieldDistributed on skUSD (indexed), which vests linearly" } : null;
+}
+
+export const IncentiveSchema = z.strictObject({
+  active: z.boolean().describe("days remain and the escrow holds a balance"),
+  distributionsFromEscrow: z.literal(true),
+  label: z.string(),
+  baseAPY: Fraction.describe("expectedAPY, which the escrow tops up (0 when unknown)"),
+  baseAPYPct: PctText,
+  incentiveAPY: Fraction.nullable().describe("what stakers actually received: the realized skUSD yield, escrow distributions included"),
+  incentiveAPYPct: PctText.nullable(),
+  incentiveNote: z.string(),
+  distributionLive: z.boolean().describe("a distribution into skUSD within the last 8 days"),
+  lastVaultDistribution: LastDistributionSchema.nullable(),
+  distributionNote: z.string(),
+  totalAPY: Fraction.nullable(),
+  totalAPYPct: PctText.nullable(),
+  targetTotalAPY: Fraction.nullable(),
+  fullRateToTVL: z.number().nullable().describe("the TVL up to which the balance pays the full target for the days remaining"),
+  fundedThrough: IsoDate.nullable(),
+  minRunwayDays: z.int(),
+  wouldPayAPY: Fraction.nullable().describe("min(what the target needs above the base, what the balance sustains over the days left); conditional"),
+  wouldPayAPYPct: PctText.nullable(),
+  sustainableAPY: Fraction.nullable().describe("escrow balance / eligible TVL × 365 / days left"),
+  capBinding: z.boolean().nullable(),
+  taperBinding: z.boolean().nullable(),
+  targetAPY: Fraction.nullable(),
+  fundedUSD: z.number().nullable(),
+  distributedUSD: z.number().nullable(),
+  escrowBalanceUSD: z.number().nullable(),
+  escrowAddress: addressSchema,
+  escrowToken: addressSchema,
+  eligibleVault: addressSchema,
+  eligibleTVL: z.number().nullable().describe("skUSD totalAssets / 1e18"),
+  tvlCapUSD: z.number().nullable(),
+  runwayDays: z.number().nullable(),
+  endsAt: IsoDate.nullable(),
+  observedAtBlock: BlockNumber,
+  rpcUsed: z.string(),
+  basis: z.string(),
+  verify: verifyViaSchema,
+});
+export type Incentive = z.infer<typeof IncentiveSchema>;
+
+export function buildIncentive(e: EscrowInputs, t: EscrowTerms, paid: number | null, r: EscrowReport): Incentive {
+  const { reads } = e;
+  const { rates, schedule } = t;
+  return {
+    active: schedule !== null && t.daysLeft > 0 && schedule.balanceUsd > 0,
+    distributionsFromEscrow: true,
+    label: "skUSD incentive escrow",
+    baseAPY: fixed(t.baseApy, 8),
+    baseAPYPct: pctText(t.baseApy),
+    incentiveAPY: paid,
+    incentiveAPYPct: pct(paid),
+    incentiveNote: "incentiveAPY is what stakers actually received: the realized skUSD yield, which includes the escrow's distributions",
+    distributionLive: t.distributionLive,
+    lastVaultDistribution: lastDistribution(e),
+    distributionNote: t.distributionLive ? "the escrow distributed into skUSD within the last 8 days" : "no distribution into skUSD in the last 8 days",
+    totalAPY: paid,
+    totalAPYPct: pct(paid),
+    targetTotalAPY: orNull(reads.targetApyBps, (x) => Number(x) / 10_000),
+    fullRateToTVL: schedule ? round(fullRateToTvl(schedule.balanceUsd, Math.max(0, schedule.targetApy - t.baseApy), t.daysLeft), 2) : null,
+    fundedThrough: rates?.runwayDays != null ? isoDate(r.now + Math.floor(rates.runwayDays * DAY)) : null,
+    minRunwayDays: MIN_RUNWAY_DAYS,
+    wouldPayAPY: rates ? round(rates.wouldPayAPY, 8) : null,
+    wouldPayAPYPct: rates ? pct(rates.wouldPayAPY) : null,
+    sustainableAPY: rates ? round(rates.sustainableAPY, 8) : null,
+    capBinding: rates?.capBinding ?? null,
+    taperBinding: rates?.taperBinding ?? null,
+    targetAPY: orNull(reads.targetApyBps, (x) => Number(x) / 10_000),
+    fundedUSD: usd(reads.totalFunded),
+    distributedUSD: usd(reads.totalDistributed),
+    escrowBalanceUSD: usd(reads.balance),
+    escrowAddress: e.address,
+    escrowToken: e.token,
+    eligibleVault: e.vault,
+    eligibleTVL: usd(reads.totalAssets),
+    tvlCapUSD: usd(reads.tvlCap),
+    runwayDays: rates === null || rates.runwayDays === null ? null : round(rates.runwayDays, 1),
+    endsAt: orNull(reads.endsAt, (x) => isoDate(Number(x))),
+    observedAtBlock: Number(r.blockNumber),
+    rpcUsed: r.commandRpcUrl,
+    basis: "wouldPayAPY = min(what the target needs above the base, what the escrow balance sustains over the days left); never above sustainableAPY",
+    verify: [e.verifyVia.targetApyBps, e.verifyVia.balance, e.verifyVia.tvlCap, e.verifyVia.totalAssets],
+  };
+}
