@@ -16,13 +16,13 @@ import { createGateway } from "./paid/gateway.js";
 import { operatorOwnedAddresses } from "./paid/operator-owned.js";
 import type { RegistryService } from "./registry/registry-service.js";
 import { resolveReportBlock, type ReportContext } from "./reports/context.js";
-import { eventsRoutes } from "./routes/events-routes.js";
-import { hedgeLedgerRoutes } from "./routes/hedge-ledger-routes.js";
-import { lendingRoutes } from "./routes/lending-routes.js";
+import { eventsRoutes } from "./events/routes.js";
+import { hedgeLedgerRoutes } from "./yield/hedge-ledger-routes.js";
+import { lendingRoutes } from "./lending/routes.js";
 import { reservesRoutes } from "./reserves/routes.js";
 import { statementRoutes } from "./statements/routes.js";
-import { registryRoutes } from "./routes/registry-routes.js";
-import { yieldRoutes } from "./routes/yield-routes.js";
+import { registryRoutes } from "./registry/routes.js";
+import { yieldRoutes } from "./yield/routes.js";
 import type { OperatorStore } from "./store/operator-store.js";
 
 /** The version of the free API's contract (the OpenAPI document's info.version). */

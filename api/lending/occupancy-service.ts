@@ -2,14 +2,14 @@
  * The reads behind /api/euler, all pinned to one block through PinnedReader so each raw value
  * carries the `cast call … --block N` command that reproduces it. A read that fails is null and
  * listed in failedReads (the report still answers 200); only a network without a lending market
- * is an error (404).
+ * is an error (404). The report is assembled from the reads, purely, in core/lending/occupancy.ts.
  */
 import type { Address } from "viem";
 import type { NetworkConfig } from "../../core/network/types.js";
-import { ChainReadError, PinnedReader, tolerantReads, type ReadSpec } from "../chain/pinned-reader.js";
+import { buildOccupancyReport, KUSD_DECIMALS, USDC_DECIMALS, type LendingOccupancy, type OccupancyReads, type VaultReads } from "../../core/lending/occupancy.js";
+import { ChainReadError, PinnedReader, tolerantReads, type Read, type ReadSpec } from "../chain/pinned-reader.js";
 import { ApiError } from "../http/errors.js";
 import type { ReportContext } from "../reports/context.js";
-import { buildOccupancyReport, KUSD_DECIMALS, USDC_DECIMALS, type OccupancyReads, type OccupancyReport, type Read, type VaultReads } from "./occupancy.js";
 
 export type LendingMarket = {
   lendingUSDC: Address;
@@ -91,7 +91,7 @@ export async function readOccupancy(r: PinnedReader, market: LendingMarket, oper
 }
 
 /** The /api/euler report at `blockNumber` (already validated by the caller). */
-export async function loadOccupancy(ctx: ReportContext, blockNumber: bigint): Promise<OccupancyReport> {
+export async function loadOccupancy(ctx: ReportContext, blockNumber: bigint): Promise<LendingOccupancy> {
   const market = lendingMarketOf(ctx.network);
   const reader = new PinnedReader(ctx.base, blockNumber, ctx.network.reporting.publicRpc.base);
   return buildOccupancyReport(await readOccupancy(reader, market, ctx.network.reporting.operator));

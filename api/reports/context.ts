@@ -5,6 +5,7 @@
 import { createPublicClient, http, type PublicClient } from "viem";
 import type { NetworkConfig } from "../../core/network/types.js";
 import { ApiError, badRequest } from "../http/errors.js";
+import { blockParam } from "../http/query-params.js";
 import { indexedHead, type IndexedHead, type ReadDb } from "../indexed/reads.js";
 import { hyperliquidClient, type VenueClient } from "../venue/hyperliquid.js";
 
@@ -44,7 +45,8 @@ export async function resolveReportBlock(ctx: ReportContext, requested: string |
     throw new ApiError(503, "not_indexed_yet", "the indexer has not reached the protocol's first block yet");
   }
   if (requested === undefined || requested === "" || requested === "latest") return { blockNumber: head.blockNumber, atHead: true, head };
-  if (!/^\d{1,15}$/.test(requested)) throw badRequest("invalid_block", "block must be a non-negative decimal integer or 'latest'", { block: requested });
+  const format = blockParam.safeParse(requested);
+  if (!format.success) throw badRequest("invalid_block", format.error.issues[0]!.message, { block: requested });
   const blockNumber = BigInt(requested);
   const first = BigInt(ctx.network.kUSD.startBlock);
   if (blockNumber < first) throw badRequest("block_before_deployment", `block ${blockNumber} is before kUSD was deployed (block ${first})`, { block: requested, firstBlock: Number(first) });

@@ -5,6 +5,7 @@
  * escrow read at the indexed head. A venue that cannot be read is recorded with the reason,
  * and a chain read that fails is null: unknown, never guessed.
  */
+import { readServiceEnv } from "../../core/network/env.js";
 import { and, asc, desc, eq, gte, lte } from "drizzle-orm";
 import type { Address } from "viem";
 import * as schema from "../../ponder.schema.js";
@@ -18,15 +19,9 @@ import type { ApyInputs, EscrowInputs, EscrowReads, PredictedFundings, SharePric
 import { DAY } from "../../core/yield/apy-json-types.js";
 import type { MarketPeer } from "../../core/yield/apy-market-context.js";
 
-/** Peers for marketContext from KUSD_MARKET_PEERS (a JSON array of MarketPeer); none when unset or malformed. */
+/** Peers for marketContext from KUSD_MARKET_PEERS (a JSON array of MarketPeer, checked with the environment); none when unset. */
 export function marketPeersFromEnv(env: NodeJS.ProcessEnv = process.env): MarketPeer[] {
-  if (!env.KUSD_MARKET_PEERS) return [];
-  try {
-    const parsed = JSON.parse(env.KUSD_MARKET_PEERS) as unknown;
-    return Array.isArray(parsed) ? (parsed as MarketPeer[]) : [];
-  } catch {
-    return [];
-  }
+  return readServiceEnv(env).KUSD_MARKET_PEERS ?? [];
 }
 
 /** The venue's hourly funding rates for `coin` in [fromMs, toMs], paged like every venue history read. */

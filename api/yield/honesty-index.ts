@@ -2,19 +2,19 @@
  * GET /api/honesty-index: a realized-yield board for ERC-4626 vaults (skUSD, the superseded
  * vault, and any peer configured by chain and address). Realized APY over 7, 30 and 90 days
  * comes from convertToAssets(one share) read at blocks pinned to those dates, with the
- * advertised APY beside it where known; the board is signed in the statements' scheme.
+ * advertised APY beside it where known; the board is signed in the statements' scheme. Its
+ * published shape (HonestyIndexSchema, the type loadHonestyIndex returns) is in
+ * core/yield/honesty-index-schema.ts.
  */
 import type { Address, PublicClient } from "viem";
-import { signerFor, type SigningKeys } from "../attestation/keys.js";
+import { signerFor, type SigningKeys } from "../statements/keys.js";
 import { signPayload } from "../../core/attestation/sign.js";
 import { PinnedReader } from "../chain/pinned-reader.js";
 import type { ReportContext } from "../reports/context.js";
 import { isoTime, round } from "../../core/reserves/units.js";
+import { BOARD_WINDOWS_DAYS, type HonestyIndex, type HonestyIndexPayload, type HonestyIndexRow, type BoardVault } from "../../core/yield/honesty-index-schema.js";
 import { loadApy } from "./apy-service.js";
 
-export const BOARD_WINDOWS_DAYS = [7, 30, 90] as const;
-
-export type BoardVault = { name: string; chain: "base" | "ethereum"; address: Address; shareDecimals: number; assetDecimals: number; advertised: "kusd-expected-apy" | number | null };
 
 /** Pure: realized APY between two convertToAssets(one share) reads, annualised on 365 days. */
 export function realizedApy(from: { t: number; assets: bigint }, to: { t: number; assets: bigint }): number | null {
@@ -40,11 +40,13 @@ export async function blockAtOrBefore(client: PublicClient, t: number, head: { n
   return found;
 }
 
-export async function loadHonestyIndex(ctx: ReportContext, keys: SigningKeys, vaults: readonly BoardVault[], now = Math.floor(Date.now() / 1000)) {
+export type { BoardVault };
+
+export async function loadHonestyIndex(ctx: ReportContext, keys: SigningKeys, vaults: readonly BoardVault[], now = Math.floor(Date.now() / 1000)): Promise<HonestyIndex> {
   let expected: number | null = null;
   if (vaults.some((v) => v.advertised === "kusd-expected-apy")) expected = (await loadApy(ctx, now).catch(() => null))?.expectedAPY ?? null;
   const heads = new Map<string, { number: bigint; timestamp: bigint }>();
-  const rows = [];
+  const rows: HonestyIndexRow[] = [];
   for (const v of vaults) {
     const client = v.chain === "base" ? ctx.base : ctx.ethereum;
     const rpc = v.chain === "base" ? ctx.network.reporting.publicRpc.base : ctx.network.reporting.publicRpc.ethereum;
@@ -61,19 +63,20 @@ export async function loadHonestyIndex(ctx: ReportContext, keys: SigningKeys, va
       return assets === null ? null : { t: block.timestamp, assets, block: Number(block.number), command: reader.command(spec, `${v.name} convertToAssets(1 share) at block ${block.number}`, assets, v.assetDecimals) };
     };
     const end = await at({ number: head.number, timestamp: Number(head.timestamp) });
-    const windows: Record<string, unknown> = {};
+    // Filled below, one key per window: tsc checks each key is one the schema publishes.
+    const windows = {} as HonestyIndexRow["realized"];
     const verify: string[] = end ? [end.command] : [];
     for (const days of BOARD_WINDOWS_DAYS) {
       const startBlock = await blockAtOrBefore(client, Number(head.timestamp) - days * 86_400, head);
       const start = startBlock ? await at(startBlock) : null;
       const apy = start && end ? realizedApy(start, end) : null;
       if (start) verify.push(start.command);
-      windows[`${days}d`] = { realizedAPY: apy === null ? null : round(apy, 8), fromBlock: start?.block ?? null, toBlock: end?.block ?? null, note: start ? undefined : "no share price that far back (the vault is younger than the window)" };
+      windows[`${days}d` as const] = { realizedAPY: apy === null ? null : round(apy, 8), fromBlock: start?.block ?? null, toBlock: end?.block ?? null, note: start ? undefined : "no share price that far back (the vault is younger than the window)" };
     }
     const advertised = v.advertised === "kusd-expected-apy" ? expected : v.advertised;
     rows.push({ name: v.name, chain: v.chain, address: v.address, shareDecimals: v.shareDecimals, realized: windows, advertisedAPY: advertised === null ? null : round(advertised, 8), advertisedSource: v.advertised === "kusd-expected-apy" ? "/api/apy expectedAPY" : v.advertised === null ? null : "configured", verify });
   }
-  const payload = {
+  const payload: HonestyIndexPayload = {
     kind: "realized-yield-board",
     timestamp: now,
     method: "realized APY = (convertToAssets(1 share) now / convertToAssets(1 share) at the last block at or before now − N days − 1) × 365 / days",

@@ -6,11 +6,26 @@
 import { isAddress, isHex, type Address, type Hex } from "viem";
 import { z } from "zod";
 import { KusdError } from "../errors.js";
+import { MarketPeerSchema } from "../yield/apy-market-context.js";
+import { BoardVaultSchema } from "../yield/honesty-index-schema.js";
 
 const address = z.string().refine((s) => isAddress(s, { strict: false }), "must be an address: 0x and 40 hex digits").transform((s) => s as Address);
 const url = z.url({ protocol: /^https?$/, error: "must be an http(s) URL" });
 const urlList = z.string().transform((s) => s.split(",").map((u) => u.trim()).filter(Boolean)).pipe(z.array(url).min(1, "must name at least one URL"));
 const positiveInt = z.coerce.number({ error: "must be a number" }).int("must be a whole number").positive("must be positive");
+/** A JSON array in a variable, each element checked by `item`. */
+const jsonArrayOf = <T extends z.ZodType>(item: T) =>
+  z
+    .string()
+    .transform((s, ctx) => {
+      try {
+        return JSON.parse(s) as unknown;
+      } catch {
+        ctx.addIssue({ code: "custom", message: "must be a JSON array" });
+        return z.NEVER;
+      }
+    })
+    .pipe(z.array(item, { error: "must be a JSON array" }));
 const privateKey = z.string().refine((s) => isHex(s) && s.length === 66, "must be a 32-byte hex private key (0x and 64 hex digits)").transform((s) => s as Hex);
 
 export const serviceEnvSchema = z.object({
@@ -47,6 +62,10 @@ export const serviceEnvSchema = z.object({
   KUSD_STORE_SCHEMA: z.string().optional(),
   DATABASE_URL: z.string().optional(),
   /** "1": every API answer is checked against its route's response schema (a breach answers 500); the e2e stack sets it. */
+  /** Peers shown beside our yield in /api/apy marketContext. */
+  KUSD_MARKET_PEERS: jsonArrayOf(MarketPeerSchema).optional(),
+  /** Vaults added to the /api/honesty-index board after ours. */
+  KUSD_HONESTY_PEERS: jsonArrayOf(BoardVaultSchema).optional(),
   KUSD_CHECK_RESPONSES: z.enum(["0", "1"], { error: 'must be "0" or "1"' }).transform((s) => s === "1").optional(),
 });
 

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startVenueServer, type VenueServer } from "../../devnet/venue/server.js";
 import { createReportContext, type ReportContext } from "../../api/reports/context.js";
-import { hedgeLedgerRoutes } from "../../api/routes/hedge-ledger-routes.js";
+import { hedgeLedgerRoutes } from "../../api/yield/hedge-ledger-routes.js";
 import { LEDGER_SINCE_MS } from "../../core/yield/hedge-ledger.js";
 import { readUserFills, readUserFunding } from "../../api/yield/venue-history.js";
 import { selectNetwork } from "../../src/networks/index.js";

@@ -4,7 +4,7 @@
  * zero-rate hour, and records on both sides of month boundaries and of the ledger's start.
  */
 import { describe, expect, it } from "vitest";
-import { hedgeLedgerRoutes, parseUntil } from "../../api/routes/hedge-ledger-routes.js";
+import { hedgeLedgerRoutes, parseUntil } from "../../api/yield/hedge-ledger-routes.js";
 import type { ReportContext } from "../../api/reports/context.js";
 import {
   annualisedOnNotional,

@@ -4,9 +4,21 @@
  * aligned with the indexed head passes its own `resolveBlock`.
  */
 import { Hono } from "hono";
+import { z } from "zod";
+import { LendingOccupancySchema } from "../../core/lending/occupancy.js";
+import { blockParam } from "../http/query-params.js";
+import { contract, validQuery } from "../http/route-contract.js";
 import { ApiError, badRequest, onApiError } from "../http/errors.js";
-import { lendingMarketOf, loadOccupancy } from "../lending/occupancy-service.js";
+import { lendingMarketOf, loadOccupancy } from "./occupancy-service.js";
 import type { ReportContext } from "../reports/context.js";
+
+export const eulerContract = {
+  summary: "Occupancy of the operator's isolated lending market: supply, borrows, utilisation and who borrows",
+  tags: ["Lending"],
+  query: z.object({ block: blockParam }),
+  response: LendingOccupancySchema,
+  errors: { 404: "no lending market is configured on this network", 422: "the block is past the head", 503: "the chain could not be read" },
+};
 
 export type ResolveBlock = (requested?: string) => Promise<{ blockNumber: bigint }>;
 export type LendingRoutesOptions = { resolveBlock?: ResolveBlock };
@@ -14,7 +26,7 @@ export type LendingRoutesOptions = { resolveBlock?: ResolveBlock };
 /** `?block=` against the chain's latest block: absent, empty or "latest" is the latest; a later block is 422. */
 export function chainHeadResolver(ctx: ReportContext): ResolveBlock {
   return async (requested) => {
-    if (requested !== undefined && requested !== "" && requested !== "latest" && !/^\d{1,15}$/.test(requested)) {
+    if (!blockParam.safeParse(requested).success) {
       throw badRequest("invalid_block", "block must be a non-negative decimal integer or 'latest'", { block: requested });
     }
     let latest: bigint;
@@ -36,9 +48,9 @@ export function lendingRoutes(ctx: ReportContext, opts: LendingRoutesOptions = {
   app.onError(onApiError);
   const resolveBlock = opts.resolveBlock ?? chainHeadResolver(ctx);
 
-  app.get("/api/euler", async (c) => {
+  app.get("/api/euler", ...contract(eulerContract), async (c) => {
     const market = lendingMarketOf(ctx.network); // 404 before any chain read
-    const { blockNumber } = await resolveBlock(c.req.query("block"));
+    const { blockNumber } = await resolveBlock(validQuery(c, eulerContract).block);
     if (blockNumber < market.startBlock) {
       throw badRequest("block_before_deployment", `block ${blockNumber} is before the lending market was deployed (block ${market.startBlock})`, {
         block: blockNumber.toString(),

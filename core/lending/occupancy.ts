@@ -5,8 +5,11 @@
  * every figure derived from it is `null`, never a guess.
  */
 import type { Address } from "viem";
-import { pct } from "../../core/reserves/solvency.js";
-import { isoTime, toUnits } from "../../core/reserves/units.js";
+import { z } from "zod";
+import { pct } from "../reserves/solvency.js";
+import type { Read } from "../reserves/por/snapshot.js";
+import { isoTime, toUnits } from "../reserves/units.js";
+import { addressSchema, isoTimeSchema, verifyViaSchema, weiSchema } from "../schema-primitives.js";
 
 export const USDC_DECIMALS = 6;
 export const KUSD_DECIMALS = 18;
@@ -16,8 +19,7 @@ export const SECONDS_PER_YEAR = 365n * 24n * 60n * 60n;
 const SCALE = 10n ** 18n;
 
 /** A raw value and its reproduction command (annotated with the report field it feeds), or null when the read failed. */
-export type { Read } from "../chain/pinned-reader.js";
-import type { Read } from "../chain/pinned-reader.js";
+export type { Read };
 
 export type VaultReads = {
   address: Address;
@@ -79,8 +81,6 @@ export function borrowApr(ratePerSecondRay: bigint | null): number | null {
 const units = (raw: bigint | null, decimals: number) => (raw === null ? null : toUnits(raw, decimals));
 const str = (raw: bigint | null) => (raw === null ? null : raw.toString());
 
-export type OccupancyReport = ReturnType<typeof buildOccupancyReport>;
-
 export const METHODOLOGY =
   "Every figure is an eth_call pinned to blockNumber; each raw read has a `cast call … --block N` command in verifyVia, annotated with the field it feeds and the raw value. " +
   "Lending vault (USDC): totalSupplyUSDC = totalAssets() (= cash() + totalBorrows()); utilization = totalBorrows / totalAssets, null when totalAssets is 0; " +
@@ -89,7 +89,90 @@ export const METHODOLOGY =
   "Escrow vault (kUSD, collateral only, lends nothing): totalEscrowedKUSD = totalAssets(); the operator's escrow = convertToAssets(balanceOf(operator)); its share = that / totalAssets. " +
   "Fractions are computed on the raw integers; the …Pct strings round them to two decimals. A read that fails is null and listed in failedReads, never guessed.";
 
-export function buildOccupancyReport(r: OccupancyReads) {
+// ---------------------------------------------------------------- the published shape
+
+/** Plain JSON types only: the schema is also the route's OpenAPI entry (z.toJSONSchema). */
+const fractionSchema = (what: string) => z.number().nullable().describe(`${what}, a fraction; null when a read it needs failed or its denominator is 0`);
+const pctSchema = (what: string) => z.string().regex(/^-?\d+\.\d{2}%$/).nullable().describe(`${what} as a percentage string rounded to two decimals`);
+const tokenAmount = (what: string) => z.number().nullable().describe(`${what} in token units (from the raw integer, unrounded); null when the read failed`);
+const raw = (what: string) => weiSchema.nullable().describe(`${what}: the raw integer as a decimal string; null when the read failed`);
+const readAddress = (what: string) => addressSchema.nullable().describe(`${what}; null when the read failed`);
+
+const marketSchema = z.strictObject({
+  venue: z.literal("euler"),
+  kind: z.literal("EVK isolated market"),
+  chain: z.literal("base"),
+  lendingVault: addressSchema.describe("the USDC vault that lends"),
+  escrowVault: addressSchema.describe("the kUSD escrow vault: collateral only, lends nothing"),
+  governor: readAddress("governorAdmin() of the lending vault: who sets the market's parameters"),
+  governedByOperator: z.boolean().nullable().describe("whether the governor is the operator's own account; null when the governor read failed"),
+  borrowLTVBps: z.number().int().nullable().describe("LTVBorrow(escrow vault) of the lending vault, in basis points; null when the read failed"),
+  borrowLTV: fractionSchema("borrowLTVBps / 10,000"),
+  borrowLTVPct: pctSchema("borrowLTV"),
+  note: z.string(),
+});
+
+const lendingVaultSchema = z.strictObject({
+  address: addressSchema,
+  asset: z.literal("USDC"),
+  assetAddress: readAddress("asset() of the vault"),
+  totalSupplyUSDC: tokenAmount("totalAssets() (= cash + totalBorrows)"),
+  totalSupplyUSDCRaw: raw("totalAssets()"),
+  totalBorrowsUSDC: tokenAmount("totalBorrows()"),
+  totalBorrowsUSDCRaw: raw("totalBorrows()"),
+  cashUSDC: tokenAmount("cash()"),
+  cashUSDCRaw: raw("cash()"),
+  totalSharesRaw: raw("totalSupply(): the vault's share supply"),
+  utilization: fractionSchema("totalBorrows / totalAssets"),
+  utilizationPct: pctSchema("utilization"),
+  interestRatePerSecondRay: raw("interestRate(): the per-second borrow rate, 1e27-scaled"),
+  borrowAPR: fractionSchema("interestRate() × 31,536,000 s / 1e27, simple, not compounded"),
+  borrowAPRPct: pctSchema("borrowAPR"),
+});
+
+const operatorSupplySchema = z.strictObject({
+  account: addressSchema.describe("the operator"),
+  sharesRaw: raw("balanceOf(operator) on the lending vault"),
+  suppliedUSDC: tokenAmount("convertToAssets(balanceOf(operator)): what the operator's shares withdraw"),
+  suppliedUSDCRaw: raw("convertToAssets(balanceOf(operator))"),
+  shareOfSupply: fractionSchema("suppliedUSDC / totalSupplyUSDC"),
+  shareOfSupplyPct: pctSchema("shareOfSupply"),
+  debtUSDC: tokenAmount("debtOf(operator): what the operator itself borrows"),
+  debtUSDCRaw: raw("debtOf(operator)"),
+});
+
+const escrowVaultSchema = z.strictObject({
+  address: addressSchema,
+  asset: z.literal("kUSD"),
+  assetAddress: readAddress("asset() of the vault"),
+  totalEscrowedKUSD: tokenAmount("totalAssets(): all kUSD escrowed as collateral"),
+  totalEscrowedKUSDWei: raw("totalAssets()"),
+  totalSharesRaw: raw("totalSupply(): the vault's share supply"),
+  operatorSharesRaw: raw("balanceOf(operator) on the escrow vault"),
+  operatorEscrowedKUSD: tokenAmount("convertToAssets(balanceOf(operator)): the operator's escrowed kUSD"),
+  operatorEscrowedKUSDWei: raw("convertToAssets(balanceOf(operator))"),
+  operatorShareOfEscrow: fractionSchema("operatorEscrowedKUSD / totalEscrowedKUSD"),
+  operatorShareOfEscrowPct: pctSchema("operatorShareOfEscrow"),
+});
+
+/** GET /api/euler: the isolated lending market's occupancy at one block. */
+export const LendingOccupancySchema = z
+  .strictObject({
+    venue: z.literal("euler"),
+    blockNumber: z.number().int().describe("the block every read is pinned to"),
+    timestamp: isoTimeSchema.nullable().describe("the block's time; null when the block header could not be read"),
+    market: marketSchema.describe("the market's two vaults and its governance"),
+    lendingVault: lendingVaultSchema.describe("the USDC vault: supply, borrows, cash, utilization and borrow rate"),
+    operatorSupply: operatorSupplySchema.describe("the operator's own supply to (and debt from) the lending vault"),
+    escrowVault: escrowVaultSchema.describe("the kUSD escrow vault and the operator's collateral in it"),
+    methodology: z.string(),
+    failedReads: z.array(z.string()).describe("reads that failed (their figures are null, never guessed)"),
+    verifyVia: verifyViaSchema,
+  })
+  .describe("occupancy of the operator's isolated Euler v2 (EVK) lending market, from reads pinned to one block");
+export type LendingOccupancy = z.infer<typeof LendingOccupancySchema>;
+
+export function buildOccupancyReport(r: OccupancyReads): LendingOccupancy {
   const verifyVia: string[] = [];
   /** The read's value, recording its reproduction command under the report field it feeds. */
   const use = <T>(read: Read<T>, field: string): T | null => {

@@ -5,19 +5,30 @@
  * figures and the reason in `venueRead`.
  */
 import { Hono } from "hono";
+import { z } from "zod";
+import { contract, validQuery } from "../http/route-contract.js";
 import { badRequest, onApiError } from "../http/errors.js";
 import type { ReportContext } from "../reports/context.js";
 import { VenueReadError } from "../venue/hyperliquid.js";
-import { buildHedgeLedger, LEDGER_SINCE_ISO, LEDGER_SINCE_MS, unavailableHedgeLedger, type LedgerSource } from "../../core/yield/hedge-ledger.js";
-import { readHedgeHistory } from "../yield/venue-history.js";
+import { buildHedgeLedger, HedgeLedgerSchema, LEDGER_SINCE_ISO, LEDGER_SINCE_MS, unavailableHedgeLedger, type LedgerSource } from "../../core/yield/hedge-ledger.js";
+import { readHedgeHistory } from "./venue-history.js";
 
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2}))?$/;
+const UNTIL_MESSAGE = "until must be an ISO 8601 date or UTC instant, e.g. 2026-09-01T00:00:00Z";
+
+export const hedgeLedgerContract = {
+  summary: "The hedge account's realized funding and fills ledger, read from the venue (spec 2.5)",
+  description: "A venue that cannot be read answers 200 with isLive false, null figures and the reason in venueRead.",
+  tags: ["Yield"],
+  query: z.object({ until: z.string().regex(new RegExp(`(${ISO_INSTANT.source})|^$`), UNTIL_MESSAGE).optional().describe("end of the window (default now)") }),
+  response: HedgeLedgerSchema,
+};
 
 /** The end of the window: `until` when given (capped at now, the venue has nothing later), else now. */
 export function parseUntil(raw: string | undefined, nowMs: number): number {
   if (raw === undefined || raw === "") return nowMs;
   const ms = ISO_INSTANT.test(raw) ? Date.parse(raw) : Number.NaN;
-  if (!Number.isFinite(ms)) throw badRequest("invalid_until", "until must be an ISO 8601 date or UTC instant, e.g. 2026-09-01T00:00:00Z", { until: raw });
+  if (!Number.isFinite(ms)) throw badRequest("invalid_until", UNTIL_MESSAGE, { until: raw });
   if (ms < LEDGER_SINCE_MS) throw badRequest("until_before_since", `until is before the ledger starts (${LEDGER_SINCE_ISO})`, { until: raw, sinceISO: LEDGER_SINCE_ISO });
   return Math.min(ms, nowMs);
 }
@@ -26,9 +37,9 @@ export function hedgeLedgerRoutes(ctx: ReportContext, now: () => number = Date.n
   const app = new Hono();
   app.onError(onApiError);
 
-  app.get("/api/hedge-ledger", async (c) => {
+  app.get("/api/hedge-ledger", ...contract(hedgeLedgerContract), async (c) => {
     const nowMs = now();
-    const untilMs = parseUntil(c.req.query("until"), nowMs);
+    const untilMs = parseUntil(validQuery(c, hedgeLedgerContract).until, nowMs);
     const v = ctx.network.reporting.venue;
     const src: LedgerSource = { infoUrl: v.url, venue: v.name, account: v.account, coin: v.coin, sinceMs: LEDGER_SINCE_MS, untilMs };
     if (v.url === null) return c.json(unavailableHedgeLedger(src, { ok: false, reason: "no venue URL is configured" }, nowMs));

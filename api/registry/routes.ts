@@ -10,7 +10,7 @@ import { ApiError, badRequest, onApiError } from "../http/errors.js";
 import { blockBound, limitParam } from "../http/query-params.js";
 import { contract, validQuery } from "../http/route-contract.js";
 import { indexedHead, violationsAfter } from "../indexed/reads.js";
-import type { RegistryService } from "../registry/registry-service.js";
+import type { RegistryService } from "./registry-service.js";
 import type { ReportContext } from "../reports/context.js";
 import { isoTime } from "../../core/reserves/units.js";
 

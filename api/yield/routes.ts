@@ -1,0 +1,44 @@
+/** GET /api/apy (spec 2.4) and GET /api/honesty-index, at the head (venue data is current only). */
+import { Hono } from "hono";
+import { readServiceEnv } from "../../core/network/env.js";
+import { ApyReportSchema } from "../../core/yield/apy-report.js";
+import { HonestyIndexSchema } from "../../core/yield/honesty-index-schema.js";
+import { contract } from "../http/route-contract.js";
+import type { SigningKeys } from "../statements/keys.js";
+import { onApiError } from "../http/errors.js";
+import type { ReportContext } from "../reports/context.js";
+import { loadApy } from "./apy-service.js";
+import { loadHonestyIndex, type BoardVault } from "./honesty-index.js";
+
+const TAGS = ["Yield"];
+
+export const apyContract = {
+  summary: "Expected and realized yield of skUSD with every input and its source (spec 2.4)",
+  description: "Venue-derived figures are null with the reason when the venue cannot be read; nothing is guessed.",
+  tags: TAGS,
+  response: ApyReportSchema,
+};
+
+export const honestyIndexContract = {
+  summary: "Realized against advertised APY of ERC-4626 vaults over 7, 30 and 90 days, signed when a key is loaded",
+  tags: TAGS,
+  response: HonestyIndexSchema,
+};
+
+/** The board: both staking vaults, plus peers from KUSD_HONESTY_PEERS (a JSON array of BoardVault, checked with the environment). */
+export function boardVaults(ctx: ReportContext, env: NodeJS.ProcessEnv = process.env): BoardVault[] {
+  const own: BoardVault[] = [
+    { name: "skUSD", chain: "base", address: ctx.network.stakingVaults.skUSD.address, shareDecimals: 24, assetDecimals: 18, advertised: "kusd-expected-apy" },
+    { name: "skUSD (superseded)", chain: "base", address: ctx.network.stakingVaults.skUSDDeprecated.address, shareDecimals: 24, assetDecimals: 18, advertised: null },
+  ];
+  const peers = readServiceEnv(env).KUSD_HONESTY_PEERS ?? [];
+  return [...own, ...peers];
+}
+
+export function yieldRoutes(ctx: ReportContext, keys: SigningKeys) {
+  const app = new Hono();
+  app.onError(onApiError);
+  app.get("/api/apy", ...contract(apyContract), async (c) => c.json(await loadApy(ctx)));
+  app.get("/api/honesty-index", ...contract(honestyIndexContract), async (c) => c.json(await loadHonestyIndex(ctx, keys, boardVaults(ctx))));
+  return app;
+}
