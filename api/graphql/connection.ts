@@ -4,9 +4,10 @@
  * inserts, and a walk from the start visits every row exactly once.
  */
 import type { ObjectRef } from "@pothos/core";
-import { sql, type SQL, type SQLWrapper } from "drizzle-orm";
+import { and, asc, desc, sql, type AnyColumn, type SQL, type SQLWrapper } from "drizzle-orm";
 import { builder } from "./builder.js";
-import { decodeCursor, encodeCursor } from "./inputs.js";
+import { present } from "./filters.js";
+import { decodeCursor, encodeCursor, pageSize } from "./inputs.js";
 
 export type Page<T> = {
   edges: { cursor: string; node: T }[];
@@ -38,14 +39,42 @@ export function connectionOf<T>(name: string, node: ObjectRef<any, T>) {
   });
 }
 
+export type KeyType = "bigint" | "int" | "text";
+
+/**
+ * A connection's unique sort key: its columns (most significant first), how a cursor's strings
+ * are bound back to each column, and the key values of a row (what its cursor encodes).
+ */
+export type Keyset<Row> = { columns: AnyColumn[]; types: KeyType[]; of: (row: Row) => (string | number | bigint)[] };
+
+/** The paging arguments of a connection field; one without `orderDirection` is always ascending. */
+export type PageArgs = { first?: number | null; after?: string | null; orderDirection?: "ASC" | "DESC" | null };
+
+/** What a connection's fetch runs: its filters and the cursor condition, the key order, `first + 1`. */
+export type PageQuery = { where: SQL | undefined; orderBy: SQL[]; limit: number };
+
+/**
+ * One page of a keyset connection. `filters` is called after `first` is checked and before the
+ * cursor is decoded (so a bad argument fails with the same error as always); `fetch` runs the
+ * select on the connection's table.
+ */
+export async function keysetPage<Row>(args: PageArgs, key: Keyset<Row>, filters: () => (SQL | undefined)[], fetch: (q: PageQuery) => PromiseLike<Row[]>): Promise<Page<Row>> {
+  const first = pageSize(args.first);
+  const isDesc = args.orderDirection === "DESC";
+  const where = and(...present([...filters(), afterKey(key.columns, args.after, isDesc, key.types)]));
+  const orderBy = key.columns.map((c) => (isDesc ? desc(c) : asc(c)));
+  const rows = await fetch({ where, orderBy, limit: first + 1 });
+  return toPage(rows, first, key.of, !!args.after);
+}
+
 /** `(a, b) > (x, y)` (or `<` when descending) for the row key after the cursor. */
-export function afterKey(columns: SQLWrapper[], cursor: string | null | undefined, desc: boolean, types: ("bigint" | "int" | "text")[]): SQL | undefined {
+export function afterKey(columns: SQLWrapper[], cursor: string | null | undefined, descending: boolean, types: KeyType[]): SQL | undefined {
   const key = decodeCursor(cursor, columns.length);
   if (!key) return undefined;
   const values = key.map((k, i) => (types[i] === "text" ? sql`${k}` : types[i] === "int" ? sql`${Number(k)}` : sql`${BigInt(k)}`));
   const cols = sql.join(columns.map((c) => sql`${c}`), sql`, `);
   const vals = sql.join(values, sql`, `);
-  return desc ? sql`(${cols}) < (${vals})` : sql`(${cols}) > (${vals})`;
+  return descending ? sql`(${cols}) < (${vals})` : sql`(${cols}) > (${vals})`;
 }
 
 /** Builds the page from `first + 1` fetched rows. */

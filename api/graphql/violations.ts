@@ -1,13 +1,13 @@
 /** GraphQL for registry violations: a listing and a live subscription (server-sent events). */
 import { getAddress } from "viem";
-import { and, asc, desc, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import * as schema from "../../ponder.schema.js";
 import type { IndexedViolation } from "../indexed/reads.js";
 import { tokenDecimals } from "../../core/reserves/units.js";
 import { builder } from "./builder.js";
-import { afterKey, connectionOf, OrderDirection, toPage } from "./connection.js";
-import { present, RangeFilter, rangeConditions } from "./filters.js";
-import { address, pageSize } from "./inputs.js";
+import { connectionOf, keysetPage, OrderDirection, type Keyset } from "./connection.js";
+import { RangeFilter, rangeConditions } from "./filters.js";
+import { address } from "./inputs.js";
 import { violationStream, type ViolationEvent } from "./violation-stream.js";
 
 export const ViolationRef = builder.objectRef<IndexedViolation>("Violation").implement({
@@ -27,6 +27,8 @@ export const ViolationRef = builder.objectRef<IndexedViolation>("Violation").imp
     registryVersion: t.exposeInt("registryVersion"),
   }),
 });
+
+const violationKey: Keyset<IndexedViolation> = { columns: [schema.registryViolation.blockNumber, schema.registryViolation.logIndex], types: ["bigint", "int"], of: (r) => [r.blockNumber, r.logIndex] };
 
 const ViolationEventKind = builder.enumType("ViolationEventKind", { values: ["DETECTED", "RETRACTED"] as const });
 
@@ -52,23 +54,20 @@ builder.queryField("violations", (t) =>
     type: connectionOf<IndexedViolation>("Violation", ViolationRef),
     description: "Registry violations in chain order (block, log index).",
     args: { filter: t.arg({ type: ViolationFilter }), orderDirection: t.arg({ type: OrderDirection, defaultValue: "ASC" }), first: t.arg.int(), after: t.arg.string() },
-    resolve: async (_root, args, { reports }) => {
-      const first = pageSize(args.first);
-      const isDesc = args.orderDirection === "DESC";
+    resolve: (_root, args, { reports }) => {
       const v = schema.registryViolation;
       const f = args.filter ?? {};
-      const [from, to] = [address(f.from, "filter.from"), address(f.to, "filter.to")];
-      const where = and(...present([
-        from ? eq(v.from, from) : undefined,
-        to ? eq(v.to, to) : undefined,
-        f.tokenSymbol ? eq(v.tokenSymbol, f.tokenSymbol) : undefined,
-        f.registryVersion != null ? eq(v.registryVersion, f.registryVersion) : undefined,
-        ...rangeConditions(f.range, v.blockNumber, v.timestamp),
-        afterKey([v.blockNumber, v.logIndex], args.after, isDesc, ["bigint", "int"]),
-      ]));
-      const order = isDesc ? [desc(v.blockNumber), desc(v.logIndex)] : [asc(v.blockNumber), asc(v.logIndex)];
-      const rows = await reports.db.select().from(v).where(where).orderBy(...order).limit(first + 1);
-      return toPage(rows, first, (r) => [r.blockNumber, r.logIndex], !!args.after);
+      const filters = () => {
+        const [from, to] = [address(f.from, "filter.from"), address(f.to, "filter.to")];
+        return [
+          from ? eq(v.from, from) : undefined,
+          to ? eq(v.to, to) : undefined,
+          f.tokenSymbol ? eq(v.tokenSymbol, f.tokenSymbol) : undefined,
+          f.registryVersion != null ? eq(v.registryVersion, f.registryVersion) : undefined,
+          ...rangeConditions(f.range, v.blockNumber, v.timestamp),
+        ];
+      };
+      return keysetPage(args, violationKey, filters, (q) => reports.db.select().from(v).where(q.where).orderBy(...q.orderBy).limit(q.limit));
     },
   }),
 );

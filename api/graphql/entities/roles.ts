@@ -1,14 +1,18 @@
 /** Role grants and revocations, and the holders they imply. */
-import { and, asc, desc, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { getAddress } from "viem";
 import * as schema from "../../../ponder.schema.js";
 import { builder } from "../builder.js";
-import { afterKey, connectionOf, OrderDirection, toPage } from "../connection.js";
-import { present, RangeFilter, rangeConditions } from "../filters.js";
-import { address, isoOf, pageSize } from "../inputs.js";
+import { connectionOf, keysetPage, OrderDirection, type Keyset } from "../connection.js";
+import { RangeFilter, rangeConditions } from "../filters.js";
+import { address, isoOf } from "../inputs.js";
 
 type RoleEvent = typeof schema.roleEvent.$inferSelect;
 type RoleHolder = typeof schema.roleHolder.$inferSelect;
+
+const roleEventKey: Keyset<RoleEvent> = { columns: [schema.roleEvent.blockNumber, schema.roleEvent.id], types: ["bigint", "text"], of: (r) => [r.blockNumber, r.id] };
+/** Always ascending: roleHolders takes no orderDirection. */
+const roleHolderKey: Keyset<RoleHolder> = { columns: [schema.roleHolder.id], types: ["text"], of: (r) => [r.id] };
 
 const RoleEventRef = builder.objectRef<RoleEvent>("RoleEvent").implement({
   fields: (t) => ({
@@ -52,23 +56,20 @@ builder.queryField("roleEvents", (t) =>
   t.field({
     type: connectionOf<RoleEvent>("RoleEvent", RoleEventRef),
     args: { filter: t.arg({ type: RoleFilter }), orderDirection: t.arg({ type: OrderDirection, defaultValue: "ASC" }), first: t.arg.int(), after: t.arg.string() },
-    resolve: async (_root, args, { reports }) => {
-      const first = pageSize(args.first);
-      const isDesc = args.orderDirection === "DESC";
+    resolve: (_root, args, { reports }) => {
       const e = schema.roleEvent;
       const f = args.filter ?? {};
-      const account = address(f.account, "filter.account");
-      const where = and(...present([
-        f.contractKey ? eq(e.contractKey, f.contractKey) : undefined,
-        f.roleName ? eq(e.roleName, f.roleName) : undefined,
-        account ? eq(e.account, account) : undefined,
-        f.granted != null ? eq(e.granted, f.granted) : undefined,
-        ...rangeConditions(f.range, e.blockNumber, e.timestamp),
-        afterKey([e.blockNumber, e.id], args.after, isDesc, ["bigint", "text"]),
-      ]));
-      const order = isDesc ? [desc(e.blockNumber), desc(e.id)] : [asc(e.blockNumber), asc(e.id)];
-      const rows = await reports.db.select().from(e).where(where).orderBy(...order).limit(first + 1);
-      return toPage(rows, first, (r) => [r.blockNumber, r.id], !!args.after);
+      const filters = () => {
+        const account = address(f.account, "filter.account");
+        return [
+          f.contractKey ? eq(e.contractKey, f.contractKey) : undefined,
+          f.roleName ? eq(e.roleName, f.roleName) : undefined,
+          account ? eq(e.account, account) : undefined,
+          f.granted != null ? eq(e.granted, f.granted) : undefined,
+          ...rangeConditions(f.range, e.blockNumber, e.timestamp),
+        ];
+      };
+      return keysetPage(args, roleEventKey, filters, (q) => reports.db.select().from(e).where(q.where).orderBy(...q.orderBy).limit(q.limit));
     },
   }),
 );
@@ -77,19 +78,18 @@ builder.queryField("roleHolders", (t) =>
   t.field({
     type: connectionOf<RoleHolder>("RoleHolder", RoleHolderRef),
     args: { contractKey: t.arg.string(), roleName: t.arg.string(), account: t.arg.string(), active: t.arg.boolean(), first: t.arg.int(), after: t.arg.string() },
-    resolve: async (_root, args, { reports }) => {
-      const first = pageSize(args.first);
+    resolve: (_root, args, { reports }) => {
       const h = schema.roleHolder;
-      const account = address(args.account, "account");
-      const where = and(...present([
-        args.contractKey ? eq(h.contractKey, args.contractKey) : undefined,
-        args.roleName ? eq(h.roleName, args.roleName) : undefined,
-        account ? eq(h.account, account) : undefined,
-        args.active != null ? eq(h.active, args.active) : undefined,
-        afterKey([h.id], args.after, false, ["text"]),
-      ]));
-      const rows = await reports.db.select().from(h).where(where).orderBy(asc(h.id)).limit(first + 1);
-      return toPage(rows, first, (r) => [r.id], !!args.after);
+      const filters = () => {
+        const account = address(args.account, "account");
+        return [
+          args.contractKey ? eq(h.contractKey, args.contractKey) : undefined,
+          args.roleName ? eq(h.roleName, args.roleName) : undefined,
+          account ? eq(h.account, account) : undefined,
+          args.active != null ? eq(h.active, args.active) : undefined,
+        ];
+      };
+      return keysetPage(args, roleHolderKey, filters, (q) => reports.db.select().from(h).where(q.where).orderBy(...q.orderBy).limit(q.limit));
     },
   }),
 );

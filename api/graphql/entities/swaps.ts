@@ -1,15 +1,18 @@
 /** PSM swaps (mints and redemptions) and reserve movements. */
-import { and, asc, desc, eq, gte, inArray, lte } from "drizzle-orm";
+import { eq, gte, inArray, lte } from "drizzle-orm";
 import { getAddress } from "viem";
 import * as schema from "../../../ponder.schema.js";
 import { builder } from "../builder.js";
-import { afterKey, connectionOf, OrderDirection, toPage } from "../connection.js";
-import { present, RangeFilter, rangeConditions } from "../filters.js";
-import { address, isoOf, pageSize } from "../inputs.js";
+import { connectionOf, keysetPage, OrderDirection, type Keyset } from "../connection.js";
+import { RangeFilter, rangeConditions } from "../filters.js";
+import { address, isoOf } from "../inputs.js";
 import { AccountRef, PsmKeyEnum, PsmRef } from "../nodes.js";
 
 type Swap = typeof schema.psmSwap.$inferSelect;
 type Movement = typeof schema.psmReserveMovement.$inferSelect;
+
+const swapKey: Keyset<Swap> = { columns: [schema.psmSwap.blockNumber, schema.psmSwap.logIndex], types: ["bigint", "int"], of: (r) => [r.blockNumber, r.logIndex] };
+const movementKey: Keyset<Movement> = { columns: [schema.psmReserveMovement.blockNumber, schema.psmReserveMovement.id], types: ["bigint", "text"], of: (r) => [r.blockNumber, r.id] };
 
 export const SwapDirection = builder.enumType("SwapDirection", { values: ["mint", "redeem"] as const });
 
@@ -49,25 +52,22 @@ builder.queryField("psmSwaps", (t) =>
     type: connectionOf<Swap>("PsmSwap", SwapRef),
     description: "PSM swaps in chain order (block, log index).",
     args: { filter: t.arg({ type: SwapFilter }), orderDirection: t.arg({ type: OrderDirection, defaultValue: "ASC" }), first: t.arg.int(), after: t.arg.string() },
-    resolve: async (_root, args, { reports }) => {
-      const first = pageSize(args.first);
-      const isDesc = args.orderDirection === "DESC";
+    resolve: (_root, args, { reports }) => {
       const s = schema.psmSwap;
       const f = args.filter ?? {};
-      const user = address(f.user, "filter.user");
-      const where = and(...present([
-        f.psm?.length ? inArray(s.psmKey, f.psm) : undefined,
-        f.direction ? eq(s.direction, f.direction) : undefined,
-        user ? eq(s.user, user) : undefined,
-        f.txHash ? eq(s.txHash, f.txHash.toLowerCase() as `0x${string}`) : undefined,
-        f.minKusd != null ? gte(s.kusdAmount, f.minKusd) : undefined,
-        f.maxKusd != null ? lte(s.kusdAmount, f.maxKusd) : undefined,
-        ...rangeConditions(f.range, s.blockNumber, s.timestamp),
-        afterKey([s.blockNumber, s.logIndex], args.after, isDesc, ["bigint", "int"]),
-      ]));
-      const order = isDesc ? [desc(s.blockNumber), desc(s.logIndex)] : [asc(s.blockNumber), asc(s.logIndex)];
-      const rows = await reports.db.select().from(s).where(where).orderBy(...order).limit(first + 1);
-      return toPage(rows, first, (r) => [r.blockNumber, r.logIndex], !!args.after);
+      const filters = () => {
+        const user = address(f.user, "filter.user");
+        return [
+          f.psm?.length ? inArray(s.psmKey, f.psm) : undefined,
+          f.direction ? eq(s.direction, f.direction) : undefined,
+          user ? eq(s.user, user) : undefined,
+          f.txHash ? eq(s.txHash, f.txHash.toLowerCase() as `0x${string}`) : undefined,
+          f.minKusd != null ? gte(s.kusdAmount, f.minKusd) : undefined,
+          f.maxKusd != null ? lte(s.kusdAmount, f.maxKusd) : undefined,
+          ...rangeConditions(f.range, s.blockNumber, s.timestamp),
+        ];
+      };
+      return keysetPage(args, swapKey, filters, (q) => reports.db.select().from(s).where(q.where).orderBy(...q.orderBy).limit(q.limit));
     },
   }),
 );
@@ -101,22 +101,17 @@ builder.queryField("psmReserveMovements", (t) =>
   t.field({
     type: connectionOf<Movement>("PsmReserveMovement", MovementRef),
     args: { filter: t.arg({ type: MovementFilter }), orderDirection: t.arg({ type: OrderDirection, defaultValue: "ASC" }), first: t.arg.int(), after: t.arg.string() },
-    resolve: async (_root, args, { reports }) => {
-      const first = pageSize(args.first);
-      const isDesc = args.orderDirection === "DESC";
+    resolve: (_root, args, { reports }) => {
       const m = schema.psmReserveMovement;
       const f = args.filter ?? {};
-      const where = and(...present([
+      const filters = () => [
         f.psm?.length ? inArray(m.psmKey, f.psm) : undefined,
         f.kind ? eq(m.kind, f.kind) : undefined,
         f.direction ? eq(m.direction, f.direction) : undefined,
         f.minAmount != null ? gte(m.amount, f.minAmount) : undefined,
         ...rangeConditions(f.range, m.blockNumber, m.timestamp),
-        afterKey([m.blockNumber, m.id], args.after, isDesc, ["bigint", "text"]),
-      ]));
-      const order = isDesc ? [desc(m.blockNumber), desc(m.id)] : [asc(m.blockNumber), asc(m.id)];
-      const rows = await reports.db.select().from(m).where(where).orderBy(...order).limit(first + 1);
-      return toPage(rows, first, (r) => [r.blockNumber, r.id], !!args.after);
+      ];
+      return keysetPage(args, movementKey, filters, (q) => reports.db.select().from(m).where(q.where).orderBy(...q.orderBy).limit(q.limit));
     },
   }),
 );

@@ -1,16 +1,20 @@
 /** Transfers touching registry accounts, their balances, and registry violations. */
-import { and, asc, desc, eq, gte, or } from "drizzle-orm";
+import { eq, gte, or } from "drizzle-orm";
 import { getAddress } from "viem";
 import * as schema from "../../../ponder.schema.js";
 import { tokenDecimals } from "../../../core/reserves/units.js";
 import { builder } from "../builder.js";
-import { afterKey, connectionOf, OrderDirection, toPage } from "../connection.js";
-import { present, RangeFilter, rangeConditions } from "../filters.js";
-import { address, isoOf, pageSize } from "../inputs.js";
+import { connectionOf, keysetPage, OrderDirection, type Keyset } from "../connection.js";
+import { RangeFilter, rangeConditions } from "../filters.js";
+import { address, isoOf } from "../inputs.js";
 import { TokenBalanceRef } from "../nodes.js";
 
 type Transfer = typeof schema.registryTransfer.$inferSelect;
 type Balance = typeof schema.accountBalance.$inferSelect;
+
+const transferKey: Keyset<Transfer> = { columns: [schema.registryTransfer.blockNumber, schema.registryTransfer.logIndex], types: ["bigint", "int"], of: (r) => [r.blockNumber, r.logIndex] };
+/** Always ascending: tokenBalances takes no orderDirection. */
+const balanceKey: Keyset<Balance> = { columns: [schema.accountBalance.id], types: ["text"], of: (r) => [r.id] };
 
 const TransferRef = builder.objectRef<Transfer>("RegistryTransfer").implement({
   description: "A USDC, kUSD, WETH or skUSD-share transfer with a registry account on either side, classified by spec 2.6 rule 2.",
@@ -49,25 +53,22 @@ builder.queryField("registryTransfers", (t) =>
   t.field({
     type: connectionOf<Transfer>("RegistryTransfer", TransferRef),
     args: { filter: t.arg({ type: TransferFilter }), orderDirection: t.arg({ type: OrderDirection, defaultValue: "ASC" }), first: t.arg.int(), after: t.arg.string() },
-    resolve: async (_root, args, { reports }) => {
-      const first = pageSize(args.first);
-      const isDesc = args.orderDirection === "DESC";
+    resolve: (_root, args, { reports }) => {
       const x = schema.registryTransfer;
       const f = args.filter ?? {};
-      const [from, to, account] = [address(f.from, "filter.from"), address(f.to, "filter.to"), address(f.account, "filter.account")];
-      const where = and(...present([
-        f.tokenSymbol ? eq(x.tokenSymbol, f.tokenSymbol) : undefined,
-        from ? eq(x.from, from) : undefined,
-        to ? eq(x.to, to) : undefined,
-        account ? or(eq(x.from, account), eq(x.to, account)) : undefined,
-        f.classification ? eq(x.classification, f.classification) : undefined,
-        f.minAmount != null ? gte(x.amount, f.minAmount) : undefined,
-        ...rangeConditions(f.range, x.blockNumber, x.timestamp),
-        afterKey([x.blockNumber, x.logIndex], args.after, isDesc, ["bigint", "int"]),
-      ]));
-      const order = isDesc ? [desc(x.blockNumber), desc(x.logIndex)] : [asc(x.blockNumber), asc(x.logIndex)];
-      const rows = await reports.db.select().from(x).where(where).orderBy(...order).limit(first + 1);
-      return toPage(rows, first, (r) => [r.blockNumber, r.logIndex], !!args.after);
+      const filters = () => {
+        const [from, to, account] = [address(f.from, "filter.from"), address(f.to, "filter.to"), address(f.account, "filter.account")];
+        return [
+          f.tokenSymbol ? eq(x.tokenSymbol, f.tokenSymbol) : undefined,
+          from ? eq(x.from, from) : undefined,
+          to ? eq(x.to, to) : undefined,
+          account ? or(eq(x.from, account), eq(x.to, account)) : undefined,
+          f.classification ? eq(x.classification, f.classification) : undefined,
+          f.minAmount != null ? gte(x.amount, f.minAmount) : undefined,
+          ...rangeConditions(f.range, x.blockNumber, x.timestamp),
+        ];
+      };
+      return keysetPage(args, transferKey, filters, (q) => reports.db.select().from(x).where(q.where).orderBy(...q.orderBy).limit(q.limit));
     },
   }),
 );
@@ -77,17 +78,13 @@ builder.queryField("tokenBalances", (t) =>
     type: connectionOf("TokenBalance", TokenBalanceRef),
     description: "Balances of registry accounts, folded from the indexed transfers (and WETH wraps).",
     args: { account: t.arg.string(), tokenSymbol: t.arg.string(), first: t.arg.int(), after: t.arg.string() },
-    resolve: async (_root, args, { reports }) => {
-      const first = pageSize(args.first);
+    resolve: (_root, args, { reports }) => {
       const b = schema.accountBalance;
-      const account = address(args.account, "account");
-      const where = and(...present([
-        account ? eq(b.account, account) : undefined,
-        args.tokenSymbol ? eq(b.tokenSymbol, args.tokenSymbol) : undefined,
-        afterKey([b.id], args.after, false, ["text"]),
-      ]));
-      const rows = await reports.db.select().from(b).where(where).orderBy(asc(b.id)).limit(first + 1);
-      return toPage(rows, first, (r) => [r.id], !!args.after);
+      const filters = () => {
+        const account = address(args.account, "account");
+        return [account ? eq(b.account, account) : undefined, args.tokenSymbol ? eq(b.tokenSymbol, args.tokenSymbol) : undefined];
+      };
+      return keysetPage(args, balanceKey, filters, (q) => reports.db.select().from(b).where(q.where).orderBy(...q.orderBy).limit(q.limit));
     },
   }),
 );

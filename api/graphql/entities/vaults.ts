@@ -1,16 +1,21 @@
 /** Vault share events (deposits, withdrawals, share transfers, yield), share prices and share balances. */
-import { and, asc, desc, eq, gte, inArray, or } from "drizzle-orm";
+import { eq, gte, inArray, or } from "drizzle-orm";
 import { getAddress } from "viem";
 import * as schema from "../../../ponder.schema.js";
 import { builder } from "../builder.js";
-import { afterKey, connectionOf, OrderDirection, toPage } from "../connection.js";
-import { present, RangeFilter, rangeConditions } from "../filters.js";
-import { address, isoOf, pageSize } from "../inputs.js";
+import { connectionOf, keysetPage, OrderDirection, type Keyset } from "../connection.js";
+import { RangeFilter, rangeConditions } from "../filters.js";
+import { address, isoOf } from "../inputs.js";
 import { ShareBalanceRef } from "../nodes.js";
 
 type VaultEvent = typeof schema.vaultEvent.$inferSelect;
 type SharePrice = typeof schema.sharePrice.$inferSelect;
 type ShareBalance = typeof schema.shareBalance.$inferSelect;
+
+const vaultEventKey: Keyset<VaultEvent> = { columns: [schema.vaultEvent.blockNumber, schema.vaultEvent.logIndex], types: ["bigint", "int"], of: (r) => [r.blockNumber, r.logIndex] };
+const sharePriceKey: Keyset<SharePrice> = { columns: [schema.sharePrice.blockNumber, schema.sharePrice.id], types: ["bigint", "text"], of: (r) => [r.blockNumber, r.id] };
+/** Always ascending: shareBalances takes no orderDirection. */
+const shareBalanceKey: Keyset<ShareBalance> = { columns: [schema.shareBalance.id], types: ["text"], of: (r) => [r.id] };
 
 export const VaultKey = builder.enumType("VaultKey", { values: ["skUSD", "skUSDDeprecated", "vaultV1", "vaultV2"] as const });
 
@@ -49,23 +54,20 @@ builder.queryField("vaultEvents", (t) =>
   t.field({
     type: connectionOf<VaultEvent>("VaultEvent", VaultEventRef),
     args: { filter: t.arg({ type: VaultEventFilter }), orderDirection: t.arg({ type: OrderDirection, defaultValue: "ASC" }), first: t.arg.int(), after: t.arg.string() },
-    resolve: async (_root, args, { reports }) => {
-      const first = pageSize(args.first);
-      const isDesc = args.orderDirection === "DESC";
+    resolve: (_root, args, { reports }) => {
       const v = schema.vaultEvent;
       const f = args.filter ?? {};
-      const account = address(f.account, "filter.account");
-      const where = and(...present([
-        f.vault?.length ? inArray(v.vaultKey, f.vault) : undefined,
-        f.kind ? eq(v.kind, f.kind) : undefined,
-        account ? or(eq(v.sender, account), eq(v.from, account), eq(v.to, account)) : undefined,
-        f.minAssets != null ? gte(v.assets, f.minAssets) : undefined,
-        ...rangeConditions(f.range, v.blockNumber, v.timestamp),
-        afterKey([v.blockNumber, v.logIndex], args.after, isDesc, ["bigint", "int"]),
-      ]));
-      const order = isDesc ? [desc(v.blockNumber), desc(v.logIndex)] : [asc(v.blockNumber), asc(v.logIndex)];
-      const rows = await reports.db.select().from(v).where(where).orderBy(...order).limit(first + 1);
-      return toPage(rows, first, (r) => [r.blockNumber, r.logIndex], !!args.after);
+      const filters = () => {
+        const account = address(f.account, "filter.account");
+        return [
+          f.vault?.length ? inArray(v.vaultKey, f.vault) : undefined,
+          f.kind ? eq(v.kind, f.kind) : undefined,
+          account ? or(eq(v.sender, account), eq(v.from, account), eq(v.to, account)) : undefined,
+          f.minAssets != null ? gte(v.assets, f.minAssets) : undefined,
+          ...rangeConditions(f.range, v.blockNumber, v.timestamp),
+        ];
+      };
+      return keysetPage(args, vaultEventKey, filters, (q) => reports.db.select().from(v).where(q.where).orderBy(...q.orderBy).limit(q.limit));
     },
   }),
 );
@@ -87,18 +89,10 @@ builder.queryField("sharePrices", (t) =>
   t.field({
     type: connectionOf<SharePrice>("SharePrice", SharePriceRef),
     args: { vault: t.arg({ type: VaultKey }), range: t.arg({ type: RangeFilter }), orderDirection: t.arg({ type: OrderDirection, defaultValue: "ASC" }), first: t.arg.int(), after: t.arg.string() },
-    resolve: async (_root, args, { reports }) => {
-      const first = pageSize(args.first);
-      const isDesc = args.orderDirection === "DESC";
+    resolve: (_root, args, { reports }) => {
       const p = schema.sharePrice;
-      const where = and(...present([
-        args.vault ? eq(p.vaultKey, args.vault) : undefined,
-        ...rangeConditions(args.range, p.blockNumber, p.timestamp),
-        afterKey([p.blockNumber, p.id], args.after, isDesc, ["bigint", "text"]),
-      ]));
-      const order = isDesc ? [desc(p.blockNumber), desc(p.id)] : [asc(p.blockNumber), asc(p.id)];
-      const rows = await reports.db.select().from(p).where(where).orderBy(...order).limit(first + 1);
-      return toPage(rows, first, (r) => [r.blockNumber, r.id], !!args.after);
+      const filters = () => [args.vault ? eq(p.vaultKey, args.vault) : undefined, ...rangeConditions(args.range, p.blockNumber, p.timestamp)];
+      return keysetPage(args, sharePriceKey, filters, (q) => reports.db.select().from(p).where(q.where).orderBy(...q.orderBy).limit(q.limit));
     },
   }),
 );
@@ -107,18 +101,17 @@ builder.queryField("shareBalances", (t) =>
   t.field({
     type: connectionOf("ShareBalance", ShareBalanceRef),
     args: { vault: t.arg({ type: VaultKey }), account: t.arg.string(), minShares: t.arg({ type: "BigInt" }), first: t.arg.int(), after: t.arg.string() },
-    resolve: async (_root, args, { reports }) => {
-      const first = pageSize(args.first);
+    resolve: (_root, args, { reports }) => {
       const b = schema.shareBalance;
-      const account = address(args.account, "account");
-      const where = and(...present([
-        args.vault ? eq(b.vaultKey, args.vault) : undefined,
-        account ? eq(b.account, account) : undefined,
-        args.minShares != null ? gte(b.shares, args.minShares) : undefined,
-        afterKey([b.id], args.after, false, ["text"]),
-      ]));
-      const rows = await reports.db.select().from(b).where(where).orderBy(asc(b.id)).limit(first + 1);
-      return toPage(rows, first, (r) => [r.id], !!args.after);
+      const filters = () => {
+        const account = address(args.account, "account");
+        return [
+          args.vault ? eq(b.vaultKey, args.vault) : undefined,
+          account ? eq(b.account, account) : undefined,
+          args.minShares != null ? gte(b.shares, args.minShares) : undefined,
+        ];
+      };
+      return keysetPage(args, shareBalanceKey, filters, (q) => reports.db.select().from(b).where(q.where).orderBy(...q.orderBy).limit(q.limit));
     },
   }),
 );
