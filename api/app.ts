@@ -15,7 +15,7 @@ import { createFacilitatorClient } from "./paid/facilitator.js";
 import { createGateway } from "./paid/gateway.js";
 import { operatorOwnedAddresses } from "./paid/operator-owned.js";
 import type { RegistryService } from "./registry/registry-service.js";
-import { resolveReportBlock, type ReportContext } from "./reports/context.js";
+import { resolveReportBlock, type ReportContext } from "./context.js";
 import { eventsRoutes } from "./events/routes.js";
 import { hedgeLedgerRoutes } from "./yield/hedge-ledger-routes.js";
 import { lendingRoutes } from "./lending/routes.js";

@@ -10,9 +10,9 @@ import * as schema from "../ponder.schema.js";
 import type { NetworkConfig } from "../core/network/types.js";
 import { StatementService } from "./statements/statement-service.js";
 import { createApp } from "./app.js";
-import type { ReadDb } from "./indexed/reads.js";
+import type { ReadDb } from "./io/indexed-reads.js";
 import { loadSignatureBook, RegistryService } from "./registry/registry-service.js";
-import { createReportContext } from "./reports/context.js";
+import { createReportContext } from "./context.js";
 import { openOperatorStore } from "./store/operator-store.js";
 
 export type ReplicaOptions = { databaseUrl: string; viewsSchema: string; network: NetworkConfig; siteUrl: string; storeSchema?: string; maxConnections?: number; checkResponses?: boolean };

@@ -13,8 +13,8 @@ import { isoTime } from "../../core/reserves/units.js";
 import { ApiError, badRequest, onApiError } from "../http/errors.js";
 import { blockBound, kusdAmount } from "../http/query-params.js";
 import { contract, validQuery } from "../http/route-contract.js";
-import { indexedHead, minterGrantsIn, psmPausesIn, redemptionsIn } from "../indexed/reads.js";
-import type { ReportContext } from "../reports/context.js";
+import { indexedHead, minterGrantsIn, psmPausesIn, redemptionsIn } from "../io/indexed-reads.js";
+import type { ReportContext } from "../context.js";
 
 export const MAX_RANGE_BLOCKS = 100_000n;
 

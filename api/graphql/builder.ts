@@ -6,7 +6,7 @@
 import SchemaBuilder from "@pothos/core";
 import type { StatementService } from "../statements/statement-service.js";
 import type { RegistryService } from "../registry/registry-service.js";
-import type { ReportContext } from "../reports/context.js";
+import type { ReportContext } from "../context.js";
 import type { Loaders } from "./loaders.js";
 
 export type GraphQLContext = {

@@ -6,7 +6,7 @@
 import DataLoader from "dataloader";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import * as schema from "../../ponder.schema.js";
-import type { ReadDb } from "../indexed/reads.js";
+import type { ReadDb } from "../io/indexed-reads.js";
 
 export type RedemptionSummary = { count: number; kusdTotal: bigint; usdcTotal: bigint; feeTotal: bigint };
 export type PsmSwapStats = { mints: number; redemptions: number; usdcIn: bigint; usdcOut: bigint; kusdMinted: bigint; kusdRedeemed: bigint };

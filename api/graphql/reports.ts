@@ -5,7 +5,7 @@
  */
 import { GraphQLError } from "graphql";
 import { asApiError } from "../http/errors.js";
-import { resolveReportBlock } from "../reports/context.js";
+import { resolveReportBlock } from "../context.js";
 import { loadPorReport } from "../reserves/por-service.js";
 import { loadStats } from "../reserves/stats-service.js";
 import type { StoredStatement } from "../store/operator-store.js";

@@ -4,7 +4,7 @@
  */
 import { and, asc, eq, gte, gt } from "drizzle-orm";
 import * as schema from "../../ponder.schema.js";
-import { indexedHead } from "../indexed/reads.js";
+import { indexedHead } from "../io/indexed-reads.js";
 import { builder } from "./builder.js";
 import { SwapRef } from "./entities/swaps.js";
 import { SignedStatementRef } from "./reports.js";

@@ -2,7 +2,7 @@
  * The live feed behind the `violations` subscription: polls the indexed violations, emits each
  * new one as DETECTED and, when a reorg takes one away within `reorgWindow` blocks, RETRACTED.
  */
-import { indexedHead, violationsAfter, type IndexedViolation, type ReadDb } from "../indexed/reads.js";
+import { indexedHead, violationsAfter, type IndexedViolation, type ReadDb } from "../io/indexed-reads.js";
 
 export type ViolationEvent = { kind: "DETECTED" | "RETRACTED"; violation: IndexedViolation };
 

@@ -2,7 +2,7 @@
 import { getAddress } from "viem";
 import { eq } from "drizzle-orm";
 import * as schema from "../../ponder.schema.js";
-import type { IndexedViolation } from "../indexed/reads.js";
+import type { IndexedViolation } from "../io/indexed-reads.js";
 import { tokenDecimals } from "../../core/reserves/units.js";
 import { builder } from "./builder.js";
 import { connectionOf, keysetPage, OrderDirection, type Keyset } from "./connection.js";

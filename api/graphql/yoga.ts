@@ -6,7 +6,7 @@
 import { createYoga, type Plugin } from "graphql-yoga";
 import type { StatementService } from "../statements/statement-service.js";
 import type { RegistryService } from "../registry/registry-service.js";
-import type { ReportContext } from "../reports/context.js";
+import type { ReportContext } from "../context.js";
 import type { GraphQLContext } from "./builder.js";
 import { armor } from "./limits.js";
 import { countingDb, createLoaders } from "./loaders.js";

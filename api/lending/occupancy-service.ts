@@ -7,9 +7,9 @@
 import type { Address } from "viem";
 import type { NetworkConfig } from "../../core/network/types.js";
 import { buildOccupancyReport, KUSD_DECIMALS, USDC_DECIMALS, type LendingOccupancy, type OccupancyReads, type VaultReads } from "../../core/lending/occupancy.js";
-import { ChainReadError, PinnedReader, tolerantReads, type Read, type ReadSpec } from "../chain/pinned-reader.js";
+import { ChainReadError, PinnedReader, tolerantReads, type Read, type ReadSpec } from "../io/pinned-reader.js";
 import { ApiError } from "../http/errors.js";
-import type { ReportContext } from "../reports/context.js";
+import type { ReportContext } from "../context.js";
 
 export type LendingMarket = {
   lendingUSDC: Address;

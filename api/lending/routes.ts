@@ -10,7 +10,7 @@ import { blockParam } from "../http/query-params.js";
 import { contract, validQuery } from "../http/route-contract.js";
 import { ApiError, badRequest, onApiError } from "../http/errors.js";
 import { lendingMarketOf, loadOccupancy } from "./occupancy-service.js";
-import type { ReportContext } from "../reports/context.js";
+import type { ReportContext } from "../context.js";
 
 export const eulerContract = {
   summary: "Occupancy of the operator's isolated lending market: supply, borrows, utilisation and who borrows",

@@ -8,8 +8,8 @@ import { readFileSync } from "node:fs";
 import { getAddress, isHex, recoverMessageAddress, type Address, type Hex } from "viem";
 import type { RegistryEntryConfig, RegistryVersionConfig } from "../../core/network/registry-config.js";
 import { ApiError } from "../http/errors.js";
-import { indexedHead } from "../indexed/reads.js";
-import type { ReportContext } from "../reports/context.js";
+import { indexedHead } from "../io/indexed-reads.js";
+import type { ReportContext } from "../context.js";
 import { buildRegistryDocument, membershipMessage, REGISTRY_OPERATOR_NAME, RegistryPublishError, type ContractProof, type Observation, type RegistryDocument } from "../../core/registry/document.js";
 import { guardianOf, hasAdminRole, ownedBy, predicateHolds, predicateOf, safeOwnedBy, timelockProposer, type Predicate, type PredicateSpec } from "../../core/registry/predicates.js";
 

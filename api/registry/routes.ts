@@ -9,9 +9,9 @@ import { violationView, ViolationPageSchema, type ViolationPage } from "../../co
 import { ApiError, badRequest, onApiError } from "../http/errors.js";
 import { blockBound, limitParam } from "../http/query-params.js";
 import { contract, validQuery } from "../http/route-contract.js";
-import { indexedHead, violationsAfter } from "../indexed/reads.js";
+import { indexedHead, violationsAfter } from "../io/indexed-reads.js";
 import type { RegistryService } from "./registry-service.js";
-import type { ReportContext } from "../reports/context.js";
+import type { ReportContext } from "../context.js";
 import { isoTime } from "../../core/reserves/units.js";
 
 type RegistryVersions = z.infer<typeof RegistryVersionsSchema>;

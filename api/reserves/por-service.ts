@@ -3,11 +3,11 @@
  * the indexed history for one block, then hands them to the pure assembler.
  */
 import type { Address } from "viem";
-import { PinnedReader } from "../chain/pinned-reader.js";
-import { kusdBurnedUpTo, redemptionsUpTo } from "../indexed/reads.js";
+import { PinnedReader } from "../io/pinned-reader.js";
+import { kusdBurnedUpTo, redemptionsUpTo } from "../io/indexed-reads.js";
 import { everListed } from "../../core/registry/versions.js";
-import type { ReportBlock, ReportContext } from "../reports/context.js";
-import { venueReadCommand, VenueReadError, type VenueAccountState } from "../venue/hyperliquid.js";
+import type { ReportBlock, ReportContext } from "../context.js";
+import { venueReadCommand, VenueReadError, type VenueAccountState } from "../io/hyperliquid.js";
 import { buildPorReport, type PorReport } from "../../core/reserves/por/por-report.js";
 import type { ChainSnapshot } from "../../core/reserves/por/snapshot.js";
 import { readChainSnapshot, readPsmSnapshots, type SnapshotAddresses } from "./chain-snapshot.js";

@@ -2,8 +2,8 @@
 import type { PsmKey } from "../../core/network/types.js";
 import { buildStats, type Stats } from "../../core/reserves/stats.js";
 import { PSM_KEYS } from "../../core/reserves/por/snapshot.js";
-import { PinnedReader, type ReadSpec } from "../chain/pinned-reader.js";
-import type { ReportBlock, ReportContext } from "../reports/context.js";
+import { PinnedReader, type ReadSpec } from "../io/pinned-reader.js";
+import type { ReportBlock, ReportContext } from "../context.js";
 
 export async function loadStats(ctx: ReportContext, at: ReportBlock): Promise<Stats> {
   const n = ctx.network;

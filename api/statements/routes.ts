@@ -9,7 +9,7 @@ import { PublishedStatementSchema, SignerRegistrySchema, StatementHistorySchema,
 import { ApiError, onApiError } from "../http/errors.js";
 import { limitParam } from "../http/query-params.js";
 import { contract, validQuery } from "../http/route-contract.js";
-import type { ReportContext } from "../reports/context.js";
+import type { ReportContext } from "../context.js";
 import { MAX_LIST_LIMIT } from "../store/operator-store.js";
 import type { StatementService } from "./statement-service.js";
 

@@ -6,8 +6,8 @@
 import type { PublishedStatement } from "../../core/attestation/published-schema.js";
 import type { OperatorStore, StoredStatement } from "../store/operator-store.js";
 import { ApiError } from "../http/errors.js";
-import type { ReportContext } from "../reports/context.js";
-import { indexerCaughtUp, resolveReportBlock } from "../reports/context.js";
+import type { ReportContext } from "../context.js";
+import { indexerCaughtUp, resolveReportBlock } from "../context.js";
 import { loadPorReport } from "../reserves/por-service.js";
 import { signSignerBinding, type SignerBinding } from "../../core/attestation/binding.js";
 import { signerFor, type SigningKeys } from "./keys.js";

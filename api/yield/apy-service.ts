@@ -3,7 +3,7 @@
  * through the pure builder (core/yield/apy-report.ts), whose ApyReportSchema is the response's
  * contract. A venue that cannot be read leaves the venue-derived fields null, never guessed.
  */
-import type { ReportContext } from "../reports/context.js";
+import type { ReportContext } from "../context.js";
 import { buildApyReport, type ApyReport } from "../../core/yield/apy-report.js";
 import type { MarketPeer } from "../../core/yield/apy-market-context.js";
 import { marketPeersFromEnv, readApyInputs } from "./apy-inputs.js";

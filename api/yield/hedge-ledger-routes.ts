@@ -8,10 +8,10 @@ import { Hono } from "hono";
 import { z } from "zod";
 import { contract, validQuery } from "../http/route-contract.js";
 import { badRequest, onApiError } from "../http/errors.js";
-import type { ReportContext } from "../reports/context.js";
-import { VenueReadError } from "../venue/hyperliquid.js";
+import type { ReportContext } from "../context.js";
+import { VenueReadError } from "../io/hyperliquid.js";
 import { buildHedgeLedger, HedgeLedgerSchema, LEDGER_SINCE_ISO, LEDGER_SINCE_MS, unavailableHedgeLedger, type LedgerSource } from "../../core/yield/hedge-ledger.js";
-import { readHedgeHistory } from "./venue-history.js";
+import { readHedgeHistory } from "../io/venue-history.js";
 
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2}))?$/;
 const UNTIL_MESSAGE = "until must be an ISO 8601 date or UTC instant, e.g. 2026-09-01T00:00:00Z";

@@ -9,8 +9,8 @@
 import type { Address, PublicClient } from "viem";
 import { signerFor, type SigningKeys } from "../statements/keys.js";
 import { signPayload } from "../../core/attestation/sign.js";
-import { PinnedReader } from "../chain/pinned-reader.js";
-import type { ReportContext } from "../reports/context.js";
+import { PinnedReader } from "../io/pinned-reader.js";
+import type { ReportContext } from "../context.js";
 import { isoTime, round } from "../../core/reserves/units.js";
 import { BOARD_WINDOWS_DAYS, type HonestyIndex, type HonestyIndexPayload, type HonestyIndexRow, type BoardVault } from "../../core/yield/honesty-index-schema.js";
 import { loadApy } from "./apy-service.js";

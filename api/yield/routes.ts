@@ -6,7 +6,7 @@ import { HonestyIndexSchema } from "../../core/yield/honesty-index-schema.js";
 import { contract } from "../http/route-contract.js";
 import type { SigningKeys } from "../statements/keys.js";
 import { onApiError } from "../http/errors.js";
-import type { ReportContext } from "../reports/context.js";
+import type { ReportContext } from "../context.js";
 import { loadApy } from "./apy-service.js";
 import { loadHonestyIndex, type BoardVault } from "./honesty-index.js";
 

@@ -3,11 +3,11 @@
  * reads, and the venue. Built once per process (Ponder API or a standalone reader).
  */
 import { createPublicClient, http, type PublicClient } from "viem";
-import type { NetworkConfig } from "../../core/network/types.js";
-import { ApiError, badRequest } from "../http/errors.js";
-import { blockParam } from "../http/query-params.js";
-import { indexedHead, type IndexedHead, type ReadDb } from "../indexed/reads.js";
-import { hyperliquidClient, type VenueClient } from "../venue/hyperliquid.js";
+import type { NetworkConfig } from "../core/network/types.js";
+import { ApiError, badRequest } from "./http/errors.js";
+import { blockParam } from "./http/query-params.js";
+import { indexedHead, type IndexedHead, type ReadDb } from "./io/indexed-reads.js";
+import { hyperliquidClient, type VenueClient } from "./io/hyperliquid.js";
 
 export type ReportContext = {
   network: NetworkConfig;

@@ -3,7 +3,7 @@
  * time range, paged the way the venue pages (at most 500 records per answer). Any failure, or
  * an answer that does not parse, is a VenueReadError: the caller reports unknown, not a guess.
  */
-import { postInfo, VenueReadError } from "../venue/hyperliquid.js";
+import { postInfo, VenueReadError } from "./hyperliquid.js";
 import type { Fill, FundingPayment } from "../../core/yield/hedge-ledger.js";
 
 export const VENUE_PAGE_SIZE = 500;
