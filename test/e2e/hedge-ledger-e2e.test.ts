@@ -5,10 +5,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startVenueServer, type VenueServer } from "../../devnet/venue/server.js";
-import { createReportContext, type ReportContext } from "../../api/reports/context.js";
+import { createReportContext, type ReportContext } from "../../api/context.js";
 import { hedgeLedgerRoutes } from "../../api/yield/hedge-ledger-routes.js";
 import { LEDGER_SINCE_MS } from "../../core/yield/hedge-ledger.js";
-import { readUserFills, readUserFunding } from "../../api/yield/venue-history.js";
+import { readUserFills, readUserFunding } from "../../api/io/venue-history.js";
 import { selectNetwork } from "../../src/networks/index.js";
 import { freePort } from "../helpers/ports.js";
 import { stack } from "../helpers/stack.js";

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { hedgeLedgerRoutes, parseUntil } from "../../api/yield/hedge-ledger-routes.js";
-import type { ReportContext } from "../../api/reports/context.js";
+import type { ReportContext } from "../../api/context.js";
 import {
   annualisedOnNotional,
   bucketByMonth,

@@ -9,7 +9,7 @@ import { promisify } from "node:util";
 import { afterEach, beforeAll, describe, expect, inject, it } from "vitest";
 import { formatUnits, getAddress, parseAbiItem, toFunctionSelector, type Address } from "viem";
 import { foundryBinary } from "../../devnet/anvil.js";
-import { createReportContext } from "../../api/reports/context.js";
+import { createReportContext } from "../../api/context.js";
 import { lendingRoutes } from "../../api/lending/routes.js";
 import { selectNetwork } from "../../src/networks/index.js";
 import { stack } from "../helpers/stack.js";

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import type { Address } from "viem";
 import { LendingMarketNotConfiguredError, lendingMarketOf } from "../../api/lending/occupancy-service.js";
-import type { ReportContext } from "../../api/reports/context.js";
+import type { ReportContext } from "../../api/context.js";
 import { lendingRoutes } from "../../api/lending/routes.js";
 import type { NetworkConfig } from "../../core/network/types.js";
 
