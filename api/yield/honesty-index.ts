@@ -6,6 +6,7 @@
  * published shape (HonestyIndexSchema, the type loadHonestyIndex returns) is in
  * core/yield/honesty-index-schema.ts.
  */
+import { realizedApy } from "../../core/yield/realized-apy.js";
 import type { Address, PublicClient } from "viem";
 import { signerFor, type SigningKeys } from "../statements/keys.js";
 import { signPayload } from "../../core/attestation/sign.js";
@@ -15,13 +16,6 @@ import { isoTime, round } from "../../core/reserves/units.js";
 import { BOARD_WINDOWS_DAYS, type HonestyIndex, type HonestyIndexPayload, type HonestyIndexRow, type BoardVault } from "../../core/yield/honesty-index-schema.js";
 import { loadApy } from "./apy-service.js";
 
-
-/** Pure: realized APY between two convertToAssets(one share) reads, annualised on 365 days. */
-export function realizedApy(from: { t: number; assets: bigint }, to: { t: number; assets: bigint }): number | null {
-  const days = (to.t - from.t) / 86_400;
-  if (days <= 0 || from.assets === 0n) return null;
-  return (Number(to.assets) / Number(from.assets) - 1) * (365 / days);
-}
 
 /** The last block at or before unix time `t` (binary search; anvil and Base both answer by number). */
 export async function blockAtOrBefore(client: PublicClient, t: number, head: { number: bigint; timestamp: bigint }): Promise<{ number: bigint; timestamp: number } | null> {

@@ -6,18 +6,10 @@ import { describe, expect, it } from "vitest";
 import { getAddress, parseAbiItem } from "viem";
 import { trustedSignersAt, verifySignerBinding } from "../../core/attestation/binding.js";
 import { verifyArtifact } from "../../core/attestation/verify.js";
-import { realizedApy } from "../../api/yield/honesty-index.js";
 import { stack } from "../helpers/stack.js";
 
 const s = stack();
 const d = s.deployment;
-
-describe("realizedApy", () => {
-  it("annualises share-price growth over the days between two reads", () => {
-    expect(realizedApy({ t: 0, assets: 10n ** 18n }, { t: 7 * 86_400, assets: 1_001n * 10n ** 15n })).toBeCloseTo(0.001 * (365 / 7), 12);
-    expect(realizedApy({ t: 5, assets: 10n ** 18n }, { t: 5, assets: 10n ** 18n })).toBeNull();
-  });
-});
 
 describe("GET /api/honesty-index", () => {
   it("reproduces every window from convertToAssets at the pinned blocks, and is signed by the bound key", async () => {
