@@ -6,11 +6,14 @@
  * `/metrics`).
  */
 import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { requestId } from "hono/request-id";
 import type { SigningKeys } from "./statements/keys.js";
 import type { StatementService } from "./statements/statement-service.js";
-import { createGraphQL } from "./graphql/yoga.js";
-import { notFound, onApiError } from "./http/errors.js";
+import { createGraphQL, malformedGetParams } from "./graphql/yoga.js";
+import { errorBody, notFound, onApiError } from "./http/errors.js";
 import { openApiDocument } from "./http/openapi-document.js";
+import { matchesPath } from "./http/route-match.js";
 import { createFacilitatorClient } from "./paid/facilitator.js";
 import { createGateway } from "./paid/gateway.js";
 import { operatorOwnedAddresses } from "./paid/operator-owned.js";
@@ -27,6 +30,9 @@ import type { OperatorStore } from "./store/operator-store.js";
 
 /** The version of the free API's contract (the OpenAPI document's info.version). */
 export const API_VERSION = "1.0.0";
+
+/** The largest request body any route accepts (a GraphQL document or an instant-read request). */
+export const MAX_BODY_BYTES = 16 * 1024;
 
 export type AppParts = {
   ctx: ReportContext;
@@ -49,6 +55,10 @@ export function createApp(p: AppParts): Hono {
   const network = ctx.network;
   const app = new Hono();
   app.onError(onApiError);
+  // Every answer carries X-Request-Id; a 5xx body names it, and the log line that explains it.
+  app.use("*", requestId());
+  // No request of this API needs more than a few kilobytes: a larger body is refused before it is read.
+  app.use("*", bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => c.json(errorBody("payload_too_large", `request bodies are limited to ${MAX_BODY_BYTES} bytes`, { maxBytes: MAX_BODY_BYTES }), 413) }));
   if (p.checkResponses) {
     app.use("*", async (c, next) => {
       c.set("checkResponses", true);
@@ -65,7 +75,11 @@ export function createApp(p: AppParts): Hono {
   // /api/euler at the indexed head like the other reports (or ?block=N).
   app.route("/", lendingRoutes(ctx, { resolveBlock: (b) => resolveReportBlock(ctx, b) }));
   const graphql = createGraphQL(ctx, { statements, registry });
-  app.on(["GET", "POST", "OPTIONS"], "/graphql", (c) => graphql.fetch(c.req.raw));
+  app.on(["GET", "POST", "OPTIONS"], "/graphql", (c) => {
+    const malformed = c.req.method === "GET" ? malformedGetParams(new URL(c.req.url)) : null;
+    if (malformed) return c.json({ errors: [{ message: malformed, extensions: { code: "BAD_REQUEST" } }] }, 400);
+    return graphql.fetch(c.req.raw);
+  });
   app.route("/", reservesRoutes(ctx));
   app.route("/", statementRoutes({ ctx, statements, adminToken: p.adminToken }));
   // The paid gateway ({base_url} = <site>/paid), when a recipient and a facilitator are configured.
@@ -87,8 +101,15 @@ export function createApp(p: AppParts): Hono {
       operatorOwned: operatorOwnedAddresses(network),
     }));
   }
-  // Under /api every unknown path answers the JSON 404, also when a host mounts this app as a sub-app.
-  app.all("/api/*", notFound);
+  // Every unknown path answers JSON, also when a host mounts this app as a sub-app (Ponder's own
+  // routes come before it); a known path asked with another method is a 405 naming the allowed ones.
+  app.all("*", (c) => {
+    const allowed = [...new Set(app.routes.filter((r) => r.method !== "ALL" && matchesPath(r.path, c.req.path)).map((r) => r.method))];
+    if (allowed.length === 0) return notFound(c);
+    c.header("Allow", allowed.join(", "));
+    return c.json(errorBody("method_not_allowed", `${c.req.method} is not allowed on ${c.req.path}`, { allowed }), 405);
+  });
   app.notFound(notFound);
   return app;
 }
+

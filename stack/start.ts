@@ -32,7 +32,7 @@ async function main() {
 
   console.log("\nservices:");
   printDevnet(devnet, (line) => console.log(`  ${line}`));
-  console.log(`  api       ${indexer.url}  (/health, /ready, /status, /sql)`);
+  console.log(`  api       ${indexer.url}  (/health, /ready, /status, /api/openapi.json, /graphql)`);
   for (const path of ["/api/por", "/api/stats", "/api/por/signed", "/api/por/signer-registry"]) console.log(`            ${indexer.url}${path}`);
   console.log(`  database  schema ${indexer.schema}, views in schema ${indexer.viewsSchema}`);
   for (const [chain, s] of Object.entries(status)) console.log(`  indexed   ${chain} at block ${s.block?.number ?? "-"}`);

@@ -4,8 +4,34 @@
  * GraphQL error before anything runs.
  */
 import { EnvelopArmorPlugin } from "@escape.tech/graphql-armor";
+import { GraphQLError, type ValidationRule } from "graphql";
+import type { Plugin } from "graphql-yoga";
 
-export const LIMITS = { maxDepth: 10, maxCost: 20_000, maxAliases: 15, maxTokens: 2_000, maxDirectives: 20 } as const;
+export const LIMITS = { maxDepth: 10, maxCost: 20_000, maxAliases: 15, maxTokens: 2_000, maxDirectives: 20, maxChainReports: 2 } as const;
+
+/**
+ * Root fields that build a report from pinned chain reads (about 80 for `reserves`): Armor's cost
+ * counts them as one field each, so 15 aliased `reserves` cost 15 full reports. They are counted
+ * here instead, aliases included, and an operation may ask for at most `maxChainReports`.
+ */
+export const CHAIN_REPORT_FIELDS = new Set(["reserves", "stats"]);
+
+export const chainReportLimit: ValidationRule = (context) => {
+  let count = 0;
+  return {
+    OperationDefinition: {
+      enter: (op) => {
+        count = 0;
+        for (const sel of op.selectionSet.selections) if (sel.kind === "Field" && CHAIN_REPORT_FIELDS.has(sel.name.value)) count++;
+        if (count > LIMITS.maxChainReports) {
+          context.reportError(new GraphQLError(`this operation asks for ${count} chain-read reports (${[...CHAIN_REPORT_FIELDS].join(", ")}); at most ${LIMITS.maxChainReports} per operation`, { extensions: { code: "COST_LIMIT" } }));
+        }
+      },
+    },
+  };
+};
+
+export const reportCost = (): Plugin => ({ onValidate: ({ addValidationRule }) => addValidationRule(chainReportLimit) });
 
 export const armor = () =>
   EnvelopArmorPlugin({

@@ -8,7 +8,7 @@ import type { StatementService } from "../statements/statement-service.js";
 import type { RegistryService } from "../registry/registry-service.js";
 import type { ReportContext } from "../context.js";
 import type { GraphQLContext } from "./builder.js";
-import { armor } from "./limits.js";
+import { armor, reportCost } from "./limits.js";
 import { countingDb, createLoaders } from "./loaders.js";
 import { schema } from "./schema.js";
 
@@ -26,9 +26,10 @@ export function createGraphQL(reports: ReportContext, services: GraphQLContext["
   return createYoga<Record<string, unknown>, GraphQLContext>({
     schema,
     graphqlEndpoint: "/graphql",
-    maskedErrors: true,
+    // Never development mode: a masked error carries no stack and no server path, whatever NODE_ENV says.
+    maskedErrors: { isDev: false },
     graphiql: { title: "kUSD transparency GraphQL" },
-    plugins: [armor(), sqlCountExtension],
+    plugins: [armor(), reportCost(), sqlCountExtension],
     context: ({ request }) => {
       const counted = countingDb(reports.db);
       return { reports: { ...reports, db: counted.db }, loaders: createLoaders(counted.db), sqlQueries: counted.count, signal: request.signal, services };
@@ -37,3 +38,20 @@ export function createGraphQL(reports: ReportContext, services: GraphQLContext["
 }
 
 export type GraphQLServices = { statements?: StatementService; registry?: RegistryService };
+
+/**
+ * graphql-yoga answers a GET whose `variables` or `extensions` is not JSON with a 500 (its JSON.parse
+ * throws): the caller's mistake is named here as a 400 in GraphQL's error shape before yoga runs.
+ */
+export function malformedGetParams(url: URL): string | null {
+  for (const name of ["variables", "extensions"]) {
+    const raw = url.searchParams.get(name);
+    if (raw === null || raw === "") continue;
+    try {
+      JSON.parse(raw);
+    } catch {
+      return `the "${name}" parameter must be JSON (an object)`;
+    }
+  }
+  return null;
+}

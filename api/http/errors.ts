@@ -42,8 +42,10 @@ export function asApiError(err: unknown): ApiError | null {
 export function onApiError(err: Error, c: Context) {
   const known = asApiError(err);
   if (known) return c.json(errorBody(known.code, known.message, known.details), known.status);
-  console.error(`[api] ${c.req.method} ${c.req.path}:`, err);
-  return c.json(errorBody("internal_error", "internal error"), 500);
+  // The id joins the caller's report to the log line; nothing else of the failure leaves the process.
+  const requestId = (c.get("requestId") as string | undefined) ?? crypto.randomUUID();
+  console.error(`[api] ${requestId} ${c.req.method} ${c.req.path}:`, err);
+  return c.json(errorBody("internal_error", "internal error: report the requestId to the operator", { requestId }), 500);
 }
 
 export const notFound = (c: Context) => c.json(errorBody("not_found", `no route ${c.req.method} ${c.req.path}`), 404);

@@ -61,10 +61,20 @@ export function createGateway(o: GatewayOptions) {
     prices: { reserves: usd(o.prices.reserves, o.asset.decimals), instantRead: usd(o.prices.instantRead, o.asset.decimals) },
   });
   for (const path of ["/openapi.json", "/.well-known/openapi.json"]) app.get(`${base}${path}`, (c) => c.json(descriptor));
+  // Paid answers are bought with GET or POST only: HEAD would run the GET handler outside the
+  // x402 middleware (which prices "GET /reserves"), so it is refused before anything runs.
+  app.on("HEAD", [`${base}/reserves`, `${base}/instant-read`], (c) => {
+    c.header("Allow", c.req.path.endsWith("/reserves") ? "GET" : "POST");
+    return c.json(errorBody("method_not_allowed", `${c.req.method} is not allowed on ${c.req.path}`), 405);
+  });
 
   // 1. Free checks, before any payment is asked.
   app.use(`${base}/instant-read`, async (c, next) => {
     if (c.req.method !== "POST") return next();
+    const type = c.req.header("content-type") ?? "";
+    if (!/^application\/json\s*(;|$)/i.test(type)) {
+      throw new ApiError(415, "unsupported_media_type", "the request body must be JSON, sent with Content-Type: application/json", { contentType: type || null });
+    }
     const request = parseInstantRead(await c.req.text());
     refuseOperatorOwned(request.address, o.operatorOwned);
     const token = await readToken(request.chain === "base" ? o.chains.base : o.chains.ethereum, request.chain, request.address);

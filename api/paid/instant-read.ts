@@ -30,6 +30,10 @@ export function parseInstantRead(raw: string): InstantReadRequest {
   if (typeof b.address !== "string" || !/^0x[0-9a-fA-F]{40}$/.test(b.address) || !isAddress(b.address, { strict: false })) {
     throw badRequest("invalid_address", "address must be 0x followed by 40 hex characters", { address: b.address });
   }
+  // Mixed case is an EIP-55 checksum: a mistyped one is refused, never priced as another address.
+  if (b.address !== b.address.toLowerCase() && b.address.slice(2) !== b.address.slice(2).toUpperCase() && !isAddress(b.address, { strict: true })) {
+    throw badRequest("invalid_address_checksum", "the address's mixed case is not its EIP-55 checksum: check it, or send it all lower case", { address: b.address, checksummed: getAddress(b.address) });
+  }
   return { chain: chain as ReadChain, address: getAddress(b.address) };
 }
 

@@ -7,29 +7,26 @@
  * payer may retry it.
  */
 import type { MiddlewareHandler } from "hono";
-import { decodePaymentResponseHeader, decodePaymentSignatureHeader } from "@x402/core/http";
+import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from "@x402/core/http";
 import { errorBody } from "../http/errors.js";
 import type { OperatorStore } from "../store/operator-store.js";
+import { checkPaymentHeader, type ExactEvmPayment } from "./payment-header.js";
 
 export type AuthorizationKey = { network: string; payer: string; nonce: string };
 
-/** The (network, payer, nonce) of an exact-EVM EIP-3009 payment header, or null when it has none. */
-export function authorizationOf(header: string): AuthorizationKey | null {
-  try {
-    const p = decodePaymentSignatureHeader(header) as { accepted?: { network?: string }; payload?: { authorization?: { from?: string; nonce?: string } } };
-    const a = p.payload?.authorization;
-    if (!a?.from || !a?.nonce || !p.accepted?.network) return null;
-    return { network: p.accepted.network, payer: a.from.toLowerCase(), nonce: a.nonce.toLowerCase() };
-  } catch {
-    return null;
-  }
+/** The (network, payer, nonce) of a checked exact-EVM payment. */
+export function authorizationOf(payment: ExactEvmPayment): AuthorizationKey {
+  const a = payment.payload.authorization;
+  return { network: payment.accepted.network, payer: a.from.toLowerCase(), nonce: a.nonce.toLowerCase() };
 }
 
 export function replayGuard(store: Promise<OperatorStore>): MiddlewareHandler {
   return async (c, next) => {
     const header = c.req.header("PAYMENT-SIGNATURE") ?? c.req.header("X-PAYMENT");
-    const key = header ? authorizationOf(header) : null;
-    if (!key) return next(); // no payment yet (→ 402), or one the middleware will reject itself
+    if (!header) return next(); // no payment yet: the middleware answers 402 with the challenge
+    const checked = checkPaymentHeader(header);
+    if (!checked.ok) return c.json(errorBody("invalid_payment_header", checked.reason), 400);
+    const key = authorizationOf(checked.payment);
     const payments = (await store).payments;
     if (!(await payments.reserve({ ...key, resource: `${c.req.method} ${c.req.path}` }))) {
       return c.json(errorBody("payment_already_used", "this payment authorization was already presented; sign a new one", { payer: key.payer, nonce: key.nonce }), 409);
@@ -37,6 +34,7 @@ export function replayGuard(store: Promise<OperatorStore>): MiddlewareHandler {
     let settledTx: string | null = null;
     try {
       await next();
+      if (c.res.status === 402) c.res = await explainRejection(c.res);
       const receipt = c.res.headers.get("PAYMENT-RESPONSE");
       if (c.res.status < 400 && receipt) {
         const settled = decodePaymentResponseHeader(receipt) as { success?: boolean; transaction?: string };
@@ -47,4 +45,26 @@ export function replayGuard(store: Promise<OperatorStore>): MiddlewareHandler {
       else await payments.release(key);
     }
   };
+}
+
+/**
+ * The x402 middleware answers a rejected payment (bad signature, expired, underpaid, failed
+ * settlement) with `402 {}` and the reason only inside the base64 PAYMENT-REQUIRED header: the
+ * JSON body says it too, in the error shape of every other answer.
+ */
+async function explainRejection(res: Response): Promise<Response> {
+  const text = await res.clone().text();
+  if (text.trim() !== "" && text.trim() !== "{}") return res;
+  const header = res.headers.get("PAYMENT-REQUIRED");
+  let reason = "the payment was not accepted";
+  try {
+    const required = header ? (decodePaymentRequiredHeader(header) as { error?: unknown }) : null;
+    if (typeof required?.error === "string" && required.error) reason = required.error;
+  } catch {
+    // keep the generic reason: the header is the middleware's own and should always decode
+  }
+  const headers = new Headers(res.headers);
+  headers.set("content-type", "application/json");
+  headers.delete("content-length");
+  return new Response(JSON.stringify(errorBody("payment_rejected", `payment rejected: ${reason}; nothing was charged`, { reason })), { status: 402, headers });
 }

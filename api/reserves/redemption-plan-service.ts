@@ -19,12 +19,16 @@ import { readPsms } from "./por-service.js";
 export async function loadRedemptionPlan(ctx: ReportContext, at: ReportBlock, amount: string): Promise<RedemptionPlanReport> {
   const kusd = parseUnits(amount, 18);
   const psms = await readPsms(ctx, at.blockNumber);
-  if (PSM_KEYS.some((k) => !psms[k].usdc || !psms[k].paused || !psms[k].fees)) {
+  const unread = PSM_KEYS.filter((k) => !psms[k].usdc || !psms[k].paused || !psms[k].fees);
+  // A PSM that had no code yet at this block redeemed nothing then: it is left out of the plan.
+  // Any other failed read is ours (503): no plan rather than a wrong one.
+  const notYetDeployed = new Set(await Promise.all(unread.map(async (k) => ((await hasCode(ctx, psms[k].address, at.blockNumber)) === false ? k : null))));
+  if (unread.some((k) => !notYetDeployed.has(k))) {
     throw new ApiError(503, "chain_read_failed", "PSM reserves or fee schedules could not be read; no plan rather than a wrong one");
   }
   const plan = planRedemption(
     kusd,
-    PSM_KEYS.map((k) => ({ key: k, address: psms[k].address, reserveUsdc: psms[k].usdc!.value, canServeRedemptions: psms[k].paused!.value === false, fees: psms[k].fees! })),
+    PSM_KEYS.filter((k) => !notYetDeployed.has(k)).map((k) => ({ key: k, address: psms[k].address, reserveUsdc: psms[k].usdc!.value, canServeRedemptions: psms[k].paused!.value === false, fees: psms[k].fees! })),
   );
   const usdc = ctx.network.usdc.address;
   const reader = new PinnedReader(ctx.base, at.blockNumber, ctx.network.reporting.publicRpc.base);
@@ -75,4 +79,14 @@ export async function loadRedemptionPlan(ctx: ReportContext, at: ReportBlock, am
     })),
     routing: "smallest reserve that fully covers the amount; otherwise split across PSMs deepest first, one transaction each; each leg's fee by its PSM's deployed rule (first tier whose lower bound the size reaches, else the flat fee; PSM v1 compares the raw kUSD amount), confirmed with getFee at this block",
   };
+}
+
+/** Whether `address` had code at `block`; null when the chain could not say. */
+async function hasCode(ctx: ReportContext, address: `0x${string}`, block: bigint): Promise<boolean | null> {
+  try {
+    const code = await ctx.base.getCode({ address, blockNumber: block });
+    return code !== undefined && code !== "0x";
+  } catch {
+    return null;
+  }
 }

@@ -66,6 +66,8 @@ export const serviceEnvSchema = z.object({
   KUSD_MARKET_PEERS: jsonArrayOf(MarketPeerSchema).optional(),
   /** Vaults added to the /api/honesty-index board after ours. */
   KUSD_HONESTY_PEERS: jsonArrayOf(BoardVaultSchema).optional(),
+  /** A loopback-only port for Ponder's SQL-over-HTTP (tests, local debugging); unset: no SQL endpoint at all. */
+  KUSD_PRIVATE_SQL_PORT: positiveInt.optional(),
   KUSD_CHECK_RESPONSES: z.enum(["0", "1"], { error: 'must be "0" or "1"' }).transform((s) => s === "1").optional(),
 });
 

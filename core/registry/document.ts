@@ -7,6 +7,7 @@ import { getAddress, type Address, type Hex } from "viem";
 import type { RegistryEntryConfig, RegistryVersionConfig } from "../network/registry-config.js";
 import { attestationHash, canonicalJson } from "../attestation/canonical.js";
 import { KusdError } from "../errors.js";
+import { shellQuote } from "../shell-quote.js";
 import type { Predicate } from "./predicates.js";
 import type { RegistryDocument } from "./document-schema.js";
 
@@ -61,7 +62,7 @@ function entryOf(i: RegistryInputs, e: RegistryEntryConfig): RegistryDocument["r
       kind: "eoa_signature" as const,
       as_of: asOf,
       message,
-      verify: `cast wallet verify --address ${address} '${message}' ${sig}`,
+      verify: `cast wallet verify --address ${address} ${shellQuote(message)} ${sig}`,
     };
   } else {
     const p = i.proofs.get(address.toLowerCase());

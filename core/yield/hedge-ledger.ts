@@ -7,6 +7,7 @@
  * the payment as seen by the account, positive when the account received funding. The
  * `cumFunding` of `clearinghouseState` uses the opposite sign (paid is positive); it is not used.
  */
+import { shellQuote } from "../shell-quote.js";
 import type { Address } from "viem";
 import { z } from "zod";
 import { addressSchema, isoTimeSchema } from "../schema-primitives.js";
@@ -273,7 +274,7 @@ export type LedgerSource = {
 };
 
 const curl = (url: string, body: Record<string, unknown>, note: string) =>
-  `curl -s -X POST ${url} -H 'content-type: application/json' -d '${JSON.stringify(body)}'  # ${note}`;
+  `curl -s -X POST ${url} -H 'content-type: application/json' -d ${shellQuote(JSON.stringify(body))}  # ${note}`;
 
 /** The exact `POST /info` bodies behind the figures (first page; later pages move startTime). */
 export function replayRequests(src: LedgerSource): LedgerReplay {

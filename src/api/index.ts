@@ -1,11 +1,11 @@
 /**
  * Ponder's HTTP entry, kept thin: the service is `createApp` (api/app.ts), the same application the
- * read replica serves. Ponder itself adds /health, /ready, /status and /metrics; /sql is its
- * SQL-over-HTTP for @ponder/client and /ponder/graphql its generated GraphQL.
+ * read replica serves. Ponder itself adds /health, /ready, /status and /metrics, and
+ * /ponder/graphql is its generated GraphQL. Raw SQL is not public (see private-sql.ts).
  */
 import { db } from "ponder:api";
 import schema from "ponder:schema";
-import { client, graphql as ponderGraphql } from "ponder";
+import { graphql as ponderGraphql } from "ponder";
 import { createApp } from "../../api/app.js";
 import { loadSigningKeys } from "../../api/statements/keys.js";
 import { StatementService } from "../../api/statements/statement-service.js";
@@ -15,6 +15,7 @@ import { createReportContext } from "../../api/context.js";
 import { openOperatorStore } from "../../api/store/operator-store.js";
 import { readServiceEnv } from "../../core/network/env.js";
 import { loadNetwork } from "../networks/index.js";
+import { servePrivateSql } from "./private-sql.js";
 
 const env = readServiceEnv(process.env);
 const network = await loadNetwork(process.env);
@@ -30,6 +31,8 @@ const keys = loadSigningKeys(network, process.env);
 const statements = new StatementService(ctx, store, keys);
 statements.start(env.KUSD_STATEMENT_INTERVAL_SECONDS ?? 3_600);
 
+servePrivateSql(env.KUSD_PRIVATE_SQL_PORT, { db, schema });
+
 export default createApp({
   ctx,
   statements,
@@ -40,7 +43,6 @@ export default createApp({
   adminToken: env.KUSD_ADMIN_TOKEN,
   checkResponses: env.KUSD_CHECK_RESPONSES ?? false,
   host: (app) => {
-    app.use("/sql/*", client({ db, schema }));
     // Ponder's generated GraphQL over the same tables, kept for Ponder-native clients and as the
     // baseline of `npm run bench:api`; ours (with reports, filters and limits) is /graphql.
     app.use("/ponder/graphql", ponderGraphql({ db, schema }));

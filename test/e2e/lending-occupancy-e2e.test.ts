@@ -4,17 +4,14 @@
  * every verifyVia command run with foundry's cast returns the raw value it names, a read that
  * fails is null and listed (200, never a 5xx), and a bad block is 4xx JSON.
  */
-import { execFile } from "node:child_process";
-import { promisify } from "node:util";
 import { afterEach, beforeAll, describe, expect, inject, it } from "vitest";
 import { formatUnits, getAddress, parseAbiItem, toFunctionSelector, type Address } from "viem";
-import { foundryBinary } from "../../devnet/anvil.js";
 import { createReportContext } from "../../api/context.js";
 import { lendingRoutes } from "../../api/lending/routes.js";
 import { selectNetwork } from "../../src/networks/index.js";
+import { runPrinted } from "../helpers/cast.js";
 import { stack } from "../helpers/stack.js";
 
-const run = promisify(execFile);
 const s = stack();
 const d = s.deployment;
 /** Last block of the scripted history: before any block a live test adds or reorgs. */
@@ -30,7 +27,6 @@ async function read<T>(address: Address, fn: string, args: unknown[] = []): Prom
   return (await s.client.readContract({ address, abi, functionName: m[1]!, args, blockNumber: BigInt(PINNED) } as never)) as T;
 }
 
-const shellWords = (cmd: string) => (cmd.match(/'[^']*'|\S+/g) ?? []).map((w) => (w.startsWith("'") ? w.slice(1, -1) : w));
 
 const network = selectNetwork();
 const app = lendingRoutes(createReportContext(network, undefined as never, "http://site.test"));
@@ -137,7 +133,7 @@ describe("GET /api/euler at the end of the scripted history", () => {
       expect(cmd).toMatch(new RegExp(`^cast (call .* --block ${PINNED}|block ${PINNED} --field timestamp) --rpc-url `));
       const raw = / = (.+?)(?: \(\d+ decimals\))?$/.exec(note)?.[1];
       expect(raw, full).toBeDefined();
-      const { stdout } = await run(foundryBinary("cast"), shellWords(cmd!).slice(1));
+      const { stdout } = await runPrinted(full); // as printed, through bash
       const out = stdout.trim().split(/\s+/)[0]!;
       expect(/^0x[0-9a-fA-F]+$/.test(out) && out.length !== 42 ? BigInt(out).toString() : out, full).toBe(raw);
     }

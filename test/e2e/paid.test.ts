@@ -210,8 +210,54 @@ describe("replay safety", () => {
     for (const header of [expired, underpaid]) {
       const res = await fetch(`${gateway}/reserves`, { headers: { "PAYMENT-SIGNATURE": header } });
       expect(res.status).toBe(402);
+      // The reason is in the JSON body too, not only inside the base64 PAYMENT-REQUIRED header.
+      const body = (await res.json()) as { error: { code: string; message: string; details: { reason: string } } };
+      expect(body.error.code).toBe("payment_rejected");
+      expect(body.error.details.reason).toBe(decodePaymentRequiredHeader(res.headers.get("PAYMENT-REQUIRED")!).error);
     }
     expect(await usdcOf(agent.address)).toBe(before);
+  });
+});
+
+describe("malformed payment headers and methods are 4xx JSON, never 5xx, never a charge", () => {
+  it("a header that is not an x402 v2 exact EVM payment → 400 invalid_payment_header, no USDC moves", async () => {
+    const agent = await fundedAgent("bad-header");
+    const pr = await challenge("GET", "/reserves");
+    const good = JSON.parse(Buffer.from(await paymentHeader(agent.key, pr.accepts[0]), "base64").toString("utf8"));
+    const encode = (x: unknown) => Buffer.from(JSON.stringify(x)).toString("base64");
+    const { signature: _dropped, ...withoutSignature } = good.payload;
+    const headers = [
+      encode({ ...good, accepted: { ...good.accepted, network: { chain: 8453 } } }), // network not a string (was a 500)
+      encode({ ...good, payload: withoutSignature }), // no signature (was a TypeError text)
+      encode({ ...good, payload: { ...good.payload, authorization: { ...good.payload.authorization, nonce: 7 } } }),
+      encode({ x402Version: 1 }),
+      encode([1, 2]),
+      "not base64 at all %%%",
+    ];
+    const before = [await usdcOf(agent.address), await usdcOf(recipient)];
+    for (const header of headers) {
+      const res = await fetch(`${gateway}/reserves`, { headers: { "PAYMENT-SIGNATURE": header } });
+      expect(res.status, header.slice(0, 40)).toBe(400);
+      const body = (await res.json()) as { error: { code: string; message: string } };
+      expect(body.error.code).toBe("invalid_payment_header");
+      expect(body.error.message).not.toMatch(/TypeError|Cannot read|undefined/);
+    }
+    expect([await usdcOf(agent.address), await usdcOf(recipient)]).toEqual(before);
+  });
+
+  it("HEAD on a paid route → 405 with Allow (it used to run the GET handler outside the middleware: a 500)", async () => {
+    for (const [path, allow] of [["/reserves", "GET"], ["/instant-read", "POST"]] as const) {
+      const res = await fetch(`${gateway}${path}`, { method: "HEAD" });
+      expect(res.status, path).toBe(405);
+      expect(res.headers.get("allow")).toBe(allow);
+    }
+  });
+
+  it("a wrong method on a paid route → 405 JSON naming the allowed method", async () => {
+    const res = await fetch(`${gateway}/reserves`, { method: "POST", body: "{}", headers: { "content-type": "application/json" } });
+    expect(res.status).toBe(405);
+    expect(res.headers.get("allow")).toContain("GET");
+    expect(await res.json()).toMatchObject({ error: { code: "method_not_allowed" } });
   });
 });
 
@@ -232,6 +278,29 @@ describe("bad input is refused before any charge", () => {
     expect(res.status).toBe(status);
     expect(res.headers.get("PAYMENT-REQUIRED")).toBeNull();
     expect((await res.json()).error.code).toBe(code);
+    expect(await usdcOf(agent.address)).toBe(before);
+  });
+
+  it("a mistyped EIP-55 checksum → 400 (it was priced as a read of that address), a body that is not JSON → 415, a large body → 413; no USDC moves", async () => {
+    const agent = await fundedAgent("bad-input-2");
+    const dai = getAddress(d.chains.ethereum.contracts.DAI!.address);
+    const pr = await challenge("POST", "/instant-read", JSON.stringify({ chain: "ethereum", address: dai }));
+    const header = await paymentHeader(agent.key, pr.accepts[0]);
+    // Flip the case of one letter of the checksummed address: still 40 hex digits, wrong checksum.
+    const i = [...dai].findIndex((ch, k) => k > 1 && /[a-fA-F]/.test(ch));
+    const mistyped = dai.slice(0, i) + (dai[i] === dai[i]!.toUpperCase() ? dai[i]!.toLowerCase() : dai[i]!.toUpperCase()) + dai.slice(i + 1);
+    const before = await usdcOf(agent.address);
+    const checksum = await post("/instant-read", JSON.stringify({ chain: "ethereum", address: mistyped }), { "PAYMENT-SIGNATURE": header });
+    expect(checksum.status).toBe(400);
+    expect(await checksum.json()).toMatchObject({ error: { code: "invalid_address_checksum", details: { checksummed: dai } } });
+    const lower = await challenge("POST", "/instant-read", JSON.stringify({ chain: "ethereum", address: dai.toLowerCase() }));
+    expect(lower.accepts[0]).toBeDefined(); // all lower case stays accepted (no checksum claimed)
+    const text = await fetch(`${gateway}/instant-read`, { method: "POST", headers: { "content-type": "text/plain", "PAYMENT-SIGNATURE": header }, body: JSON.stringify({ address: dai }) });
+    expect(text.status).toBe(415);
+    expect(await text.json()).toMatchObject({ error: { code: "unsupported_media_type" } });
+    const big = await post("/instant-read", JSON.stringify({ chain: "ethereum", address: dai, pad: "x".repeat(20_000) }), { "PAYMENT-SIGNATURE": header });
+    expect(big.status).toBe(413);
+    expect(await big.json()).toMatchObject({ error: { code: "payload_too_large" } });
     expect(await usdcOf(agent.address)).toBe(before);
   });
 

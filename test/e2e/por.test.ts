@@ -4,15 +4,12 @@
  * command run with foundry's cast reproduces its value, a failed read is null, and a venue
  * failure recognises none of the mirror.
  */
-import { execFile } from "node:child_process";
-import { promisify } from "node:util";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { inject } from "vitest";
 import { formatUnits, getAddress, keccak256, parseAbiItem, stringToHex, toFunctionSelector, zeroAddress, type Address } from "viem";
-import { foundryBinary } from "../../devnet/anvil.js";
+import { runPrinted } from "../helpers/cast.js";
 import { stack } from "../helpers/stack.js";
 
-const run = promisify(execFile);
 const s = stack();
 const d = s.deployment;
 const api = (path: string) => fetch(`${s.indexerUrl}${path}`);
@@ -50,7 +47,6 @@ function verifyCommands(doc: unknown, out: string[] = []): string[] {
   return out;
 }
 
-const shellWords = (cmd: string) => (cmd.match(/'[^']*'|\S+/g) ?? []).map((w) => (w.startsWith("'") ? w.slice(1, -1) : w));
 
 describe("GET /api/por at a pinned block", () => {
   let report: any;
@@ -171,7 +167,7 @@ describe("GET /api/por at a pinned block", () => {
     for (const full of commands) {
       const [cmd, note = ""] = full.split("  # ");
       if (/^cast (call|balance)/.test(cmd!)) expect(cmd).toContain(`--block ${PINNED}`); // pinned to the report's block
-      const { stdout } = await run(foundryBinary("cast"), shellWords(cmd!).slice(1));
+      const { stdout } = await runPrinted(full); // as printed, through bash
       const raw = / = (.+?)(?: \(\d+ decimals\))?$/.exec(note)?.[1];
       if (!raw || cmd!.startsWith("cast logs") || cmd!.startsWith("cast block")) continue;
       const out = stdout.trim();

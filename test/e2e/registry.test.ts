@@ -15,6 +15,7 @@ import { runVerifyRegistry } from "../../clients/verify-registry/verify-registry
 import { accountSetDigest, membershipMessage, RegistryPublishError } from "../../core/registry/document.js";
 import { predicateHolds } from "../../core/registry/predicates.js";
 import { checkedSignatures } from "../../api/registry/registry-service.js";
+import { runPrinted } from "../helpers/cast.js";
 import { stack } from "../helpers/stack.js";
 
 const s = stack();
@@ -54,6 +55,9 @@ describe("registry document", () => {
         expect(e.statement_digest).toBe(attestationHash(e.statement_canonical));
         if (e.statement.kind === "eoa") {
           expect(getAddress(await recoverMessageAddress({ message: r.membership_message, signature: e.membership_signature }))).toBe(e.statement.address);
+          // The printed command runs as printed (the message has apostrophes: it used to break the quoting).
+          const { stdout, stderr } = await runPrinted(e.statement.membership_proof.verify);
+          expect(`${stdout}${stderr}`, e.statement.membership_proof.verify).toMatch(/Validation succeeded/);
           continue;
         }
         expect(e.membership_signature).toBeNull();
@@ -66,6 +70,8 @@ describe("registry document", () => {
           expect(predicateHolds(p, answer), `${e.statement.role} ${p.means}`).toBe(true);
           expect(obs.holds).toBe(true);
           expect(p.reproduction).toMatch(/^cast call 0x[0-9a-fA-F]{40} '/);
+          const printed = await runPrinted(`${p.reproduction} --block ${obs.observed_at_block}`);
+          expect(printed.stdout.trim().length, p.reproduction).toBeGreaterThan(0);
         }
       }
     }

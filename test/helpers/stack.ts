@@ -13,7 +13,8 @@ export function stack() {
   const chain = devnetChain(8453, rpcUrl);
   const client = createPublicClient({ chain, transport: http(rpcUrl), pollingInterval: 50 }) as PublicClient;
   const indexerUrl = inject("indexerUrl");
-  const sql = createClient(`${indexerUrl}/sql`, { schema });
+  const privateSqlUrl = inject("privateSqlUrl");
+  const sql = createClient(privateSqlUrl, { schema });
   const wallet = (privateKey: Hex) =>
     createWalletClient({ account: privateKeyToAccount(privateKey), chain, transport: http(rpcUrl), pollingInterval: 50 });
   const addr = (name: string) => deployment.chains.base.contracts[name]!.address;
@@ -35,5 +36,5 @@ export function stack() {
     await indexedThrough(head, timeoutMs);
     return head;
   };
-  return { deployment, client, db: sql.db, schema, wallet, addr, indexerUrl, indexedBlock, indexedThrough, caughtUp, rpcUrl };
+  return { deployment, client, db: sql.db, privateSqlUrl, schema, wallet, addr, indexerUrl, indexedBlock, indexedThrough, caughtUp, rpcUrl };
 }

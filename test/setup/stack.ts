@@ -44,6 +44,7 @@ export async function setup(project: TestProject) {
   const rpcProxy = await startRpcProxy({ upstream: d0.chains.base.rpcUrl });
   const venueProxy = await startRpcProxy({ upstream: `${d0.venue.url}/info` });
   proxies = [rpcProxy, venueProxy];
+  const privateSqlPort = await freePort();
   indexer = await startIndexer({
     port: await freePort(),
     deploymentFile,
@@ -56,6 +57,9 @@ export async function setup(project: TestProject) {
       KUSD_ADMIN_TOKEN: ADMIN_TOKEN,
       // Every answer of the test stack is checked against its published schema.
       KUSD_CHECK_RESPONSES: "1",
+      // The tests read the indexed tables through Ponder's SQL client on a loopback port of
+      // their own; the public API serves no raw SQL.
+      KUSD_PRIVATE_SQL_PORT: String(privateSqlPort),
       KUSD_STORE_DIR: join(dir, "operator-store"),
       KUSD_STORE_SCHEMA: STORE_SCHEMA,
     },
@@ -66,6 +70,7 @@ export async function setup(project: TestProject) {
   await indexer.waitForBlock("base", d.chains.base.historyEndBlock);
   project.provide("deploymentFile", deploymentFile);
   project.provide("indexerUrl", indexer.url);
+  project.provide("privateSqlUrl", `http://127.0.0.1:${privateSqlPort}/sql`);
   project.provide("database", process.env.DATABASE_URL ? "postgres" : "pglite");
   project.provide("rpcProxyUrl", rpcProxy.url);
   project.provide("venueProxyUrl", venueProxy.url);
@@ -85,6 +90,7 @@ declare module "vitest" {
   export interface ProvidedContext {
     deploymentFile: string;
     indexerUrl: string;
+    privateSqlUrl: string;
     database: "pglite" | "postgres";
     rpcProxyUrl: string;
     venueProxyUrl: string;

@@ -1,0 +1,58 @@
+/**
+ * Bad input found by an outside test of the running stack, each now a 4xx JSON answer (or the
+ * right 200) instead of a 5xx: malformed GraphQL GET parameters, unknown paths and methods
+ * outside /api, and a redemption plan at a block where a PSM did not exist yet.
+ */
+import { describe, expect, it } from "vitest";
+import { selectNetwork } from "../../src/networks/index.js";
+import { stack } from "../helpers/stack.js";
+
+const s = stack();
+const network = selectNetwork();
+const get = (path: string, init?: RequestInit) => fetch(`${s.indexerUrl}${path}`, init);
+
+describe("GraphQL over GET with malformed parameters", () => {
+  it("variables or extensions that are not JSON → 400 in GraphQL's error shape, no stack, no server path", async () => {
+    for (const q of ["variables=%7Bbad", "extensions=%5B1", "variables=%7B%22a%22%3A"]) {
+      const res = await get(`/graphql?query=%7B__typename%7D&${q}`, { headers: { accept: "application/json" } });
+      expect(res.status, q).toBe(400);
+      const text = await res.text();
+      expect(JSON.parse(text)).toMatchObject({ errors: [{ extensions: { code: "BAD_REQUEST" } }] });
+      expect(text).not.toMatch(/at |node_modules|\/work\/|SyntaxError/);
+    }
+  });
+
+  it("PUT /graphql → 405 JSON with Allow", async () => {
+    const res = await get("/graphql", { method: "PUT", body: "{}", headers: { "content-type": "application/json" } });
+    expect(res.status).toBe(405);
+    expect(res.headers.get("allow")).toMatch(/GET/);
+    expect(await res.json()).toMatchObject({ error: { code: "method_not_allowed" } });
+  });
+});
+
+describe("every non-2xx is JSON", () => {
+  it("unknown paths outside /api → the JSON 404", async () => {
+    for (const path of ["/", "/nope", "/paid/nope", "/.env", "/sql"]) {
+      const res = await get(path);
+      expect(res.status, path).toBe(404);
+      expect(res.headers.get("content-type")).toMatch(/application\/json/);
+      expect(await res.json()).toMatchObject({ error: { code: "not_found" } });
+    }
+  });
+});
+
+describe("/api/por/redemption-plan before every PSM existed", () => {
+  it("answers what was redeemable then, leaving out a PSM that had no code at the block", async () => {
+    const kusdStart = BigInt(network.kUSD.startBlock);
+    const psm = Object.entries(network.psms).map(([key, d]) => ({ key, ...d })).sort((a, b) => b.startBlock - a.startBlock)[0]!;
+    const block = BigInt(psm.startBlock) - 1n;
+    expect(block).toBeGreaterThanOrEqual(kusdStart);
+    // Independent: the chain itself says the latest PSM had no code then.
+    expect(await s.client.getCode({ address: psm.address, blockNumber: block })).toBeUndefined();
+    const res = await get(`/api/por/redemption-plan?amount=1&block=${block}`);
+    expect(res.status).toBe(200);
+    const plan = (await res.json()) as { transactions: { psm: string }[]; blockNumber: number };
+    expect(plan.blockNumber).toBe(Number(block));
+    expect(plan.transactions.map((t) => t.psm)).not.toContain(psm.key);
+  });
+});
