@@ -6,7 +6,25 @@
 import { startDevnet } from "../devnet/devnet.js";
 import { startIndexer } from "./indexer.js";
 import { rpcBlockNumber } from "../devnet/rpc.js";
-import { devnetPortsFromEnv, parseScale, printDevnet, waitForSignal } from "../devnet/main.js";
+import { devnetPortsFromEnv, parseScale, printDevnet } from "../devnet/main.js";
+
+/**
+ * What has been started so far, stopped in reverse on SIGINT or SIGTERM, whenever it arrives:
+ * during startup too (Node's default action would exit without running any cleanup and leave
+ * `ponder start` and anvil running on their ports). A second signal exits at once; the children
+ * still alive are then killed by the exit handlers of anvil.ts and indexer.ts.
+ */
+const started: { stop(): Promise<void> }[] = [];
+let stopping = false;
+async function shutdown(signal: NodeJS.Signals) {
+  if (stopping) process.exit(130);
+  stopping = true;
+  console.log(`\n${signal}: stopping`);
+  for (const s of started.reverse()) await s.stop().catch((e: unknown) => console.error(e));
+  process.exit(0);
+}
+process.on("SIGINT", shutdown);
+process.on("SIGTERM", shutdown);
 
 async function main() {
   const devnet = await startDevnet({
@@ -14,6 +32,7 @@ async function main() {
     scale: parseScale(process.argv.slice(2)),
     log: (line) => console.log(`[devnet] ${line}`),
   });
+  started.push(devnet);
   const port = Number(process.env.PORT ?? 42069);
   console.log(`[indexer] ponder start on ${process.env.DATABASE_URL ? "PostgreSQL" : "PGlite (.ponder/pglite)"}`);
   const indexer = await startIndexer({
@@ -25,6 +44,7 @@ async function main() {
     await devnet.stop();
     throw error;
   });
+  started.push(indexer);
   for (const chain of [devnet.deployment.chains.base, devnet.deployment.chains.ethereum]) {
     await indexer.waitForBlock(chain.name, await rpcBlockNumber(chain.rpcUrl), 300_000);
   }
@@ -37,9 +57,7 @@ async function main() {
   console.log(`  database  schema ${indexer.schema}, views in schema ${indexer.viewsSchema}`);
   for (const [chain, s] of Object.entries(status)) console.log(`  indexed   ${chain} at block ${s.block?.number ?? "-"}`);
   console.log("\nCtrl-C stops everything this command started");
-  await waitForSignal();
-  await indexer.stop();
-  await devnet.stop();
+  await new Promise(() => {}); // until a signal: shutdown() stops everything and exits
 }
 
 main().catch((error) => {

@@ -61,9 +61,10 @@ export function createGateway(o: GatewayOptions) {
     prices: { reserves: usd(o.prices.reserves, o.asset.decimals), instantRead: usd(o.prices.instantRead, o.asset.decimals) },
   });
   for (const path of ["/openapi.json", "/.well-known/openapi.json"]) app.get(`${base}${path}`, (c) => c.json(descriptor));
-  // Paid answers are bought with GET or POST only: HEAD would run the GET handler outside the
-  // x402 middleware (which prices "GET /reserves"), so it is refused before anything runs.
-  app.on("HEAD", [`${base}/reserves`, `${base}/instant-read`], (c) => {
+  // Paid answers are bought with GET or POST only. Hono dispatches HEAD as GET, which would run
+  // the GET handler outside the x402 middleware (it prices "GET /reserves"): refused first.
+  app.use(`${base}/*`, async (c, next) => {
+    if (c.req.method !== "HEAD" || !/\/(reserves|instant-read)$/.test(c.req.path)) return next();
     c.header("Allow", c.req.path.endsWith("/reserves") ? "GET" : "POST");
     return c.json(errorBody("method_not_allowed", `${c.req.method} is not allowed on ${c.req.path}`), 405);
   });

@@ -74,7 +74,7 @@ export async function loadHonestyIndex(ctx: ReportContext, keys: SigningKeys, va
     kind: "realized-yield-board",
     timestamp: now,
     method: "realized APY = (convertToAssets(1 share) now / convertToAssets(1 share) at the last block at or before now − N days − 1) × 365 / days",
-    vaults: rows.map((r) => ({ name: r.name, chain: r.chain, address: r.address, realized: r.realized, advertisedAPY: r.advertisedAPY })),
+    vaults: rows,
   };
   const signer = signerFor(keys, now);
   const signed = signer ? await signPayload(signer.account, JSON.parse(JSON.stringify(payload)) as typeof payload) : null;

@@ -33,6 +33,18 @@ describe("verifyArtifact", () => {
     }
   });
 
+  it("fails when a figure published beside the signed bytes differs from the signed payload's (it is not covered by the signature)", async () => {
+    const signed = await signPayload(attester, { timestamp: rotation + 60, aggregate_solvency_ratio: 1.001, status: "PSM_SOLVENT" });
+    const published = { ...signed, aggregate_solvency_ratio: 1.001, status: "PSM_SOLVENT", signer_binding: "https://x/api/por/signer-registry" };
+    const ok = await verifyArtifact(published, { trustedSigner, maxAgeSeconds: null });
+    expect(ok.verified).toBe(true);
+    expect(ok.checks.find((c) => c.name === "unsigned copies")?.detail).toMatch(/2 top-level/);
+    const altered = await verifyArtifact({ ...published, aggregate_solvency_ratio: 9.99 }, { trustedSigner, maxAgeSeconds: null });
+    expect(altered.verified).toBe(false);
+    expect(altered.checks.find((c) => c.name === "unsigned copies")).toMatchObject({ ok: false, detail: expect.stringContaining("aggregate_solvency_ratio") });
+    expect((await verifyArtifact({ ...published, status: 1n }, { trustedSigner, maxAgeSeconds: null })).verified).toBe(false);
+  });
+
   it("rejects an untrusted signer, a stale artifact and malformed input without throwing", async () => {
     const signed = await signPayload(attester, { timestamp: rotation + 60, psm_solvency_ratio: 1.001 });
     expect((await verifyArtifact(signed, { trustedSigner: () => [operator.address], maxAgeSeconds: null })).verified).toBe(false);

@@ -3,7 +3,10 @@
  * input is a failed check, never an exception. Hashes the published bytes as they are.
  */
 import { getAddress, isAddress, isHex, recoverMessageAddress, type Address, type Hex } from "viem";
-import { attestationHash } from "./canonical.js";
+import { attestationHash, canonicalJson } from "./canonical.js";
+
+/** The fields that carry the signature itself; every other top-level field is an unsigned copy. */
+const SIGNED_ARTIFACT_FIELDS = new Set(["attestation_hash", "signature", "signer", "signed_payload_canonical"]);
 
 export type VerifyOptions = {
   /** Signers accepted at the artifact's signed time (from a binding, or pinned by the user). */
@@ -50,12 +53,18 @@ export async function verifyArtifact(artifact: unknown, options: VerifyOptions):
   check("signature", recovered !== null && recovered === getAddress(a.signer as string), `recovered ${recovered ?? "nothing"}`);
 
   let signedAt: number | null = null;
+  let payload: Record<string, unknown> | null = null;
   try {
-    const payload = JSON.parse(published as string) as { timestamp?: unknown };
+    payload = JSON.parse(published as string) as Record<string, unknown>;
     signedAt = typeof payload.timestamp === "number" && Number.isFinite(payload.timestamp) ? payload.timestamp : null;
   } catch {
     signedAt = null;
   }
+  // A figure beside the signed bytes (aggregate_solvency_ratio, status, ...) is a convenience copy:
+  // it is only trustworthy if it equals the signed payload's, so a changed copy fails verification.
+  const copies = Object.keys(a).filter((k) => !SIGNED_ARTIFACT_FIELDS.has(k) && payload !== null && k in payload);
+  const altered = copies.filter((k) => !sameJson(a[k], payload![k]));
+  check("unsigned copies", altered.length === 0, altered.length ? `differs from the signed payload: ${altered.join(", ")}` : `${copies.length} top-level field(s) equal the signed payload's`);
   if (!check("signed timestamp", signedAt !== null, "the signed payload must carry a numeric unix timestamp")) return done(recovered, null);
 
   const trusted = options.trustedSigner(signedAt!).map((s) => getAddress(s));
@@ -67,4 +76,12 @@ export async function verifyArtifact(artifact: unknown, options: VerifyOptions):
     check("fresh", age >= -300 && age <= options.maxAgeSeconds, `age ${age} s, limit ${options.maxAgeSeconds} s`);
   }
   return done(recovered, signedAt);
+}
+
+function sameJson(x: unknown, y: unknown): boolean {
+  try {
+    return canonicalJson(x) === canonicalJson(y);
+  } catch {
+    return false; // not JSON (a bigint, a NaN): it cannot equal what was signed
+  }
 }

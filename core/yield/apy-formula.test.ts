@@ -57,6 +57,11 @@ describe("rules 4 and 7: realized yield", () => {
     expect(r.annualized).toBeCloseTo(0.005 * (365 / 30), 12);
     expect(r.windowClamped).toBe(false);
   });
+  it("says so when the span measured is longer than the window (no observation near its start)", () => {
+    const r = realizedAnnualized({ t: 0, assetsPerShare: 10n ** 18n }, { t: 34 * DAY, assetsPerShare: 1_005n * 10n ** 15n });
+    expect(r.days).toBe(34);
+    expect(r.windowClamped).toBe(true);
+  });
   it("clamps a shorter history and says so", () => {
     const r = realizedAnnualized({ t: 0, assetsPerShare: 10n ** 18n }, { t: 10 * DAY, assetsPerShare: 1_001n * 10n ** 15n });
     expect(r.windowClamped).toBe(true);

@@ -67,7 +67,9 @@ export function realizedAnnualized(start: { t: number; assetsPerShare: bigint },
   const days = (end.t - start.t) / 86_400;
   if (days <= 0 || start.assetsPerShare === 0n) return { annualized: null, days: 0, windowClamped: true };
   const growth = Number(end.assetsPerShare) / Number(start.assetsPerShare) - 1;
-  return { annualized: growth * (365 / days), days, windowClamped: days < windowDays - 1 / 24 };
+  // Flagged whenever the span measured is not the window: a shorter history, or no observation
+  // near the window's start (the previous one is older, so the span is longer).
+  return { annualized: growth * (365 / days), days, windowClamped: Math.abs(days - windowDays) > 1 / 24 };
 }
 
 /** What an escrow balance can pay a book of `tvl` per year if spread over `daysLeft` days. */

@@ -39,7 +39,7 @@ export const GenesisCohortSchema = z.strictObject({
   termDays: z.number(),
   endsAt: IsoDate,
   daysRemaining: z.int(),
-  deliveredAtBook: z.array(z.strictObject({ stakedUSD: z.number(), deliveredTotalAPYPct: z.number() })).describe("deliveredTotalAPY in percent at a quarter, half, one and two times the cap"),
+  deliveredAtBook: z.array(z.strictObject({ stakedUSD: z.number(), deliveredTotalAPYPct: PctText })).describe("deliveredTotalAPY in percent at a quarter, half, one and two times the cap"),
   observedAtBlock: BlockNumber,
   rpcUsed: z.string(),
   basis: z.string(),

@@ -19,8 +19,13 @@ describe("incentive", () => {
     const { incentive } = sections();
     // sustainable = 40,000 / 500,000 × 365 / 73 = 0.40; wanted = 0.12 − 0.081 = 0.039 (book under the cap).
     expect(incentive).toMatchObject({ active: true, wouldPayAPY: 0.039, wouldPayAPYPct: "3.90%", sustainableAPY: 0.4, capBinding: false, taperBinding: false });
-    // Runway: 40,000 / (0.039 × 500,000 / 365) = 748.72 days from 2027-01-15; full rate up to 40,000 × 365 / (0.039 × 73).
-    expect(incentive).toMatchObject({ runwayDays: 748.7, fundedThrough: "2029-02-02", fullRateToTVL: 5_128_205.13, minRunwayDays: 30 });
+    // Runway: 40,000 / (0.039 × 500,000 / 365) = 748.72 days from 2027-01-15 (2029-02-02), but the
+    // escrow ends on 2027-03-29, so it funds through its end date, not past it.
+    expect(incentive).toMatchObject({ runwayDays: 748.7, fundedThrough: "2027-03-29", fullRateToTVL: 5_128_205.13, minRunwayDays: 30 });
+    expect(incentive.fundedThrough! <= incentive.endsAt!).toBe(true);
+    // totalAPY (realized) is not baseAPY (expected) + incentiveAPY: the note says why.
+    expect(incentive.totalAPY).not.toBe(incentive.baseAPY + incentive.incentiveAPY!);
+    expect(incentive.totalAPYNote).toMatch(/not baseAPY \+ incentiveAPY/);
     expect(incentive).toMatchObject({ baseAPY: 0.081, baseAPYPct: "8.10%", incentiveAPY: 0.05, incentiveAPYPct: "5.00%", totalAPY: 0.05, targetAPY: 0.12, targetTotalAPY: 0.12 });
     expect(incentive).toMatchObject({ fundedUSD: 50_000, distributedUSD: 10_000, escrowBalanceUSD: 40_000, eligibleTVL: 500_000, tvlCapUSD: 1_000_000, endsAt: "2027-03-29" });
     expect(incentive).toMatchObject({ observedAtBlock: 2001, rpcUsed: "https://rpc.example", distributionLive: true });
@@ -60,10 +65,10 @@ describe("genesis cohort", () => {
     expect(cohort).toMatchObject({ insiderStakedUSD: 300_000, externalStakedUSD: 200_000, termCostUSD: 3_900, termDays: 73, daysRemaining: 73, vestingPeriodSeconds: 604_800 });
     // At twice the cap the subsidy halves (0.0195) and the balance still carries it: 0.081 + 0.0195.
     expect(cohort!.deliveredAtBook).toEqual([
-      { stakedUSD: 250_000, deliveredTotalAPYPct: 12 },
-      { stakedUSD: 500_000, deliveredTotalAPYPct: 12 },
-      { stakedUSD: 1_000_000, deliveredTotalAPYPct: 12 },
-      { stakedUSD: 2_000_000, deliveredTotalAPYPct: 10.05 },
+      { stakedUSD: 250_000, deliveredTotalAPYPct: "12.00%" },
+      { stakedUSD: 500_000, deliveredTotalAPYPct: "12.00%" },
+      { stakedUSD: 1_000_000, deliveredTotalAPYPct: "12.00%" },
+      { stakedUSD: 2_000_000, deliveredTotalAPYPct: "10.05%" },
     ]);
     expect(cohort!.verify).toEqual(["cmd insiderShares", "cmd yieldVestingPeriod"]);
   });

@@ -28,6 +28,15 @@ function lastDistribution(e: EscrowInputs): z.infer<typeof LastDistributionSchem
   return y ? { date: isoDate(Number(y.timestamp)), amountKUSD: toUnits(y.assets ?? 0n, 18), txHash: y.txHash, note: "the latest YieldDistributed on skUSD (indexed), which vests linearly" } : null;
 }
 
+/**
+ * totalAPY ≠ baseAPY + incentiveAPY, by construction: baseAPY is the expected base rate (venue
+ * funding and staking yield, a model), while totalAPY and incentiveAPY are both the realized share
+ * price growth, in which the escrow's distributions and the base yield land together. Public data
+ * does not split a realized share price into the two, so no sum is published as if it did.
+ */
+export const TOTAL_APY_NOTE =
+  "totalAPY and incentiveAPY are the realized skUSD yield over the window (base and escrow distributions land in the same share price); baseAPY is the expected base rate from the venue and staking inputs. They are on different bases, so totalAPY is not baseAPY + incentiveAPY; compare totalAPY with targetTotalAPY.";
+
 export const IncentiveSchema = z.strictObject({
   active: z.boolean().describe("days remain and the escrow holds a balance"),
   distributionsFromEscrow: z.literal(true),
@@ -40,11 +49,12 @@ export const IncentiveSchema = z.strictObject({
   distributionLive: z.boolean().describe("a distribution into skUSD within the last 8 days"),
   lastVaultDistribution: LastDistributionSchema.nullable(),
   distributionNote: z.string(),
-  totalAPY: Fraction.nullable(),
+  totalAPY: Fraction.nullable().describe("the realized skUSD yield over the window (what stakers received, base and incentive together); see totalAPYNote"),
   totalAPYPct: PctText.nullable(),
+  totalAPYNote: z.string(),
   targetTotalAPY: Fraction.nullable(),
   fullRateToTVL: z.number().nullable().describe("the TVL up to which the balance pays the full target for the days remaining"),
-  fundedThrough: IsoDate.nullable(),
+  fundedThrough: IsoDate.nullable().describe("the day the escrow stops paying: now + runwayDays, or endsAt when that comes first"),
   minRunwayDays: z.int(),
   wouldPayAPY: Fraction.nullable().describe("min(what the target needs above the base, what the balance sustains over the days left); conditional"),
   wouldPayAPYPct: PctText.nullable(),
@@ -86,9 +96,11 @@ export function buildIncentive(e: EscrowInputs, t: EscrowTerms, paid: number | n
     distributionNote: t.distributionLive ? "the escrow distributed into skUSD within the last 8 days" : "no distribution into skUSD in the last 8 days",
     totalAPY: paid,
     totalAPYPct: pct(paid),
+    totalAPYNote: TOTAL_APY_NOTE,
     targetTotalAPY: orNull(reads.targetApyBps, (x) => Number(x) / 10_000),
     fullRateToTVL: schedule ? round(fullRateToTvl(schedule.balanceUsd, Math.max(0, schedule.targetApy - t.baseApy), t.daysLeft), 2) : null,
-    fundedThrough: rates?.runwayDays != null ? isoDate(r.now + Math.floor(rates.runwayDays * DAY)) : null,
+    // The escrow pays until its runway or its end date, whichever comes first: never past endsAt.
+    fundedThrough: rates?.runwayDays != null ? isoDate(Math.min(r.now + Math.floor(rates.runwayDays * DAY), reads.endsAt === null ? Number.POSITIVE_INFINITY : Number(reads.endsAt))) : null,
     minRunwayDays: MIN_RUNWAY_DAYS,
     wouldPayAPY: rates ? round(rates.wouldPayAPY, 8) : null,
     wouldPayAPYPct: rates ? pct(rates.wouldPayAPY) : null,

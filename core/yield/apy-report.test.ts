@@ -35,7 +35,7 @@ describe("ApyReportSchema", () => {
 describe("buildApyReport", () => {
   it("realized: 0.5 % growth over 36.5 days is 5 % a year, a full window", () => {
     expect(buildApyReport(fixture()).realized).toEqual({
-      available: true, annualized: 0.05, windowDays: 30, windowClamped: false, measuredDays: 36.5, asOf: "2027-01-15T07:00:00.000Z", fromBlock: 1000, toBlock: 2000,
+      available: true, annualized: 0.05, windowDays: 30, windowClamped: true, measuredDays: 36.5, asOf: "2027-01-15T07:00:00.000Z", fromBlock: 1000, toBlock: 2000,
       source: "indexed skUSD convertToAssets(1e24) observations (totalAssets / 1e18 per share of 1e24 units)",
       note: "annualized as growth × 365 / days between the two observations",
     });

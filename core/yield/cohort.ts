@@ -3,6 +3,7 @@
  * the genesis cohort (what the incentive escrow delivers at each book size), and the incentive
  * schedule figures. Inputs in USD / fractions; nothing here reads anything.
  */
+import { pct } from "../reserves/solvency.js";
 import { headlineApy, sustainableApy, type ApyInputs } from "./apy-formula.js";
 
 /** Quantile of a sample (linear between order statistics); null when empty. */
@@ -66,7 +67,8 @@ export function genesisCohort(i: CohortInputs) {
     filled: i.stakedUsd >= i.tvlCapUsd,
     externalStakedUSD: Math.max(0, i.stakedUsd - i.insiderStakedUsd),
     termCostUSD: subsidy * seated * (i.daysRemaining / 365),
-    deliveredAtBook: books.map((b) => ({ stakedUSD: b, deliveredTotalAPYPct: Math.round(deliveredTotalApy(i, b) * 10_000) / 100 })),
+    // Pct fields are percent text everywhere ("12.00%"), like every other *Pct of the reports.
+    deliveredAtBook: books.map((b) => ({ stakedUSD: b, deliveredTotalAPYPct: pct(deliveredTotalApy(i, b))! })),
   };
 }
 

@@ -67,7 +67,7 @@ async function board(rows: HonestyIndexRow[], signed: boolean): Promise<HonestyI
     kind: "realized-yield-board",
     timestamp: NOW,
     method: "realized APY = (convertToAssets(1 share) now / convertToAssets(1 share) at the last block at or before now − N days − 1) × 365 / days",
-    vaults: rows.map((r) => ({ name: r.name, chain: r.chain, address: r.address, realized: r.realized, advertisedAPY: r.advertisedAPY })),
+    vaults: rows,
   };
   const signature = signed ? await signPayload(KEY, JSON.parse(JSON.stringify(payload)) as typeof payload) : null;
   return { ...payload, updatedAt: isoTime(NOW), vaults: rows, ...(signature ?? { attestation_hash: null, signature: null, signer: null, signed_payload_canonical: null }) };

@@ -45,15 +45,6 @@ export const AdvertisedSourceSchema = z.enum(["/api/apy expectedAPY", "configure
 
 const chainSchema = z.enum(["base", "ethereum"]).describe("the chain the vault lives on");
 
-/** The signed payload's view of a row: no decimals, source or commands. */
-const signedRowSchema = z.strictObject({
-  name: z.string(),
-  chain: chainSchema,
-  address: addressSchema,
-  realized: realizedSchema,
-  advertisedAPY: z.number().nullable(),
-});
-export type HonestyIndexSignedRow = z.infer<typeof signedRowSchema>;
 
 export const HonestyIndexRowSchema = z.strictObject({
   name: z.string().describe("the vault's name on the board"),
@@ -72,7 +63,9 @@ export const HonestyIndexPayloadSchema = z.strictObject({
   kind: z.literal("realized-yield-board"),
   timestamp: z.number().int().describe("unix seconds: when the board was computed, inside the signed bytes"),
   method: z.string().describe("how realized APY is computed"),
-  vaults: z.array(signedRowSchema),
+  // Every row as published: a figure shown beside the signed bytes but outside them would not be
+  // covered by the signature (a verifier fails any top-level copy that differs from the payload).
+  vaults: z.array(HonestyIndexRowSchema),
 });
 export type HonestyIndexPayload = z.infer<typeof HonestyIndexPayloadSchema>;
 
@@ -89,7 +82,7 @@ export const HonestyIndexSchema = z
     signed_payload_canonical: z
       .string()
       .nullable()
-      .describe("the exact bytes hashed: canonical JSON of kind, timestamp, method and each vault's name, chain, address, realized and advertisedAPY; null when unsigned"),
+      .describe("the exact bytes hashed: canonical JSON of kind, timestamp, method and every vault row as published; null when unsigned"),
   })
   .describe("realized-yield board: realized APY of ERC-4626 vaults from on-chain share prices, beside the APY they advertise");
 export type HonestyIndex = z.infer<typeof HonestyIndexSchema>;

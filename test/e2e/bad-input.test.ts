@@ -3,6 +3,8 @@
  * right 200) instead of a 5xx: malformed GraphQL GET parameters, unknown paths and methods
  * outside /api, and a redemption plan at a block where a PSM did not exist yet.
  */
+import { and, eq } from "drizzle-orm";
+import { keccak256, parseAbiItem, stringToHex } from "viem";
 import { describe, expect, it } from "vitest";
 import { selectNetwork } from "../../src/networks/index.js";
 import { stack } from "../helpers/stack.js";
@@ -54,5 +56,23 @@ describe("/api/por/redemption-plan before every PSM existed", () => {
     const plan = (await res.json()) as { transactions: { psm: string }[]; blockNumber: number };
     expect(plan.blockNumber).toBe(Number(block));
     expect(plan.transactions.map((t) => t.psm)).not.toContain(psm.key);
+  });
+});
+
+describe("PSM role texts at a past block follow the chain", () => {
+  it("the prior mint PSM, before its MINTER_ROLE was revoked, is reported as minting, as hasRole says", async () => {
+    const role = keccak256(stringToHex("MINTER_ROLE"));
+    const psm = network.psms.psmRetiredMint.address;
+    const events = await s.db.select().from(s.schema.roleEvent).where(and(eq(s.schema.roleEvent.role, role), eq(s.schema.roleEvent.account, psm.toLowerCase() as `0x${string}`)));
+    const granted = events.find((e) => e.granted);
+    const revoked = events.find((e) => !e.granted);
+    expect(granted && revoked).toBeTruthy();
+    const block = revoked!.blockNumber - 1n;
+    const hasRole = await s.client.readContract({ address: network.kUSD.address, abi: [parseAbiItem("function hasRole(bytes32,address) view returns (bool)")], functionName: "hasRole", args: [role, psm], blockNumber: block });
+    expect(hasRole).toBe(true);
+    const before = (await (await get(`/api/por?block=${block}`)).json()) as { reserves: { psmRetiredMint: { role: string } } };
+    expect(before.reserves.psmRetiredMint.role).toMatch(/^mints kUSD/);
+    const after = (await (await get(`/api/por?block=${revoked!.blockNumber}`)).json()) as { reserves: { psmRetiredMint: { role: string } } };
+    expect(after.reserves.psmRetiredMint.role).toMatch(/^redeem-only/);
   });
 });

@@ -3,7 +3,7 @@ import { buildMinterRole } from "./deposit-vaults.js";
 import { A, FOUNDER, snapshot } from "./fixture.js";
 import { computePorFigures } from "./por-figures.js";
 import { buildPsmBlock, buildPsmMintBlock, buildPsmTotals, PsmBlockSchema, PsmMintBlockSchema, PsmTotalsSchema } from "./psms.js";
-import { PSM_LABELS } from "./snapshot.js";
+import { psmRole } from "./snapshot.js";
 
 const listed = [{ address: FOUNDER, kind: "eoa" as const, role: "venue_margin" }];
 
@@ -26,7 +26,15 @@ describe("reserves.psm and the per-PSM blocks", () => {
   it("a redeem-only PSM: its balances, pause flag and role, no minterRole", () => {
     const b = buildPsmBlock(snapshot().psms.psmRetiredMint, "psmRetiredMint");
     expect(PsmBlockSchema.parse(b)).toEqual(b);
-    expect(b).toEqual({ address: A(2), role: PSM_LABELS.psmRetiredMint.role, usdcHeld: 300_000, kusdHeld: 30_000, paused: false, verifyVia: [expect.any(String), expect.any(String)] });
+    expect(b).toEqual({ address: A(2), role: psmRole("psmRetiredMint", false), usdcHeld: 300_000, kusdHeld: 30_000, paused: false, verifyVia: [expect.any(String), expect.any(String)] });
+    expect(b.role).toMatch(/^redeem-only/);
+  });
+
+  it("the role follows the chain at the block: the prior mint PSM while it still held MINTER_ROLE mints, not redeem-only", () => {
+    const s = snapshot();
+    const before = { ...s.psms.psmRetiredMint, holdsMinterRole: { value: true, command: () => "cast call …" } };
+    expect(buildPsmBlock(before, "psmRetiredMint").role).toMatch(/^mints kUSD/);
+    expect(buildPsmBlock({ ...before, holdsMinterRole: null }, "psmRetiredMint").role).toMatch(/^unknown/);
   });
 
   it("the live mint PSM carries the very minterRole object vaultV2 carries, before verifyVia", () => {

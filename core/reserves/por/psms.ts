@@ -9,12 +9,12 @@ import { MinterRoleSchema, type MinterRole } from "./deposit-vaults.js";
 import { addressSchema, verifyViaSchema, weiSchema } from "../../schema-primitives.js";
 import { Amount } from "./json-types.js";
 import type { PorFigures } from "./por-figures.js";
-import { PSM_LABELS, type ChainSnapshot, type PsmSnapshot } from "./snapshot.js";
+import { psmRole, type ChainSnapshot, type PsmSnapshot } from "./snapshot.js";
 import { cmd, cmds, eth, usdc, v } from "./values.js";
 
 export const PsmTotalsSchema = z.strictObject({
   address: addressSchema.describe("the legacy redeem PSM"),
-  addressPrevMint: addressSchema.describe("the prior mint PSM (redeem-only)"),
+  addressPrevMint: addressSchema.describe("the prior mint PSM (redeem-only since its MINTER_ROLE was revoked)"),
   addressMint: addressSchema.describe("the live mint PSM"),
   usdcHeld: Amount.describe("combined USDC of the three PSMs"),
   kusdHeld: Amount.describe("combined kUSD the three PSMs hold (not outstanding)"),
@@ -35,7 +35,7 @@ export function buildPsmTotals(s: ChainSnapshot, f: PorFigures): PsmTotals {
 
 const psmFields = {
   address: addressSchema,
-  role: z.string(),
+  role: z.string().describe("mint or redeem-only, from hasRole(MINTER_ROLE) at this block"),
   usdcHeld: Amount,
   kusdHeld: Amount,
   paused: z.boolean().nullable(),
@@ -46,7 +46,7 @@ export type PsmBlock = z.infer<typeof PsmBlockSchema>;
 export const PsmMintBlockSchema = z.strictObject({ ...psmFields, minterRole: MinterRoleSchema, verifyVia: verifyViaSchema });
 export type PsmMintBlock = z.infer<typeof PsmMintBlockSchema>;
 
-const fields = (p: PsmSnapshot, k: PsmKey) => ({ address: p.address, role: PSM_LABELS[k].role, usdcHeld: usdc(p.usdc), kusdHeld: eth(p.kusd), paused: v(p.paused) });
+const fields = (p: PsmSnapshot, k: PsmKey) => ({ address: p.address, role: psmRole(k, v(p.holdsMinterRole)), usdcHeld: usdc(p.usdc), kusdHeld: eth(p.kusd), paused: v(p.paused) });
 const verifyVia = (p: PsmSnapshot, k: PsmKey) => cmds(cmd(p.usdc, `${k}.usdcHeld`), cmd(p.kusd, `${k}.kusdHeld`));
 
 export function buildPsmBlock(p: PsmSnapshot, k: Exclude<PsmKey, "psmMint">): PsmBlock {

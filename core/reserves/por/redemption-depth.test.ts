@@ -16,7 +16,7 @@ describe("redemptionDepth (rules 1–2, 6)", () => {
     });
     expect(d.byContract).toEqual([
       { key: "psmMint", label: "live mint PSM", address: A(1), reserveUSDC: 500_000, pctOfOutstanding: "55.56%", redeemOnly: false, canServeRedemptions: true },
-      { key: "psmRetiredMint", label: "prior mint PSM (redeem-only)", address: A(2), reserveUSDC: 300_000, pctOfOutstanding: "33.33%", redeemOnly: true, canServeRedemptions: true },
+      { key: "psmRetiredMint", label: "prior mint PSM", address: A(2), reserveUSDC: 300_000, pctOfOutstanding: "33.33%", redeemOnly: true, canServeRedemptions: true },
       { key: "psmRedeemReserve", label: "legacy redeem PSM", address: A(3), reserveUSDC: 100_000, pctOfOutstanding: "11.11%", redeemOnly: true, canServeRedemptions: true },
     ]);
     // No redemptions yet; one log query per PSM plus the burns.

@@ -14,11 +14,24 @@ export const MINTER_ROLE = keccak256(stringToHex("MINTER_ROLE"));
 /** The order every per-PSM list of the report follows. */
 export const PSM_KEYS: readonly PsmKey[] = ["psmMint", "psmRetiredMint", "psmRedeemReserve"];
 
-export const PSM_LABELS: Record<PsmKey, { label: string; role: string }> = {
-  psmMint: { label: "live mint PSM", role: "mints kUSD for USDC and redeems; holds kUSD MINTER_ROLE" },
-  psmRetiredMint: { label: "prior mint PSM (redeem-only)", role: "redeem-only since its MINTER_ROLE was revoked" },
-  psmRedeemReserve: { label: "legacy redeem PSM", role: "redeem reserve of the first deployment; redeem-only" },
+/** Names only: what a PSM does at a block (mint or redeem-only) is read from the chain, see psmRole. */
+export const PSM_LABELS: Record<PsmKey, { label: string }> = {
+  psmMint: { label: "live mint PSM" },
+  psmRetiredMint: { label: "prior mint PSM" },
+  psmRedeemReserve: { label: "legacy redeem PSM" },
 };
+
+/**
+ * A PSM's role at the report's block, from its kUSD MINTER_ROLE read at that block: a fixed text
+ * would contradict the chain at a past block (the prior mint PSM minted until its role was revoked).
+ */
+export function psmRole(key: PsmKey, holdsMinterRole: boolean | null): string {
+  if (holdsMinterRole === null) return "unknown at this block: the hasRole(MINTER_ROLE) read did not land";
+  if (holdsMinterRole) return "mints kUSD for USDC and redeems: holds kUSD MINTER_ROLE at this block";
+  return key === "psmRedeemReserve"
+    ? "redeem reserve of the first deployment: redeem-only (no kUSD MINTER_ROLE at this block)"
+    : "redeem-only at this block: it does not hold kUSD MINTER_ROLE";
+}
 
 export type PsmSnapshot = {
   address: Address;

@@ -1,0 +1,76 @@
+/**
+ * `npm start` stops everything it started on SIGTERM: once running, and also in the middle of
+ * startup (Node's default action on a signal skips every exit handler, which used to leave
+ * `ponder start` and anvil holding their ports).
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { connect } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, inject, it } from "vitest";
+import { freePort } from "../helpers/ports.js";
+
+const root = join(import.meta.dirname, "..", "..");
+const dirs: string[] = [];
+afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+const listening = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const socket = connect({ port, host: "127.0.0.1" });
+    socket.once("connect", () => (socket.destroy(), resolve(true)));
+    socket.once("error", () => resolve(false));
+  });
+
+async function startStack() {
+  const ports = { api: await freePort(), base: await freePort(), ethereum: await freePort(), venue: await freePort() };
+  const dir = mkdtempSync(join(tmpdir(), "kusd-start-"));
+  dirs.push(dir);
+  const env = { ...process.env, PORT: String(ports.api), DEVNET_BASE_PORT: String(ports.base), DEVNET_ETHEREUM_PORT: String(ports.ethereum), DEVNET_VENUE_PORT: String(ports.venue), PONDER_PGLITE_DIR: join(dir, "pglite"), DATABASE_URL: "" };
+  delete (env as Record<string, string | undefined>).DATABASE_URL;
+  const child = spawn("npm", ["start", "--silent"], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
+  let out = "";
+  child.stdout!.on("data", (d) => (out += d));
+  child.stderr!.on("data", (d) => (out += d));
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  const waitFor = async (text: string, timeoutMs: number) => {
+    const deadline = Date.now() + timeoutMs;
+    while (!out.includes(text)) {
+      if (Date.now() > deadline) throw new Error(`"${text}" not printed in ${timeoutMs} ms:\n${out.slice(-2000)}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  };
+  return { child, ports, exited, waitFor, output: () => out };
+}
+
+async function expectAllStopped(child: ChildProcess, exited: Promise<number | null>, ports: Record<string, number>) {
+  child.kill("SIGTERM");
+  await exited;
+  // The children get a moment to let go of their sockets after the parent has exited.
+  const deadline = Date.now() + 15_000;
+  let open: string[] = [];
+  do {
+    open = [];
+    for (const [name, port] of Object.entries(ports)) if (await listening(port)) open.push(`${name}:${port}`);
+    if (open.length === 0) break;
+    await new Promise((r) => setTimeout(r, 250));
+  } while (Date.now() < deadline);
+  expect(open).toEqual([]);
+}
+
+// `npm start` runs on PGlite: once per CI run is enough (the PostgreSQL pass skips it).
+describe.runIf(inject("database") === "pglite")("npm start and SIGTERM", () => {
+  it("in the middle of startup: the devnet's anvils and the indexer are gone with it", async () => {
+    const s = await startStack();
+    await s.waitFor("[indexer] ponder start", 240_000);
+    await expectAllStopped(s.child, s.exited, s.ports);
+  }, 300_000);
+
+  it("once running: every child stops and every port is free", async () => {
+    const s = await startStack();
+    await s.waitFor("Ctrl-C stops everything", 300_000);
+    expect(await listening(s.ports.api)).toBe(true);
+    await expectAllStopped(s.child, s.exited, s.ports);
+    expect(s.output()).toMatch(/SIGTERM: stopping/);
+  }, 360_000);
+});

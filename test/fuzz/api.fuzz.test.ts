@@ -1,0 +1,158 @@
+/**
+ * Property-based fuzzing of the running stack (`npm run test:fuzz`): every free route with
+ * generated query parameters, every method on known and unknown paths, GraphQL over GET and POST,
+ * and the paid gateway with generated bodies and payment headers. For every case: no 5xx, and
+ * every refusal in the JSON error shape. Over the whole run: no payment settles (the recipient's
+ * USDC balance and its incoming Transfer logs are unchanged) and /health keeps answering.
+ * Seeded: FUZZ_SEED=<n> replays a run; a failure prints the seed, the path and the shrunk case.
+ */
+import fc from "fast-check";
+import { getAddress, parseAbiItem, type Address } from "viem";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { stack } from "../helpers/stack.js";
+import { bodyText, contentType, method, paramValue, queryOf } from "./arbitraries.js";
+import { paymentHeader } from "./payment-headers.js";
+
+const s = stack();
+const base = s.indexerUrl;
+const seed = Number(process.env.FUZZ_SEED ?? Math.floor(Math.random() * 2 ** 31));
+const RUNS = { routes: 900, methods: 300, graphql: 400, paid: 600 };
+const cases: Record<string, number> = {};
+const statuses: Record<string, number> = {};
+
+type Doc = { paths: Record<string, Record<string, { parameters?: { name: string; in: string }[] }>> };
+
+/** The answer must not be a 5xx, and a refusal must say what was wrong in our JSON shape. */
+async function expectWellFormed(res: Response, label: string, surface: string) {
+  cases[surface] = (cases[surface] ?? 0) + 1;
+  statuses[res.status] = (statuses[res.status] ?? 0) + 1;
+  const text = res.status === 204 || label.startsWith("HEAD ") ? "" : await res.text();
+  expect(res.status, `${label} → ${res.status} ${text.slice(0, 300)}`).toBeLessThan(500);
+  if (res.status < 400 || label.startsWith("HEAD ")) return;
+  let body: unknown;
+  expect(() => (body = JSON.parse(text)), `${label} → ${res.status} not JSON: ${text.slice(0, 200)}`).not.toThrow();
+  const b = body as { error?: { code?: unknown; message?: unknown }; errors?: { message?: unknown }[] };
+  const ours = typeof b.error?.code === "string" && typeof b.error?.message === "string";
+  const graphql = label.includes("/graphql") && Array.isArray(b.errors) && typeof b.errors[0]?.message === "string";
+  expect(ours || graphql, `${label} → ${res.status} ${text.slice(0, 200)}`).toBe(true);
+  expect(text, label).not.toMatch(/node_modules|\/work\/|at [\w.]+ \(/);
+}
+
+const send = (path: string, init: RequestInit = {}) => fetch(`${base}${path}`, { ...init, signal: AbortSignal.timeout(60_000) });
+
+let doc: Doc;
+let recipient: Address;
+let usdc: Address;
+let startBlock: bigint;
+let balanceBefore: bigint;
+let requirements: Record<string, unknown>;
+const health: { ms: number; status: number }[] = [];
+let probe: NodeJS.Timeout | undefined;
+
+const balanceOf = (a: Address) =>
+  s.client.readContract({ address: usdc, abi: [parseAbiItem("function balanceOf(address) view returns (uint256)")], functionName: "balanceOf", args: [a], blockTag: "latest" });
+
+beforeAll(async () => {
+  console.log(`[fuzz] seed ${seed} (replay with FUZZ_SEED=${seed})`);
+  doc = (await (await send("/api/openapi.json")).json()) as Doc;
+  recipient = getAddress(s.deployment.payments.recipient);
+  usdc = getAddress(s.addr("usdc"));
+  startBlock = await s.client.getBlockNumber({ cacheTime: 0 });
+  balanceBefore = await balanceOf(recipient);
+  const challenge = await send("/paid/reserves");
+  requirements = JSON.parse(Buffer.from(challenge.headers.get("payment-required")!, "base64").toString("utf8")).accepts[0];
+  probe = setInterval(() => {
+    const t0 = performance.now();
+    void fetch(`${base}/health`).then(
+      (r) => health.push({ ms: performance.now() - t0, status: r.status }),
+      () => health.push({ ms: performance.now() - t0, status: 0 }),
+    );
+  }, 250);
+}, 60_000);
+
+afterAll(() => clearInterval(probe));
+
+describe(`fuzz (seed ${seed})`, () => {
+  it("free routes: generated query and path parameters", async () => {
+    const routes = Object.entries(doc.paths).flatMap(([path, ops]) => (ops.get ? [{ path, params: (ops.get.parameters ?? []).filter((p) => p.in === "query").map((p) => p.name) }] : []));
+    expect(routes.length).toBeGreaterThan(10);
+    const arb = fc.constantFrom(...routes).chain((r) =>
+      fc.tuple(fc.constant(r), queryOf(r.params), paramValue()).map(([route, query, segment]) => `${route.path.replace(/\{[^}]+\}/g, encodeURIComponent(segment) || "x")}${query}`),
+    );
+    await fc.assert(fc.asyncProperty(arb, async (url) => expectWellFormed(await send(url), `GET ${url}`, "free routes")), { seed, numRuns: RUNS.routes });
+  }, 900_000);
+
+  it("any method on known and unknown paths, with any body", async () => {
+    const known = [...Object.keys(doc.paths).filter((p) => !p.includes("{")), "/graphql", "/paid/reserves", "/paid/instant-read", "/paid/openapi.json", "/"];
+    const path = fc.oneof(fc.constantFrom(...known), fc.webPath().map((p) => p || "/"), fc.constantFrom("/api/", "/api//por", "/paid/", "/sql/db", "/ponder/graphql", "/.well-known/x"));
+    const arb = fc.tuple(method(), path, bodyText(), contentType());
+    await fc.assert(
+      fc.asyncProperty(arb, async ([m, p, body, type]) => {
+        const init: RequestInit = { method: m, headers: type ? { "content-type": type } : {} };
+        if (m !== "GET" && m !== "HEAD") init.body = body;
+        await expectWellFormed(await send(p, init), `${m} ${p}`, "methods and paths");
+      }),
+      { seed: seed + 1, numRuns: RUNS.methods },
+    );
+  }, 900_000);
+
+  it("GraphQL over GET and POST: generated documents, variables and extensions", async () => {
+    const documents = fc.oneof(
+      fc.string({ maxLength: 80 }),
+      fc.constantFrom("{ __typename }", "{ psmSwaps(first: 3) { nodes { id } } }", "{ psmSwaps(first: -1) { nodes { id } } }", "{ psmSwaps(after: \"zz\") { nodes { id } } }", "query($n: Int) { psmSwaps(first: $n) { nodes { id } } }", "{ account(address: \"0x12\") { address } }", "subscription { violations { txHash } }", "{ a: reserves { blockNumber } b: reserves { blockNumber } c: reserves { blockNumber } }", "{ stats(block: \"-5\") { blockNumber } }"),
+    );
+    const arb = fc.tuple(fc.boolean(), documents, bodyText(), bodyText(), contentType());
+    await fc.assert(
+      fc.asyncProperty(arb, async ([asGet, query, variables, extensions, type]) => {
+        if (asGet) {
+          const q = new URLSearchParams({ query, variables, extensions });
+          await expectWellFormed(await send(`/graphql?${q}`, { headers: { accept: "application/json" } }), `GET /graphql?${q}`, "graphql");
+        } else {
+          const body = Math.random() < 0.7 ? JSON.stringify({ query, variables: safeJson(variables), extensions: safeJson(extensions) }) : variables;
+          await expectWellFormed(await send("/graphql", { method: "POST", body, headers: { accept: "application/json", ...(type ? { "content-type": type } : {}) } }), `POST /graphql ${body.slice(0, 80)}`, "graphql");
+        }
+      }),
+      { seed: seed + 2, numRuns: RUNS.graphql },
+    );
+  }, 900_000);
+
+  it("paid gateway: generated bodies, content types and payment headers; nothing settles", async () => {
+    const payer = getAddress("0x000000000000000000000000000000000000f00d");
+    const now = Math.floor(Date.now() / 1000);
+    const instantBody = fc.oneof(
+      bodyText(),
+      fc.record({ chain: fc.oneof(fc.constantFrom("base", "ethereum"), paramValue()), address: paramValue() }, { requiredKeys: [] }).map((x) => JSON.stringify(x)),
+    );
+    const arb = fc.tuple(fc.constantFrom("GET /paid/reserves", "POST /paid/instant-read"), instantBody, contentType(), fc.option(paymentHeader(requirements, payer, now), { freq: 3 }));
+    await fc.assert(
+      fc.asyncProperty(arb, async ([route, body, type, header]) => {
+        const [m, p] = route.split(" ") as [string, string];
+        const headers: Record<string, string> = { ...(type ? { "content-type": type } : {}), ...(header ? { "PAYMENT-SIGNATURE": header } : {}) };
+        await expectWellFormed(await send(p, { method: m, headers, ...(m === "POST" ? { body } : {}) }), `${route} ${body.slice(0, 60)}`, "paid");
+      }),
+      { seed: seed + 3, numRuns: RUNS.paid },
+    );
+    // Nothing was charged: no USDC reached the recipient by any route during the run.
+    expect(await balanceOf(recipient)).toBe(balanceBefore);
+    const transfers = await s.client.getLogs({ address: usdc, event: parseAbiItem("event Transfer(address indexed from, address indexed to, uint256 value)"), args: { to: recipient }, fromBlock: startBlock, toBlock: "latest" });
+    expect(transfers).toEqual([]);
+  }, 900_000);
+
+  it("ran at least 2,000 cases, and /health answered throughout", () => {
+    const total = Object.values(cases).reduce((a, b) => a + b, 0);
+    const ms = health.map((h) => h.ms).sort((a, b) => a - b);
+    const pct = (q: number) => ms[Math.min(ms.length - 1, Math.floor(q * ms.length))]?.toFixed(1);
+    console.log(`[fuzz] seed ${seed}: ${total} cases ${JSON.stringify(cases)}; statuses ${JSON.stringify(statuses)}; /health ${health.length} probes, p50 ${pct(0.5)} ms, p99 ${pct(0.99)} ms, max ${ms.at(-1)?.toFixed(1)} ms`);
+    expect(total).toBeGreaterThanOrEqual(2_000);
+    expect(health.length).toBeGreaterThan(0);
+    expect(health.filter((h) => h.status !== 200)).toEqual([]);
+  });
+});
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
