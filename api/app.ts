@@ -10,7 +10,7 @@ import { bodyLimit } from "hono/body-limit";
 import { requestId } from "hono/request-id";
 import type { SigningKeys } from "./statements/keys.js";
 import type { StatementService } from "./statements/statement-service.js";
-import { createGraphQL, malformedGetParams } from "./graphql/yoga.js";
+import { createGraphQL, malformedGetParams, withGraphQLErrorBody } from "./graphql/yoga.js";
 import { errorBody, notFound, onApiError } from "./http/errors.js";
 import { openApiDocument } from "./http/openapi-document.js";
 import { matchesPath } from "./http/route-match.js";
@@ -75,10 +75,10 @@ export function createApp(p: AppParts): Hono {
   // /api/euler at the indexed head like the other reports (or ?block=N).
   app.route("/", lendingRoutes(ctx, { resolveBlock: (b) => resolveReportBlock(ctx, b) }));
   const graphql = createGraphQL(ctx, { statements, registry });
-  app.on(["GET", "POST", "OPTIONS"], "/graphql", (c) => {
+  app.on(["GET", "POST", "OPTIONS"], "/graphql", async (c) => {
     const malformed = c.req.method === "GET" ? malformedGetParams(new URL(c.req.url)) : null;
     if (malformed) return c.json({ errors: [{ message: malformed, extensions: { code: "BAD_REQUEST" } }] }, 400);
-    return graphql.fetch(c.req.raw);
+    return withGraphQLErrorBody(await graphql.fetch(c.req.raw));
   });
   app.route("/", reservesRoutes(ctx));
   app.route("/", statementRoutes({ ctx, statements, adminToken: p.adminToken }));

@@ -55,3 +55,16 @@ export function malformedGetParams(url: URL): string | null {
   }
   return null;
 }
+
+/**
+ * yoga answers some refusals with an empty body (415 for a POST that is not JSON): every refusal
+ * says what was wrong, in GraphQL's error shape.
+ */
+export async function withGraphQLErrorBody(res: Response): Promise<Response> {
+  if (res.status < 400 || (await res.clone().text()).trim() !== "") return res;
+  const message = res.status === 415 ? "POST a JSON body with Content-Type: application/json (or use GET with ?query=)" : `request refused (${res.status})`;
+  const headers = new Headers(res.headers);
+  headers.set("content-type", "application/json");
+  headers.delete("content-length");
+  return new Response(JSON.stringify({ errors: [{ message, extensions: { code: "BAD_REQUEST" } }] }), { status: res.status, headers });
+}

@@ -59,7 +59,13 @@ beforeAll(async () => {
   usdc = getAddress(s.addr("usdc"));
   startBlock = await s.client.getBlockNumber({ cacheTime: 0 });
   balanceBefore = await balanceOf(recipient);
-  const challenge = await send("/paid/reserves");
+  // The first statement is signed once the indexer has caught up: until then /paid/reserves is 503.
+  let challenge = await send("/paid/reserves");
+  for (let i = 0; i < 120 && challenge.status !== 402; i++) {
+    await new Promise((r) => setTimeout(r, 500));
+    challenge = await send("/paid/reserves");
+  }
+  expect(challenge.status).toBe(402);
   requirements = JSON.parse(Buffer.from(challenge.headers.get("payment-required")!, "base64").toString("utf8")).accepts[0];
   probe = setInterval(() => {
     const t0 = performance.now();
