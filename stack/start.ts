@@ -3,6 +3,7 @@
  * indexer and its API over it, in one process until Ctrl-C. Prints where everything is.
  * PORT sets the API port (42069); DATABASE_URL selects PostgreSQL instead of PGlite.
  */
+import { readFileSync } from "node:fs";
 import { startDevnet } from "../devnet/devnet.js";
 import { startIndexer } from "./indexer.js";
 import { rpcBlockNumber } from "../devnet/rpc.js";
@@ -26,6 +27,35 @@ async function shutdown(signal: NodeJS.Signals) {
 process.on("SIGINT", shutdown);
 process.on("SIGTERM", shutdown);
 
+/**
+ * `kill <pid of npm start>` ends npm without passing the signal on to its script (npm 11), and
+ * tsx, between npm and this process, stays alive: so the processes above this one are watched,
+ * and when one is gone everything stops as if signalled. Ctrl-C reaches the whole process group.
+ */
+const ancestors = [process.ppid, parentOf(process.ppid)].filter((pid): pid is number => pid !== null && pid > 1);
+setInterval(() => {
+  if (!stopping && ancestors.some((pid) => !isAlive(pid))) void shutdown("SIGTERM");
+}, 1_000).unref();
+
+function parentOf(pid: number): number | null {
+  try {
+    // /proc/<pid>/stat: "pid (comm) state ppid ..."; comm may hold spaces, so split after the ")".
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+  } catch {
+    return null; // not Linux: only the direct parent is watched
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
 async function main() {
   const devnet = await startDevnet({
     ports: devnetPortsFromEnv(),
@@ -45,9 +75,10 @@ async function main() {
     throw error;
   });
   started.push(indexer);
-  for (const chain of [devnet.deployment.chains.base, devnet.deployment.chains.ethereum]) {
-    await indexer.waitForBlock(chain.name, await rpcBlockNumber(chain.rpcUrl), 300_000);
-  }
+  // Only base is indexed (the ethereum devnet holds no protocol contract; instant reads ask it
+  // directly): waiting for an ethereum block here would wait forever.
+  const base = devnet.deployment.chains.base;
+  await indexer.waitForBlock(base.name, await rpcBlockNumber(base.rpcUrl), 300_000);
   const status = await indexer.status();
 
   console.log("\nservices:");

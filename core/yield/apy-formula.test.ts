@@ -57,10 +57,14 @@ describe("rules 4 and 7: realized yield", () => {
     expect(r.annualized).toBeCloseTo(0.005 * (365 / 30), 12);
     expect(r.windowClamped).toBe(false);
   });
-  it("says so when the span measured is longer than the window (no observation near its start)", () => {
+  it("says so when the span measured is longer than the window (no observation within a day of its start)", () => {
     const r = realizedAnnualized({ t: 0, assetsPerShare: 10n ** 18n }, { t: 34 * DAY, assetsPerShare: 1_005n * 10n ** 15n });
     expect(r.days).toBe(34);
     expect(r.windowClamped).toBe(true);
+  });
+  it("does not flag a span within a day of the window (observations are hours apart)", () => {
+    expect(realizedAnnualized({ t: 0, assetsPerShare: 10n ** 18n }, { t: 30.5 * DAY, assetsPerShare: 1_005n * 10n ** 15n }).windowClamped).toBe(false);
+    expect(realizedAnnualized({ t: 0, assetsPerShare: 10n ** 18n }, { t: 31.5 * DAY, assetsPerShare: 1_005n * 10n ** 15n }).windowClamped).toBe(true);
   });
   it("clamps a shorter history and says so", () => {
     const r = realizedAnnualized({ t: 0, assetsPerShare: 10n ** 18n }, { t: 10 * DAY, assetsPerShare: 1_001n * 10n ** 15n });

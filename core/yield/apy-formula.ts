@@ -63,13 +63,17 @@ export function smaStakingYield(observations: readonly { t: number; rate: bigint
  * kUSD wei), annualised on a 365-day year over the days between them; clamped when the
  * history is shorter than the window.
  */
+/** How far the measured span may stray from the window before it is flagged as clamped. */
+export const WINDOW_SLACK_DAYS = 1;
+
 export function realizedAnnualized(start: { t: number; assetsPerShare: bigint }, end: { t: number; assetsPerShare: bigint }, windowDays = REALIZED_WINDOW_DAYS) {
   const days = (end.t - start.t) / 86_400;
   if (days <= 0 || start.assetsPerShare === 0n) return { annualized: null, days: 0, windowClamped: true };
   const growth = Number(end.assetsPerShare) / Number(start.assetsPerShare) - 1;
   // Flagged whenever the span measured is not the window: a shorter history, or no observation
-  // near the window's start (the previous one is older, so the span is longer).
-  return { annualized: growth * (365 / days), days, windowClamped: Math.abs(days - windowDays) > 1 / 24 };
+  // within a day of the window's start (the nearest earlier one is older, so the span is longer).
+  // Share prices are observed every few hours, so a day's slack is the sampling, not a gap.
+  return { annualized: growth * (365 / days), days, windowClamped: Math.abs(days - windowDays) > WINDOW_SLACK_DAYS };
 }
 
 /** What an escrow balance can pay a book of `tvl` per year if spread over `daysLeft` days. */

@@ -25,7 +25,7 @@ export const RealizedSchema = z.strictObject({
   available: z.boolean(),
   annualized: Fraction.nullable().describe("(share price now / share price at the window's start − 1) × 365 / days between them"),
   windowDays: z.int(),
-  windowClamped: z.boolean().describe("true when the span measured (measuredDays) is not windowDays: the history is shorter, or the nearest observation before the window's start is older"),
+  windowClamped: z.boolean().describe("true when the span measured (measuredDays) differs from windowDays by more than a day: the history is shorter, or the nearest observation before the window's start is older"),
   measuredDays: z.number().nullable(),
   asOf: isoTimeSchema.nullable().describe("the latest share price's time"),
   fromBlock: BlockNumber.nullable(),

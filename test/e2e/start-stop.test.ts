@@ -1,7 +1,8 @@
 /**
- * `npm start` stops everything it started on SIGTERM: once running, and also in the middle of
- * startup (Node's default action on a signal skips every exit handler, which used to leave
- * `ponder start` and anvil holding their ports).
+ * `npm start` comes up, and stops everything it started when it is sent SIGTERM: once running,
+ * and also in the middle of startup. npm 11 exits on SIGTERM without passing it on to its script
+ * (start.ts watches the processes above it), and Node's default action on a signal skips every
+ * exit handler: either used to leave `ponder start` and anvil holding their ports.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -26,8 +27,17 @@ async function startStack() {
   const ports = { api: await freePort(), base: await freePort(), ethereum: await freePort(), venue: await freePort() };
   const dir = mkdtempSync(join(tmpdir(), "kusd-start-"));
   dirs.push(dir);
-  const env = { ...process.env, PORT: String(ports.api), DEVNET_BASE_PORT: String(ports.base), DEVNET_ETHEREUM_PORT: String(ports.ethereum), DEVNET_VENUE_PORT: String(ports.venue), PONDER_PGLITE_DIR: join(dir, "pglite"), DATABASE_URL: "" };
-  delete (env as Record<string, string | undefined>).DATABASE_URL;
+  // A fresh machine's environment: nothing of the test stack's (its deployment file, keys, proxies).
+  const env = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    PONDER_TELEMETRY_DISABLED: "true",
+    PORT: String(ports.api),
+    DEVNET_BASE_PORT: String(ports.base),
+    DEVNET_ETHEREUM_PORT: String(ports.ethereum),
+    DEVNET_VENUE_PORT: String(ports.venue),
+    PONDER_PGLITE_DIR: join(dir, "pglite"),
+  };
   const child = spawn("npm", ["start", "--silent"], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
   child.stdout!.on("data", (d) => (out += d));
