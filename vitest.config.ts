@@ -12,7 +12,8 @@ export default defineConfig({
           name: "e2e",
           include: ["test/**/*.test.ts"],
           // The differential test needs ../shared and runs only through `npm run test:fidelity`.
-          exclude: [...configDefaults.exclude, "test/fidelity/**"],
+          // The fuzz suite runs once, through `npm run test:fuzz`.
+          exclude: [...configDefaults.exclude, "test/fidelity/**", "test/fuzz/**"],
           // One devnet and one indexer over it for the whole run, on free ports.
           globalSetup: ["test/setup/stack.ts"],
           testTimeout: 60_000,
