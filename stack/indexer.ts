@@ -28,6 +28,8 @@ export type IndexerOptions = {
   /** Ponder project directory (default: this repository's root). */
   root?: string;
   onOutput?: (line: string) => void;
+  /** Called with the `ponder start` process as soon as it is spawned (crash tests kill it mid-backfill). */
+  onSpawn?: (child: ChildProcess) => void;
   /** How long `ponder start` may take to be ready (its backfill done); benchmarks raise it. */
   readyTimeoutMs?: number;
 };
@@ -85,6 +87,7 @@ export async function startIndexer(options: IndexerOptions): Promise<Indexer> {
     [ponderBin(), "start", "--schema", schema, "--views-schema", viewsSchema, "--port", String(options.port), "--log-format", "json"],
     { cwd: options.root ?? root, env, stdio: ["ignore", "pipe", "pipe"] },
   );
+  options.onSpawn?.(child);
   let output = "";
   const onData = (d: Buffer) => {
     output = (output + d).slice(-20_000);
