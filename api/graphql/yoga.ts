@@ -3,6 +3,7 @@
  * GET, subscriptions as server-sent events. Every request gets fresh DataLoaders and a counted
  * database handle (`extensions.sqlQueries`); internal errors are masked.
  */
+import { withBodyIfEmpty } from "../http/empty-body.js";
 import { createYoga, type Plugin } from "graphql-yoga";
 import type { StatementService } from "../statements/statement-service.js";
 import type { RegistryService } from "../registry/registry-service.js";
@@ -60,11 +61,8 @@ export function malformedGetParams(url: URL): string | null {
  * yoga answers some refusals with an empty body (415 for a POST that is not JSON): every refusal
  * says what was wrong, in GraphQL's error shape.
  */
-export async function withGraphQLErrorBody(res: Response): Promise<Response> {
-  if (res.status < 400 || (await res.clone().text()).trim() !== "") return res;
+export function withGraphQLErrorBody(res: Response): Promise<Response> {
+  if (res.status < 400) return Promise.resolve(res);
   const message = res.status === 415 ? "POST a JSON body with Content-Type: application/json (or use GET with ?query=)" : `request refused (${res.status})`;
-  const headers = new Headers(res.headers);
-  headers.set("content-type", "application/json");
-  headers.delete("content-length");
-  return new Response(JSON.stringify({ errors: [{ message, extensions: { code: "BAD_REQUEST" } }] }), { status: res.status, headers });
+  return withBodyIfEmpty(res, () => ({ errors: [{ message, extensions: { code: "BAD_REQUEST" } }] }));
 }

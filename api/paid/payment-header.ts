@@ -5,16 +5,16 @@
  */
 import { decodePaymentSignatureHeader } from "@x402/core/http";
 import { z } from "zod";
+import { addressSchema, hash32Schema } from "../../core/schema-primitives.js";
 
-const hex = (bytes: number) => z.string().regex(new RegExp(`^0x[0-9a-fA-F]{${bytes * 2}}$`));
 const uint = z.union([z.string().regex(/^\d{1,78}$/), z.number().int().nonnegative()]);
 
 export const ExactEvmPaymentSchema = z.object({
   x402Version: z.literal(2),
-  accepted: z.object({ scheme: z.string(), network: z.string().regex(/^[a-z0-9-]+:[a-zA-Z0-9-]+$/), amount: uint.optional(), asset: hex(20).optional(), payTo: hex(20).optional() }),
+  accepted: z.object({ scheme: z.string(), network: z.string().regex(/^[a-z0-9-]+:[a-zA-Z0-9-]+$/), amount: uint.optional(), asset: addressSchema.optional(), payTo: addressSchema.optional() }),
   payload: z.object({
     signature: z.string().regex(/^0x[0-9a-fA-F]{130,}$/),
-    authorization: z.object({ from: hex(20), to: hex(20), value: uint, validAfter: uint, validBefore: uint, nonce: hex(32) }),
+    authorization: z.object({ from: addressSchema, to: addressSchema, value: uint, validAfter: uint, validBefore: uint, nonce: hash32Schema }),
   }),
 });
 export type ExactEvmPayment = z.infer<typeof ExactEvmPaymentSchema>;

@@ -8,6 +8,7 @@
  */
 import type { MiddlewareHandler } from "hono";
 import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from "@x402/core/http";
+import { withBodyIfEmpty } from "../http/empty-body.js";
 import { errorBody } from "../http/errors.js";
 import type { OperatorStore } from "../store/operator-store.js";
 import { checkPaymentHeader, type ExactEvmPayment } from "./payment-header.js";
@@ -52,19 +53,16 @@ export function replayGuard(store: Promise<OperatorStore>): MiddlewareHandler {
  * settlement) with `402 {}` and the reason only inside the base64 PAYMENT-REQUIRED header: the
  * JSON body says it too, in the error shape of every other answer.
  */
-async function explainRejection(res: Response): Promise<Response> {
-  const text = await res.clone().text();
-  if (text.trim() !== "" && text.trim() !== "{}") return res;
-  const header = res.headers.get("PAYMENT-REQUIRED");
-  let reason = "the payment was not accepted";
-  try {
-    const required = header ? (decodePaymentRequiredHeader(header) as { error?: unknown }) : null;
-    if (typeof required?.error === "string" && required.error) reason = required.error;
-  } catch {
-    // keep the generic reason: the header is the middleware's own and should always decode
-  }
-  const headers = new Headers(res.headers);
-  headers.set("content-type", "application/json");
-  headers.delete("content-length");
-  return new Response(JSON.stringify(errorBody("payment_rejected", `payment rejected: ${reason}; nothing was charged`, { reason })), { status: 402, headers });
+function explainRejection(res: Response): Promise<Response> {
+  return withBodyIfEmpty(res, () => {
+    let reason = "the payment was not accepted";
+    try {
+      const header = res.headers.get("PAYMENT-REQUIRED");
+      const required = header ? (decodePaymentRequiredHeader(header) as { error?: unknown }) : null;
+      if (typeof required?.error === "string" && required.error) reason = required.error;
+    } catch {
+      // keep the generic reason: the header is the middleware's own and should always decode
+    }
+    return errorBody("payment_rejected", `payment rejected: ${reason}; nothing was charged`, { reason });
+  });
 }
