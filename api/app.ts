@@ -46,6 +46,8 @@ export type AppParts = {
   adminToken?: string;
   /** Check every answer against its route's response schema (a breach answers 500): the e2e stack sets it. */
   checkResponses?: boolean;
+  /** Seconds after which an unfinished paid request's reservation is recovered from the chain. */
+  paymentLeaseSeconds?: number;
   /** Routes of the host that come before ours (Ponder's /sql and generated GraphQL). */
   host?: (app: Hono) => void;
 };
@@ -99,6 +101,8 @@ export function createApp(p: AppParts): Hono {
       keys,
       chains: { base: ctx.base, ethereum: ctx.ethereum, ids: { base: network.chains.base.id, ethereum: network.chains.ethereum.id } },
       operatorOwned: operatorOwnedAddresses(network),
+      paymentLeaseSeconds: p.paymentLeaseSeconds,
+      logRange: network.chains.base.ethGetLogsBlockRange ? BigInt(network.chains.base.ethGetLogsBlockRange) : undefined,
     }));
   }
   // Every unknown path answers JSON, also when a host mounts this app as a sub-app (Ponder's own

@@ -13,7 +13,14 @@ export type RpcFault = {
   selector?: `0x${string}`;
   /** eth_call target, case-insensitive; only eth_call matches. */
   to?: `0x${string}`;
-  mode: "error" | "http500" | "timeout";
+  /**
+   * error: a JSON-RPC error; http500 / http429: that HTTP status (429 is a provider's rate limit);
+   * timeout: no answer, the call never reaches upstream; blackhole: the call reaches upstream
+   * (a transaction is sent) but its answer never comes back.
+   */
+  mode: "error" | "http500" | "http429" | "timeout" | "blackhole";
+  /** The share of matching calls that fail (0 < rate ≤ 1, default 1), drawn from the proxy's seeded generator. */
+  rate?: number;
 };
 
 export type RpcProxy = {
@@ -27,7 +34,7 @@ export type RpcProxy = {
 
 type RpcRequest = { jsonrpc?: string; id?: unknown; method?: unknown; params?: unknown };
 
-const MODES = new Set(["error", "http500", "timeout"]);
+const MODES = new Set(["error", "http500", "http429", "timeout", "blackhole"]);
 const HEX = /^0x[0-9a-fA-F]*$/;
 
 /** Checks faults that arrive as JSON (the HTTP control endpoint); throws on anything malformed. */
@@ -36,14 +43,15 @@ export function parseFaults(value: unknown): RpcFault[] {
   return value.map((f, i) => {
     const bad = (why: string) => new Error(`fault ${i}: ${why}`);
     if (typeof f !== "object" || f === null) throw bad("not an object");
-    const { method, selector, to, mode } = f as Record<string, unknown>;
-    if (typeof mode !== "string" || !MODES.has(mode)) throw bad(`mode must be error, http500 or timeout`);
+    const { method, selector, to, mode, rate } = f as Record<string, unknown>;
+    if (typeof mode !== "string" || !MODES.has(mode)) throw bad(`mode must be one of ${[...MODES].join(", ")}`);
+    if (rate !== undefined && !(typeof rate === "number" && rate > 0 && rate <= 1)) throw bad("rate must be a number in (0, 1]");
     if (method !== undefined && typeof method !== "string") throw bad("method must be a string");
     if (selector !== undefined && !(typeof selector === "string" && HEX.test(selector) && selector.length === 10))
       throw bad("selector must be 0x and 4 bytes of hex");
     if (to !== undefined && !(typeof to === "string" && HEX.test(to) && to.length === 42))
       throw bad("to must be an address");
-    return { method, selector, to, mode } as RpcFault;
+    return { method, selector, to, mode, rate } as RpcFault;
   });
 }
 
@@ -75,13 +83,26 @@ function sendJson(res: ServerResponse, status: number, body: unknown) {
   res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
 }
 
-export async function startRpcProxy(options: { upstream: string; port?: number }): Promise<RpcProxy> {
+/** mulberry32: a small seeded generator, so a storm of partial faults replays the same way. */
+function seeded(seed: number) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+export async function startRpcProxy(options: { upstream: string; port?: number; seed?: number }): Promise<RpcProxy> {
   let faults: RpcFault[] = [];
+  const random = seeded(options.seed ?? 1);
   const counts = { forwarded: 0, failed: 0 };
   const held = new Set<ServerResponse>(); // "timeout" answers, released by stop()
   const aborter = new AbortController(); // in-flight upstream requests, aborted by stop()
 
-  const faultFor = (req: RpcRequest) => faults.find((f) => matches(f, req));
+  const faultFor = (req: RpcRequest) => faults.find((f) => matches(f, req) && (f.rate === undefined || random() < f.rate));
 
   /** Sends `body` upstream; the upstream's answer as is, or null when there is none. */
   async function forward(body: Buffer | string, calls: number): Promise<{ status: number; type: string; body: Buffer } | null> {
@@ -115,10 +136,18 @@ export async function startRpcProxy(options: { upstream: string; port?: number }
       res.once("close", () => held.delete(res));
       return;
     }
-    if (hits.some((f) => f?.mode === "http500")) {
+    if (hits.some((f) => f?.mode === "blackhole")) {
       counts.failed += calls.length;
-      const firstHit = calls[hits.findIndex((f) => f?.mode === "http500")];
-      return sendJson(res, 500, rpcError(firstHit?.id, "injected fault"));
+      held.add(res);
+      res.once("close", () => held.delete(res));
+      await forward(raw, calls.length); // it reaches upstream; its answer is dropped
+      return;
+    }
+    for (const [mode, status, message] of [["http500", 500, "injected fault"], ["http429", 429, "Too Many Requests (injected fault)"]] as const) {
+      if (!hits.some((f) => f?.mode === mode)) continue;
+      counts.failed += calls.length;
+      const firstHit = calls[hits.findIndex((f) => f?.mode === mode)];
+      return sendJson(res, status, { ...rpcError(firstHit?.id, message), ...(status === 429 && { error: { code: 429, message } }) });
     }
     const failing = hits.filter((f) => f !== undefined).length;
     if (failing === 0) {

@@ -4,7 +4,8 @@
  * descriptor. Order of work per request:
  *   1. free checks: the descriptor; for /instant-read the body, the chain, operator ownership
  *      and the ERC-20 read itself; for /reserves that an attestation exists (4xx/503, no charge);
- *   2. the replay guard (a used authorization → 409 before anything else runs);
+ *   2. the replay guard (a used authorization → 409 before anything else runs; a reservation left
+ *      by a request that died is recovered from the chain, see settlement-recovery.ts);
  *   3. the x402 middleware (402 without payment; verify; run the handler; settle only a < 400
  *      answer, so a handler or RPC failure is never charged);
  *   4. the handler signs the artifact with the key the signer binding assigns to now.
@@ -21,7 +22,8 @@ import { ApiError, errorBody, onApiError } from "../http/errors.js";
 import type { OperatorStore } from "../store/operator-store.js";
 import { instantReadPayload, parseInstantRead, readToken, refuseOperatorOwned, type InstantReadRequest, type TokenRead } from "./instant-read.js";
 import { buildDescriptor } from "./openapi.js";
-import { replayGuard } from "./replay-guard.js";
+import { REDELIVERY, replayGuard } from "./replay-guard.js";
+import { chainSettlementProbe, startRecoverySweep } from "./settlement-recovery.js";
 
 export type GatewayOptions = {
   basePath: string;
@@ -40,10 +42,14 @@ export type GatewayOptions = {
   chains: { base: PublicClient; ethereum: PublicClient; ids: { base: number; ethereum: number } };
   /** Lower-cased addresses instant reads refuse: every registry account and protocol contract. */
   operatorOwned: ReadonlySet<string>;
+  /** Seconds after which an unfinished paid request's reservation is recovered from the chain (default 120). */
+  paymentLeaseSeconds?: number;
+  /** Block range per eth_getLogs when recovery looks for a settlement. */
+  logRange?: bigint;
   now?: () => number;
 };
 
-type Vars = { instantRead: InstantReadRequest & { token: TokenRead }; attestation: Record<string, unknown> };
+type Vars = { instantRead: InstantReadRequest & { token: TokenRead }; attestation: Record<string, unknown>; [REDELIVERY]?: boolean };
 
 const usd = (amount: bigint, decimals: number) => (Number(amount) / 10 ** decimals).toFixed(6);
 
@@ -93,7 +99,12 @@ export function createGateway(o: GatewayOptions) {
   });
 
   // 2. Replay guard, 3. x402.
-  app.use(`${base}/*`, replayGuard(o.store));
+  // A settlement lasts seconds; a reservation unfinished after the lease belongs to a request that died.
+  const leaseSeconds = o.paymentLeaseSeconds ?? 120;
+  const probe = chainSettlementProbe(o.chains.base, o.asset.address, { logRange: o.logRange });
+  startRecoverySweep({ payments: o.store.then((s) => s.payments), probe, network: o.network, leaseSeconds });
+  const headBlock = () => o.chains.base.getBlockNumber().catch(() => null);
+  app.use(`${base}/*`, replayGuard(o.store, { leaseSeconds, probe, headBlock }));
   const price = (amount: bigint) => ({ asset: o.asset.address, amount: amount.toString(), extra: { name: o.asset.name, version: o.asset.version } });
   const option = (amount: bigint) => ({ scheme: "exact", network: o.network, payTo: o.recipient, price: price(amount), maxTimeoutSeconds: 300, extra: { builderCode: o.builderCode } });
   const unpaid = (operation: string) => () => ({
@@ -105,7 +116,8 @@ export function createGateway(o: GatewayOptions) {
     [`POST ${base}/instant-read`]: { accepts: option(o.prices.instantRead), description: "EIP-191 signed ERC-20 read at a pinned block", mimeType: "application/json", unpaidResponseBody: unpaid("POST /instant-read") },
   };
   const server = new x402ResourceServer(o.facilitator).register(o.network, new ExactEvmScheme());
-  app.use(`${base}/*`, paymentMiddleware(routes as never, server));
+  const x402 = paymentMiddleware(routes as never, server);
+  app.use(`${base}/*`, (c, next) => (c.get(REDELIVERY) ? next() : x402(c, next)));
 
   // 4. Handlers.
   app.get(`${base}/reserves`, (c) => {

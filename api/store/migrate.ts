@@ -46,6 +46,12 @@ export async function migrateOperatorStore(db: PgDatabase<PgQueryResultHKT>, sch
         settlement_tx text,
         PRIMARY KEY (network, payer, nonce)
       )`);
+    await tx.execute(sql`ALTER TABLE ${s}.payment_authorization ADD COLUMN IF NOT EXISTS reserved_block bigint`);
+    await tx.execute(sql`ALTER TABLE ${s}.payment_authorization ADD COLUMN IF NOT EXISTS delivered boolean NOT NULL DEFAULT true`);
+    // The recovery sweep looks for reservations left behind by a request that died.
+    await tx.execute(sql`
+      CREATE INDEX IF NOT EXISTS payment_authorization_reserved_idx
+        ON ${s}.payment_authorization (updated_at) WHERE status = 'reserved'`);
     // The operator-signed binding of the attestation key, as served, so that a read replica
     // (which holds no key) publishes the same binding as the indexer's API.
     await tx.execute(sql`

@@ -59,6 +59,8 @@ export type PaymentAuthorization = PaymentKey & {
   status: PaymentStatus;
   resource: string;
   settlementTx: string | null;
+  reservedBlock: bigint | null;
+  delivered: boolean;
   createdAt: Date;
   updatedAt: Date;
 };
@@ -81,12 +83,22 @@ export interface PaymentRepository {
    * Claims an authorization before it is settled. True for exactly one caller per key, even
    * concurrently and across processes; false if a row exists in any status.
    */
-  reserve(reservation: PaymentKey & { resource: string }): Promise<boolean>;
-  /** Records the settlement. Idempotent for the same tx; throws if the key is not reserved. */
-  markSettled(key: PaymentKey, txHash: string): Promise<void>;
+  reserve(reservation: PaymentKey & { resource: string; reservedBlock?: bigint | null }): Promise<boolean>;
+  /**
+   * Records the settlement. Idempotent for the same tx; throws if the key is not reserved.
+   * `delivered: false` records a settlement whose request died before it answered.
+   */
+  markSettled(key: PaymentKey, txHash: string, options?: { delivered?: boolean }): Promise<void>;
   /** Deletes a reserved row so a failed, unsettled request can retry. Never touches settled rows. */
   release(key: PaymentKey): Promise<boolean>;
   get(key: PaymentKey): Promise<PaymentAuthorization | null>;
+  /** Reservations not touched since `before`: requests that died (or hang) between reserve and settle. */
+  staleReservations(before: Date, limit?: number): Promise<PaymentAuthorization[]>;
+  /**
+   * Claims the one answer owed for a settled, undelivered authorization of `resource`: its
+   * settlement tx for exactly one caller, null for everyone else.
+   */
+  claimRedelivery(key: PaymentKey, resource: string): Promise<string | null>;
 }
 
 /** The published signer binding: kept by the API that signs it, read by replicas that cannot. */
@@ -247,19 +259,19 @@ function paymentRepository(db: Db, { paymentAuthorization: t }: OperatorTables, 
         // authorization (in this process or another) get exactly one returned row between them.
         const rows = await db
           .insert(t)
-          .values({ ...key, resource: reservation.resource, status: "reserved" })
+          .values({ ...key, resource: reservation.resource, status: "reserved", reservedBlock: reservation.reservedBlock ?? null })
           .onConflictDoNothing()
           .returning({ nonce: t.nonce });
         return rows.length > 0;
       }),
 
-    markSettled: (key, txHash) =>
+    markSettled: (key, txHash, options = {}) =>
       run("payments.markSettled", async () => {
         if (typeof txHash !== "string" || txHash === "") throw new OperatorStoreError("txHash must be a non-empty string", { key });
         const tx = normaliseHex(txHash);
         const rows = await db
           .update(t)
-          .set({ status: "settled", settlementTx: tx, updatedAt: new Date() })
+          .set({ status: "settled", settlementTx: tx, delivered: options.delivered ?? true, updatedAt: new Date() })
           // Settling again with the same tx is a retry, not a conflict.
           .where(and(byKey(key), or(eq(t.status, "reserved"), and(eq(t.status, "settled"), eq(t.settlementTx, tx)))))
           .returning({ nonce: t.nonce });
@@ -284,6 +296,27 @@ function paymentRepository(db: Db, { paymentAuthorization: t }: OperatorTables, 
       }),
 
     get: (key) => run("payments.get", () => get(key)),
+
+    staleReservations: (before, limit = 100) =>
+      run("payments.staleReservations", async () => {
+        const rows = await db
+          .select()
+          .from(t)
+          .where(and(eq(t.status, "reserved"), lt(t.updatedAt, before)))
+          .orderBy(t.updatedAt)
+          .limit(limit);
+        return rows as PaymentAuthorization[];
+      }),
+
+    claimRedelivery: (key, resource) =>
+      run("payments.claimRedelivery", async () => {
+        const rows = await db
+          .update(t)
+          .set({ delivered: true, updatedAt: new Date() })
+          .where(and(byKey(key), eq(t.status, "settled"), eq(t.delivered, false), eq(t.resource, resource)))
+          .returning({ tx: t.settlementTx });
+        return rows[0]?.tx ?? null;
+      }),
   };
 }
 

@@ -4,7 +4,7 @@
  * the API's connection into it is read-only. The schema name is a parameter so tests and
  * parallel deployments can isolate themselves; `migrate.ts` holds the matching DDL.
  */
-import { bigint, bigserial, integer, pgSchema, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
+import { bigint, bigserial, boolean, integer, pgSchema, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
 
 export const DEFAULT_OPERATOR_SCHEMA = "kusd_operator";
 
@@ -48,6 +48,14 @@ export function operatorTables(schemaName: string = DEFAULT_OPERATOR_SCHEMA) {
       createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
       updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
       settlementTx: text("settlement_tx"),
+      /** The chain head when the reservation was made: where a search for its settlement starts. */
+      reservedBlock: bigint("reserved_block", { mode: "bigint" }),
+      /**
+       * False only for a settlement found on chain after its request died (see
+       * api/paid/settlement-recovery.ts): the payer paid and got nothing, so one retry of the same
+       * authorization is answered without a second charge.
+       */
+      delivered: boolean("delivered").notNull().default(true),
     },
     // The key is the replay-protection guarantee: one row per authorization, whatever its status.
     (t) => [primaryKey({ columns: [t.network, t.payer, t.nonce] })],

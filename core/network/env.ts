@@ -68,6 +68,8 @@ export const serviceEnvSchema = z.object({
   KUSD_HONESTY_PEERS: jsonArrayOf(BoardVaultSchema).optional(),
   /** A loopback-only port for Ponder's SQL-over-HTTP (tests, local debugging); unset: no SQL endpoint at all. */
   KUSD_PRIVATE_SQL_PORT: positiveInt.optional(),
+  /** Seconds after which a paid request's unfinished reservation is recovered from the chain (default 120). */
+  KUSD_PAYMENT_LEASE_SECONDS: positiveInt.optional(),
   KUSD_CHECK_RESPONSES: z.enum(["0", "1"], { error: 'must be "0" or "1"' }).transform((s) => s === "1").optional(),
 });
 

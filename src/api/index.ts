@@ -42,6 +42,7 @@ export default createApp({
   siteUrl,
   adminToken: env.KUSD_ADMIN_TOKEN,
   checkResponses: env.KUSD_CHECK_RESPONSES ?? false,
+  paymentLeaseSeconds: env.KUSD_PAYMENT_LEASE_SECONDS,
   host: (app) => {
     // Ponder's generated GraphQL over the same tables, kept for Ponder-native clients and as the
     // baseline of `npm run bench:api`; ours (with reports, filters and limits) is /graphql.

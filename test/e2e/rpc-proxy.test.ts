@@ -116,6 +116,38 @@ describe("rpc proxy", () => {
     expect(await client().getChainId()).toBe(CHAIN_ID);
   });
 
+  it("answers HTTP 429 like a rate-limiting provider (mode http429)", async () => {
+    proxy.setFaults([{ method: "eth_blockNumber", mode: "http429" }]);
+    const error = await client().getBlockNumber().catch((e: unknown) => e as { status?: number });
+    expect(error.status).toBe(429); // what Ponder and viem look at to back off
+    const res = await fetch(proxy.url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 3, method: "eth_blockNumber", params: [] }) });
+    expect(res.status).toBe(429);
+    expect(await res.json()).toEqual({ jsonrpc: "2.0", id: 3, error: { code: 429, message: "Too Many Requests (injected fault)" } });
+    expect(await client().getChainId()).toBe(CHAIN_ID);
+  });
+
+  it("fails only a share of the calls with rate, the same share for the same seed", async () => {
+    const run = async (seed: number) => {
+      const p = await startRpcProxy({ upstream: anvil.rpcUrl, seed });
+      try {
+        p.setFaults([{ method: "eth_blockNumber", mode: "error", rate: 0.3 }]);
+        const c = createPublicClient({ cacheTime: 0, transport: http(p.url, { retryCount: 0 }) });
+        const outcomes: boolean[] = [];
+        for (let i = 0; i < 200; i++) outcomes.push(await c.getBlockNumber().then(() => true, () => false));
+        return outcomes;
+      } finally {
+        await p.stop();
+      }
+    };
+    const [a, b, other] = [await run(7), await run(7), await run(8)];
+    const failed = a.filter((ok) => !ok).length;
+    expect(failed).toBeGreaterThan(30); // 200 × 0.3 = 60 expected
+    expect(failed).toBeLessThan(90);
+    expect(b).toEqual(a);
+    expect(other).not.toEqual(a);
+    expect(() => proxy.setFaults([{ mode: "error", rate: 0 }])).toThrow(/rate/);
+  });
+
   it("takes faults and reports stats over HTTP", async () => {
     const c = client();
     const post = (body: unknown) =>
@@ -162,5 +194,17 @@ describe("rpc proxy", () => {
     } finally {
       await dead.stop();
     }
+  });
+
+  // Last: it mines a block, and the tests above expect block 0.
+  it("sends the call upstream and drops its answer (mode blackhole): a transaction lands, its sender hears nothing", async () => {
+    const sender = "0x00000000000000000000000000000000000a11ce" as const;
+    await fetch(anvil.rpcUrl, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "anvil_setBalance", params: [sender, "0xde0b6b3a7640000"] }) });
+    await fetch(anvil.rpcUrl, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "anvil_impersonateAccount", params: [sender] }) });
+    const before = await client().getTransactionCount({ address: sender });
+    proxy.setFaults([{ method: "eth_sendTransaction", mode: "blackhole" }]);
+    const send = fetch(proxy.url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_sendTransaction", params: [{ from: sender, to: NO_CODE, value: "0x1" }] }), signal: AbortSignal.timeout(1_500) });
+    await expect(send).rejects.toThrow(/abort|timeout/i);
+    expect(await client().getTransactionCount({ address: sender })).toBe(before + 1); // it was mined all the same
   });
 });
