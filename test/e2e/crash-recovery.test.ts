@@ -3,56 +3,15 @@
  * a restart on the same database, ends with every table row for row equal to a clean run over the
  * same chain (a SHA-256 of each table's rows, sorted), on PGlite and on PostgreSQL.
  */
-import { createHash } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { createClient } from "@ponder/client";
-import { is } from "drizzle-orm";
-import { PgTable } from "drizzle-orm/pg-core";
-import { afterAll, describe, expect, inject, it } from "vitest";
-import * as schema from "../../ponder.schema.js";
-import { startIndexer, type Indexer } from "../../stack/indexer.js";
-import { freePort } from "../helpers/ports.js";
+import { afterAll, describe, expect, it } from "vitest";
+import { ownIndexers, tableChecksums } from "../helpers/own-indexer.js";
 import { stack } from "../helpers/stack.js";
+import type { IndexerOptions } from "../../stack/indexer.js";
 
 const s = stack();
-const dir = mkdtempSync(join(tmpdir(), "kusd-crash-"));
-const running: Indexer[] = [];
-afterAll(async () => {
-  await Promise.all(running.map((i) => i.stop()));
-  rmSync(dir, { recursive: true, force: true });
-});
-
-const tables = Object.entries(schema).filter(([, t]) => is(t, PgTable)) as [string, PgTable][];
-
-/** One indexer over the shared devnet, in its own database (a PGlite directory or a PostgreSQL schema). */
-async function indexer(name: string, onSpawn?: Parameters<typeof startIndexer>[0]["onSpawn"]) {
-  const sqlPort = await freePort();
-  const started = await startIndexer({
-    port: await freePort(),
-    deploymentFile: inject("deploymentFile"),
-    databaseUrl: process.env.DATABASE_URL,
-    pgliteDir: join(dir, name),
-    schema: `kusd_${name}_${process.pid}`,
-    viewsSchema: `kusd_${name}_views_${process.pid}`,
-    env: { KUSD_PRIVATE_SQL_PORT: String(sqlPort), KUSD_STORE_DIR: join(dir, `${name}-store`), KUSD_STORE_SCHEMA: `kusd_${name}_store_${process.pid}` },
-    onSpawn,
-  });
-  running.push(started);
-  return { indexer: started, db: createClient(`http://127.0.0.1:${sqlPort}/sql`, { schema }).db };
-}
-
-/** SHA-256 of every table's rows (bigints as decimal strings), sorted, so row order does not matter. */
-async function checksums(db: ReturnType<typeof createClient>["db"]) {
-  const out: Record<string, string> = {};
-  for (const [name, table] of tables) {
-    const rows = (await db.select().from(table as never)) as Record<string, unknown>[];
-    const lines = rows.map((r) => JSON.stringify(r, (_k, v) => (typeof v === "bigint" ? v.toString() : v))).sort();
-    out[name] = `${rows.length}:${createHash("sha256").update(lines.join("\n")).digest("hex").slice(0, 16)}`;
-  }
-  return out;
-}
+const own = ownIndexers("crash");
+afterAll(() => own.cleanup());
+const indexer = (name: string, onSpawn?: IndexerOptions["onSpawn"]) => own.start(name, { onSpawn });
 
 describe("indexer crash recovery", () => {
   it("kill -9 in the middle of the backfill, restart: every table equals a clean run's", async () => {
@@ -89,7 +48,7 @@ describe("indexer crash recovery", () => {
     const clean = await indexer("clean");
     await restarted.indexer.waitForBlock("base", head);
     await clean.indexer.waitForBlock("base", head);
-    const [a, b] = await Promise.all([checksums(restarted.db), checksums(clean.db)]);
+    const [a, b] = await Promise.all([tableChecksums(restarted.db), tableChecksums(clean.db)]);
     console.log(`[crash] killed during the backfill (base checkpoint ${killedAt ?? "none yet"} of ${head}); ${Object.keys(a).length} tables compared: ${JSON.stringify(a)}`);
     expect(Object.values(b).some((c) => !c.startsWith("0:"))).toBe(true);
     expect(a).toEqual(b);

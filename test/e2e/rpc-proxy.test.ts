@@ -118,7 +118,7 @@ describe("rpc proxy", () => {
 
   it("answers HTTP 429 like a rate-limiting provider (mode http429)", async () => {
     proxy.setFaults([{ method: "eth_blockNumber", mode: "http429" }]);
-    const error = await client().getBlockNumber().catch((e: unknown) => e as { status?: number });
+    const error = (await client().getBlockNumber().catch((e: unknown) => e)) as { status?: number };
     expect(error.status).toBe(429); // what Ponder and viem look at to back off
     const res = await fetch(proxy.url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 3, method: "eth_blockNumber", params: [] }) });
     expect(res.status).toBe(429);

@@ -1,0 +1,64 @@
+/**
+ * An indexer of a test's own over the shared devnet, in its own database (a PGlite directory or
+ * a PostgreSQL schema) and operator store, restartable on the same database by name; and a
+ * checksum of every indexed table, to compare two runs row for row.
+ */
+import { createHash } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createClient } from "@ponder/client";
+import { is } from "drizzle-orm";
+import { PgTable } from "drizzle-orm/pg-core";
+import { inject } from "vitest";
+import * as schema from "../../ponder.schema.js";
+import { startIndexer, type Indexer, type IndexerOptions } from "../../stack/indexer.js";
+import { freePort } from "./ports.js";
+
+export type OwnIndexer = { indexer: Indexer; db: ReturnType<typeof createClient>["db"] };
+
+/** A scratch directory and the indexers started in it; `cleanup` stops them and removes it. */
+export function ownIndexers(prefix: string) {
+  const dir = mkdtempSync(join(tmpdir(), `kusd-${prefix}-`));
+  const running: Indexer[] = [];
+  /** Starts (or restarts, with the same `name`) an indexer on the database and store called `name`. */
+  async function start(name: string, options: { env?: NodeJS.ProcessEnv; onSpawn?: IndexerOptions["onSpawn"]; readyTimeoutMs?: number } = {}): Promise<OwnIndexer> {
+    const sqlPort = await freePort();
+    const started = await startIndexer({
+      port: await freePort(),
+      deploymentFile: inject("deploymentFile"),
+      databaseUrl: process.env.DATABASE_URL,
+      pgliteDir: join(dir, name),
+      schema: `kusd_${name}_${process.pid}`,
+      viewsSchema: `kusd_${name}_views_${process.pid}`,
+      env: {
+        KUSD_PRIVATE_SQL_PORT: String(sqlPort),
+        KUSD_STORE_DIR: join(dir, `${name}-store`),
+        KUSD_STORE_SCHEMA: `kusd_${name}_store_${process.pid}`,
+        ...options.env,
+      },
+      onSpawn: options.onSpawn,
+      readyTimeoutMs: options.readyTimeoutMs,
+    });
+    running.push(started);
+    return { indexer: started, db: createClient(`http://127.0.0.1:${sqlPort}/sql`, { schema }).db };
+  }
+  async function cleanup() {
+    await Promise.all(running.map((i) => i.stop()));
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return { dir, start, cleanup };
+}
+
+const tables = Object.entries(schema).filter(([, t]) => is(t, PgTable)) as [string, PgTable][];
+
+/** `rows:sha256-prefix` of every indexed table (bigints as decimal strings), sorted, so row order does not matter. */
+export async function tableChecksums(db: OwnIndexer["db"]): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const [name, table] of tables) {
+    const rows = (await db.select().from(table as never)) as Record<string, unknown>[];
+    const lines = rows.map((r) => JSON.stringify(r, (_k, v) => (typeof v === "bigint" ? v.toString() : v))).sort();
+    out[name] = `${rows.length}:${createHash("sha256").update(lines.join("\n")).digest("hex").slice(0, 16)}`;
+  }
+  return out;
+}
