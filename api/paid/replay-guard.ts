@@ -44,10 +44,11 @@ export function replayGuard(store: Promise<OperatorStore>, o: ReplayGuardOptions
     const key = authorizationOf(checked.payment);
     const resource = `${c.req.method} ${c.req.path}`;
     const payments = (await store).payments;
-    const reserve = async () => payments.reserve({ ...key, resource, reservedBlock: await o.headBlock() });
-    if (!(await reserve())) {
+    const reservedBlock = await o.headBlock();
+    const reservation = { ...key, resource, reservedBlock };
+    if (!(await payments.reserve(reservation))) {
       const existing = await recoverIfAbandoned(payments, await payments.get(key), o);
-      if (existing === null && (await reserve())) return settleOnce(c, next, payments, key);
+      if (existing === null && (await payments.reserve(reservation))) return settleOnce(c, next, payments, reservation, o.probe);
       if (existing?.status === "settled" && !existing.delivered && existing.resource === resource) return redeliver(c, next, payments, key, resource);
       if (existing?.status === "reserved") {
         const retryAfter = Math.max(1, Math.ceil(o.leaseSeconds - (Date.now() - existing.updatedAt.getTime()) / 1000));
@@ -56,7 +57,7 @@ export function replayGuard(store: Promise<OperatorStore>, o: ReplayGuardOptions
       }
       return c.json(errorBody("payment_already_used", "this payment authorization was already presented; sign a new one", { payer: key.payer, nonce: key.nonce, settlementTx: existing?.settlementTx ?? null }), 409);
     }
-    return settleOnce(c, next, payments, key);
+    return settleOnce(c, next, payments, reservation, o.probe);
   };
 }
 
@@ -67,8 +68,13 @@ async function recoverIfAbandoned(payments: PaymentRepository, row: PaymentAutho
   return payments.get(row);
 }
 
-/** The normal path: x402 verifies, the handler answers, x402 settles; then the record follows. */
-async function settleOnce(c: Context, next: Next, payments: PaymentRepository, key: AuthorizationKey) {
+/**
+ * The normal path: x402 verifies, the handler answers, x402 settles; then the record follows. A
+ * payment refused with 402 may have failed in settlement after its transfer was sent (a timeout
+ * waiting for the receipt): the chain decides whether it is released or recorded as owed.
+ */
+async function settleOnce(c: Context, next: Next, payments: PaymentRepository, r: AuthorizationKey & { resource: string; reservedBlock: bigint | null }, probe: SettlementProbe) {
+  const key: AuthorizationKey = { network: r.network, payer: r.payer, nonce: r.nonce };
   let settledTx: string | null = null;
   try {
     await next();
@@ -80,6 +86,7 @@ async function settleOnce(c: Context, next: Next, payments: PaymentRepository, k
     }
   } finally {
     if (settledTx) await payments.markSettled(key, settledTx);
+    else if (c.res?.status === 402) await recoverReservation(payments, r, probe);
     else await payments.release(key);
   }
 }

@@ -46,7 +46,7 @@ export function chainSettlementProbe(client: PublicClient, asset: Address, optio
 }
 
 /** Settles the record of one abandoned reservation by what the chain shows. */
-export async function recoverReservation(payments: PaymentRepository, row: PaymentAuthorization, probe: SettlementProbe): Promise<RecoveryOutcome> {
+export async function recoverReservation(payments: PaymentRepository, row: Pick<PaymentAuthorization, "network" | "payer" | "nonce" | "reservedBlock">, probe: SettlementProbe): Promise<RecoveryOutcome> {
   let finding: SettlementFinding;
   try {
     finding = await probe(row);

@@ -237,6 +237,31 @@ describe.each(backends)("operator store on $name", (backend) => {
       await expect(store.payments.markSettled(key, `0x${"ef".repeat(32)}`)).rejects.toThrow(OperatorStoreError);
     });
 
+    it("keeps the reservation's block, and lists reservations untouched since a time (requests that died)", async () => {
+      const { store } = await fresh();
+      const other = { ...key, nonce: `0x${"ac".repeat(32)}` };
+      expect(await store.payments.reserve({ ...key, resource: "/r", reservedBlock: 123n })).toBe(true);
+      expect(await store.payments.reserve({ ...other, resource: "/r" })).toBe(true);
+      await store.payments.markSettled(other, `0x${"cd".repeat(32)}`);
+      expect(await store.payments.get(key)).toMatchObject({ reservedBlock: 123n, delivered: true });
+      expect(await store.payments.staleReservations(new Date(Date.now() - 60_000))).toEqual([]);
+      const stale = await store.payments.staleReservations(new Date(Date.now() + 1_000));
+      expect(stale.map((r) => r.nonce)).toEqual([key.nonce]); // the settled one is not a reservation
+    });
+
+    it("owes one answer for a settlement recorded as not delivered: exactly one claim of the same resource gets it", async () => {
+      const { store } = await fresh();
+      const tx = `0x${"cd".repeat(32)}`;
+      expect(await store.payments.reserve({ ...key, resource: "GET /paid/reserves" })).toBe(true);
+      expect(await store.payments.claimRedelivery(key, "GET /paid/reserves")).toBeNull(); // still only reserved
+      await store.payments.markSettled(key, tx, { delivered: false });
+      expect(await store.payments.get(key)).toMatchObject({ status: "settled", delivered: false });
+      expect(await store.payments.claimRedelivery(key, "POST /paid/instant-read")).toBeNull(); // another resource
+      const claims = await Promise.all(Array.from({ length: 5 }, () => store.payments.claimRedelivery(key, "GET /paid/reserves")));
+      expect(claims.filter((c) => c !== null)).toEqual([tx]);
+      expect(await store.payments.get(key)).toMatchObject({ status: "settled", delivered: true, settlementTx: tx });
+    });
+
     it("refuses to settle a key that was never reserved", async () => {
       const { store } = await fresh();
       const error = await store.payments.markSettled(key, "0x01").catch((e: unknown) => e);

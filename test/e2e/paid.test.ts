@@ -7,13 +7,13 @@
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { inject } from "vitest";
 import SwaggerParser from "@apidevtools/swagger-parser";
-import { decodePaymentRequiredHeader, decodePaymentResponseHeader, encodePaymentSignatureHeader } from "@x402/core/http";
-import { getAddress, parseAbiItem, parseUnits, toHex, type Address, type Hex } from "viem";
-import { privateKeyToAccount } from "viem/accounts";
+import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from "@x402/core/http";
+import { getAddress, parseAbiItem, parseUnits, type Address, type Hex } from "viem";
 import { fiatTokenV2Abi } from "../../abis/index.js";
 import { runBuy } from "../../clients/buy/buy.js";
 import { buy } from "../../clients/buy/client.js";
 import { devnetKey } from "../../devnet/keys.js";
+import { fundedAgent as fundedAgentOf, paymentHeader } from "../helpers/payment.js";
 import { stack } from "../helpers/stack.js";
 
 const s = stack();
@@ -27,45 +27,10 @@ const limit = (usd: number) => ({ network: "eip155:8453" as const, asset: USDC, 
 const usdcOf = (a: Address) => s.client.readContract({ address: USDC, abi: fiatTokenV2Abi, functionName: "balanceOf", args: [a], blockTag: "latest" }) as Promise<bigint>;
 const setFaults = (faults: unknown[]) => fetch(`${inject("rpcProxyUrl")}/__proxy/faults`, { method: "POST", body: JSON.stringify(faults) });
 
-/** A fresh agent with USDC, so every test measures its own balance changes. */
-async function fundedAgent(label: string, usdc = 100): Promise<{ key: Hex; address: Address }> {
-  const agent = devnetKey(`test:agent:${label}:${Date.now()}`);
-  const circle = s.wallet(d.accounts.circle!.privateKey);
-  const hash = await circle.writeContract({ address: USDC, abi: fiatTokenV2Abi, functionName: "mint", args: [agent.address, parseUnits(String(usdc), 6)] });
-  await s.client.waitForTransactionReceipt({ hash });
-  return { key: agent.privateKey, address: agent.address };
-}
+const fundedAgent = (label: string, usdc?: number) => fundedAgentOf(s, label, usdc);
 
 const post = (path: string, body: string, headers: Record<string, string> = {}) =>
   fetch(`${gateway}${path}`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body });
-
-/** A signed exact-EVM payment header for `requirements`, with the authorization fields given. */
-async function paymentHeader(key: Hex, requirements: any, over: { value?: bigint; validBefore?: bigint; nonce?: Hex } = {}) {
-  const account = privateKeyToAccount(key);
-  const now = BigInt(Math.floor(Date.now() / 1000));
-  const authorization = {
-    from: account.address,
-    to: getAddress(requirements.payTo),
-    value: over.value ?? BigInt(requirements.amount),
-    validAfter: now - 600n,
-    validBefore: over.validBefore ?? now + 300n,
-    nonce: over.nonce ?? toHex(crypto.getRandomValues(new Uint8Array(32))),
-  };
-  const signature = await account.signTypedData({
-    domain: { name: requirements.extra.name, version: requirements.extra.version, chainId: 8453, verifyingContract: getAddress(requirements.asset) },
-    types: { TransferWithAuthorization: [
-      { name: "from", type: "address" }, { name: "to", type: "address" }, { name: "value", type: "uint256" },
-      { name: "validAfter", type: "uint256" }, { name: "validBefore", type: "uint256" }, { name: "nonce", type: "bytes32" },
-    ] },
-    primaryType: "TransferWithAuthorization",
-    message: authorization,
-  });
-  return encodePaymentSignatureHeader({
-    x402Version: 2,
-    accepted: requirements,
-    payload: { signature, authorization: { ...authorization, value: authorization.value.toString(), validAfter: authorization.validAfter.toString(), validBefore: authorization.validBefore.toString() } },
-  } as never);
-}
 
 async function challenge(method: "GET" | "POST", path: string, body?: string) {
   const res = await fetch(`${gateway}${path}`, { method, headers: { "content-type": "application/json" }, body });
