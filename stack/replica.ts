@@ -4,7 +4,9 @@
  *
  *   DATABASE_URL=postgres://… KUSD_VIEWS_SCHEMA=kusd npm run serve:replica
  */
+import type { Server } from "node:http";
 import { serve } from "@hono/node-server";
+import { answerClientErrorsWithJson } from "../api/http/client-error.js";
 import { createReplicaApp } from "../api/replica-app.js";
 import { loadNetwork } from "../src/networks/index.js";
 
@@ -21,5 +23,5 @@ const { app } = createReplicaApp({
   siteUrl: process.env.KUSD_SITE_URL ?? `http://localhost:${port}`,
   storeSchema: process.env.KUSD_STORE_SCHEMA,
 });
-serve({ fetch: app.fetch, port });
+answerClientErrorsWithJson(serve({ fetch: app.fetch, port }) as Server);
 console.log(`read replica on http://localhost:${port} (/graphql, /api/…)`);

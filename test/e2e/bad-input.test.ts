@@ -1,8 +1,9 @@
 /**
  * Bad input found by an outside test of the running stack, each now a 4xx JSON answer (or the
  * right 200) instead of a 5xx: malformed GraphQL GET parameters, unknown paths and methods
- * outside /api, and a redemption plan at a block where a PSM did not exist yet.
+ * outside /api, requests Node's HTTP parser refuses, and a redemption plan at a block where a PSM did not exist yet.
  */
+import { connect } from "node:net";
 import { and, eq } from "drizzle-orm";
 import { keccak256, parseAbiItem, stringToHex } from "viem";
 import { describe, expect, it } from "vitest";
@@ -40,6 +41,25 @@ describe("every non-2xx is JSON", () => {
       expect(res.headers.get("content-type")).toMatch(/application\/json/);
       expect(await res.json()).toMatchObject({ error: { code: "not_found" } });
     }
+  });
+
+  it("requests Node's parser refuses (a malformed header line, headers over its limit) → 400 / 431 JSON from Ponder's server", async () => {
+    const port = Number(new URL(s.indexerUrl).port);
+    const raw = (bytes: string) =>
+      new Promise<string>((resolve, reject) => {
+        const socket = connect(port, "127.0.0.1", () => socket.write(bytes));
+        let out = "";
+        socket.on("data", (d) => (out += d));
+        socket.on("end", () => resolve(out));
+        socket.on("error", reject);
+      });
+    const json = (answer: string) => JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4));
+    const malformed = await raw("GET /api/stats HTTP/1.1\r\nHost: x\r\nnot a header\r\n\r\n");
+    expect(malformed).toMatch(/^HTTP\/1\.1 400 [^]*content-type: application\/json/i);
+    expect(json(malformed).error.code).toBe("malformed_request");
+    const huge = await raw(`GET /api/stats HTTP/1.1\r\nHost: x\r\nX-Big: ${"a".repeat(20_000)}\r\n\r\n`);
+    expect(huge).toMatch(/^HTTP\/1\.1 431 /);
+    expect(json(huge).error.code).toBe("request_header_fields_too_large");
   });
 });
 
