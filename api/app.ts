@@ -16,6 +16,7 @@ import { openApiDocument } from "./http/openapi-document.js";
 import { matchesPath } from "./http/route-match.js";
 import { createFacilitatorClient } from "./paid/facilitator.js";
 import { createGateway } from "./paid/gateway.js";
+import { benchRoutes } from "./http/bench-routes.js";
 import { operatorOwnedAddresses } from "./paid/operator-owned.js";
 import type { RegistryService } from "./registry/registry-service.js";
 import { resolveReportBlock, type ReportContext } from "./context.js";
@@ -46,6 +47,8 @@ export type AppParts = {
   adminToken?: string;
   /** Check every answer against its route's response schema (a breach answers 500): the e2e stack sets it. */
   checkResponses?: boolean;
+  /** Serve GET /__bench/constant?bytes=N (a constant JSON body of about N bytes): the server's own limit, for `npm run bench:reports`. */
+  benchRoutes?: boolean;
   /** Seconds after which an unfinished paid request's reservation is recovered from the chain. */
   paymentLeaseSeconds?: number;
   /** Routes of the host that come before ours (Ponder's /sql and generated GraphQL). */
@@ -69,6 +72,7 @@ export function createApp(p: AppParts): Hono {
   }
   p.host?.(app);
   const openApi = openApiDocument(app, { siteUrl: p.siteUrl, version: API_VERSION });
+  if (p.benchRoutes) app.route("/", benchRoutes());
   app.get("/api/openapi.json", async (c) => c.json(await openApi()));
   app.route("/", registryRoutes(ctx, registry));
   app.route("/", eventsRoutes(ctx));

@@ -17,9 +17,13 @@ export type ReportContext = {
   venue: VenueClient | null;
   /** Public base URL of the unpaid site, for canonicalEndpoint fields. */
   siteUrl: string;
+  /** The venue is read at most this often (seconds; 0: on every request), and the age is published. */
+  venueMaxAgeSeconds: number;
 };
 
-export function createReportContext(network: NetworkConfig, db: ReadDb, siteUrl: string): ReportContext {
+export const DEFAULT_VENUE_MAX_AGE_SECONDS = 5;
+
+export function createReportContext(network: NetworkConfig, db: ReadDb, siteUrl: string, options: { venueMaxAgeSeconds?: number } = {}): ReportContext {
   // Batched JSON-RPC: a report's ~80 pinned reads go out as a few HTTP requests. No retries:
   // a read that fails is reported as unknown at once rather than slowing every request.
   const client = (url: string) => createPublicClient({ transport: http(url, { batch: { batchSize: 100 }, retryCount: 0, timeout: 10_000 }) }) as PublicClient;
@@ -30,6 +34,7 @@ export function createReportContext(network: NetworkConfig, db: ReadDb, siteUrl:
     ethereum: client(network.reporting.readRpc.ethereum),
     venue: network.reporting.venue.url ? hyperliquidClient(network.reporting.venue.url) : null,
     siteUrl,
+    venueMaxAgeSeconds: options.venueMaxAgeSeconds ?? DEFAULT_VENUE_MAX_AGE_SECONDS,
   };
 }
 

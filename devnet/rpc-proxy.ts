@@ -100,13 +100,17 @@ export async function startRpcProxy(options: { upstream: string; port?: number; 
   const random = seeded(options.seed ?? 1);
   const counts = { forwarded: 0, failed: 0 };
   const held = new Set<ServerResponse>(); // "timeout" answers, released by stop()
-  const aborter = new AbortController(); // in-flight upstream requests, aborted by stop()
+  // In-flight upstream requests, aborted by stop(). One controller each: a single shared signal
+  // collects an abort listener per request and warns past a few thousand of them.
+  const inFlight = new Set<AbortController>();
 
   const faultFor = (req: RpcRequest) => faults.find((f) => matches(f, req) && (f.rate === undefined || random() < f.rate));
 
   /** Sends `body` upstream; the upstream's answer as is, or null when there is none. */
   async function forward(body: Buffer | string, calls: number): Promise<{ status: number; type: string; body: Buffer } | null> {
     counts.forwarded += calls;
+    const aborter = new AbortController();
+    inFlight.add(aborter);
     try {
       const up = await fetch(options.upstream, {
         method: "POST",
@@ -117,6 +121,8 @@ export async function startRpcProxy(options: { upstream: string; port?: number; 
       return { status: up.status, type: up.headers.get("content-type") ?? "application/json", body: Buffer.from(await up.arrayBuffer()) };
     } catch {
       return null;
+    } finally {
+      inFlight.delete(aborter);
     }
   }
 
@@ -226,7 +232,7 @@ export async function startRpcProxy(options: { upstream: string; port?: number; 
     stats: () => ({ ...counts }),
     stop: () =>
       new Promise<void>((resolve) => {
-        aborter.abort();
+        for (const a of inFlight) a.abort();
         for (const res of held) res.destroy();
         held.clear();
         server.close(() => resolve());

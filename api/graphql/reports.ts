@@ -7,7 +7,7 @@ import { GraphQLError } from "graphql";
 import { asApiError } from "../http/errors.js";
 import { resolveReportBlock } from "../context.js";
 import { loadPorReport } from "../reserves/por-service.js";
-import { loadStats } from "../reserves/stats-service.js";
+import { loadStats, renderStats } from "../reserves/stats-service.js";
 import type { StoredStatement } from "../store/operator-store.js";
 import { builder, type GraphQLContext } from "./builder.js";
 import { badInput } from "./inputs.js";
@@ -82,7 +82,7 @@ builder.queryField("stats", (t) =>
   t.field({
     type: StatsRef,
     args: { block: t.arg({ type: "BigInt" }) },
-    resolve: (_r, args, { reports }) => asGraphQL(async () => loadStats(reports, await resolveReportBlock(reports, blockArg(args.block)))),
+    resolve: (_r, args, { reports }) => asGraphQL(async () => (await renderStats(reports, await resolveReportBlock(reports, blockArg(args.block)))).stats),
   }),
 );
 

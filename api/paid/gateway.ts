@@ -90,7 +90,7 @@ export function createGateway(o: GatewayOptions) {
   });
   app.use(`${base}/reserves`, async (c, next) => {
     if (c.req.method !== "GET") return next();
-    const latest = await o.statements.latest().catch((e: unknown) => {
+    const latest = await o.statements.latestRendered().then((r) => r.statement).catch((e: unknown) => {
       if (e instanceof ApiError) throw new ApiError(503, "attestation_unavailable", "no attestation is available yet; nothing was charged", { reason: e.code });
       throw e;
     });

@@ -1,16 +1,23 @@
 /**
  * The I/O edge of the reserves report: gathers the pinned chain snapshot, the venue read and
- * the indexed history for one block, then hands them to the pure assembler.
+ * the indexed history for one block, then hands them to the pure assembler. What cannot change
+ * at a block (the snapshot, the indexed history, the built report) is kept per block and block
+ * hash, concurrent builds of the same block are one build, and what the spec wants live is read
+ * on every request (see LiveReads); the venue is read at most every `venueMaxAgeSeconds`.
  */
-import type { Address } from "viem";
-import { PinnedReader } from "../io/pinned-reader.js";
+import type { Address, Hex } from "viem";
+import { PinnedReader, tolerantReads } from "../io/pinned-reader.js";
+import { coalesce, memo, type Memo } from "../io/memo.js";
+import { blockHashAt } from "../io/block-hash.js";
+import { render, type Rendered } from "../http/rendered.js";
 import { kusdBurnedUpTo, redemptionsUpTo } from "../io/indexed-reads.js";
 import { everListed } from "../../core/registry/versions.js";
 import type { ReportBlock, ReportContext } from "../context.js";
 import { venueReadCommand, VenueReadError, type VenueAccountState } from "../io/hyperliquid.js";
 import { buildPorReport, type PorReport } from "../../core/reserves/por/por-report.js";
-import type { ChainSnapshot } from "../../core/reserves/por/snapshot.js";
-import { readChainSnapshot, readPsmSnapshots, type SnapshotAddresses } from "./chain-snapshot.js";
+import type { ChainSnapshot, Read } from "../../core/reserves/por/snapshot.js";
+import type { PsmKey } from "../../core/network/types.js";
+import { MINTER_ROLE, PSM_KEYS, readChainSnapshot, readPsmSnapshots, type SnapshotAddresses } from "./chain-snapshot.js";
 
 export function snapshotAddresses(ctx: ReportContext): SnapshotAddresses {
   const n = ctx.network;
@@ -67,15 +74,95 @@ export async function readVenue(ctx: ReportContext, atHead: boolean): Promise<{ 
   }
 }
 
-export async function loadPorReport(ctx: ReportContext, at: ReportBlock): Promise<PorReport> {
+/**
+ * What a report reads on every request, shared by requests that arrive together (one read for
+ * all of them, a new read for the next): the block's hash (part of every cache key, so a reorg
+ * never serves the old branch), the RPC's head (attestation.rpcChainLength) and kUSD
+ * hasRole(MINTER_ROLE, psm) for each PSM (spec: holdsRole is read live on every request).
+ */
+type LiveReads = { blockHash: Hex | null; rpcChainLength: number | null; minterRoles: Record<PsmKey, Read<boolean> | null>; failedReads: string[] };
+
+type History = { redemptions: Awaited<ReturnType<typeof redemptionsUpTo>>; burned: Awaited<ReturnType<typeof kusdBurnedUpTo>> };
+type VenueAt = { state: VenueAccountState | null; reason: string | null; readAtMs: number | null };
+type PorCaches = {
+  live: (key: string, build: () => Promise<LiveReads>) => Promise<LiveReads>;
+  snapshots: Memo<ChainSnapshot>;
+  history: Memo<History>;
+  venue: (build: () => Promise<VenueAt>) => Promise<VenueAt>;
+  reports: Memo<RenderedPor>;
+};
+
+export type RenderedPor = { report: PorReport; rendered: Rendered };
+
+const cachesByContext = new WeakMap<ReportContext, PorCaches>();
+
+function cachesOf(ctx: ReportContext): PorCaches {
+  let c = cachesByContext.get(ctx);
+  if (!c) {
+    const venue = memo<VenueAt>({ max: 1, ttlMs: ctx.venueMaxAgeSeconds * 1000, keep: (v) => v.state !== null });
+    c = {
+      live: coalesce<LiveReads>(),
+      // Only a snapshot whose every read landed is kept: a failed read is retried next request.
+      snapshots: memo<ChainSnapshot>({ max: 32, keep: (s) => s.failedReads.length === 0 }),
+      history: memo<History>({ max: 32 }),
+      venue: ctx.venueMaxAgeSeconds > 0 ? (build) => venue("venue", build) : (build) => build(),
+      reports: memo<RenderedPor>({ max: 64, keep: (r) => r.report.attestation.failedReads.length === 0 }),
+    };
+    cachesByContext.set(ctx, c);
+  }
+  return c;
+}
+
+function readLive(ctx: ReportContext, blockNumber: bigint): Promise<LiveReads> {
   const n = ctx.network;
-  const [snapshot, venue, redemptions, burned, rpcChainLength] = await Promise.all([
-    readSnapshot(ctx, at.blockNumber),
-    readVenue(ctx, at.atHead),
-    redemptionsUpTo(ctx.db, at.blockNumber),
-    kusdBurnedUpTo(ctx.db, at.blockNumber),
-    ctx.base.getBlockNumber({ cacheTime: 0 }).then(Number, () => null),
+  const { read, failedReads } = tolerantReads(new PinnedReader(ctx.base, blockNumber, n.reporting.publicRpc.base));
+  return (async () => {
+    const [blockHash, rpcChainLength, ...roles] = await Promise.all([
+      blockHashAt(ctx.base, blockNumber),
+      ctx.base.getBlockNumber({ cacheTime: 0 }).then(Number, () => null),
+      ...PSM_KEYS.map((k) => read<boolean>({ to: n.kUSD.address, signature: "hasRole(bytes32,address)(bool)", args: [MINTER_ROLE, n.psms[k].address] })),
+    ]);
+    const minterRoles = Object.fromEntries(PSM_KEYS.map((k, i) => [k, roles[i] ?? null])) as Record<PsmKey, Read<boolean> | null>;
+    return { blockHash, rpcChainLength, minterRoles, failedReads };
+  })();
+}
+
+/** The cached snapshot with this request's live role reads in place of its own. */
+function withLiveRoles(s: ChainSnapshot, live: LiveReads): ChainSnapshot {
+  const psm = (k: PsmKey) => ({ ...s.psms[k], holdsMinterRole: live.minterRoles[k] });
+  const own = s.failedReads.filter((r) => !r.includes("hasRole("));
+  return { ...s, psms: { psmMint: psm("psmMint"), psmRetiredMint: psm("psmRetiredMint"), psmRedeemReserve: psm("psmRedeemReserve") }, failedReads: [...own, ...live.failedReads] };
+}
+
+/** The report at `at`, serialised once per distinct set of inputs. */
+export async function renderPorReport(ctx: ReportContext, at: ReportBlock): Promise<RenderedPor> {
+  const c = cachesOf(ctx);
+  const live = await c.live(String(at.blockNumber), () => readLive(ctx, at.blockNumber));
+  // Without the block's hash nothing can be keyed safely: read everything for this request alone.
+  const keyed = <V>(m: Memo<V>, key: string, build: () => Promise<V>) => (live.blockHash ? m(`${at.blockNumber}:${live.blockHash}:${key}`, build) : build());
+  const [snapshot, history, venue] = await Promise.all([
+    keyed(c.snapshots, "", () => readSnapshot(ctx, at.blockNumber)),
+    keyed(c.history, "", async () => {
+      const [redemptions, burned] = await Promise.all([redemptionsUpTo(ctx.db, at.blockNumber), kusdBurnedUpTo(ctx.db, at.blockNumber)]);
+      return { redemptions, burned };
+    }),
+    at.atHead ? c.venue(async () => ({ ...(await readVenue(ctx, true)), readAtMs: Date.now() })) : readVenue(ctx, false).then((v) => ({ ...v, readAtMs: null })),
   ]);
+  const ageSeconds = venue.readAtMs === null ? null : Math.max(0, Math.floor((Date.now() - venue.readAtMs) / 1000));
+  const roles = PSM_KEYS.map((k) => String(live.minterRoles[k]?.value ?? null)).join(",");
+  const key = [roles, live.rpcChainLength, at.head.blockNumber, at.atHead, venue.readAtMs, ageSeconds, venue.reason].join("|");
+  return keyed(c.reports, key, async () => {
+    const report = buildPor(ctx, at, withLiveRoles(snapshot, live), { ...venue, ageSeconds }, history, live.rpcChainLength);
+    return { report, rendered: render(report) };
+  });
+}
+
+export async function loadPorReport(ctx: ReportContext, at: ReportBlock): Promise<PorReport> {
+  return (await renderPorReport(ctx, at)).report;
+}
+
+function buildPor(ctx: ReportContext, at: ReportBlock, snapshot: ChainSnapshot, venue: { state: VenueAccountState | null; reason: string | null; ageSeconds: number | null }, history: History, rpcChainLength: number | null): PorReport {
+  const n = ctx.network;
   return buildPorReport({
     chainId: n.chains.base.id,
     snapshot,
@@ -86,9 +173,9 @@ export async function loadPorReport(ctx: ReportContext, at: ReportBlock): Promis
       readCommand: n.reporting.venue.url ? venueReadCommand(n.reporting.venue.url, n.reporting.venue.account) : null,
     },
     precedent: {
-      redemptions,
+      redemptions: history.redemptions,
       registry: n.registry.versions,
-      kusdBurned: burned,
+      kusdBurned: history.burned,
       completeAsOf: { blockNumber: at.blockNumber, timestamp: snapshot.blockTimestamp },
       kusd: n.kUSD.address,
       fromBlock: n.kUSD.startBlock,

@@ -12,9 +12,10 @@ import { ApiError, onApiError } from "../http/errors.js";
 import { blockParam, kusdAmount } from "../http/query-params.js";
 import { contract, validQuery } from "../http/route-contract.js";
 import { resolveReportBlock, type ReportContext } from "../context.js";
-import { loadPorReport } from "./por-service.js";
+import { renderPorReport } from "./por-service.js";
+import { reportCacheControl, sendRendered } from "../http/rendered.js";
 import { loadRedemptionPlan } from "./redemption-plan-service.js";
-import { loadStats } from "./stats-service.js";
+import { renderStats } from "./stats-service.js";
 
 const TAGS = ["Reserves"];
 const blockErrors = { 422: "the block is past the indexed head", 503: "the indexer has not reached the protocol yet, or a chain read failed" };
@@ -54,14 +55,16 @@ export function reservesRoutes(ctx: ReportContext) {
   app.onError(onApiError);
 
   app.get("/api/por", ...contract(porContract), async (c) => {
-    const at = await resolveReportBlock(ctx, validQuery(c, porContract).block);
-    return c.json(await loadPorReport(ctx, at));
+    const requested = validQuery(c, porContract).block;
+    const at = await resolveReportBlock(ctx, requested);
+    return sendRendered(c, (await renderPorReport(ctx, at)).rendered, reportCacheControl(at, requested));
   });
 
   app.get("/api/stats", ...contract(statsContract), async (c) => {
-    const at = await resolveReportBlock(ctx, validQuery(c, statsContract).block);
+    const requested = validQuery(c, statsContract).block;
+    const at = await resolveReportBlock(ctx, requested);
     try {
-      return c.json(await loadStats(ctx, at));
+      return sendRendered(c, (await renderStats(ctx, at)).rendered, reportCacheControl(at, requested));
     } catch (e) {
       if (e instanceof ChainReadError) throw new ApiError(503, "chain_read_failed", "a chain read did not land; nothing is published rather than a guess", { read: e.details.signature });
       throw e;

@@ -6,6 +6,7 @@ import { Hono } from "hono";
 import type { Address, Hex } from "viem";
 import { z } from "zod";
 import { PublishedStatementSchema, SignerRegistrySchema, StatementHistorySchema, type PublishedStatement } from "../../core/attestation/published-schema.js";
+import { HEAD_MAX_AGE_SECONDS, sendRendered } from "../http/rendered.js";
 import { ApiError, onApiError } from "../http/errors.js";
 import { limitParam } from "../http/query-params.js";
 import { contract, validQuery } from "../http/route-contract.js";
@@ -60,7 +61,8 @@ export function statementRoutes({ ctx, statements, adminToken }: StatementRoutes
   const app = new Hono();
   app.onError(onApiError);
 
-  app.get("/api/por/signed", ...contract(signedContract), async (c) => c.json(published((await statements.latest()).artifact)));
+  // The stored bytes as published (what was signed and hashed), not a re-serialisation.
+  app.get("/api/por/signed", ...contract(signedContract), async (c) => sendRendered(c, (await statements.latestRendered()).rendered, `public, max-age=${HEAD_MAX_AGE_SECONDS}`));
 
   app.get("/api/por/signed/history", ...contract(historyContract), async (c) => {
     const { limit, before } = validQuery(c, historyContract);

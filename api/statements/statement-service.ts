@@ -6,6 +6,10 @@
 import type { PublishedStatement } from "../../core/attestation/published-schema.js";
 import type { OperatorStore, StoredStatement } from "../store/operator-store.js";
 import { ApiError } from "../http/errors.js";
+import { rendered, type Rendered } from "../http/rendered.js";
+import { memo } from "../io/memo.js";
+
+const newLatestMemo = () => memo<{ statement: StoredStatement; rendered: Rendered }>({ max: 1, ttlMs: 1_000 });
 import type { ReportContext } from "../context.js";
 import { indexerCaughtUp, resolveReportBlock } from "../context.js";
 import { loadPorReport } from "../reserves/por-service.js";
@@ -54,6 +58,8 @@ export class StatementService {
     return this.bindingPromise;
   }
 
+  private latestMemo = newLatestMemo();
+
   /** Builds, signs and stores a statement at the head or at `block`. */
   async issue(block?: string): Promise<PublishedStatement> {
     if (block === undefined) {
@@ -96,6 +102,7 @@ export class StatementService {
       status: payload.status,
       artifact: JSON.stringify(published),
     });
+    this.latestMemo = newLatestMemo(); // the next read sees this statement
     return published;
   }
 
@@ -106,6 +113,17 @@ export class StatementService {
     if (found) return found;
     await this.issue();
     return (await store.statements.latest())!;
+  }
+
+  /**
+   * The latest statement, asked of the store at most once a second (concurrent callers share
+   * the query), with its bytes' ETag. Statements are hourly; one issued here is seen at once.
+   */
+  latestRendered(): Promise<{ statement: StoredStatement; rendered: Rendered }> {
+    return this.latestMemo("latest", async () => {
+      const statement = await this.latest();
+      return { statement, rendered: rendered(statement.artifact) };
+    });
   }
 
   /** Issues at once when the newest statement is older than the cadence, then every `intervalSeconds`. */

@@ -4,6 +4,10 @@
  * contract. A venue that cannot be read leaves the venue-derived fields null, never guessed.
  */
 import type { ReportContext } from "../context.js";
+import { blockHashAt } from "../io/block-hash.js";
+import { indexedHead } from "../io/indexed-reads.js";
+import { memo, type Memo } from "../io/memo.js";
+import { render, type Rendered } from "../http/rendered.js";
 import { buildApyReport, type ApyReport } from "../../core/yield/apy-report.js";
 import type { MarketPeer } from "../../core/yield/apy-market-context.js";
 import { marketPeersFromEnv, readApyInputs } from "./apy-inputs.js";
@@ -11,6 +15,26 @@ import { marketPeersFromEnv, readApyInputs } from "./apy-inputs.js";
 export { MIN_RUNWAY_DAYS } from "../../core/yield/apy-incentive.js";
 export type { MarketPeer };
 export { marketPeersFromEnv };
+
+const keptByContext = new WeakMap<ReportContext, Memo<RenderedApy>>();
+export type RenderedApy = { report: ApyReport; rendered: Rendered };
+
+/**
+ * The report, rebuilt at most every `venueMaxAgeSeconds` for the same indexed head (its venue
+ * reads are the expensive part); `updatedAt` says when it was built. 0: built on every request.
+ */
+export async function renderApy(ctx: ReportContext): Promise<RenderedApy> {
+  const build = async () => {
+    const report = await loadApy(ctx);
+    return { report, rendered: render(report) };
+  };
+  if (ctx.venueMaxAgeSeconds === 0) return build();
+  let kept = keptByContext.get(ctx);
+  if (!kept) keptByContext.set(ctx, (kept = memo<RenderedApy>({ max: 4, ttlMs: ctx.venueMaxAgeSeconds * 1000 })));
+  const head = await indexedHead(ctx.db, "base");
+  const hash = head ? await blockHashAt(ctx.base, head.blockNumber) : null;
+  return hash ? kept(`${head!.blockNumber}:${hash}`, build) : build();
+}
 
 export async function loadApy(ctx: ReportContext, now = Math.floor(Date.now() / 1000), marketPeers: MarketPeer[] = marketPeersFromEnv()): Promise<ApyReport> {
   return buildApyReport(await readApyInputs(ctx, now, marketPeers));

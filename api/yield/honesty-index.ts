@@ -7,7 +7,7 @@
  * core/yield/honesty-index-schema.ts.
  */
 import { realizedApy } from "../../core/yield/realized-apy.js";
-import type { Address, PublicClient } from "viem";
+import type { PublicClient } from "viem";
 import { signerFor, type SigningKeys } from "../statements/keys.js";
 import { signPayload } from "../../core/attestation/sign.js";
 import { PinnedReader } from "../io/pinned-reader.js";

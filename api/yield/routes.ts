@@ -7,7 +7,8 @@ import { contract } from "../http/route-contract.js";
 import type { SigningKeys } from "../statements/keys.js";
 import { onApiError } from "../http/errors.js";
 import type { ReportContext } from "../context.js";
-import { loadApy } from "./apy-service.js";
+import { renderApy } from "./apy-service.js";
+import { HEAD_MAX_AGE_SECONDS, sendRendered } from "../http/rendered.js";
 import { loadHonestyIndex, type BoardVault } from "./honesty-index.js";
 
 const TAGS = ["Yield"];
@@ -38,7 +39,7 @@ export function boardVaults(ctx: ReportContext, env: NodeJS.ProcessEnv = process
 export function yieldRoutes(ctx: ReportContext, keys: SigningKeys) {
   const app = new Hono();
   app.onError(onApiError);
-  app.get("/api/apy", ...contract(apyContract), async (c) => c.json(await loadApy(ctx)));
+  app.get("/api/apy", ...contract(apyContract), async (c) => sendRendered(c, (await renderApy(ctx)).rendered, `public, max-age=${Math.max(ctx.venueMaxAgeSeconds, HEAD_MAX_AGE_SECONDS)}`));
   app.get("/api/honesty-index", ...contract(honestyIndexContract), async (c) => c.json(await loadHonestyIndex(ctx, keys, boardVaults(ctx))));
   return app;
 }

@@ -39,6 +39,8 @@ export const serviceEnvSchema = z.object({
   KUSD_PUBLIC_RPC_URL_8453: url.optional(),
   KUSD_PUBLIC_RPC_URL_1: url.optional(),
   KUSD_VENUE_URL: url.optional(),
+  /** The venue is read at most this often (seconds; 0: on every request); default 5. */
+  KUSD_VENUE_MAX_AGE_SECONDS: z.coerce.number().int().min(0).max(3600).optional(),
   KUSD_ETH_GET_LOGS_BLOCK_RANGE: positiveInt.optional(),
   KUSD_POLLING_INTERVAL_MS: positiveInt.optional(),
   KUSD_FACILITATOR_POLLING_MS: positiveInt.optional(),
@@ -70,6 +72,8 @@ export const serviceEnvSchema = z.object({
   KUSD_PRIVATE_SQL_PORT: positiveInt.optional(),
   /** Seconds after which a paid request's unfinished reservation is recovered from the chain (default 120). */
   KUSD_PAYMENT_LEASE_SECONDS: positiveInt.optional(),
+  /** "1": serve GET /__bench/constant, the baseline of `npm run bench:reports`. */
+  KUSD_BENCH_ROUTES: z.enum(["0", "1"], { error: 'must be "0" or "1"' }).transform((s) => s === "1").optional(),
   KUSD_CHECK_RESPONSES: z.enum(["0", "1"], { error: 'must be "0" or "1"' }).transform((s) => s === "1").optional(),
 });
 

@@ -21,7 +21,7 @@ const env = readServiceEnv(process.env);
 const network = await loadNetwork(process.env);
 const siteUrl = (env.KUSD_SITE_URL ?? `http://localhost:${env.PORT ?? 42069}`).replace(/\/$/, "");
 // bench/bare declares its own "ponder:schema" module, which widens the type of `db` here.
-const ctx = createReportContext(network, db as unknown as ReadDb, siteUrl);
+const ctx = createReportContext(network, db as unknown as ReadDb, siteUrl, { venueMaxAgeSeconds: env.KUSD_VENUE_MAX_AGE_SECONDS });
 const store = openOperatorStore({
   databaseUrl: env.DATABASE_URL,
   directory: env.KUSD_STORE_DIR,
@@ -43,6 +43,7 @@ export default createApp({
   adminToken: env.KUSD_ADMIN_TOKEN,
   checkResponses: env.KUSD_CHECK_RESPONSES ?? false,
   paymentLeaseSeconds: env.KUSD_PAYMENT_LEASE_SECONDS,
+  benchRoutes: env.KUSD_BENCH_ROUTES ?? false,
   host: (app) => {
     // Ponder's generated GraphQL over the same tables, kept for Ponder-native clients and as the
     // baseline of `npm run bench:api`; ours (with reports, filters and limits) is /graphql.

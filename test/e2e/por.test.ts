@@ -229,6 +229,64 @@ describe("GET /api/por at the head", () => {
   });
 });
 
+describe("caching: a report at a block is built once, answered with ETag, and its live reads stay live", () => {
+  const stats = async () => (await (await fetch(`${inject("rpcProxyUrl")}/__proxy/stats`)).json()) as { forwarded: number };
+  afterEach(async () => {
+    await setFaults(inject("rpcProxyUrl"), []);
+  });
+
+  it("?block=N at a final block is immutable, the head is short-lived, and If-None-Match gets a bodiless 304", async () => {
+    const head = await s.indexedBlock();
+    const final = head - 100;
+    const first = await api(`/api/por?block=${final}`);
+    expect(first.status).toBe(200);
+    expect(first.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    const etag = first.headers.get("etag")!;
+    expect(etag).toMatch(/^"[A-Za-z0-9_-]{27}"$/);
+    const body = await first.text();
+    const again = await api(`/api/por?block=${final}`);
+    expect(again.headers.get("etag")).toBe(etag);
+    expect(await again.text()).toBe(body);
+    const notModified = await fetch(`${s.indexerUrl}/api/por?block=${final}`, { headers: { "If-None-Match": etag } });
+    expect(notModified.status).toBe(304);
+    expect(await notModified.text()).toBe("");
+    const atHead = await api("/api/por");
+    expect(atHead.headers.get("cache-control")).toBe("public, max-age=2");
+    const statsAnswer = await api(`/api/stats?block=${final}`);
+    expect(statsAnswer.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    expect((await fetch(`${s.indexerUrl}/api/stats?block=${final}`, { headers: { "If-None-Match": statsAnswer.headers.get("etag")! } })).status).toBe(304);
+  });
+
+  it("holdsRole is read on every request: a cached report turns null the moment hasRole fails, and back", async () => {
+    const block = (await s.indexedBlock()) - 120;
+    const cached = await json(`/api/por?block=${block}`);
+    expect(cached.body.reserves.psmMint.minterRole.holdsRole).toBe(await read<boolean>(a("kUSD"), "hasRole(bytes32,address)(bool)", [MINTER_ROLE, a("psmMint")], BigInt(block)));
+    await setFaults(inject("rpcProxyUrl"), [{ selector: toFunctionSelector("hasRole(bytes32,address)"), to: a("kUSD"), mode: "error" }]);
+    const failed = await json(`/api/por?block=${block}`);
+    expect(failed.body.reserves.psmMint.minterRole.holdsRole).toBeNull();
+    expect(failed.body.attestation.failedReads.length).toBeGreaterThan(0);
+    await setFaults(inject("rpcProxyUrl"), []);
+    const back = await json(`/api/por?block=${block}`);
+    expect(back.body).toEqual(cached.body);
+  });
+
+  it("20 concurrent requests for a block nobody asked for yet read the chain about once, not 20 times", async () => {
+    const head = await s.indexedBlock();
+    const before1 = (await stats()).forwarded;
+    expect((await api(`/api/por?block=${head - 333}`)).status).toBe(200);
+    const single = (await stats()).forwarded - before1;
+    const before20 = (await stats()).forwarded;
+    const answers = await Promise.all(Array.from({ length: 20 }, () => api(`/api/por?block=${head - 334}`)));
+    expect(answers.every((r) => r.status === 200)).toBe(true);
+    expect(new Set(answers.map((r) => r.headers.get("etag"))).size).toBe(1);
+    const twenty = (await stats()).forwarded - before20;
+    console.log(`[cache] chain reads: one request ${single}, 20 concurrent requests ${twenty}`);
+    expect(single).toBeGreaterThan(20);
+    // The snapshot is read once; what is read per request is the live part (hash, head, 3 roles), shared when concurrent.
+    expect(twenty).toBeLessThan(single + 20 * 5);
+  });
+});
+
 describe("report parameters and /api/stats", () => {
   it("refuses a bad block with a JSON 4xx and a stable code", async () => {
     for (const [q, status, code] of [

@@ -83,7 +83,7 @@ export function inputs(snap = snapshot(), venueEquityUsd: number | null = 20_000
   return {
     chainId: 8453,
     snapshot: snap,
-    venue: { state: venueEquityUsd === null ? null : { equityUsd: venueEquityUsd }, reason: venueEquityUsd === null ? "venue read failed" : null, url: "http://venue/info", account: FOUNDER, readCommand: "curl …" },
+    venue: { state: venueEquityUsd === null ? null : { equityUsd: venueEquityUsd }, reason: venueEquityUsd === null ? "venue read failed" : null, url: "http://venue/info", account: FOUNDER, readCommand: "curl …", ageSeconds: venueEquityUsd === null ? null : 1 },
     precedent: { redemptions, registry: REGISTRY, kusdBurned: 0n, completeAsOf: { blockNumber: 1000n, timestamp: 1_790_000_000 }, kusd: A(40), fromBlock: 1, rpcUrl: "http://rpc" },
     registry: [],
     addresses: { kUSD: A(40), usdc: A(41), weth: A(42), ethUsdFeed: A(30) },

@@ -94,4 +94,12 @@ export type ChainSnapshot = {
  * The venue account read, or null with the reason it is unknown. Only the equity enters the
  * report, so only the equity is required of the venue client's account state.
  */
-export type VenueRead = { state: { equityUsd: number } | null; reason: string | null; url: string | null; account: Address; readCommand: string | null };
+export type VenueRead = {
+  state: { equityUsd: number } | null;
+  reason: string | null;
+  url: string | null;
+  account: Address;
+  readCommand: string | null;
+  /** Seconds since the venue answered (it is read at most every few seconds); null when it was not read. */
+  ageSeconds: number | null;
+};

@@ -1,0 +1,17 @@
+import { describe, expect, it } from "vitest";
+import { benchRoutes, constantBody } from "./bench-routes.js";
+
+describe("constant bench route", () => {
+  it("serialises to the size asked for", () => {
+    for (const bytes of [32, 100, 1_000, 36_108, 250_000]) expect(JSON.stringify(constantBody(bytes)).length).toBe(bytes);
+  });
+  it("answers the body, and 400 for a size out of range", async () => {
+    const app = benchRoutes();
+    const ok = await app.request("/__bench/constant?bytes=5000");
+    expect(ok.status).toBe(200);
+    expect((await ok.text()).length).toBe(5000);
+    const bad = await app.request("/__bench/constant?bytes=abc");
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { error: { code: string } }).error.code).toBe("invalid_bytes");
+  });
+});

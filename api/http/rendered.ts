@@ -1,0 +1,53 @@
+/**
+ * A JSON answer serialised once, with a strong ETag of its bytes, and the Cache-Control a report
+ * gets: a report pinned to a final block never changes, one at the head changes with the next
+ * block. `If-None-Match` naming the ETag answers 304 without a body.
+ */
+import { createHash } from "node:crypto";
+import type { Context } from "hono";
+
+export type Rendered = { body: string; etag: string };
+
+export function render(value: unknown): Rendered {
+  return rendered(JSON.stringify(value));
+}
+
+/** JSON already serialised (a published artifact, whose bytes are what was signed and stored). */
+export function rendered(body: string): Rendered {
+  return { body, etag: `"${createHash("sha256").update(body).digest("base64url").slice(0, 27)}"` };
+}
+
+/**
+ * Blocks below the indexed head after which a block counts as final. Base's reorgs are a block or
+ * two deep; 64 blocks (about two minutes) leaves a wide margin.
+ */
+export const FINAL_DEPTH = 64n;
+
+/** Seconds an answer at the head may be reused: Base makes a block every 2 s. */
+export const HEAD_MAX_AGE_SECONDS = 2;
+
+/**
+ * `?block=N` at a final block: immutable (every figure is pinned to N; the attestation's
+ * time-of-report fields stay those of the first answer). The head, or a block still within
+ * reach of a reorg: a couple of seconds.
+ */
+export function reportCacheControl(at: { blockNumber: bigint; head: { blockNumber: bigint } }, requestedBlock: string | undefined): string {
+  const pinned = requestedBlock !== undefined && requestedBlock !== "" && requestedBlock !== "latest";
+  if (pinned && at.blockNumber + FINAL_DEPTH <= at.head.blockNumber) return "public, max-age=31536000, immutable";
+  return `public, max-age=${HEAD_MAX_AGE_SECONDS}`;
+}
+
+/** If-None-Match matching (weak comparison, `*`, lists), as RFC 9110 §13.1.2 says for GET. */
+export function matchesIfNoneMatch(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  if (header.trim() === "*") return true;
+  const strip = (t: string) => t.trim().replace(/^W\//, "");
+  return header.split(",").some((t) => strip(t) === strip(etag));
+}
+
+export function sendRendered(c: Context, r: Rendered, cacheControl: string): Response {
+  c.header("ETag", r.etag);
+  c.header("Cache-Control", cacheControl);
+  if (matchesIfNoneMatch(c.req.header("If-None-Match"), r.etag)) return c.body(null, 304);
+  return c.body(r.body, 200, { "Content-Type": "application/json" });
+}

@@ -1,0 +1,102 @@
+/**
+ * `npm run bench:reports [-- --clients N --seconds N]`: the reports against the server's own
+ * limit, in one run on the devnet (PGlite, or PostgreSQL with BENCH_DATABASE_URL/DATABASE_URL):
+ * for /api/por, /api/stats, /api/apy and /api/por/signed, N clients (default 20) on keep-alive
+ * connections for a few seconds each, paired with GET /__bench/constant of the same byte size
+ * served by the same process (KUSD_BENCH_ROUTES=1). Prints req/s, p50 and p99 of each, the ratio
+ * report/constant, and the peak RSS of the API+indexer process. Not a test: it asserts nothing.
+ */
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { startDevnet } from "../devnet/devnet.js";
+import { startIndexer } from "../stack/indexer.js";
+import { freePort } from "../test/helpers/ports.js";
+
+const { values } = parseArgs({ options: { clients: { type: "string", default: "20" }, seconds: { type: "string", default: "8" } } });
+const clients = Number(values.clients);
+const seconds = Number(values.seconds);
+const dir = mkdtempSync(join(tmpdir(), "kusd-bench-reports-"));
+const deploymentFile = join(dir, "deployment.json");
+process.env.DEVNET_DEPLOYMENT = deploymentFile;
+
+const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+
+type Load = { rps: number; p50: number; p99: number; errors: number };
+
+/** `clients` loops requesting `url` for `seconds`; every answer must be 200 and is read to its end. */
+async function load(url: string): Promise<Load> {
+  const warmUntil = performance.now() + 1_000;
+  await Promise.all(Array.from({ length: clients }, async () => {
+    while (performance.now() < warmUntil) await (await fetch(url)).arrayBuffer();
+  }));
+  const latencies: number[] = [];
+  let errors = 0;
+  const started = performance.now();
+  const until = started + seconds * 1000;
+  await Promise.all(Array.from({ length: clients }, async () => {
+    while (performance.now() < until) {
+      const t = performance.now();
+      const res = await fetch(url); // Node's fetch keeps connections alive
+      await res.arrayBuffer();
+      if (res.status !== 200) errors++;
+      latencies.push(performance.now() - t);
+    }
+  }));
+  latencies.sort((a, b) => a - b);
+  return { rps: latencies.length / ((performance.now() - started) / 1000), p50: pct(latencies, 50), p99: pct(latencies, 99), errors };
+}
+
+/** Peak resident set of a process (VmHWM), in MB; null off Linux. */
+function peakRssMb(pid: number): number | null {
+  try {
+    const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+    return m ? Math.round(Number(m[1]) / 1024) : null;
+  } catch {
+    return null;
+  }
+}
+
+async function main() {
+  const devnet = await startDevnet({ ports: { base: await freePort(), ethereum: await freePort(), venue: await freePort() }, deploymentFile, reuse: false });
+  const databaseUrl = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL;
+  const indexer = await startIndexer({
+    port: await freePort(),
+    deploymentFile,
+    databaseUrl,
+    pgliteDir: join(dir, "pglite"),
+    viewsSchema: "bench_reports_views",
+    env: { KUSD_STORE_DIR: join(dir, "store"), KUSD_STORE_SCHEMA: `bench_reports_store_${process.pid}`, KUSD_BENCH_ROUTES: "1" },
+  });
+  try {
+    await indexer.waitForBlock("base", devnet.deployment.chains.base.historyEndBlock, 300_000);
+    const url = indexer.url;
+    const rows: string[] = [];
+    const line = (cells: (string | number)[]) => rows.push(`| ${cells.join(" | ")} |`);
+    line(["target", "bytes", "req/s", "p50 ms", "p99 ms", "constant req/s", "constant p99 ms", "report / constant"]);
+    line(["---", "---:", "---:", "---:", "---:", "---:", "---:", "---:"]);
+    for (const path of ["/api/por", "/api/stats", "/api/apy", "/api/por/signed"]) {
+      const first = await fetch(`${url}${path}`);
+      if (first.status !== 200) throw new Error(`${path}: ${first.status} ${await first.text()}`);
+      const bytes = (await first.text()).length;
+      const report = await load(`${url}${path}`);
+      const constant = await load(`${url}/__bench/constant?bytes=${bytes}`);
+      const f = (x: number) => x.toFixed(1);
+      line([path, bytes, f(report.rps), f(report.p50), f(report.p99), f(constant.rps), f(constant.p99), (report.rps / constant.rps).toFixed(2) + (report.errors ? ` (${report.errors} non-200)` : "")]);
+      console.log(rows.at(-1));
+    }
+    console.log(`\n${clients} clients, ${seconds} s per target, keep-alive, ${databaseUrl ? "PostgreSQL" : "PGlite"}\n`);
+    console.log(rows.join("\n"));
+    console.log(`\npeak RSS of the API+indexer process: ${peakRssMb(indexer.process.pid!) ?? "n/a"} MB`);
+  } finally {
+    await indexer.stop();
+    await devnet.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
