@@ -7,6 +7,7 @@ import type { NetworkConfig } from "../core/network/types.js";
 import { ApiError, badRequest } from "./http/errors.js";
 import { blockParam } from "./http/query-params.js";
 import { indexedHead, type IndexedHead, type ReadDb } from "./io/indexed-reads.js";
+import { coalesce, memo } from "./io/memo.js";
 import { hyperliquidClient, type VenueClient } from "./io/hyperliquid.js";
 
 export type ReportContext = {
@@ -19,11 +20,28 @@ export type ReportContext = {
   siteUrl: string;
   /** The venue is read at most this often (seconds; 0: on every request), and the age is published. */
   venueMaxAgeSeconds: number;
+  /** One read of the indexed head (and of a block's hash) serves every report for this long (ms; 0: only concurrent requests share it). */
+  headFreshMs: number;
 };
+
+/**
+ * 250 ms: under load the head was most of a report's cost (on PGlite every query syncs files);
+ * Base makes a block every 2 s, so a report at the head trails the indexer by at most this.
+ */
+export const DEFAULT_HEAD_FRESH_MS = 250;
+
+const reportHeads = new WeakMap<ReportContext, (key: string, build: () => Promise<IndexedHead | null>) => Promise<IndexedHead | null>>();
+
+/** The indexed head as reports see it: one read per `headFreshMs`. */
+export function reportHead(ctx: ReportContext): Promise<IndexedHead | null> {
+  let shared = reportHeads.get(ctx);
+  if (!shared) reportHeads.set(ctx, (shared = ctx.headFreshMs > 0 ? memo<IndexedHead | null>({ max: 1, ttlMs: ctx.headFreshMs }) : coalesce<IndexedHead | null>()));
+  return shared("base", () => indexedHead(ctx.db, "base"));
+}
 
 export const DEFAULT_VENUE_MAX_AGE_SECONDS = 5;
 
-export function createReportContext(network: NetworkConfig, db: ReadDb, siteUrl: string, options: { venueMaxAgeSeconds?: number } = {}): ReportContext {
+export function createReportContext(network: NetworkConfig, db: ReadDb, siteUrl: string, options: { venueMaxAgeSeconds?: number; headFreshMs?: number } = {}): ReportContext {
   // Batched JSON-RPC: a report's ~80 pinned reads go out as a few HTTP requests. No retries:
   // a read that fails is reported as unknown at once rather than slowing every request.
   const client = (url: string) => createPublicClient({ transport: http(url, { batch: { batchSize: 100 }, retryCount: 0, timeout: 10_000 }) }) as PublicClient;
@@ -35,6 +53,7 @@ export function createReportContext(network: NetworkConfig, db: ReadDb, siteUrl:
     venue: network.reporting.venue.url ? hyperliquidClient(network.reporting.venue.url) : null,
     siteUrl,
     venueMaxAgeSeconds: options.venueMaxAgeSeconds ?? DEFAULT_VENUE_MAX_AGE_SECONDS,
+    headFreshMs: options.headFreshMs ?? DEFAULT_HEAD_FRESH_MS,
   };
 }
 
@@ -45,7 +64,7 @@ export type ReportBlock = { blockNumber: bigint; atHead: boolean; head: IndexedH
  * indexer has not reached, or one before the protocol existed, is the caller's error (4xx).
  */
 export async function resolveReportBlock(ctx: ReportContext, requested: string | undefined): Promise<ReportBlock> {
-  const head = await indexedHead(ctx.db, "base");
+  const head = await reportHead(ctx);
   if (!head || head.blockNumber < BigInt(ctx.network.kUSD.startBlock)) {
     throw new ApiError(503, "not_indexed_yet", "the indexer has not reached the protocol's first block yet");
   }

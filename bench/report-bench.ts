@@ -14,7 +14,7 @@ import { startDevnet } from "../devnet/devnet.js";
 import { startIndexer } from "../stack/indexer.js";
 import { freePort } from "../test/helpers/ports.js";
 
-const { values } = parseArgs({ options: { clients: { type: "string", default: "20" }, seconds: { type: "string", default: "8" } } });
+const { values } = parseArgs({ options: { clients: { type: "string", default: "20" }, seconds: { type: "string", default: "8" }, only: { type: "string" } } });
 const clients = Number(values.clients);
 const seconds = Number(values.seconds);
 const dir = mkdtempSync(join(tmpdir(), "kusd-bench-reports-"));
@@ -48,10 +48,10 @@ async function load(url: string): Promise<Load> {
   return { rps: latencies.length / ((performance.now() - started) / 1000), p50: pct(latencies, 50), p99: pct(latencies, 99), errors };
 }
 
-/** Peak resident set of a process (VmHWM), in MB; null off Linux. */
-function peakRssMb(pid: number): number | null {
+/** Resident set (VmRSS) or its peak (VmHWM) of a process, in MB; null off Linux. */
+function rssMb(pid: number, field: "VmRSS" | "VmHWM"): number | null {
   try {
-    const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+    const m = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, "utf8"));
     return m ? Math.round(Number(m[1]) / 1024) : null;
   } catch {
     return null;
@@ -67,16 +67,26 @@ async function main() {
     databaseUrl,
     pgliteDir: join(dir, "pglite"),
     viewsSchema: "bench_reports_views",
-    env: { KUSD_STORE_DIR: join(dir, "store"), KUSD_STORE_SCHEMA: `bench_reports_store_${process.pid}`, KUSD_BENCH_ROUTES: "1" },
+    env: {
+      KUSD_STORE_DIR: join(dir, "store"),
+      KUSD_STORE_SCHEMA: `bench_reports_store_${process.pid}`,
+      KUSD_BENCH_ROUTES: "1",
+    },
+    // BENCH_CPU_PROF=dir: a V8 CPU profile of the API+indexer process, written when it stops.
+    nodeArgs: process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [],
   });
   try {
     await indexer.waitForBlock("base", devnet.deployment.chains.base.historyEndBlock, 300_000);
     const url = indexer.url;
+    // Let the first signed statement and the indexer's catch-up finish before measuring.
+    await fetch(`${url}/api/por/signed`);
+    await new Promise((r) => setTimeout(r, 5_000));
     const rows: string[] = [];
     const line = (cells: (string | number)[]) => rows.push(`| ${cells.join(" | ")} |`);
     line(["target", "bytes", "req/s", "p50 ms", "p99 ms", "constant req/s", "constant p99 ms", "report / constant"]);
     line(["---", "---:", "---:", "---:", "---:", "---:", "---:", "---:"]);
-    for (const path of ["/api/por", "/api/stats", "/api/apy", "/api/por/signed"]) {
+    const rssBefore = rssMb(indexer.process.pid!, "VmRSS");
+    for (const path of ["/api/por", "/api/stats", "/api/apy", "/api/por/signed"].filter((p) => !values.only || values.only.split(",").includes(p))) {
       const first = await fetch(`${url}${path}`);
       if (first.status !== 200) throw new Error(`${path}: ${first.status} ${await first.text()}`);
       const bytes = (await first.text()).length;
@@ -88,7 +98,7 @@ async function main() {
     }
     console.log(`\n${clients} clients, ${seconds} s per target, keep-alive, ${databaseUrl ? "PostgreSQL" : "PGlite"}\n`);
     console.log(rows.join("\n"));
-    console.log(`\npeak RSS of the API+indexer process: ${peakRssMb(indexer.process.pid!) ?? "n/a"} MB`);
+    console.log(`\nRSS of the API+indexer process: ${rssBefore ?? "n/a"} MB before the load, peak ${rssMb(indexer.process.pid!, "VmHWM") ?? "n/a"} MB`);
   } finally {
     await indexer.stop();
     await devnet.stop();

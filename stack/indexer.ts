@@ -32,6 +32,8 @@ export type IndexerOptions = {
   onSpawn?: (child: ChildProcess) => void;
   /** How long `ponder start` may take to be ready (its backfill done); benchmarks raise it. */
   readyTimeoutMs?: number;
+  /** Extra node flags for the ponder process (e.g. --cpu-prof for a profile). */
+  nodeArgs?: string[];
 };
 
 export type ChainStatus = Record<string, { id: number; block: { number: number; timestamp: number } | null }>;
@@ -84,7 +86,7 @@ export async function startIndexer(options: IndexerOptions): Promise<Indexer> {
 
   const child = spawn(
     process.execPath,
-    [ponderBin(), "start", "--schema", schema, "--views-schema", viewsSchema, "--port", String(options.port), "--log-format", "json"],
+    [...(options.nodeArgs ?? []), ponderBin(), "start", "--schema", schema, "--views-schema", viewsSchema, "--port", String(options.port), "--log-format", "json"],
     { cwd: options.root ?? root, env, stdio: ["ignore", "pipe", "pipe"] },
   );
   options.onSpawn?.(child);

@@ -118,7 +118,7 @@ function readLive(ctx: ReportContext, blockNumber: bigint): Promise<LiveReads> {
   const { read, failedReads } = tolerantReads(new PinnedReader(ctx.base, blockNumber, n.reporting.publicRpc.base));
   return (async () => {
     const [blockHash, rpcChainLength, ...roles] = await Promise.all([
-      blockHashAt(ctx.base, blockNumber),
+      blockHashAt(ctx.base, blockNumber, ctx.headFreshMs),
       ctx.base.getBlockNumber({ cacheTime: 0 }).then(Number, () => null),
       ...PSM_KEYS.map((k) => read<boolean>({ to: n.kUSD.address, signature: "hasRole(bytes32,address)(bool)", args: [MINTER_ROLE, n.psms[k].address] })),
     ]);

@@ -19,7 +19,7 @@ export async function renderStats(ctx: ReportContext, at: ReportBlock): Promise<
     const stats = await loadStats(ctx, at);
     return { stats, rendered: render(stats) };
   };
-  const hash = await blockHashAt(ctx.base, at.blockNumber);
+  const hash = await blockHashAt(ctx.base, at.blockNumber, ctx.headFreshMs);
   return hash ? kept(`${at.blockNumber}:${hash}`, build) : build();
 }
 

@@ -3,9 +3,8 @@
  * through the pure builder (core/yield/apy-report.ts), whose ApyReportSchema is the response's
  * contract. A venue that cannot be read leaves the venue-derived fields null, never guessed.
  */
-import type { ReportContext } from "../context.js";
+import { reportHead, type ReportContext } from "../context.js";
 import { blockHashAt } from "../io/block-hash.js";
-import { indexedHead } from "../io/indexed-reads.js";
 import { memo, type Memo } from "../io/memo.js";
 import { render, type Rendered } from "../http/rendered.js";
 import { buildApyReport, type ApyReport } from "../../core/yield/apy-report.js";
@@ -31,8 +30,8 @@ export async function renderApy(ctx: ReportContext): Promise<RenderedApy> {
   if (ctx.venueMaxAgeSeconds === 0) return build();
   let kept = keptByContext.get(ctx);
   if (!kept) keptByContext.set(ctx, (kept = memo<RenderedApy>({ max: 4, ttlMs: ctx.venueMaxAgeSeconds * 1000 })));
-  const head = await indexedHead(ctx.db, "base");
-  const hash = head ? await blockHashAt(ctx.base, head.blockNumber) : null;
+  const head = await reportHead(ctx);
+  const hash = head ? await blockHashAt(ctx.base, head.blockNumber, ctx.headFreshMs) : null;
   return hash ? kept(`${head!.blockNumber}:${hash}`, build) : build();
 }
 

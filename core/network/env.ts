@@ -41,6 +41,8 @@ export const serviceEnvSchema = z.object({
   KUSD_VENUE_URL: url.optional(),
   /** The venue is read at most this often (seconds; 0: on every request); default 5. */
   KUSD_VENUE_MAX_AGE_SECONDS: z.coerce.number().int().min(0).max(3600).optional(),
+  /** One read of the indexed head serves every report for this long (ms; 0: only concurrent requests share it); default 250. */
+  KUSD_HEAD_FRESH_MS: z.coerce.number().int().min(0).max(10_000).optional(),
   KUSD_ETH_GET_LOGS_BLOCK_RANGE: positiveInt.optional(),
   KUSD_POLLING_INTERVAL_MS: positiveInt.optional(),
   KUSD_FACILITATOR_POLLING_MS: positiveInt.optional(),

@@ -21,7 +21,7 @@ const env = readServiceEnv(process.env);
 const network = await loadNetwork(process.env);
 const siteUrl = (env.KUSD_SITE_URL ?? `http://localhost:${env.PORT ?? 42069}`).replace(/\/$/, "");
 // bench/bare declares its own "ponder:schema" module, which widens the type of `db` here.
-const ctx = createReportContext(network, db as unknown as ReadDb, siteUrl, { venueMaxAgeSeconds: env.KUSD_VENUE_MAX_AGE_SECONDS });
+const ctx = createReportContext(network, db as unknown as ReadDb, siteUrl, { venueMaxAgeSeconds: env.KUSD_VENUE_MAX_AGE_SECONDS, headFreshMs: env.KUSD_HEAD_FRESH_MS });
 const store = openOperatorStore({
   databaseUrl: env.DATABASE_URL,
   directory: env.KUSD_STORE_DIR,

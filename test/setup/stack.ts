@@ -59,6 +59,8 @@ export async function setup(project: TestProject) {
       KUSD_CHECK_RESPONSES: "1",
       // Venue faults must show at once: the venue is read on every request (0), not every 5 s.
       KUSD_VENUE_MAX_AGE_SECONDS: "0",
+      // Tests mine a block and read the report at the new head at once.
+      KUSD_HEAD_FRESH_MS: "0",
       // The tests read the indexed tables through Ponder's SQL client on a loopback port of
       // their own; the public API serves no raw SQL.
       KUSD_PRIVATE_SQL_PORT: String(privateSqlPort),
