@@ -7,7 +7,7 @@ import { x402Facilitator } from "@x402/core/facilitator";
 import { registerExactEvmScheme } from "@x402/evm/exact/facilitator";
 import { toFacilitatorEvmSigner } from "@x402/evm";
 import { createWalletClient, http, publicActions, type Hex } from "viem";
-import { privateKeyToAccount } from "viem/accounts";
+import { nonceManager, privateKeyToAccount } from "viem/accounts";
 import { base } from "viem/chains";
 
 export type FacilitatorConfig =
@@ -16,23 +16,18 @@ export type FacilitatorConfig =
 
 export function createFacilitatorClient(config: FacilitatorConfig): FacilitatorClient {
   if (config.kind === "http") return new HTTPFacilitatorClient({ url: config.url });
-  const account = privateKeyToAccount(config.privateKey);
+  // viem's nonce manager hands concurrent settlements consecutive nonces from one gas key (and
+  // resets after a failed send), so settlements no longer wait for each other.
+  const account = privateKeyToAccount(config.privateKey, { nonceManager });
   // Receipts are polled every 250 ms by default (viem's default for Base is 4 s, which would hold
   // every paid response that long after its settlement landed); the devnet mines at once.
   const client = createWalletClient({ account, chain: base, transport: http(config.rpcUrl), pollingInterval: config.pollingIntervalMs ?? 250 }).extend(publicActions);
   // The viem wallet client, extended with public actions, is the signer shape x402 expects.
   const signer = toFacilitatorEvmSigner(Object.assign(client, { address: account.address }) as never);
   const facilitator = registerExactEvmScheme(new x402Facilitator(), { signer, networks: config.network });
-  // One gas key sends every settlement: concurrent sends would race for the same account nonce,
-  // so settlements go one at a time (verification stays concurrent).
-  let queue: Promise<unknown> = Promise.resolve();
   return {
     verify: (payload, requirements) => facilitator.verify(payload, requirements),
-    settle: (payload, requirements) => {
-      const run = queue.then(() => facilitator.settle(payload, requirements));
-      queue = run.catch(() => undefined);
-      return run;
-    },
+    settle: (payload, requirements) => facilitator.settle(payload, requirements),
     getSupported: async () => facilitator.getSupported() as never,
   } as FacilitatorClient;
 }
