@@ -70,12 +70,19 @@ async function main() {
     };
     await get(fetch, `${indexer.url}/api/por/signed`); // the first statement is issued on demand
     const free = await measure(() => get(fetch, `${indexer.url}/api/por/signed`));
+    const recipient = d.payments.recipient as `0x${string}`;
+    const balance = () => client.readContract({ address: usdc, abi: fiatTokenV2Abi, functionName: "balanceOf", args: [recipient] }) as Promise<bigint>;
+    const before = await balance();
     const paid = await measure((w) => get(payers[w]!, `${indexer.url}/paid/reserves`));
+    // Every paid request answered 200 (get throws otherwise), so each must have moved exactly the price once.
+    const answered = BigInt(3 + 2 * requests);
+    const moved = (await balance()) - before;
     const row = (n: string, m: typeof free) => `${n.padEnd(28)} p50 ${m.p50.toFixed(1).padStart(7)} ms  p99 ${m.p99.toFixed(1).padStart(7)} ms  ${m.rps.toFixed(1).padStart(7)} req/s`;
     console.log(`\n${requests} requests sequential (latency), ${concurrency} concurrent payers (throughput), devnet on anvil`);
     console.log(row("free  GET /api/por/signed", free));
     console.log(row("paid  GET /paid/reserves", paid));
-    console.log(`x402 adds (402 round trip + verify + settle): p50 +${(paid.p50 - free.p50).toFixed(1)} ms, p99 +${(paid.p99 - free.p99).toFixed(1)} ms; throughput ratio paid/free ${(paid.rps / free.rps).toFixed(3)}`);
+    console.log(`x402 adds (402 round trip + verify + settle): p50 +${(paid.p50 - free.p50).toFixed(1)} ms (paid/free ${(paid.p50 / free.p50).toFixed(2)}), p99 +${(paid.p99 - free.p99).toFixed(1)} ms; throughput ratio paid/free ${(paid.rps / free.rps).toFixed(3)}`);
+    console.log(`settlements: ${answered} paid answers, recipient received ${moved} (${answered * 250_000n}); double charges ${moved > answered * 250_000n ? (moved - answered * 250_000n) / 250_000n : 0n}, lost ${moved < answered * 250_000n ? (answered * 250_000n - moved) / 250_000n : 0n}`);
   } finally {
     await indexer.stop();
     await devnet.stop();
