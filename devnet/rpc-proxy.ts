@@ -6,6 +6,7 @@
  * (`POST /__proxy/faults`, `GET /__proxy/stats`) so a separate process can drive it.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { createRng } from "./rng.js";
 
 export type RpcFault = {
   method?: string;
@@ -83,21 +84,10 @@ function sendJson(res: ServerResponse, status: number, body: unknown) {
   res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
 }
 
-/** mulberry32: a small seeded generator, so a storm of partial faults replays the same way. */
-function seeded(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
-
 export async function startRpcProxy(options: { upstream: string; port?: number; seed?: number }): Promise<RpcProxy> {
   let faults: RpcFault[] = [];
-  const random = seeded(options.seed ?? 1);
+  // Seeded, so a storm of partial faults replays the same way.
+  const random = createRng(options.seed ?? 1);
   const counts = { forwarded: 0, failed: 0 };
   const held = new Set<ServerResponse>(); // "timeout" answers, released by stop()
   // In-flight upstream requests, aborted by stop(). One controller each: a single shared signal
