@@ -57,7 +57,9 @@ export function reservesRoutes(ctx: ReportContext) {
   app.get("/api/por", ...contract(porContract), async (c) => {
     const requested = validQuery(c, porContract).block;
     const at = await resolveReportBlock(ctx, requested);
-    return sendRendered(c, (await renderPorReport(ctx, at)).rendered, reportCacheControl(at, requested));
+    const { report, rendered } = await renderPorReport(ctx, at);
+    // A report with a read that did not land is this request's answer only: no cache may keep it.
+    return sendRendered(c, rendered, report.attestation.failedReads.length > 0 ? "no-store" : reportCacheControl(at, requested));
   });
 
   app.get("/api/stats", ...contract(statsContract), async (c) => {

@@ -262,7 +262,9 @@ describe("caching: a report at a block is built once, answered with ETag, and it
     const cached = await json(`/api/por?block=${block}`);
     expect(cached.body.reserves.psmMint.minterRole.holdsRole).toBe(await read<boolean>(a("kUSD"), "hasRole(bytes32,address)(bool)", [MINTER_ROLE, a("psmMint")], BigInt(block)));
     await setFaults(inject("rpcProxyUrl"), [{ selector: toFunctionSelector("hasRole(bytes32,address)"), to: a("kUSD"), mode: "error" }]);
-    const failed = await json(`/api/por?block=${block}`);
+    const failedAnswer = await api(`/api/por?block=${block}`);
+    expect(failedAnswer.headers.get("cache-control")).toBe("no-store"); // a degraded answer is never kept by a cache
+    const failed = { body: (await failedAnswer.json()) as any };
     expect(failed.body.reserves.psmMint.minterRole.holdsRole).toBeNull();
     expect(failed.body.attestation.failedReads.length).toBeGreaterThan(0);
     await setFaults(inject("rpcProxyUrl"), []);
