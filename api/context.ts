@@ -2,12 +2,12 @@
  * What every report needs: the deployment, the indexed tables, a chain client for pinned
  * reads, and the venue. Built once per process (Ponder API or a standalone reader).
  */
-import { createPublicClient, http, type PublicClient } from "viem";
+import { createPublicClient, http, type Hex, type PublicClient } from "viem";
 import type { NetworkConfig } from "../core/network/types.js";
 import { ApiError, badRequest } from "./http/errors.js";
 import { blockParam } from "./http/query-params.js";
 import { indexedHead, type IndexedHead, type ReadDb } from "./io/indexed-reads.js";
-import { coalesce, memo } from "./io/memo.js";
+import { coalesce, memo, perObject } from "./io/memo.js";
 import { hyperliquidClient, type VenueClient } from "./io/hyperliquid.js";
 
 export type ReportContext = {
@@ -30,13 +30,26 @@ export type ReportContext = {
  */
 export const DEFAULT_HEAD_FRESH_MS = 250;
 
-const reportHeads = new WeakMap<ReportContext, (key: string, build: () => Promise<IndexedHead | null>) => Promise<IndexedHead | null>>();
+const keptHeads = perObject((ctx: ReportContext) => memo<IndexedHead | null>({ max: 1, ttlMs: ctx.headFreshMs }));
 
-/** The indexed head as reports see it: one read per `headFreshMs`. */
+/** The indexed head as reports see it: one read per `headFreshMs` (0: indexedHead's own sharing of concurrent reads). */
 export function reportHead(ctx: ReportContext): Promise<IndexedHead | null> {
-  let shared = reportHeads.get(ctx);
-  if (!shared) reportHeads.set(ctx, (shared = ctx.headFreshMs > 0 ? memo<IndexedHead | null>({ max: 1, ttlMs: ctx.headFreshMs }) : coalesce<IndexedHead | null>()));
-  return shared("base", () => indexedHead(ctx.db, "base"));
+  if (ctx.headFreshMs === 0) return indexedHead(ctx.db, "base");
+  return keptHeads(ctx)("base", () => indexedHead(ctx.db, "base"));
+}
+
+const keptHashes = perObject((ctx: ReportContext) =>
+  ctx.headFreshMs > 0 ? memo<Hex | null>({ max: 256, ttlMs: ctx.headFreshMs, keep: (h) => h !== null }) : coalesce<Hex | null>(),
+);
+
+/**
+ * The hash of a report's block, read at most every `headFreshMs` (0: only requests that arrive
+ * together share the read). Cached reports are keyed by block number and hash, so after a reorg
+ * the same number is a different key and the old branch is not served longer than that. Null
+ * when the read fails (and a failure is not kept).
+ */
+export function reportBlockHash(ctx: ReportContext, blockNumber: bigint): Promise<Hex | null> {
+  return keptHashes(ctx)(String(blockNumber), () => ctx.base.getBlock({ blockNumber }).then((b) => b.hash, () => null));
 }
 
 export const DEFAULT_VENUE_MAX_AGE_SECONDS = 5;

@@ -3,7 +3,7 @@
  * sees exactly the history up to it. The same functions serve the Ponder API process (its
  * read-only `db`) and a standalone reader over the views schema.
  */
-import { coalesce } from "./memo.js";
+import { coalesce, perObject } from "./memo.js";
 import { and, asc, eq, gte, lte, sql } from "drizzle-orm";
 import type { ReadonlyDrizzle } from "ponder";
 import * as schema from "../../ponder.schema.js";
@@ -19,12 +19,10 @@ export type IndexedHead = { chain: string; chainId: number; blockNumber: bigint;
  */
 export function indexedHead(db: ReadDb, chain: "base" | "ethereum"): Promise<IndexedHead | null> {
   // Requests that arrive together share one query (nothing is kept: the next request asks again).
-  let shared = sharedHeads.get(db);
-  if (!shared) sharedHeads.set(db, (shared = coalesce<IndexedHead | null>()));
-  return shared(chain, () => queryIndexedHead(db, chain));
+  return sharedHeads(db)(chain, () => queryIndexedHead(db, chain));
 }
 
-const sharedHeads = new WeakMap<ReadDb, (key: string, build: () => Promise<IndexedHead | null>) => Promise<IndexedHead | null>>();
+const sharedHeads = perObject((_db: ReadDb) => coalesce<IndexedHead | null>());
 
 async function queryIndexedHead(db: ReadDb, chain: "base" | "ethereum"): Promise<IndexedHead | null> {
   const result = await db.execute(sql`select chain_id, latest_checkpoint from _ponder_checkpoint where chain_name = ${chain}`);

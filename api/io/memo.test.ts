@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { coalesce, memo } from "./memo.js";
+import { coalesce, memo, perObject } from "./memo.js";
 
 const deferred = <T>() => {
   let resolve!: (v: T) => void;
@@ -61,5 +61,17 @@ describe("memo", () => {
     expect(await m("k", async () => 2)).toBe(1);
     await new Promise((r) => setTimeout(r, 40));
     expect(await m("k", async () => 3)).toBe(3);
+  });
+});
+
+describe("perObject", () => {
+  it("makes one value per object, on first use", () => {
+    let made = 0;
+    const of = perObject((o: { n: number }) => ({ n: o.n, made: ++made }));
+    const a = { n: 1 };
+    const b = { n: 2 };
+    expect(of(a)).toBe(of(a));
+    expect(of(b)).toEqual({ n: 2, made: 2 });
+    expect(made).toBe(2);
   });
 });

@@ -20,6 +20,15 @@ export function coalesce<V>(): (key: string, build: () => Promise<V>) => Promise
   };
 }
 
+/** One value per object (a report context, a client), made on first use and dropped with the object. */
+export function perObject<K extends object, V>(make: (key: K) => V): (key: K) => V {
+  const made = new WeakMap<K, V>();
+  return (key) => {
+    if (!made.has(key)) made.set(key, make(key));
+    return made.get(key)!;
+  };
+}
+
 export type Memo<V> = ((key: string, build: () => Promise<V>) => Promise<V>) & { readonly size: number };
 
 export function memo<V>(options: { max: number; ttlMs?: number; keep?: (value: V) => boolean }): Memo<V> {

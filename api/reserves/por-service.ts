@@ -7,12 +7,11 @@
  */
 import type { Address, Hex } from "viem";
 import { PinnedReader, tolerantReads } from "../io/pinned-reader.js";
-import { coalesce, memo, type Memo } from "../io/memo.js";
-import { blockHashAt } from "../io/block-hash.js";
+import { coalesce, memo, perObject, type Memo } from "../io/memo.js";
 import { render, type Rendered } from "../http/rendered.js";
 import { kusdBurnedUpTo, redemptionsUpTo } from "../io/indexed-reads.js";
 import { everListed } from "../../core/registry/versions.js";
-import type { ReportBlock, ReportContext } from "../context.js";
+import { reportBlockHash, type ReportBlock, type ReportContext } from "../context.js";
 import { venueReadCommand, VenueReadError, type VenueAccountState } from "../io/hyperliquid.js";
 import { buildPorReport, type PorReport } from "../../core/reserves/por/por-report.js";
 import type { ChainSnapshot, Read } from "../../core/reserves/por/snapshot.js";
@@ -94,37 +93,28 @@ type PorCaches = {
 
 export type RenderedPor = { report: PorReport; rendered: Rendered };
 
-const cachesByContext = new WeakMap<ReportContext, PorCaches>();
+const cachesOf = perObject((ctx: ReportContext): PorCaches => {
+  const venue = memo<VenueAt>({ max: 1, ttlMs: ctx.venueMaxAgeSeconds * 1000, keep: (v) => v.state !== null });
+  return {
+    live: coalesce<LiveReads>(),
+    // Only a snapshot whose every read landed is kept: a failed read is retried next request.
+    snapshots: memo<ChainSnapshot>({ max: 32, keep: (s) => s.failedReads.length === 0 }),
+    history: memo<History>({ max: 32 }),
+    venue: ctx.venueMaxAgeSeconds > 0 ? (build) => venue("venue", build) : (build) => build(),
+    reports: memo<RenderedPor>({ max: 64, keep: (r) => r.report.attestation.failedReads.length === 0 }),
+  };
+});
 
-function cachesOf(ctx: ReportContext): PorCaches {
-  let c = cachesByContext.get(ctx);
-  if (!c) {
-    const venue = memo<VenueAt>({ max: 1, ttlMs: ctx.venueMaxAgeSeconds * 1000, keep: (v) => v.state !== null });
-    c = {
-      live: coalesce<LiveReads>(),
-      // Only a snapshot whose every read landed is kept: a failed read is retried next request.
-      snapshots: memo<ChainSnapshot>({ max: 32, keep: (s) => s.failedReads.length === 0 }),
-      history: memo<History>({ max: 32 }),
-      venue: ctx.venueMaxAgeSeconds > 0 ? (build) => venue("venue", build) : (build) => build(),
-      reports: memo<RenderedPor>({ max: 64, keep: (r) => r.report.attestation.failedReads.length === 0 }),
-    };
-    cachesByContext.set(ctx, c);
-  }
-  return c;
-}
-
-function readLive(ctx: ReportContext, blockNumber: bigint): Promise<LiveReads> {
+async function readLive(ctx: ReportContext, blockNumber: bigint): Promise<LiveReads> {
   const n = ctx.network;
   const { read, failedReads } = tolerantReads(new PinnedReader(ctx.base, blockNumber, n.reporting.publicRpc.base));
-  return (async () => {
-    const [blockHash, rpcChainLength, ...roles] = await Promise.all([
-      blockHashAt(ctx.base, blockNumber, ctx.headFreshMs),
-      ctx.base.getBlockNumber({ cacheTime: 0 }).then(Number, () => null),
-      ...PSM_KEYS.map((k) => read<boolean>({ to: n.kUSD.address, signature: "hasRole(bytes32,address)(bool)", args: [MINTER_ROLE, n.psms[k].address] })),
-    ]);
-    const minterRoles = Object.fromEntries(PSM_KEYS.map((k, i) => [k, roles[i] ?? null])) as Record<PsmKey, Read<boolean> | null>;
-    return { blockHash, rpcChainLength, minterRoles, failedReads };
-  })();
+  const [blockHash, rpcChainLength, ...roles] = await Promise.all([
+    reportBlockHash(ctx, blockNumber),
+    ctx.base.getBlockNumber({ cacheTime: 0 }).then(Number, () => null),
+    ...PSM_KEYS.map((k) => read<boolean>({ to: n.kUSD.address, signature: "hasRole(bytes32,address)(bool)", args: [MINTER_ROLE, n.psms[k].address] })),
+  ]);
+  const minterRoles = Object.fromEntries(PSM_KEYS.map((k, i) => [k, roles[i] ?? null])) as Record<PsmKey, Read<boolean> | null>;
+  return { blockHash, rpcChainLength, minterRoles, failedReads };
 }
 
 /** The cached snapshot with this request's live role reads in place of its own. */

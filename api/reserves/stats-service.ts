@@ -3,24 +3,21 @@ import type { PsmKey } from "../../core/network/types.js";
 import { buildStats, type Stats } from "../../core/reserves/stats.js";
 import { PSM_KEYS } from "../../core/reserves/por/snapshot.js";
 import { PinnedReader, type ReadSpec } from "../io/pinned-reader.js";
-import type { ReportBlock, ReportContext } from "../context.js";
-import { blockHashAt } from "../io/block-hash.js";
-import { memo, type Memo } from "../io/memo.js";
+import { reportBlockHash, type ReportBlock, type ReportContext } from "../context.js";
+import { memo, perObject } from "../io/memo.js";
 import { render, type Rendered } from "../http/rendered.js";
 
-const renderedByContext = new WeakMap<ReportContext, Memo<RenderedStats>>();
+const keptStats = perObject((_ctx: ReportContext) => memo<RenderedStats>({ max: 64 }));
 export type RenderedStats = { stats: Stats; rendered: Rendered };
 
 /** The stats at `at`, kept per block and block hash (every figure is a read pinned to the block). */
 export async function renderStats(ctx: ReportContext, at: ReportBlock): Promise<RenderedStats> {
-  let kept = renderedByContext.get(ctx);
-  if (!kept) renderedByContext.set(ctx, (kept = memo<RenderedStats>({ max: 64 })));
   const build = async () => {
     const stats = await loadStats(ctx, at);
     return { stats, rendered: render(stats) };
   };
-  const hash = await blockHashAt(ctx.base, at.blockNumber, ctx.headFreshMs);
-  return hash ? kept(`${at.blockNumber}:${hash}`, build) : build();
+  const hash = await reportBlockHash(ctx, at.blockNumber);
+  return hash ? keptStats(ctx)(`${at.blockNumber}:${hash}`, build) : build();
 }
 
 export async function loadStats(ctx: ReportContext, at: ReportBlock): Promise<Stats> {

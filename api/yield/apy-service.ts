@@ -3,9 +3,8 @@
  * through the pure builder (core/yield/apy-report.ts), whose ApyReportSchema is the response's
  * contract. A venue that cannot be read leaves the venue-derived fields null, never guessed.
  */
-import { reportHead, type ReportContext } from "../context.js";
-import { blockHashAt } from "../io/block-hash.js";
-import { memo, type Memo } from "../io/memo.js";
+import { reportBlockHash, reportHead, type ReportContext } from "../context.js";
+import { memo, perObject } from "../io/memo.js";
 import { render, type Rendered } from "../http/rendered.js";
 import { buildApyReport, type ApyReport } from "../../core/yield/apy-report.js";
 import type { MarketPeer } from "../../core/yield/apy-market-context.js";
@@ -15,7 +14,7 @@ export { MIN_RUNWAY_DAYS } from "../../core/yield/apy-incentive.js";
 export type { MarketPeer };
 export { marketPeersFromEnv };
 
-const keptByContext = new WeakMap<ReportContext, Memo<RenderedApy>>();
+const keptApy = perObject((ctx: ReportContext) => memo<RenderedApy>({ max: 4, ttlMs: ctx.venueMaxAgeSeconds * 1000 }));
 export type RenderedApy = { report: ApyReport; rendered: Rendered };
 
 /**
@@ -28,11 +27,9 @@ export async function renderApy(ctx: ReportContext): Promise<RenderedApy> {
     return { report, rendered: render(report) };
   };
   if (ctx.venueMaxAgeSeconds === 0) return build();
-  let kept = keptByContext.get(ctx);
-  if (!kept) keptByContext.set(ctx, (kept = memo<RenderedApy>({ max: 4, ttlMs: ctx.venueMaxAgeSeconds * 1000 })));
   const head = await reportHead(ctx);
-  const hash = head ? await blockHashAt(ctx.base, head.blockNumber, ctx.headFreshMs) : null;
-  return hash ? kept(`${head!.blockNumber}:${hash}`, build) : build();
+  const hash = head ? await reportBlockHash(ctx, head.blockNumber) : null;
+  return hash ? keptApy(ctx)(`${head!.blockNumber}:${hash}`, build) : build();
 }
 
 export async function loadApy(ctx: ReportContext, now = Math.floor(Date.now() / 1000), marketPeers: MarketPeer[] = marketPeersFromEnv()): Promise<ApyReport> {
