@@ -13,16 +13,30 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { startDevnet } from "../devnet/devnet.js";
+import { readDeployment } from "../devnet/deployment.js";
 import { startIndexer } from "../stack/indexer.js";
 import { devnetServiceEnv } from "../devnet/network-document.js";
 import { selectNetwork } from "../src/networks/index.js";
 import { freePort } from "../test/helpers/ports.js";
 import { fetchAllLogs, subscriptions } from "./subscriptions.js";
+import { formatBreakdown, ponderBreakdown } from "./ponder-metrics.js";
 
-const { values } = parseArgs({ options: { scale: { type: "string", default: "1100" } } });
+const { values } = parseArgs({
+  options: {
+    scale: { type: "string", default: "1100" },
+    databases: { type: "string", default: "pglite,postgres" },
+    /** Print where each indexer's time went, from Ponder's metrics. */
+    profile: { type: "boolean", default: false },
+    /** Write V8 CPU profiles of each indexer run to this directory. */
+    "cpu-prof": { type: "string" },
+    /** Reuse a running devnet (its deployment.json, e.g. from `npm run devnet`) instead of playing one. */
+    devnet: { type: "string" },
+  },
+});
 const scale = Number(values.scale);
+const databases = values.databases.split(",") as Array<"pglite" | "postgres">;
 const dir = mkdtempSync(join(tmpdir(), "kusd-bench-"));
-const deploymentFile = join(dir, "deployment.json");
+const deploymentFile = values.devnet ?? join(dir, "deployment.json");
 process.env.DEVNET_DEPLOYMENT = deploymentFile;
 
 function postgresUrl(): string | null {
@@ -43,11 +57,17 @@ async function timeIndexer(label: string, opts: { root?: string; databaseUrl?: s
     pgliteDir: join(dir, `pglite-${label}-${Date.now()}`),
     viewsSchema: `bench_views_${label}`,
     readyTimeoutMs: 3_600_000,
+    ...(values["cpu-prof"] && { nodeArgs: ["--cpu-prof", `--cpu-prof-dir=${values["cpu-prof"]}`, `--cpu-prof-name=${label}.cpuprofile`] }),
     ...opts,
   });
   try {
     await indexer.waitForBlock("base", lastBlock, 1_800_000);
-    return (performance.now() - started) / 1000;
+    const seconds = (performance.now() - started) / 1000;
+    if (values.profile) {
+      const metrics = await fetch(`${indexer.url}/metrics`).then((r) => r.text());
+      console.log(formatBreakdown(`${label}, ${seconds.toFixed(1)} s`, ponderBreakdown(metrics)));
+    }
+    return seconds;
   } finally {
     await indexer.stop();
   }
@@ -56,11 +76,15 @@ async function timeIndexer(label: string, opts: { root?: string; databaseUrl?: s
 async function main() {
   console.log(`devnet at scale ${scale} ...`);
   const t0 = performance.now();
+  const reused = values.devnet ? readDeployment(values.devnet) : null;
+  const portOf = (url: string) => Number(new URL(url).port);
   const devnet = await startDevnet({
-    ports: { base: await freePort(), ethereum: await freePort(), venue: await freePort() },
+    ports: reused
+      ? { base: portOf(reused.chains.base.rpcUrl), ethereum: portOf(reused.chains.ethereum.rpcUrl), venue: portOf(reused.venue.url) }
+      : { base: await freePort(), ethereum: await freePort(), venue: await freePort() },
     deploymentFile,
-    scale,
-    reuse: false,
+    scale: reused?.scale ?? scale,
+    reuse: Boolean(reused),
   });
   try {
     const d = devnet.deployment;
@@ -75,7 +99,7 @@ async function main() {
 
     const rows: string[][] = [];
     const pg = postgresUrl();
-    for (const database of ["pglite", "postgres"] as const) {
+    for (const database of databases) {
       if (database === "postgres" && !pg) {
         console.log("postgres: not reachable, skipped (set BENCH_DATABASE_URL)");
         continue;

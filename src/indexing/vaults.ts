@@ -1,10 +1,11 @@
 import { ponder, type Context } from "ponder:registry";
 import { shareBalance, sharePrice, vaultEvent, vaultReport } from "ponder:schema";
 import { zeroAddress, type Address } from "viem";
-import { stakedKUSDAbi } from "../../abis/index.js";
 import { lower, network, vaultKeyOf } from "./lookup.js";
 import { explains } from "../../core/registry/violation-rule.js";
 import { explainCandidate, recordRegistryTransfer } from "./transfers.js";
+import { createSharePriceReader } from "../../core/yield/share-price-reads.js";
+import { aggregate3Bytecode } from "../../abis/Aggregate3.js";
 
 async function addShares(context: Context, vault: Address, account: Address, delta: bigint) {
   await context.db
@@ -114,36 +115,22 @@ for (const [name, field] of [["L1AssetsUpdated", "l1Assets"], ["OffChainAssetsUp
   });
 }
 
-/**
- * Staking vaults seen with code. A start block may precede the deployment (a start from the
- * day's first block): there the vault has no code, an eth_call answers 0x, and Ponder would
- * retry and then halt the backfill. So look for code first, until it appears (code, once
- * deployed, stays; the set only saves calls).
- */
-const vaultsWithCode = new Set<string>();
-
-const shareDecimals: Record<string, number> = {};
+// One eth_call per block for every vault (see share-price-reads.ts). Sent with `call`, not
+// Ponder's `multicall`: Ponder profiles `multicall` and would prefetch each part as its own
+// eth_call, the very cost the batch avoids. Ponder still caches the call by block and data.
+const readSharePrices = createSharePriceReader(aggregate3Bytecode);
 
 ponder.on("SharePrice:block", async ({ event, context }) => {
-  for (const [vaultKey, deployed] of Object.entries(network.stakingVaults)) {
-    if (BigInt(deployed.startBlock) > event.block.number) continue;
-    if (!vaultsWithCode.has(vaultKey)) {
-      const code = await context.client.getCode({ address: deployed.address });
-      if (!code || code === "0x") continue;
-      vaultsWithCode.add(vaultKey);
-    }
-    const read = (functionName: "totalAssets" | "totalSupply") =>
-      context.client.readContract({ abi: stakedKUSDAbi, address: deployed.address, functionName });
-    // One whole share at the vault's own decimals (24 on the deployed skUSDs), read once, not assumed.
-    const decimals = (shareDecimals[vaultKey] ??= await context.client.readContract({ abi: stakedKUSDAbi, address: deployed.address, functionName: "decimals" }));
-    const [assetsPerShare, totalAssets, totalSupply] = await Promise.all([
-      context.client.readContract({ abi: stakedKUSDAbi, address: deployed.address, functionName: "convertToAssets", args: [10n ** BigInt(decimals)] }),
-      read("totalAssets"),
-      read("totalSupply"),
-    ]);
+  const started = Object.entries(network.stakingVaults).filter(([, d]) => BigInt(d.startBlock) <= event.block.number);
+  // A start block may precede the deployment (a start from the day's first block): a vault
+  // without code there is left out, not read as 0.
+  const readings = await readSharePrices(context.client, started.map(([, d]) => d.address));
+  for (const [vaultKey, deployed] of started) {
+    const reading = readings.get(deployed.address);
+    if (!reading) continue;
     const vault = lower(deployed.address);
     await context.db.insert(sharePrice).values({
-      id: `${vault}:${event.block.number}`, vaultKey, vault, assetsPerShare, totalAssets, totalSupply,
+      id: `${vault}:${event.block.number}`, vaultKey, vault, ...reading,
       blockNumber: event.block.number, timestamp: event.block.timestamp,
     });
   }

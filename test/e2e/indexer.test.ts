@@ -138,6 +138,14 @@ describe("indexed history equals independent chain reads", () => {
     for (const r of rows.filter((_, i) => i % Math.ceil(rows.length / 8) === 0)) {
       const onChain = await s.client.readContract({ address: r.vault, abi: stakedKUSDAbi, functionName: "convertToAssets", args: [10n ** 24n], blockNumber: r.blockNumber });
       expect(r.assetsPerShare).toBe(onChain);
+      const read = (functionName: "totalAssets" | "totalSupply") =>
+        s.client.readContract({ address: r.vault, abi: stakedKUSDAbi, functionName, blockNumber: r.blockNumber });
+      expect(r.totalAssets).toBe(await read("totalAssets"));
+      expect(r.totalSupply).toBe(await read("totalSupply"));
+    }
+    // No price before a vault had code (one read batch for all vaults must not invent one).
+    for (const r of rows.filter((_, i) => i % Math.ceil(rows.length / 8) === 0)) {
+      expect(await s.client.getCode({ address: r.vault, blockNumber: r.blockNumber })).not.toBe(undefined);
     }
   });
 
