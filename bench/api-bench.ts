@@ -14,17 +14,26 @@ import { createPublicClient, createWalletClient, http, maxUint256, parseUnits, t
 import { privateKeyToAccount } from "viem/accounts";
 import { fiatTokenV2Abi, kusdAbi, kusdpsmAbi } from "../abis/index.js";
 import { devnetChain } from "../devnet/chains.js";
-import type { Deployment } from "../devnet/deployment.js";
+import { readDeployment, type Deployment } from "../devnet/deployment.js";
+import { atLeast, atMost, recordFigures } from "./results.js";
 import { startDevnet } from "../devnet/devnet.js";
 import { startIndexer } from "../stack/indexer.js";
 import { freePort } from "../test/helpers/ports.js";
 
-const { values } = parseArgs({ options: { scale: { type: "string", default: "1100" }, requests: { type: "string", default: "400" }, concurrency: { type: "string", default: "16" } } });
+const { values } = parseArgs({
+  options: {
+    scale: { type: "string", default: "1100" },
+    requests: { type: "string", default: "2000" },
+    concurrency: { type: "string", default: "20" },
+    /** Reuse a running devnet (its deployment.json) instead of playing one. */
+    devnet: { type: "string" },
+  },
+});
 const scale = Number(values.scale);
 const requests = Number(values.requests);
 const concurrency = Number(values.concurrency);
 const dir = mkdtempSync(join(tmpdir(), "kusd-bench-api-"));
-const deploymentFile = join(dir, "deployment.json");
+const deploymentFile = values.devnet ?? join(dir, "deployment.json");
 process.env.DEVNET_DEPLOYMENT = deploymentFile;
 
 type Target = { name: string; url: string; body: string; count: (json: any) => number };
@@ -40,23 +49,32 @@ async function once(t: Target): Promise<number> {
 
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 
+/** `requests` requests from `concurrency` clients at once: latency percentiles under that load, and throughput. */
 async function measure(t: Target) {
-  for (let i = 0; i < 20; i++) await once(t); // warm-up
+  for (let i = 0; i < 50; i++) await once(t); // warm-up
   const latencies: number[] = [];
-  for (let i = 0; i < requests; i++) latencies.push(await once(t));
-  latencies.sort((a, b) => a - b);
   const started = performance.now();
   let next = 0;
   await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (next++ < requests) await once(t);
+    while (next++ < requests) latencies.push(await once(t));
   }));
   const throughput = requests / ((performance.now() - started) / 1000);
+  latencies.sort((a, b) => a - b);
   return { p50: pct(latencies, 50), p99: pct(latencies, 99), throughput };
 }
 
 async function main() {
   console.log(`devnet at scale ${scale} ...`);
-  const devnet = await startDevnet({ ports: { base: await freePort(), ethereum: await freePort(), venue: await freePort() }, deploymentFile, scale, reuse: false });
+  const reused = values.devnet ? readDeployment(values.devnet) : null;
+  const portOf = (url: string) => Number(new URL(url).port);
+  const devnet = await startDevnet({
+    ports: reused
+      ? { base: portOf(reused.chains.base.rpcUrl), ethereum: portOf(reused.chains.ethereum.rpcUrl), venue: portOf(reused.venue.url) }
+      : { base: await freePort(), ethereum: await freePort(), venue: await freePort() },
+    deploymentFile,
+    scale: reused?.scale ?? scale,
+    reuse: Boolean(reused),
+  });
   await addHeavyRedeemer(devnet.deployment);
   const databaseUrl = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL;
   const indexer = await startIndexer({ port: await freePort(), deploymentFile, databaseUrl, pgliteDir: join(dir, "pglite"), viewsSchema: "bench_api_views", readyTimeoutMs: 3_600_000 });
@@ -82,13 +100,29 @@ async function main() {
       body: JSON.stringify({ query: `{ psmSwaps(where: { user: "${user.address.toLowerCase()}" }, limit: 100, orderBy: "blockNumber", orderDirection: "asc") { items { ${fields} } } }` }),
       count: (j) => j.data.psmSwaps.items.length,
     };
+    // The same page with a nested object per row (the swap's user account), ours only: Ponder's
+    // generated schema has no relation for it.
+    const nested: Target = {
+      name: "ours, nested",
+      url: `${indexer.url}/graphql`,
+      body: JSON.stringify({ query: `{ psmSwaps(first: 100, filter: { user: "${user.address}" }) { nodes { ${fields} user { address } } } }` }),
+      count: (j) => j.data.psmSwaps.nodes.length,
+    };
     const a = await measure(ours);
     const b = await measure(ponder);
-    const row = (n: string, m: typeof a) => `${n.padEnd(8)} p50 ${m.p50.toFixed(2).padStart(7)} ms  p99 ${m.p99.toFixed(2).padStart(7)} ms  ${m.throughput.toFixed(0).padStart(6)} req/s`;
-    console.log(`\n${databaseUrl ? "PostgreSQL" : "PGlite"}, ${requests} requests sequential (latency) and ${concurrency} concurrent (throughput)`);
+    const c = await measure(nested);
+    const row = (n: string, m: typeof a) => `${n.padEnd(14)} p50 ${m.p50.toFixed(2).padStart(7)} ms  p99 ${m.p99.toFixed(2).padStart(7)} ms  ${m.throughput.toFixed(0).padStart(6)} req/s`;
+    const db = databaseUrl ? "PostgreSQL" : "PGlite";
+    console.log(`\n${db}, ${requests} requests from ${concurrency} concurrent clients, page of 100 rows`);
     console.log(row("ours", a));
     console.log(row("ponder", b));
+    console.log(row("ours, nested", c));
     console.log(`ratios ours/ponder: p50 ${(a.p50 / b.p50).toFixed(2)}  p99 ${(a.p99 / b.p99).toFixed(2)}  throughput ${(a.throughput / b.throughput).toFixed(2)}`);
+    recordFigures("graphql", [
+      { figure: `POST /graphql, page of 100 swaps, ${concurrency} clients, ${db}: req/s`, value: a.throughput, unit: "req/s", baseline: { name: "Ponder's generated GraphQL, same page", value: b.throughput }, ...atLeast(a.throughput / b.throughput, 1.0) },
+      { figure: `POST /graphql, page of 100 swaps, ${concurrency} clients, ${db}: p99`, value: a.p99, unit: "ms", baseline: { name: "Ponder's p99", value: b.p99 }, ...atMost(a.p99, 30, "ms") },
+      { figure: `POST /graphql, page of 100 swaps with user { address }, ${concurrency} clients: p99`, value: c.p99, unit: "ms", ...atMost(c.p99, 30, "ms") },
+    ]);
   } finally {
     await indexer.stop();
     await devnet.stop();

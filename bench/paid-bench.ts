@@ -18,8 +18,9 @@ import { startDevnet } from "../devnet/devnet.js";
 import { startIndexer } from "../stack/indexer.js";
 import { devnetKey } from "../devnet/keys.js";
 import { freePort } from "../test/helpers/ports.js";
+import { atLeast, atMost, recordFigures } from "./results.js";
 
-const { values } = parseArgs({ options: { requests: { type: "string", default: "60" }, concurrency: { type: "string", default: "4" } } });
+const { values } = parseArgs({ options: { requests: { type: "string", default: "200" }, concurrency: { type: "string", default: "20" } } });
 const requests = Number(values.requests);
 const concurrency = Number(values.concurrency);
 const dir = mkdtempSync(join(tmpdir(), "kusd-bench-paid-"));
@@ -82,7 +83,14 @@ async function main() {
     console.log(row("free  GET /api/por/signed", free));
     console.log(row("paid  GET /paid/reserves", paid));
     console.log(`x402 adds (402 round trip + verify + settle): p50 +${(paid.p50 - free.p50).toFixed(1)} ms (paid/free ${(paid.p50 / free.p50).toFixed(2)}), p99 +${(paid.p99 - free.p99).toFixed(1)} ms; throughput ratio paid/free ${(paid.rps / free.rps).toFixed(3)}`);
-    console.log(`settlements: ${answered} paid answers, recipient received ${moved} (${answered * 250_000n}); double charges ${moved > answered * 250_000n ? (moved - answered * 250_000n) / 250_000n : 0n}, lost ${moved < answered * 250_000n ? (answered * 250_000n - moved) / 250_000n : 0n}`);
+    const double = moved > answered * 250_000n ? (moved - answered * 250_000n) / 250_000n : 0n;
+    const lost = moved < answered * 250_000n ? (answered * 250_000n - moved) / 250_000n : 0n;
+    console.log(`settlements: ${answered} paid answers, recipient received ${moved} (${answered * 250_000n}); double charges ${double}, lost ${lost}`);
+    recordFigures("paid", [
+      { figure: `paid GET /paid/reserves, ${concurrency} payers: settled req/s`, value: paid.rps, unit: "req/s", target: "≥ 50 req/s", holds: paid.rps >= 50 },
+      { figure: "paid GET /paid/reserves p50 (one payer, 402 round trip + verify + settle)", value: paid.p50, unit: "ms", baseline: { name: "free GET /api/por/signed p50", value: free.p50 }, ...atMost(paid.p50 / free.p50, 2, "× free") },
+      { figure: `double charges + lost settlements over ${answered} paid answers`, value: Number(double + lost), unit: "", ...atMost(Number(double + lost), 0, "") },
+    ]);
   } finally {
     await indexer.stop();
     await devnet.stop();

@@ -13,6 +13,7 @@ import { parseArgs } from "node:util";
 import { startDevnet } from "../devnet/devnet.js";
 import { startIndexer } from "../stack/indexer.js";
 import { freePort } from "../test/helpers/ports.js";
+import { atLeast, atMost, recordFigures, type Figure } from "./results.js";
 
 const { values } = parseArgs({ options: { clients: { type: "string", default: "20" }, seconds: { type: "string", default: "8" }, only: { type: "string" } } });
 const clients = Number(values.clients);
@@ -86,6 +87,7 @@ async function main() {
     line(["target", "bytes", "req/s", "p50 ms", "p99 ms", "constant req/s", "constant p99 ms", "report / constant"]);
     line(["---", "---:", "---:", "---:", "---:", "---:", "---:", "---:"]);
     const rssBefore = rssMb(indexer.process.pid!, "VmRSS");
+    const figures: Figure[] = [];
     for (const path of ["/api/por", "/api/stats", "/api/apy", "/api/por/signed"].filter((p) => !values.only || values.only.split(",").includes(p))) {
       const first = await fetch(`${url}${path}`);
       if (first.status !== 200) throw new Error(`${path}: ${first.status} ${await first.text()}`);
@@ -95,10 +97,18 @@ async function main() {
       const f = (x: number) => x.toFixed(1);
       line([path, bytes, f(report.rps), f(report.p50), f(report.p99), f(constant.rps), f(constant.p99), (report.rps / constant.rps).toFixed(2) + (report.errors ? ` (${report.errors} non-200)` : "")]);
       console.log(rows.at(-1));
+      const ratio = report.rps / constant.rps;
+      figures.push(
+        { figure: `GET ${path}, ${clients} clients: req/s`, value: report.rps, unit: "req/s", baseline: { name: "constant route, same size", value: constant.rps }, ...atLeast(ratio, 0.8) },
+        { figure: `GET ${path}, ${clients} clients: p99`, value: report.p99, unit: "ms", baseline: { name: "constant route p99", value: constant.p99 }, ...atMost(report.p99, 25, "ms") },
+      );
     }
     console.log(`\n${clients} clients, ${seconds} s per target, keep-alive, ${databaseUrl ? "PostgreSQL" : "PGlite"}\n`);
     console.log(rows.join("\n"));
-    console.log(`\nRSS of the API+indexer process: ${rssBefore ?? "n/a"} MB before the load, peak ${rssMb(indexer.process.pid!, "VmHWM") ?? "n/a"} MB`);
+    const peak = rssMb(indexer.process.pid!, "VmHWM");
+    console.log(`\nRSS of the API+indexer process: ${rssBefore ?? "n/a"} MB before the load, peak ${peak ?? "n/a"} MB`);
+    if (peak !== null) figures.push({ figure: `peak RSS of the API+indexer process under the report load (before: ${rssBefore} MB)`, value: peak, unit: "MB", ...atMost(peak, 1024, "MB") });
+    recordFigures("reports", figures);
   } finally {
     await indexer.stop();
     await devnet.stop();

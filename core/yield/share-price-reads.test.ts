@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { decodeFunctionData, encodeFunctionResult, type Address, type Hex } from "viem";
-import { aggregate3Fragment as aggregate3Abi, createSharePriceReader, shareViewsFragment as stakedKUSDAbi } from "./share-price-reads.js";
+import { aggregate3Fragment as aggregate3Abi, createBlockLookahead, createSharePriceReader, shareViewsFragment as stakedKUSDAbi } from "./share-price-reads.js";
 
 /** Stands for the aggregator's creation code (the e2e suite runs the real one against anvil). */
 const aggregate3Bytecode = "0xc0de" as Hex;
@@ -64,5 +64,39 @@ describe("createSharePriceReader", () => {
   it("fails the block when a part of a deployed vault's reading fails, rather than storing a guess", async () => {
     const { client } = fakeChain({ [A]: { decimals: 18, totalAssets: 1n, totalSupply: 1n, reverts: "totalSupply" } });
     await expect(createSharePriceReader(aggregate3Bytecode)(client, [A])).rejects.toThrow(/share price read of 0x0+a1 failed/);
+  });
+});
+
+describe("createBlockLookahead", () => {
+  const H1 = "0x01" as Hex;
+  const H2 = "0x02" as Hex;
+
+  it("hands over a read made ahead when the block still has the hash it was read at", async () => {
+    const ahead = createBlockLookahead<string>();
+    ahead.start(10n, async () => ({ hash: H1, value: "read at 10" }));
+    expect(await ahead.take(10n, H1)).toBe("read at 10");
+    expect(await ahead.take(10n, H1)).toBe(null); // taken once
+  });
+
+  it("drops a read whose block was replaced by a reorg, and one that failed", async () => {
+    const ahead = createBlockLookahead<string>();
+    ahead.start(10n, async () => ({ hash: H1, value: "old fork" }));
+    expect(await ahead.take(10n, H2)).toBe(null);
+    ahead.start(20n, async () => {
+      throw new Error("block not found");
+    });
+    expect(await ahead.take(20n, H1)).toBe(null);
+  });
+
+  it("starts one read per block and forgets reads for blocks already passed", async () => {
+    const ahead = createBlockLookahead<number>();
+    let reads = 0;
+    const read = async () => ({ hash: H1, value: ++reads });
+    ahead.start(10n, read);
+    ahead.start(10n, read);
+    ahead.start(5n, read);
+    expect(reads).toBe(2);
+    expect(await ahead.take(10n, H1)).toBe(1);
+    expect(await ahead.take(5n, H1)).toBe(null);
   });
 });

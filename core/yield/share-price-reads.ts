@@ -90,3 +90,27 @@ export function createSharePriceReader(aggregateCode: Hex) {
     return readings;
   };
 }
+
+/**
+ * One read kept ahead of the indexer: while block N is handled, the read for the next block of
+ * the interval is already on its way, so a slow historical `eth_call` overlaps the handlers in
+ * between instead of holding them up. Reorg-safe by construction: the read ahead is pinned to the
+ * hash the block had when it was read, and is used only when the indexed block has that hash.
+ */
+export function createBlockLookahead<T>() {
+  const pending = new Map<bigint, Promise<{ hash: Hex; value: T } | null>>();
+  return {
+    /** The value read ahead for this block, or null (none, failed, or another hash). */
+    async take(number: bigint, hash: Hex): Promise<T | null> {
+      const ahead = pending.get(number);
+      for (const n of pending.keys()) if (n <= number) pending.delete(n);
+      const result = ahead ? await ahead : null;
+      return result && result.hash === hash ? result.value : null;
+    },
+    /** Starts `read` for a later block unless one is on its way; a failure only means no head start. */
+    start(number: bigint, read: () => Promise<{ hash: Hex; value: T } | null>): void {
+      if (pending.has(number)) return;
+      pending.set(number, read().catch(() => null));
+    },
+  };
+}

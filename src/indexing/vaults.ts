@@ -1,10 +1,10 @@
 import { ponder, type Context } from "ponder:registry";
 import { shareBalance, sharePrice, vaultEvent, vaultReport } from "ponder:schema";
-import { zeroAddress, type Address } from "viem";
+import { createPublicClient, fallback, http, zeroAddress, type Address, type Hex } from "viem";
 import { lower, network, vaultKeyOf } from "./lookup.js";
 import { explains } from "../../core/registry/violation-rule.js";
 import { explainCandidate, recordRegistryTransfer } from "./transfers.js";
-import { createSharePriceReader } from "../../core/yield/share-price-reads.js";
+import { createBlockLookahead, createSharePriceReader, type ShareReading } from "../../core/yield/share-price-reads.js";
 import { aggregate3Bytecode } from "../../abis/Aggregate3.js";
 
 async function addShares(context: Context, vault: Address, account: Address, delta: bigint) {
@@ -120,11 +120,32 @@ for (const [name, field] of [["L1AssetsUpdated", "l1Assets"], ["OffChainAssetsUp
 // eth_call, the very cost the batch avoids. Ponder still caches the call by block and data.
 const readSharePrices = createSharePriceReader(aggregate3Bytecode);
 
+// Ponder cannot prefetch a deployless call, so the next interval's read is started here, pinned
+// to that block's hash (see createBlockLookahead), through a client of our own.
+const ahead = createBlockLookahead<Map<Address, ShareReading>>();
+const chain = createPublicClient({ transport: fallback(network.chains.base.rpc.map((url) => http(url))) });
+
+/** Intervals read ahead: enough that a node answering one call at a time is never idle in a backfill. */
+const LOOKAHEAD = 3n;
+
+const vaultsAt = (block: bigint) =>
+  Object.entries(network.stakingVaults).filter(([, d]) => BigInt(d.startBlock) <= block);
+
 ponder.on("SharePrice:block", async ({ event, context }) => {
-  const started = Object.entries(network.stakingVaults).filter(([, d]) => BigInt(d.startBlock) <= event.block.number);
+  const started = vaultsAt(event.block.number);
   // A start block may precede the deployment (a start from the day's first block): a vault
   // without code there is left out, not read as 0.
-  const readings = await readSharePrices(context.client, started.map(([, d]) => d.address));
+  const readings =
+    (await ahead.take(event.block.number, event.block.hash)) ??
+    (await readSharePrices(context.client, started.map(([, d]) => d.address)));
+  for (let k = 1n; k <= LOOKAHEAD; k++) {
+    const next = event.block.number + k * BigInt(network.sharePriceInterval);
+    ahead.start(next, async () => {
+      const block = await chain.getBlock({ blockNumber: next });
+      const pinned = { call: (args: { code: Hex; data: Hex }) => chain.call({ ...args, blockHash: block.hash, requireCanonical: true }) };
+      return { hash: block.hash, value: await readSharePrices(pinned, vaultsAt(next).map(([, d]) => d.address)) };
+    });
+  }
   for (const [vaultKey, deployed] of started) {
     const reading = readings.get(deployed.address);
     if (!reading) continue;
