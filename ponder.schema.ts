@@ -250,6 +250,17 @@ export const kusdSupplyEvent = onchainTable(
   (table) => ({ blockIdx: index().on(table.blockNumber) }),
 );
 
+/**
+ * kUSD burned per transaction and burner (id `txHash:account`): what a redemption Swap of the
+ * same transaction reads by key (the live PSM burns what it redeems before it emits Swap). A
+ * keyed row stays in Ponder's indexing cache; a SQL query over kusd_supply_event would flush
+ * the cache to the database on every redemption.
+ */
+export const kusdTxBurn = onchainTable("kusd_tx_burn", (t) => ({
+  id: t.text().primaryKey(),
+  amount: t.bigint().notNull(),
+}));
+
 /** Running kUSD totals (one row, id "kUSD"). */
 export const kusdSupply = onchainTable("kusd_supply", (t) => ({
   id: t.text().primaryKey(),

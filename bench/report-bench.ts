@@ -74,7 +74,11 @@ async function main() {
       KUSD_BENCH_ROUTES: "1",
     },
     // BENCH_CPU_PROF=dir: a V8 CPU profile of the API+indexer process, written when it stops.
-    nodeArgs: process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [],
+    // BENCH_NODE_ARGS: extra V8/Node flags for that process (e.g. heap limits), space-separated.
+    nodeArgs: [
+      ...(process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []),
+      ...(process.env.BENCH_NODE_ARGS?.split(" ").filter(Boolean) ?? []),
+    ],
   });
   try {
     await indexer.waitForBlock("base", devnet.deployment.chains.base.historyEndBlock, 300_000);

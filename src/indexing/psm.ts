@@ -1,10 +1,9 @@
 import { ponder } from "ponder:registry";
-import { kusdSupplyEvent, psmPauseEvent, psmReserveMovement, psmSwap } from "ponder:schema";
-import { and, eq } from "ponder";
+import { kusdTxBurn, psmPauseEvent, psmReserveMovement, psmSwap } from "ponder:schema";
 import { lower, network, psmKeyOf } from "./lookup.js";
 import { swapAmounts } from "../../core/psm/swap-amounts.js";
 import { explains } from "../../core/registry/violation-rule.js";
-import { explainCandidate } from "./transfers.js";
+import { explainCandidate, txBurnId } from "./transfers.js";
 import { isDirectSwapCall, movementId } from "./reserve-movements.js";
 
 ponder.on("PSM:Swap", async ({ event, context }) => {
@@ -14,13 +13,7 @@ ponder.on("PSM:Swap", async ({ event, context }) => {
   const amounts = swapAmounts(direction, amount, fee);
   // The live PSM burns what it redeems while minting is enabled; its burn (a kUSD Transfer to
   // zero from the PSM) comes earlier in the same transaction. v1 and v3 never burn.
-  const burns =
-    direction === "redeem"
-      ? await context.db.sql
-          .select({ amount: kusdSupplyEvent.amount })
-          .from(kusdSupplyEvent)
-          .where(and(eq(kusdSupplyEvent.txHash, event.transaction.hash), eq(kusdSupplyEvent.account, psm), eq(kusdSupplyEvent.kind, "burn")))
-      : [];
+  const burned = direction === "redeem" ? await context.db.find(kusdTxBurn, { id: txBurnId(event.transaction.hash, psm) }) : null;
   await context.db.insert(psmSwap).values({
     id: event.id,
     psmKey: psmKeyOf(psm) ?? "unknown",
@@ -29,7 +22,7 @@ ponder.on("PSM:Swap", async ({ event, context }) => {
     user: lower(user),
     ...amounts,
     fee,
-    kusdBurned: burns.reduce((sum, b) => sum + b.amount, 0n),
+    kusdBurned: burned?.amount ?? 0n,
     txHash: event.transaction.hash,
     blockNumber: event.block.number,
     timestamp: event.block.timestamp,

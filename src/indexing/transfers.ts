@@ -1,5 +1,5 @@
 import { ponder, type Context } from "ponder:registry";
-import { accountBalance, kusdSupply, kusdSupplyEvent, registryTransfer, registryViolation } from "ponder:schema";
+import { accountBalance, kusdSupply, kusdSupplyEvent, kusdTxBurn, registryTransfer, registryViolation } from "ponder:schema";
 import { zeroAddress, type Address, type Hex } from "viem";
 import { candidateId, classifyTransfer, explains, type TransferClass } from "../../core/registry/violation-rule.js";
 import { isListed, lower, psmKeyOf, registryIndex, TOKEN_SYMBOLS } from "./lookup.js";
@@ -102,6 +102,9 @@ const transferOf = (event: {
 
 type TxCall = { to: Address | null; input: Hex };
 
+/** The key of kusd_tx_burn: kUSD burned from `account` within transaction `txHash`. */
+export const txBurnId = (txHash: Hex, account: Address) => `${txHash}:${account.toLowerCase()}`;
+
 async function onUsdcTransfer(context: Context, t: TransferLike, tx: TxCall) {
   await recordRegistryTransfer(context, t);
   const base = { amount: t.amount, txHash: t.txHash, blockNumber: t.blockNumber, timestamp: t.timestamp };
@@ -150,6 +153,12 @@ ponder.on("KUSD:Transfer", async ({ event, context }) => {
       totalBurned: row.totalBurned + burned,
       updatedBlock: t.blockNumber,
     }));
+  if (kind === "burn") {
+    await context.db
+      .insert(kusdTxBurn)
+      .values({ id: txBurnId(t.txHash, t.from), amount: t.amount })
+      .onConflictDoUpdate((row) => ({ amount: row.amount + t.amount }));
+  }
   await context.db.insert(kusdSupplyEvent).values({
     id: t.logId,
     kind,
