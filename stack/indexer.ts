@@ -10,6 +10,7 @@ import { deploymentPath, readDeployment } from "../devnet/deployment.js";
 import { devnetServiceEnv } from "../devnet/network-document.js";
 import { rpcBlockNumber } from "../devnet/rpc.js";
 import { clearDevnetSyncRows } from "../devnet/sync-cache.js";
+import { serviceEnvSchema } from "../core/network/env.js";
 
 const require = createRequire(import.meta.url);
 
@@ -68,8 +69,8 @@ const ponderBin = () => join(root, "node_modules", "ponder", "dist", "esm", "bin
  * indexing cache from the heap limit, so a large backfill can raise it: KUSD_MAX_OLD_SPACE_MB.
  */
 export function heapFlags(env: NodeJS.ProcessEnv): string[] {
-  const oldSpace = Number(env.KUSD_MAX_OLD_SPACE_MB ?? 512);
-  if (!Number.isInteger(oldSpace) || oldSpace < 128) throw new Error(`KUSD_MAX_OLD_SPACE_MB must be an integer ≥ 128, got ${env.KUSD_MAX_OLD_SPACE_MB}`);
+  // Only this variable: the service itself checks (and reports) the rest of its environment.
+  const oldSpace = serviceEnvSchema.shape.KUSD_MAX_OLD_SPACE_MB.parse(env.KUSD_MAX_OLD_SPACE_MB || undefined) ?? 512;
   return [`--max-old-space-size=${oldSpace}`, "--max-semi-space-size=32"];
 }
 

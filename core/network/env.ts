@@ -43,6 +43,8 @@ export const serviceEnvSchema = z.object({
   KUSD_VENUE_MAX_AGE_SECONDS: z.coerce.number().int().min(0).max(3600).optional(),
   /** One read of the indexed head serves every report for this long (ms; 0: only concurrent requests share it); default 250. */
   KUSD_HEAD_FRESH_MS: z.coerce.number().int().min(0).max(10_000).optional(),
+  /** V8 old space of the indexer+API process, MB (the launcher passes --max-old-space-size); default 512. */
+  KUSD_MAX_OLD_SPACE_MB: z.coerce.number().int().min(128).max(65_536).optional(),
   KUSD_ETH_GET_LOGS_BLOCK_RANGE: positiveInt.optional(),
   KUSD_POLLING_INTERVAL_MS: positiveInt.optional(),
   KUSD_FACILITATOR_POLLING_MS: positiveInt.optional(),
