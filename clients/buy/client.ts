@@ -5,18 +5,47 @@
  */
 import { wrapFetchWithPayment, x402Client } from "@x402/fetch";
 import { ExactEvmScheme } from "@x402/evm/exact/client";
-import { decodePaymentResponseHeader } from "@x402/core/http";
+import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from "@x402/core/http";
 import { getAddress, type Address, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { trustedSignersAt, verifySignerBinding } from "../../core/attestation/binding.js";
 import { verifyArtifact, type VerifyResult } from "../../core/attestation/verify.js";
 import { KusdError } from "../../core/errors.js";
 
-export class PurchaseError extends KusdError<{ status?: number; body?: unknown }> {
+export type PurchaseErrorDetails = {
+  status?: number;
+  body?: unknown;
+  /** Why the gateway refused the payment (x402's PAYMENT-REQUIRED `error`), when it said. */
+  reason?: string;
+  /** The price asked and the caller's cap, atomic units. */
+  price?: bigint;
+  maxAmount?: bigint;
+  payer?: Address;
+};
+
+export class PurchaseError extends KusdError<PurchaseErrorDetails> {
   override name = "PurchaseError";
   readonly code: string = "purchase_failed";
-  constructor(message: string, details: { status?: number; body?: unknown } = {}) {
+  constructor(message: string, details: PurchaseErrorDetails = {}) {
     super(message, details);
+  }
+}
+
+/** What an unpaid request is asked to pay (the first `accepts` entry for our asset), or null. */
+async function quote(o: BuyOptions, base: typeof fetch): Promise<{ amount: bigint; error?: string } | null> {
+  const res = await base(o.url, { method: o.method, headers: o.body === undefined ? {} : { "content-type": "application/json" }, body: o.body === undefined ? undefined : JSON.stringify(o.body) }).catch(() => null);
+  return res ? requiredOf(res, o.limit) : null;
+}
+
+function requiredOf(res: Response, limit: SpendLimit): { amount: bigint; error?: string } | null {
+  const header = res.headers.get("PAYMENT-REQUIRED");
+  if (!header) return null;
+  try {
+    const required = decodePaymentRequiredHeader(header);
+    const offer = required.accepts.find((a) => a.network === limit.network && getAddress(a.asset) === limit.asset) ?? required.accepts[0];
+    return offer ? { amount: BigInt(offer.amount), ...(required.error && { error: required.error }) } : null;
+  } catch {
+    return null;
   }
 }
 
@@ -46,11 +75,34 @@ export function payingFetch(privateKey: Hex, limit: SpendLimit, base: typeof fet
 export async function buy(o: BuyOptions): Promise<Purchase> {
   const base = o.fetch ?? fetch;
   const pay = payingFetch(o.privateKey, o.limit, base);
-  const res = await pay(o.url, {
-    method: o.method,
-    headers: o.body === undefined ? {} : { "content-type": "application/json" },
-    body: o.body === undefined ? undefined : JSON.stringify(o.body),
-  });
+  const payer = privateKeyToAccount(o.privateKey).address;
+  let res: Response;
+  try {
+    res = await pay(o.url, {
+      method: o.method,
+      headers: o.body === undefined ? {} : { "content-type": "application/json" },
+      body: o.body === undefined ? undefined : JSON.stringify(o.body),
+    });
+  } catch (error) {
+    // The x402 client refuses to sign above the cap; say so with both amounts.
+    const asked = await quote(o, base);
+    if (asked && asked.amount > o.limit.maxAmount) {
+      throw new PurchaseError("the price is above your spending cap: nothing was signed or paid", { price: asked.amount, maxAmount: o.limit.maxAmount, payer });
+    }
+    throw error;
+  }
+  if (res.status === 402) {
+    // A payment was offered and refused (e.g. the payer cannot cover the price).
+    const asked = requiredOf(res, o.limit);
+    await res.text();
+    throw new PurchaseError(`the gateway refused the payment${asked?.error ? ` (${asked.error})` : ""}`, {
+      status: 402,
+      ...(asked?.error && { reason: asked.error }),
+      ...(asked && { price: asked.amount }),
+      maxAmount: o.limit.maxAmount,
+      payer,
+    });
+  }
   const text = await res.text();
   let artifact: Record<string, unknown>;
   try {

@@ -5,10 +5,29 @@
 import { parseArgs } from "node:util";
 import { runMonitor, type FeedKind, type MonitorOptions } from "./monitor.js";
 
+/** `--help`: not an error, but parsing stops there. */
+class HelpRequested extends Error {}
+
 export const MONITOR_USAGE = `Usage: kusd-monitor --api <site URL> [--webhook <URL>]... [--stdout] [--secret <s> | env KUSD_MONITOR_SECRET]
   [--confirmations N (0)] [--reorg-window N (64)] [--poll-ms N (1000)] [--state <file> (.kusd-monitor.json)]
   [--minter-grants] [--psm-pauses] [--redemptions-above <kUSD>] [--from-block N | head] [--max-attempts N (6)] [--once]
-Exit 0 when stopped, 2 on a usage error, 3 when a delivery kept failing.
+
+Watches the API's event feeds and delivers one alert per registry violation (and, when asked,
+per MINTER_ROLE grant, PSM pause or redemption above an amount) as JSON lines on stdout and/or
+HMAC-signed webhooks, exactly once per event; a reorg that undoes an event sends a retraction.
+Progress is kept in --state, so a restart resumes where it stopped.
+
+  --api <URL>             the site serving /api (e.g. http://localhost:42069)
+  --stdout                print alerts as JSON lines
+  --webhook <URL>         POST each alert here (repeatable); needs --secret or KUSD_MONITOR_SECRET
+  --confirmations N       alert only once an event is N blocks deep
+  --once                  one poll, then exit
+  -h, --help              print this help
+
+Exit codes:
+  0  stopped (Ctrl-C, or --once done)
+  2  usage error
+  3  a delivery kept failing (after --max-attempts)
 `;
 
 export function parseMonitorArgs(argv: string[], env: NodeJS.ProcessEnv = process.env): MonitorOptions {
@@ -19,8 +38,10 @@ export function parseMonitorArgs(argv: string[], env: NodeJS.ProcessEnv = proces
       confirmations: { type: "string" }, "reorg-window": { type: "string" }, "poll-ms": { type: "string" }, state: { type: "string" },
       "minter-grants": { type: "boolean" }, "psm-pauses": { type: "boolean" }, "redemptions-above": { type: "string" },
       "from-block": { type: "string" }, "max-attempts": { type: "string" }, "base-delay-ms": { type: "string" }, once: { type: "boolean" },
+      help: { type: "boolean", short: "h" },
     },
   });
+  if (values.help) throw new HelpRequested();
   const int = (name: string, raw: string | undefined, fallback: number) => {
     if (raw === undefined) return fallback;
     if (!/^\d{1,9}$/.test(raw)) throw new Error(`--${name} must be a non-negative integer`);
@@ -60,6 +81,10 @@ export async function runMonitorCli(argv: string[], io: { write: (s: string) => 
   try {
     options = parseMonitorArgs(argv);
   } catch (e) {
+    if (e instanceof HelpRequested) {
+      io.write(MONITOR_USAGE);
+      return 0;
+    }
     io.write(`error: ${(e as Error).message}\n${MONITOR_USAGE}`);
     return 2;
   }

@@ -4,10 +4,10 @@
  * concurrent duplicates settled once, expired and underpaid authorizations refused, and every
  * bad input answered 4xx before any payment is asked or taken.
  */
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { inject } from "vitest";
+import { afterEach, beforeAll, describe, expect, inject, it } from "vitest";
 import SwaggerParser from "@apidevtools/swagger-parser";
 import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from "@x402/core/http";
+import { spawnSync } from "node:child_process";
 import { getAddress, parseAbiItem, parseUnits, type Address, type Hex } from "viem";
 import { fiatTokenV2Abi } from "../../abis/index.js";
 import { runBuy } from "../../clients/buy/buy.js";
@@ -149,6 +149,44 @@ describe("kusd-buy", () => {
     const tooLow = await runBuy(["instant-read", "--address", USDC, "--gateway", gateway, "--max-usd", "1", ...trust], env);
     expect(tooLow.exitCode).toBe(2);
     expect((await runBuy(["reserves", "--gateway", gateway, ...trust], env)).exitCode).toBe(2); // no --max-usd
+  });
+
+  it("says in plain words why it did not buy: a price above --max-usd (both amounts), an unfunded payer (balance, price, how to fund)", async () => {
+    const trust = ["--binding", `${s.indexerUrl}/api/por/signer-registry`, "--operator", operator];
+    const agent = await fundedAgent("cli-cap");
+    const capped = await runBuy(["instant-read", "--address", USDC, "--gateway", gateway, "--max-usd", "1", ...trust], { KUSD_AGENT_KEY: agent.key });
+    expect(capped.exitCode).toBe(2);
+    expect(capped.output).toContain("price 29 USDC, your --max-usd allows 1 USDC");
+    expect(await usdcOf(agent.address)).toBe(parseUnits("100", 6)); // nothing was paid
+
+    const broke = devnetKey("kusd-buy:unfunded");
+    const refused = await runBuy(["reserves", "--gateway", gateway, "--max-usd", "0.25", "--rpc-url", s.rpcUrl, ...trust], { KUSD_AGENT_KEY: broke.privateKey });
+    expect(refused.exitCode, refused.output).toBe(2);
+    expect(refused.output).toContain("the gateway refused the payment");
+    expect(refused.output).toContain("price 0.25 USDC");
+    expect(refused.output).toContain(`payer ${broke.address} holds 0 USDC`);
+    expect(refused.output).toContain(`npm run devnet:fund -- ${broke.address}`);
+  });
+
+  it("npm run devnet:fund mints devnet USDC to an agent, which can then buy", async () => {
+    const agent = devnetKey("devnet:fund");
+    const fund = (...args: string[]) =>
+      spawnSync("npx", ["tsx", "devnet/fund.ts", ...args], { encoding: "utf8", env: { ...process.env, DEVNET_DEPLOYMENT: inject("deploymentFile") } });
+    const run = fund(agent.address, "0.5");
+    expect(run.status, run.stdout + run.stderr).toBe(0);
+    expect(run.stdout).toContain(`it now holds 0.5 USDC`);
+    expect(await usdcOf(agent.address)).toBe(parseUnits("0.5", 6));
+    expect(fund("0xnot-an-address").status).toBe(2);
+    expect(fund("--help").stdout).toContain("Exit codes:");
+    const trust = ["--binding", `${s.indexerUrl}/api/por/signer-registry`, "--operator", operator];
+    expect((await runBuy(["reserves", "--gateway", gateway, "--max-usd", "0.25", ...trust], { KUSD_AGENT_KEY: agent.privateKey })).exitCode).toBe(0);
+    expect(await usdcOf(agent.address)).toBe(parseUnits("0.25", 6));
+  });
+
+  it("answers --help with its usage and exit codes", async () => {
+    const help = await runBuy(["--help"], {});
+    expect(help.exitCode).toBe(0);
+    expect(help.output).toMatch(/Exit codes:[\s\S]*2 {2}usage error/);
   });
 });
 

@@ -17,6 +17,7 @@ import { predicateHolds } from "../../core/registry/predicates.js";
 import { checkedSignatures } from "../../api/registry/registry-service.js";
 import { runPrinted } from "../helpers/cast.js";
 import { stack } from "../helpers/stack.js";
+import { freePort } from "../helpers/ports.js";
 
 const s = stack();
 const d = s.deployment;
@@ -111,6 +112,15 @@ describe("registry document", () => {
       writeFileSync(join(dir, "forged.json"), JSON.stringify(forged));
       expect((await runVerifyRegistry([join(dir, "forged.json"), "--offline"])).exitCode).toBe(1);
       expect((await runVerifyRegistry([join(dir, "missing.json")])).exitCode).toBe(2);
+      // An RPC that cannot be reached gives no verdict (exit 2), not "NOT VERIFIED".
+      const closed = `http://127.0.0.1:${await freePort()}`;
+      const noRpc = await runVerifyRegistry([`${s.indexerUrl}/api/por/accounts`, "--rpc-url", closed]);
+      expect(noRpc.exitCode, noRpc.output).toBe(2);
+      expect(noRpc.output).toContain(`could not read the RPC ${closed}`);
+      expect(noRpc.output).not.toContain("NOT VERIFIED");
+      const help = await runVerifyRegistry(["--help"]);
+      expect(help.exitCode).toBe(0);
+      expect(help.output).toContain("Exit codes:");
       expect(readFileSync(join(dir, "tampered.json"), "utf8")).toContain("registry");
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -1,0 +1,19 @@
+import { describe, expect, it } from "vitest";
+import { MONITOR_USAGE, runMonitorCli } from "./cli.js";
+
+describe("kusd-monitor's command line", () => {
+  it("answers --help (and -h) with its usage and exit codes, exit 0", async () => {
+    for (const flag of ["--help", "-h"]) {
+      let out = "";
+      expect(await runMonitorCli([flag], { write: (s) => (out += s) })).toBe(0);
+      expect(out).toBe(MONITOR_USAGE);
+    }
+    expect(MONITOR_USAGE).toMatch(/Exit codes:[\s\S]*3 {2}a delivery kept failing/);
+  });
+
+  it("names what is missing on a usage error, exit 2", async () => {
+    let out = "";
+    expect(await runMonitorCli([], { write: (s) => (out += s) })).toBe(2);
+    expect(out).toMatch(/^error: --api is required/);
+  });
+});
