@@ -16,3 +16,21 @@ describe("chain-read report limit", () => {
     expect((await ask("{ a: reserves { blockNumber } b: stats { blockNumber } c: stats { blockNumber } }")).errors?.[0]?.message).toMatch(/3 chain-read reports/);
   });
 });
+
+describe("GraphQL Armor's limits", () => {
+  it("answer an error with a stable code per limit: depth, cost, aliases, tokens", async () => {
+    const nested = (depth: number): string => (depth === 0 ? "id" : `psmSwaps(first: 1) { nodes { ${nested(depth - 1)} } }`);
+    const cases = {
+      depth: `{ ${nested(6)} }`,
+      aliases: `{ ${Array.from({ length: 16 }, (_, i) => `a${i}: psmSwaps(first: 1) { nodes { id } }`).join(" ")} }`,
+      tokens: `{ ${Array.from({ length: 2_100 }, () => "__typename").join(" ")} }`,
+      cost: `{ ${Array.from({ length: 12 }, (_, i) => `p${i}: psmSwaps(first: 500) { nodes { id psm { key } user { address } } }`).join(" ")} }`,
+    };
+    const codes = { depth: "DEPTH_LIMIT", aliases: "ALIAS_LIMIT", tokens: "TOKEN_LIMIT", cost: "COST_LIMIT" };
+    for (const [limit, query] of Object.entries(cases)) {
+      const out = await ask(query);
+      expect(out.errors?.length, limit).toBeGreaterThan(0);
+      expect({ limit, code: out.errors?.[0]?.extensions?.code }).toEqual({ limit, code: codes[limit as keyof typeof codes] });
+    }
+  });
+});

@@ -4,6 +4,7 @@
  * GraphQL error before anything runs.
  */
 import { EnvelopArmorPlugin } from "@escape.tech/graphql-armor";
+import type { GraphQLArmorRejectCallback } from "@escape.tech/graphql-armor-types";
 import { GraphQLError, type ValidationRule } from "graphql";
 import type { Plugin } from "graphql-yoga";
 
@@ -33,12 +34,24 @@ export const chainReportLimit: ValidationRule = (context) => {
 
 export const reportCost = (): Plugin => ({ onValidate: ({ addValidationRule }) => addValidationRule(chainReportLimit) });
 
+/**
+ * Armor's errors carry no code of their own; each limit gets a stable one (the chain-report
+ * limit above is COST_LIMIT too), so a client can tell "ask for less" from a bad query.
+ */
+const tagged = (code: string): { onReject: GraphQLArmorRejectCallback[] } => ({
+  onReject: [
+    (_context, error) => {
+      (error.extensions as Record<string, unknown>).code ??= code;
+    },
+  ],
+});
+
 export const armor = () =>
   EnvelopArmorPlugin({
-    maxDepth: { n: LIMITS.maxDepth, exposeLimits: true },
-    costLimit: { maxCost: LIMITS.maxCost, exposeLimits: true },
-    maxAliases: { n: LIMITS.maxAliases, exposeLimits: true },
-    maxTokens: { n: LIMITS.maxTokens, exposeLimits: true },
-    maxDirectives: { n: LIMITS.maxDirectives, exposeLimits: true },
+    maxDepth: { n: LIMITS.maxDepth, exposeLimits: true, ...tagged("DEPTH_LIMIT") },
+    costLimit: { maxCost: LIMITS.maxCost, exposeLimits: true, ...tagged("COST_LIMIT") },
+    maxAliases: { n: LIMITS.maxAliases, exposeLimits: true, ...tagged("ALIAS_LIMIT") },
+    maxTokens: { n: LIMITS.maxTokens, exposeLimits: true, ...tagged("TOKEN_LIMIT") },
+    maxDirectives: { n: LIMITS.maxDirectives, exposeLimits: true, ...tagged("DIRECTIVE_LIMIT") },
     blockFieldSuggestion: { enabled: true },
   });
