@@ -1,10 +1,13 @@
 /**
- * graphql-yoga over the Pothos schema at /graphql: GraphiQL in a browser, queries over POST or
+ * graphql-yoga over the Pothos schema at /graphql: GraphiQL in a browser (local assets, the
+ * README's examples as tabs), queries over POST or
  * GET, subscriptions as server-sent events. Every request gets fresh DataLoaders and a counted
  * database handle (`extensions.sqlQueries`); internal errors are masked.
  */
 import { withBodyIfEmpty } from "../http/empty-body.js";
 import { createYoga, type Plugin } from "graphql-yoga";
+import { renderGraphiQL } from "@graphql-yoga/render-graphiql";
+import { EXAMPLE_QUERIES, exampleTab } from "./examples.js";
 import type { StatementService } from "../statements/statement-service.js";
 import type { RegistryService } from "../registry/registry-service.js";
 import type { ReportContext } from "../context.js";
@@ -29,7 +32,10 @@ export function createGraphQL(reports: ReportContext, services: GraphQLContext["
     graphqlEndpoint: "/graphql",
     // Never development mode: a masked error carries no stack and no server path, whatever NODE_ENV says.
     maskedErrors: { isDev: false },
-    graphiql: { title: "kUSD transparency GraphQL" },
+    // GraphiQL from the bundled assets of @graphql-yoga/render-graphiql (no CDN: it works
+    // offline), with the README's example queries as tabs.
+    renderGraphiQL,
+    graphiql: { title: "kUSD transparency GraphQL", defaultTabs: EXAMPLE_QUERIES.map((e) => ({ query: exampleTab(e) })) },
     plugins: [armor(), reportCost(), sqlCountExtension],
     context: ({ request }) => {
       const counted = countingDb(reports.db);
