@@ -11,6 +11,17 @@ export const SIGNATURE_HEADER = "x-kusd-signature";
 export const TIMESTAMP_HEADER = "x-kusd-timestamp";
 export const DELIVERY_HEADER = "x-kusd-delivery";
 
+/**
+ * The same delivery signed the Standard Webhooks way (standardwebhooks.com), so off-the-shelf
+ * receivers verify it: `webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>">`.
+ * Its key is the secret read as those libraries read it: base64, after an optional `whsec_`.
+ */
+export function standardWebhookHeaders(secret: string, id: string, timestamp: number, body: string): Record<string, string> {
+  const key = Buffer.from(secret.replace(/^whsec_/, ""), "base64");
+  const signature = createHmac("sha256", key).update(`${id}.${timestamp}.${body}`).digest("base64");
+  return { "webhook-id": id, "webhook-timestamp": String(timestamp), "webhook-signature": `v1,${signature}` };
+}
+
 export class DeliveryError extends KusdError<{ url: string; attempts: number; lastStatus: number | null; lastError: string | null }> {
   override name = "DeliveryError";
   readonly code: string = "webhook_delivery_failed";
@@ -47,7 +58,13 @@ export async function postWebhook(o: WebhookOptions, message: MonitorMessage, sl
     try {
       const res = await fetch(o.url, {
         method: "POST",
-        headers: { "content-type": "application/json", [TIMESTAMP_HEADER]: String(timestamp), [SIGNATURE_HEADER]: signBody(o.secret, timestamp, body), [DELIVERY_HEADER]: deliveryId(message) },
+        headers: {
+          "content-type": "application/json",
+          [TIMESTAMP_HEADER]: String(timestamp),
+          [SIGNATURE_HEADER]: signBody(o.secret, timestamp, body),
+          [DELIVERY_HEADER]: deliveryId(message),
+          ...standardWebhookHeaders(o.secret, deliveryId(message), timestamp, body),
+        },
         body,
         signal: AbortSignal.timeout(o.timeoutMs ?? 10_000),
       });
