@@ -19,7 +19,11 @@ import { createGateway } from "./paid/gateway.js";
 import { benchRoutes } from "./http/bench-routes.js";
 import { operatorOwnedAddresses } from "./paid/operator-owned.js";
 import type { RegistryService } from "./registry/registry-service.js";
-import { resolveReportBlock, type ReportContext } from "./context.js";
+import { indexerCaughtUp, resolveReportBlock, type ReportContext } from "./context.js";
+import type { Registry } from "prom-client";
+import type { KusdMetrics } from "./http/metrics.js";
+import { countViolations } from "./io/indexed-reads.js";
+import { loadPorReport } from "./reserves/por-service.js";
 import { eventsRoutes } from "./events/routes.js";
 import { hedgeLedgerRoutes } from "./yield/hedge-ledger-routes.js";
 import { lendingRoutes } from "./lending/routes.js";
@@ -53,6 +57,8 @@ export type AppParts = {
   paymentLeaseSeconds?: number;
   /** Routes of the host that come before ours (Ponder's /sql and generated GraphQL). */
   host?: (app: Hono) => void;
+  /** kUSD's Prometheus figures; `serveFrom` when this app answers GET /metrics itself (the replica; Ponder serves the indexer's). */
+  metrics?: { kusd: KusdMetrics; serveFrom?: Registry };
 };
 
 export function createApp(p: AppParts): Hono {
@@ -88,8 +94,22 @@ export function createApp(p: AppParts): Hono {
   });
   app.route("/", reservesRoutes(ctx));
   app.route("/", statementRoutes({ ctx, statements, adminToken: p.adminToken }));
+  if (p.metrics) {
+    p.metrics.kusd.attach({
+      por: async () => loadPorReport(ctx, await resolveReportBlock(ctx, undefined)),
+      statementSignedAt: async () => (await (await store).statements.latest())?.timestamp ?? null,
+      violations: () => countViolations(ctx.db),
+      heads: async () => {
+        const { indexed, chain } = await indexerCaughtUp(ctx);
+        return [{ chain: "base", indexed, head: chain }];
+      },
+    });
+    const registry = p.metrics.serveFrom;
+    if (registry) app.get("/metrics", async (c) => c.body(await registry.metrics(), 200, { "content-type": registry.contentType }));
+  }
   // The paid gateway ({base_url} = <site>/paid), when a recipient and a facilitator are configured.
   const pay = network.payments;
+  if (p.metrics) app.use("/paid/*", p.metrics.kusd.paidObserver());
   if (pay.recipient && pay.facilitator) {
     app.route("/", createGateway({
       basePath: "/paid",

@@ -22,6 +22,8 @@ export type ReportContext = {
   venueMaxAgeSeconds: number;
   /** One read of the indexed head (and of a block's hash) serves every report for this long (ms; 0: only concurrent requests share it). */
   headFreshMs: number;
+  /** Told how long each report build took (GET /metrics' kusd_report_build_seconds). */
+  observeBuild?: (report: string, seconds: number) => void;
 };
 
 /**
@@ -54,7 +56,12 @@ export function reportBlockHash(ctx: ReportContext, blockNumber: bigint): Promis
 
 export const DEFAULT_VENUE_MAX_AGE_SECONDS = 5;
 
-export function createReportContext(network: NetworkConfig, db: ReadDb, siteUrl: string, options: { venueMaxAgeSeconds?: number; headFreshMs?: number } = {}): ReportContext {
+export function createReportContext(
+  network: NetworkConfig,
+  db: ReadDb,
+  siteUrl: string,
+  options: { venueMaxAgeSeconds?: number; headFreshMs?: number; observeBuild?: ReportContext["observeBuild"] } = {},
+): ReportContext {
   // Batched JSON-RPC: a report's ~80 pinned reads go out as a few HTTP requests. No retries:
   // a read that fails is reported as unknown at once rather than slowing every request.
   const client = (url: string) => createPublicClient({ transport: http(url, { batch: { batchSize: 100 }, retryCount: 0, timeout: 10_000 }) }) as PublicClient;
@@ -67,6 +74,7 @@ export function createReportContext(network: NetworkConfig, db: ReadDb, siteUrl:
     siteUrl,
     venueMaxAgeSeconds: options.venueMaxAgeSeconds ?? DEFAULT_VENUE_MAX_AGE_SECONDS,
     headFreshMs: options.headFreshMs ?? DEFAULT_HEAD_FRESH_MS,
+    ...(options.observeBuild && { observeBuild: options.observeBuild }),
   };
 }
 

@@ -10,6 +10,8 @@ import * as schema from "../ponder.schema.js";
 import type { NetworkConfig } from "../core/network/types.js";
 import { StatementService } from "./statements/statement-service.js";
 import { createApp } from "./app.js";
+import { collectDefaultMetrics, Registry } from "prom-client";
+import { createKusdMetrics } from "./http/metrics.js";
 import type { ReadDb } from "./io/indexed-reads.js";
 import { loadSignatureBook, RegistryService } from "./registry/registry-service.js";
 import { createReportContext } from "./context.js";
@@ -20,12 +22,16 @@ export type ReplicaOptions = { databaseUrl: string; viewsSchema: string; network
 export function createReplicaApp(o: ReplicaOptions) {
   const client = postgres(o.databaseUrl, { max: o.maxConnections ?? 10, connection: { search_path: o.viewsSchema }, onnotice: () => {} });
   const db = drizzle(client, { schema, casing: "snake_case" }) as unknown as ReadDb;
-  const ctx = createReportContext(o.network, db, o.siteUrl);
+  // The replica has no Ponder: it serves its own GET /metrics (the kUSD figures and Node's).
+  const metricsRegistry = new Registry();
+  collectDefaultMetrics({ register: metricsRegistry });
+  const metrics = createKusdMetrics(metricsRegistry);
+  const ctx = createReportContext(o.network, db, o.siteUrl, { observeBuild: metrics.observeBuild });
   const store = openOperatorStore({ databaseUrl: o.databaseUrl, schema: o.storeSchema });
   // No keys: the replica serves stored statements and never signs.
   const keys = { operator: null, attestation: null, attestationFrom: o.network.reporting.signers.attestationFrom };
   const statements = new StatementService(ctx, store, keys);
   const registry = new RegistryService(ctx, () => loadSignatureBook(ctx));
-  const app = createApp({ ctx, statements, registry, keys, store, siteUrl: o.siteUrl, checkResponses: o.checkResponses });
+  const app = createApp({ ctx, statements, registry, keys, store, siteUrl: o.siteUrl, checkResponses: o.checkResponses, metrics: { kusd: metrics, serveFrom: metricsRegistry } });
   return { app, close: async () => { await client.end(); await (await store).close(); } };
 }

@@ -85,6 +85,12 @@ export function violationsAfter(db: ReadDb, o: { after: { block: bigint; logInde
     .limit(o.limit);
 }
 
+/** How many registry violations are indexed (GET /metrics). */
+export async function countViolations(db: ReadDb): Promise<number> {
+  const [row] = await db.select({ n: sql<string>`count(*)` }).from(schema.registryViolation);
+  return Number(row?.n ?? 0);
+}
+
 /** Alert-worthy indexed events in a block range, for monitors: MINTER_ROLE grants, PSM pauses, large redemptions. */
 export function minterGrantsIn(db: ReadDb, fromBlock: bigint, toBlock: bigint, role: `0x${string}`) {
   const e = schema.roleEvent;

@@ -126,6 +126,7 @@ function withLiveRoles(s: ChainSnapshot, live: LiveReads): ChainSnapshot {
 
 /** The report at `at`, serialised once per distinct set of inputs. */
 export async function renderPorReport(ctx: ReportContext, at: ReportBlock): Promise<RenderedPor> {
+  const started = performance.now();
   const c = cachesOf(ctx);
   const live = await c.live(String(at.blockNumber), () => readLive(ctx, at.blockNumber));
   // Without the block's hash nothing can be keyed safely: read everything for this request alone.
@@ -143,7 +144,10 @@ export async function renderPorReport(ctx: ReportContext, at: ReportBlock): Prom
   const key = [roles, live.rpcChainLength, at.head.blockNumber, at.atHead, venue.readAtMs, ageSeconds, venue.reason].join("|");
   return keyed(c.reports, key, async () => {
     const report = buildPor(ctx, at, withLiveRoles(snapshot, live), { ...venue, ageSeconds }, history, live.rpcChainLength);
-    return { report, rendered: render(report) };
+    const rendered = render(report);
+    // From the request's start: the reads that fed this build are most of its cost.
+    ctx.observeBuild?.("por", (performance.now() - started) / 1000);
+    return { report, rendered };
   });
 }
 

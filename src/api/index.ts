@@ -16,12 +16,22 @@ import { openOperatorStore } from "../../api/store/operator-store.js";
 import { readServiceEnv } from "../../core/network/env.js";
 import { loadNetwork } from "../networks/index.js";
 import { servePrivateSql } from "./private-sql.js";
+import { Registry } from "prom-client";
+import { createKusdMetrics } from "../../api/http/metrics.js";
 
 const env = readServiceEnv(process.env);
 const network = await loadNetwork(process.env);
 const siteUrl = (env.KUSD_SITE_URL ?? `http://localhost:${env.PORT ?? 42069}`).replace(/\/$/, "");
 // bench/bare declares its own "ponder:schema" module, which widens the type of `db` here.
-const ctx = createReportContext(network, db as unknown as ReadDb, siteUrl, { venueMaxAgeSeconds: env.KUSD_VENUE_MAX_AGE_SECONDS, headFreshMs: env.KUSD_HEAD_FRESH_MS });
+// kUSD's figures join Ponder's own registry, so GET /metrics (Ponder's route) serves both.
+const ponderRegistry = (globalThis as { PONDER_COMMON?: { metrics?: { registry?: Registry } } }).PONDER_COMMON?.metrics?.registry;
+const registry = ponderRegistry ?? new Registry();
+const metrics = createKusdMetrics(registry);
+const ctx = createReportContext(network, db as unknown as ReadDb, siteUrl, {
+  venueMaxAgeSeconds: env.KUSD_VENUE_MAX_AGE_SECONDS,
+  headFreshMs: env.KUSD_HEAD_FRESH_MS,
+  observeBuild: metrics.observeBuild,
+});
 const store = openOperatorStore({
   databaseUrl: env.DATABASE_URL,
   directory: env.KUSD_STORE_DIR,
@@ -44,6 +54,8 @@ export default createApp({
   checkResponses: env.KUSD_CHECK_RESPONSES ?? false,
   paymentLeaseSeconds: env.KUSD_PAYMENT_LEASE_SECONDS,
   benchRoutes: env.KUSD_BENCH_ROUTES ?? false,
+  // Without Ponder's registry (not expected), this app serves its own /metrics.
+  metrics: { kusd: metrics, ...(!ponderRegistry && { serveFrom: registry }) },
   host: (app) => {
     // Ponder's generated GraphQL over the same tables, kept for Ponder-native clients and as the
     // baseline of `npm run bench:api`; ours (with reports, filters and limits) is /graphql.
