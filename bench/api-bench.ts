@@ -137,7 +137,7 @@ async function main() {
 const HEAVY_REDEMPTIONS = 150;
 async function addHeavyRedeemer(d: Deployment) {
   const chain = devnetChain(8453, d.chains.base.rpcUrl);
-  const client = createPublicClient({ chain, transport: http(d.chains.base.rpcUrl) });
+  const client = createPublicClient({ chain, transport: http(d.chains.base.rpcUrl), pollingInterval: 50 }); // anvil mines at once: poll receipts fast
   const wallet = (key: Hex) => createWalletClient({ account: privateKeyToAccount(key), chain, transport: http(d.chains.base.rpcUrl) });
   const c = d.chains.base.contracts;
   const circle = wallet(d.accounts.circle!.privateKey);

@@ -53,7 +53,7 @@ async function main() {
     const d = devnet.deployment;
     await indexer.waitForBlock("base", d.chains.base.historyEndBlock + 40, 300_000);
     const chain = devnetChain(8453, d.chains.base.rpcUrl);
-    const client = createPublicClient({ chain, transport: http(d.chains.base.rpcUrl) });
+    const client = createPublicClient({ chain, transport: http(d.chains.base.rpcUrl), pollingInterval: 50 });
     const circle = createWalletClient({ account: privateKeyToAccount(d.accounts.circle!.privateKey), chain, transport: http(d.chains.base.rpcUrl) });
     const usdc = d.chains.base.contracts.usdc!.address;
     const agents: Hex[] = [];
