@@ -50,10 +50,14 @@ describe("GET /metrics", () => {
     expect(lag).toBeLessThanOrEqual(head - (await s.indexedBlock()) + 2);
   });
 
-  it("counts a paid request answered 402 as a refusal", async () => {
-    const sample = 'kusd_paid_refusals_total{route="GET /paid/reserves",status="402",reason="payment_required"}';
-    const before = value(await scrape(), sample) ?? 0;
+  it("counts a paid request answered 402 as a refusal, with x402's reason", async () => {
+    const refusals402 = (text: string) =>
+      text.split("\n").filter((l) => l.startsWith('kusd_paid_refusals_total{route="GET /paid/reserves",status="402",'));
+    const total = (lines: string[]) => lines.reduce((sum, l) => sum + Number(l.split(" ").at(-1)), 0);
+    const before = total(refusals402(await scrape()));
     expect((await fetch(`${s.indexerUrl}/paid/reserves`)).status).toBe(402);
-    expect(value(await scrape(), sample)).toBe(before + 1);
+    const after = refusals402(await scrape());
+    expect(total(after), after.join("\n")).toBe(before + 1);
+    expect(after.every((l) => /reason="[^"]+"/.test(l))).toBe(true);
   });
 });
