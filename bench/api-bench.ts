@@ -14,9 +14,9 @@ import { createPublicClient, createWalletClient, http, maxUint256, parseUnits, t
 import { privateKeyToAccount } from "viem/accounts";
 import { fiatTokenV2Abi, kusdAbi, kusdpsmAbi } from "../abis/index.js";
 import { devnetChain } from "../devnet/chains.js";
-import { readDeployment, type Deployment } from "../devnet/deployment.js";
+import type { Deployment } from "../devnet/deployment.js";
 import { atLeast, atMost, recordFigures } from "./results.js";
-import { startDevnet } from "../devnet/devnet.js";
+import { benchDevnet } from "./bench-devnet.js";
 import { startIndexer } from "../stack/indexer.js";
 import { freePort } from "../test/helpers/ports.js";
 
@@ -65,16 +65,7 @@ async function measure(t: Target) {
 
 async function main() {
   console.log(`devnet at scale ${scale} ...`);
-  const reused = values.devnet ? readDeployment(values.devnet) : null;
-  const portOf = (url: string) => Number(new URL(url).port);
-  const devnet = await startDevnet({
-    ports: reused
-      ? { base: portOf(reused.chains.base.rpcUrl), ethereum: portOf(reused.chains.ethereum.rpcUrl), venue: portOf(reused.venue.url) }
-      : { base: await freePort(), ethereum: await freePort(), venue: await freePort() },
-    deploymentFile,
-    scale: reused?.scale ?? scale,
-    reuse: Boolean(reused),
-  });
+  const devnet = await benchDevnet({ scale, file: deploymentFile, reuse: values.devnet });
   await addHeavyRedeemer(devnet.deployment);
   const databaseUrl = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL;
   const indexer = await startIndexer({ port: await freePort(), deploymentFile, databaseUrl, pgliteDir: join(dir, "pglite"), viewsSchema: "bench_api_views", readyTimeoutMs: 3_600_000 });

@@ -12,8 +12,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { startDevnet } from "../devnet/devnet.js";
-import { readDeployment, type Deployment } from "../devnet/deployment.js";
+import { benchDevnet } from "./bench-devnet.js";
+import type { Deployment } from "../devnet/deployment.js";
 import { atLeast, recordFigures, type Figure } from "./results.js";
 import { startIndexer } from "../stack/indexer.js";
 import { devnetServiceEnv } from "../devnet/network-document.js";
@@ -75,7 +75,6 @@ async function timeIndexer(label: string, opts: { root?: string; databaseUrl?: s
   }
 }
 
-const portOf = (url: string) => Number(new URL(url).port);
 const table = (header: string[], rows: string[][]) => {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: string[]) => cells.map((c, i) => c.padStart(widths[i]!)).join("  ");
@@ -86,15 +85,7 @@ const table = (header: string[], rows: string[][]) => {
 async function withDevnet<T>(atScale: number, file: string, body: (d: Deployment, events: number, rawSeconds: number) => Promise<T>): Promise<T> {
   console.log(`devnet at scale ${atScale} ...`);
   const t0 = performance.now();
-  const reused = values.devnet && file === values.devnet ? readDeployment(values.devnet) : null;
-  const devnet = await startDevnet({
-    ports: reused
-      ? { base: portOf(reused.chains.base.rpcUrl), ethereum: portOf(reused.chains.ethereum.rpcUrl), venue: portOf(reused.venue.url) }
-      : { base: await freePort(), ethereum: await freePort(), venue: await freePort() },
-    deploymentFile: file,
-    scale: reused?.scale ?? atScale,
-    reuse: Boolean(reused),
-  });
+  const devnet = await benchDevnet({ scale: atScale, file, reuse: file === values.devnet ? values.devnet : undefined });
   try {
     const d = devnet.deployment;
     process.env.DEVNET_DEPLOYMENT = file;

@@ -55,7 +55,8 @@ async function main(): Promise<number> {
   }
   const { rpcUrl, contracts } = deployment.chains.base;
   const chain = devnetChain(deployment.chains.base.chainId, rpcUrl);
-  const client = createPublicClient({ chain, transport: http(rpcUrl) });
+  // anvil mines at once: poll for the receipt every 50 ms, not viem's default 4 s.
+  const client = createPublicClient({ chain, transport: http(rpcUrl), pollingInterval: 50 });
   const circle = createWalletClient({ account: privateKeyToAccount(deployment.accounts.circle!.privateKey), chain, transport: http(rpcUrl) });
   const usdc = contracts.usdc!.address;
   try {

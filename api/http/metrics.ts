@@ -9,6 +9,7 @@ import { decodePaymentRequiredHeader } from "@x402/core/http";
 import type { MiddlewareHandler } from "hono";
 import { Counter, Gauge, Histogram, type Registry } from "prom-client";
 import { porMetricSamples, type MetricSample } from "../../core/monitoring/por-metrics.js";
+import { memo } from "../io/memo.js";
 import type { PorReport } from "../../core/reserves/por/por-report.js";
 
 export type MetricSources = {
@@ -44,15 +45,10 @@ const REPORT_GAUGES = [
 
 export function createKusdMetrics(registry: Registry): KusdMetrics {
   let sources: MetricSources | null = null;
-  // One read of every source per scrape, however many gauges collect from it.
-  let scrape: { at: number; samples: Promise<MetricSample[] | null> } | null = null;
-  const reportSamples = () => {
-    const now = Date.now();
-    if (!scrape || now - scrape.at > 500) {
-      scrape = { at: now, samples: sources ? sources.por().then((r) => (r ? porMetricSamples(r) : null), () => null) : Promise.resolve(null) };
-    }
-    return scrape.samples;
-  };
+  // One report per scrape, however many gauges collect from it.
+  const perScrape = memo<MetricSample[] | null>({ max: 1, ttlMs: 500 });
+  const reportSamples = () =>
+    perScrape("por", async () => (sources ? sources.por().then((r) => (r ? porMetricSamples(r) : null), () => null) : null));
 
   for (const [name, labelNames] of REPORT_GAUGES) {
     new Gauge({

@@ -31,9 +31,16 @@ export class PurchaseError extends KusdError<PurchaseErrorDetails> {
   }
 }
 
+/** The purchase's HTTP request, paid or not. */
+const requestOf = (o: BuyOptions): RequestInit => ({
+  method: o.method,
+  headers: o.body === undefined ? {} : { "content-type": "application/json" },
+  body: o.body === undefined ? undefined : JSON.stringify(o.body),
+});
+
 /** What an unpaid request is asked to pay (the first `accepts` entry for our asset), or null. */
 async function quote(o: BuyOptions, base: typeof fetch): Promise<{ amount: bigint; error?: string } | null> {
-  const res = await base(o.url, { method: o.method, headers: o.body === undefined ? {} : { "content-type": "application/json" }, body: o.body === undefined ? undefined : JSON.stringify(o.body) }).catch(() => null);
+  const res = await base(o.url, requestOf(o)).catch(() => null);
   return res ? requiredOf(res, o.limit) : null;
 }
 
@@ -78,11 +85,7 @@ export async function buy(o: BuyOptions): Promise<Purchase> {
   const payer = privateKeyToAccount(o.privateKey).address;
   let res: Response;
   try {
-    res = await pay(o.url, {
-      method: o.method,
-      headers: o.body === undefined ? {} : { "content-type": "application/json" },
-      body: o.body === undefined ? undefined : JSON.stringify(o.body),
-    });
+    res = await pay(o.url, requestOf(o));
   } catch (error) {
     // The x402 client refuses to sign above the cap; say so with both amounts.
     const asked = await quote(o, base);

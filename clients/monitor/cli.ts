@@ -14,7 +14,8 @@ export const MONITOR_USAGE = `Usage: kusd-monitor --api <site URL> [--webhook <U
 
 Watches the API's event feeds and delivers one alert per registry violation (and, when asked,
 per MINTER_ROLE grant, PSM pause or redemption above an amount) as JSON lines on stdout and/or
-HMAC-signed webhooks, exactly once per event; a reorg that undoes an event sends a retraction.
+HMAC-signed webhooks, at least once per event (a repeat keeps its delivery id, for the receiver
+to drop); a reorg that undoes an event sends a retraction.
 Progress is kept in --state, so a restart resumes where it stopped.
 
   --api <URL>             the site serving /api (e.g. http://localhost:42069)

@@ -41,6 +41,7 @@ export async function runVerifyRegistry(argv: string[], io: SourceIo = {}): Prom
       doc = null;
     }
     const clients = new Map<string, ReturnType<typeof createPublicClient>>();
+    let unreachable: { url: string; error: BaseError } | undefined;
     const ethCall = values.offline
       ? null
       : async (to: string, data: Hex, block: number) => {
@@ -55,7 +56,6 @@ export async function runVerifyRegistry(argv: string[], io: SourceIo = {}): Prom
             throw error;
           }
         };
-    let unreachable: { url: string; error: BaseError } | undefined;
     const result = await verifyRegistryDocument(doc, ethCall);
     if (unreachable) throw new Error(`could not read the RPC ${unreachable.url} (${unreachable.error.shortMessage}): no verdict; pass a reachable --rpc-url`);
     const output = json

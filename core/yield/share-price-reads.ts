@@ -92,8 +92,8 @@ export function createSharePriceReader(aggregateCode: Hex) {
 }
 
 /**
- * One read kept ahead of the indexer: while block N is handled, the read for the next block of
- * the interval is already on its way, so a slow historical `eth_call` overlaps the handlers in
+ * Reads kept ahead of the indexer: while block N is handled, the reads for the next blocks of
+ * the interval are already on their way, so a slow historical `eth_call` overlaps the handlers in
  * between instead of holding them up. Reorg-safe by construction: the read ahead is pinned to the
  * hash the block had when it was read, and is used only when the indexed block has that hash.
  */

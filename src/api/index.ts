@@ -16,7 +16,7 @@ import { openOperatorStore } from "../../api/store/operator-store.js";
 import { readServiceEnv } from "../../core/network/env.js";
 import { loadNetwork } from "../networks/index.js";
 import { servePrivateSql } from "./private-sql.js";
-import { Registry } from "prom-client";
+import type { Registry } from "prom-client";
 import { createKusdMetrics } from "../../api/http/metrics.js";
 
 const env = readServiceEnv(process.env);
@@ -24,13 +24,13 @@ const network = await loadNetwork(process.env);
 const siteUrl = (env.KUSD_SITE_URL ?? `http://localhost:${env.PORT ?? 42069}`).replace(/\/$/, "");
 // bench/bare declares its own "ponder:schema" module, which widens the type of `db` here.
 // kUSD's figures join Ponder's own registry, so GET /metrics (Ponder's route) serves both.
+// Ponder's /metrics route comes before ours, so without its registry there is nowhere to serve them.
 const ponderRegistry = (globalThis as { PONDER_COMMON?: { metrics?: { registry?: Registry } } }).PONDER_COMMON?.metrics?.registry;
-const registry = ponderRegistry ?? new Registry();
-const metrics = createKusdMetrics(registry);
+const metrics = ponderRegistry ? createKusdMetrics(ponderRegistry) : null;
 const ctx = createReportContext(network, db as unknown as ReadDb, siteUrl, {
   venueMaxAgeSeconds: env.KUSD_VENUE_MAX_AGE_SECONDS,
   headFreshMs: env.KUSD_HEAD_FRESH_MS,
-  observeBuild: metrics.observeBuild,
+  ...(metrics && { observeBuild: metrics.observeBuild }),
 });
 const store = openOperatorStore({
   databaseUrl: env.DATABASE_URL,
@@ -54,8 +54,7 @@ export default createApp({
   checkResponses: env.KUSD_CHECK_RESPONSES ?? false,
   paymentLeaseSeconds: env.KUSD_PAYMENT_LEASE_SECONDS,
   benchRoutes: env.KUSD_BENCH_ROUTES ?? false,
-  // Without Ponder's registry (not expected), this app serves its own /metrics.
-  metrics: { kusd: metrics, ...(!ponderRegistry && { serveFrom: registry }) },
+  ...(metrics && { metrics: { kusd: metrics } }),
   host: (app) => {
     // Ponder's generated GraphQL over the same tables, kept for Ponder-native clients and as the
     // baseline of `npm run bench:api`; ours (with reports, filters and limits) is /graphql.

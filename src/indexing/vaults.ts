@@ -120,8 +120,8 @@ for (const [name, field] of [["L1AssetsUpdated", "l1Assets"], ["OffChainAssetsUp
 // eth_call, the very cost the batch avoids. Ponder still caches the call by block and data.
 const readSharePrices = createSharePriceReader(aggregate3Bytecode);
 
-// Ponder cannot prefetch a deployless call, so the next interval's read is started here, pinned
-// to that block's hash (see createBlockLookahead), through a client of our own.
+// Ponder cannot prefetch a deployless call, so the next intervals' reads are started here, each
+// pinned to its block's hash (see createBlockLookahead), through a client of our own.
 const ahead = createBlockLookahead<Map<Address, ShareReading>>();
 const chain = createPublicClient({ transport: fallback(network.chains.base.rpc.map((url) => http(url))) });
 
