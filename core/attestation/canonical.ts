@@ -4,8 +4,7 @@
  * signature is over the raw 32 digest bytes. The exact string hashed is published, so a
  * verifier hashes those bytes and never re-serialises.
  */
-import { createHash } from "node:crypto";
-import type { Hex } from "viem";
+import { sha256, stringToBytes, type Hex } from "viem";
 import { KusdError } from "../errors.js";
 
 export class CanonicalJsonError extends KusdError<{ path: string }> {
@@ -36,5 +35,6 @@ export function canonicalJson(value: unknown, path = "$"): string {
 
 /** `attestation_hash`: 0x + SHA-256 of the UTF-8 bytes of the published string. */
 export function attestationHash(publishedString: string): Hex {
-  return `0x${createHash("sha256").update(Buffer.from(publishedString, "utf8")).digest("hex")}`;
+  // viem's SHA-256, not node:crypto: the reserves page runs this same check in the browser.
+  return sha256(stringToBytes(publishedString));
 }

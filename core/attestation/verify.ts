@@ -8,6 +8,9 @@ import { attestationHash, canonicalJson } from "./canonical.js";
 /** The fields that carry the signature itself; every other top-level field is an unsigned copy. */
 const SIGNED_ARTIFACT_FIELDS = new Set(["attestation_hash", "signature", "signer", "signed_payload_canonical"]);
 
+/** How old a signed statement may be (hourly statements: two intervals), unless told otherwise. */
+export const STATEMENT_MAX_AGE_SECONDS = 7200;
+
 export type VerifyOptions = {
   /** Signers accepted at the artifact's signed time (from a binding, or pinned by the user). */
   trustedSigner: (signedAt: number) => Address[];

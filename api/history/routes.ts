@@ -1,0 +1,43 @@
+/** GET /api/history: the series of supply, outstanding, PSM USDC, backing ratio, share price and redemptions. */
+import { Hono } from "hono";
+import { z } from "zod";
+import { HISTORY_INTERVALS, HistorySeriesSchema, MAX_HISTORY_POINTS } from "../../core/history/series.js";
+import { onApiError } from "../http/errors.js";
+import { blockBound } from "../http/query-params.js";
+import { contract, validQuery } from "../http/route-contract.js";
+import { reportCacheControl } from "../http/rendered.js";
+import type { ReportContext } from "../context.js";
+import { loadHistory } from "./history-service.js";
+
+export const historyContract = {
+  summary: "History series at a block interval or per UTC day or week, from indexed state",
+  description: `Each point is the state at its blockNumber (a direct read there gives the same figures): kUSD supply and outstanding, USDC per PSM, psmUSDC/outstanding, skUSD's share price (with its sample's block) and redemptions since the previous point. At most ${MAX_HISTORY_POINTS} points.`,
+  tags: ["Reserves"],
+  query: z.object({
+    interval: z.enum(HISTORY_INTERVALS, { error: `interval must be one of ${HISTORY_INTERVALS.join(", ")}` }).optional().describe("DAY (default), WEEK, or BLOCKS with step"),
+    fromBlock: blockBound("fromBlock").describe("first block (default: kUSD's deployment block)"),
+    toBlock: blockBound("toBlock").describe("last block (default: the indexed head)"),
+    step: z
+      .string()
+      .regex(/^[1-9]\d{0,11}$/, "step must be a positive integer number of blocks")
+      .transform(BigInt)
+      .optional()
+      .describe("blocks between points, with interval=BLOCKS"),
+  }),
+  response: HistorySeriesSchema,
+  errors: { 422: "toBlock is past the indexed head", 503: "the indexer has not reached the protocol yet" },
+};
+
+export function historyRoutes(ctx: ReportContext) {
+  const app = new Hono();
+  app.onError(onApiError);
+  app.get("/api/history", ...contract(historyContract), async (c) => {
+    const q = validQuery(c, historyContract);
+    const series = await loadHistory(ctx, { interval: q.interval ?? "DAY", fromBlock: q.fromBlock, toBlock: q.toBlock, step: q.step });
+    // Pinned to a final toBlock, a series never changes; otherwise it moves with the head.
+    const at = { blockNumber: BigInt(series.toBlock), head: { blockNumber: BigInt(series.indexedHead.blockNumber) } };
+    c.header("Cache-Control", reportCacheControl(at, q.toBlock?.toString()));
+    return c.json(series);
+  });
+  return app;
+}

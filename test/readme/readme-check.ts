@@ -1,0 +1,155 @@
+/**
+ * `npm run test:readme`: runs every command block the README shows, in order, against the stack
+ * the README's own first commands start. A block that exits non-zero fails the check.
+ *
+ * A ```sh block runs in bash (`set -euo pipefail`) from the project root, in a process group of
+ * its own that is killed when it ends (so a receiver it started with `&` goes too). A ```graphql
+ * block is POSTed to /graphql, one query per paragraph; any error fails. The HTML comment on the
+ * line before a block may say how to treat it:
+ *   <!-- readme-check: serve <url> -->   a server: runs in the background until <url> answers
+ *                                         200, and stays up until the end or until a later
+ *                                         serve block on the same port (which stops it first);
+ *   <!-- readme-check: skip <reason> --> not run here, and why (printed);
+ *   <!-- readme-check: timeout <s> -->   a longer limit than the default 180 s.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+const README = readFileSync(`${ROOT}/README.md`, "utf8");
+const GRAPHQL_URL = process.env.README_CHECK_GRAPHQL ?? "http://127.0.0.1:42069/graphql";
+
+export type Block = { lang: string; body: string; line: number; directive: { kind: "run" | "serve" | "skip"; arg: string; timeoutS: number } };
+
+export function readmeBlocks(text: string): Block[] {
+  const lines = text.split("\n");
+  const blocks: Block[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const open = /^```(\w*)\s*$/.exec(lines[i]!);
+    if (!open) continue;
+    const start = i;
+    const body: string[] = [];
+    for (i++; i < lines.length && !/^```\s*$/.test(lines[i]!); i++) body.push(lines[i]!);
+    let j = start - 1;
+    while (j >= 0 && lines[j]!.trim() === "") j--;
+    const d = /^<!-- readme-check: (serve|skip|timeout) ?(.*?) -->$/.exec(lines[j]?.trim() ?? "");
+    const directive = !d ? { kind: "run" as const, arg: "", timeoutS: 180 } : d[1] === "timeout" ? { kind: "run" as const, arg: "", timeoutS: Number(d[2]) } : { kind: d[1] as "serve" | "skip", arg: d[2]!, timeoutS: 300 };
+    blocks.push({ lang: open[1]!, body: body.join("\n"), line: start + 1, directive });
+  }
+  return blocks;
+}
+
+function shell(body: string): ChildProcess {
+  return spawn("bash", ["-c", `set -euo pipefail\n${body}`], { cwd: ROOT, detached: true, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, FORCE_COLOR: "0" } });
+}
+
+function killGroup(child: ChildProcess, signal: NodeJS.Signals = "SIGTERM") {
+  try {
+    process.kill(-child.pid!, signal);
+  } catch {
+    // already gone
+  }
+}
+
+async function run(block: Block): Promise<{ ok: boolean; output: string }> {
+  const child = shell(block.body);
+  let output = "";
+  child.stdout!.on("data", (c) => (output += c));
+  child.stderr!.on("data", (c) => (output += c));
+  const code = await new Promise<number | null>((resolve) => {
+    const timer = setTimeout(() => {
+      output += `\n[readme-check] timed out after ${block.directive.timeoutS} s`;
+      killGroup(child, "SIGKILL");
+    }, block.directive.timeoutS * 1000);
+    child.on("exit", (c) => {
+      clearTimeout(timer);
+      resolve(c);
+    });
+  });
+  killGroup(child); // what the block left running in the background
+  return { ok: code === 0, output };
+}
+
+const servers: { child: ChildProcess; port: string; output: () => string }[] = [];
+const portOf = (url: string) => new URL(url).port;
+
+/** True while any process of the group is alive (signal 0 probes without signalling). */
+function groupAlive(child: ChildProcess): boolean {
+  try {
+    process.kill(-child.pid!, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Stops the servers on `port` (all of them without one) as Ctrl-C does, and waits until every
+ * process of the group has exited (not only bash: npm start cleans up after it), then SIGKILL.
+ */
+async function stopServers(port?: string) {
+  const stopping = servers.filter((s) => port === undefined || s.port === port);
+  for (const s of stopping) servers.splice(servers.indexOf(s), 1);
+  for (const s of stopping) {
+    killGroup(s.child, "SIGINT");
+    const deadline = Date.now() + 60_000;
+    while (groupAlive(s.child) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+    if (groupAlive(s.child)) killGroup(s.child, "SIGKILL");
+  }
+}
+
+async function serve(block: Block): Promise<{ ok: boolean; output: string }> {
+  await stopServers(portOf(block.directive.arg));
+  const child = shell(block.body);
+  let output = "";
+  child.stdout!.on("data", (c) => (output += c));
+  child.stderr!.on("data", (c) => (output += c));
+  servers.push({ child, port: portOf(block.directive.arg), output: () => output });
+  const deadline = Date.now() + block.directive.timeoutS * 1000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) return { ok: false, output: `${output}\n[readme-check] exited with ${child.exitCode} before ${block.directive.arg} answered` };
+    const up = await fetch(block.directive.arg, { signal: AbortSignal.timeout(2_000) }).then((r) => r.ok, () => false);
+    if (up) return { ok: true, output };
+    await new Promise((r) => setTimeout(r, 1_000));
+  }
+  return { ok: false, output: `${output}\n[readme-check] ${block.directive.arg} did not answer within ${block.directive.timeoutS} s` };
+}
+
+async function graphql(block: Block): Promise<{ ok: boolean; output: string }> {
+  const queries = block.body.split(/\n\s*\n/).map((q) => q.split("\n").filter((l) => !l.trim().startsWith("#")).join("\n").trim()).filter(Boolean);
+  const failures: string[] = [];
+  for (const query of queries) {
+    const res = await fetch(GRAPHQL_URL, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query }) });
+    const body = (await res.json()) as { data?: unknown; errors?: unknown[] };
+    if (!res.ok || body.errors?.length || !body.data) failures.push(`${query.slice(0, 80)}…: HTTP ${res.status} ${JSON.stringify(body.errors ?? body).slice(0, 400)}`);
+  }
+  return { ok: failures.length === 0, output: failures.length ? failures.join("\n") : `${queries.length} queries answered without errors` };
+}
+
+async function main() {
+  const blocks = readmeBlocks(README).filter((b) => b.lang === "sh" || b.lang === "graphql");
+  let failed = 0;
+  const started = Date.now();
+  try {
+    for (const block of blocks) {
+      const head = `README.md:${block.line} (${block.lang}) ${block.body.split("\n")[0]!.slice(0, 70)}`;
+      if (block.directive.kind === "skip") {
+        console.log(`skip  ${head}\n      why: ${block.directive.arg}`);
+        continue;
+      }
+      const t = Date.now();
+      const result = block.lang === "graphql" ? await graphql(block) : block.directive.kind === "serve" ? await serve(block) : await run(block);
+      console.log(`${result.ok ? "ok  " : "FAIL"}  ${head}  (${((Date.now() - t) / 1000).toFixed(1)} s)`);
+      if (!result.ok) failed++;
+      // README_CHECK_VERBOSE=1 prints what every block printed, not only a failing one's.
+      if (!result.ok || process.env.README_CHECK_VERBOSE) console.log(result.output.split("\n").map((l) => `      | ${l}`).join("\n"));
+    }
+  } finally {
+    await stopServers();
+  }
+  console.log(`\n${blocks.length} blocks, ${failed} failed, ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  process.exitCode = failed === 0 ? 0 : 1;
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) await main();
