@@ -1,0 +1,50 @@
+/** The I/O edge of GET /api/psm-status: each PSM's mint gates read at one block, then the pure builder. */
+import type { Address } from "viem";
+import { buildPsmStatus, psmStatusEntry, type PsmStatus } from "../../core/psm/mint-readiness.js";
+import { PSM_VERSIONS } from "../../core/network/types.js";
+import { MINTER_ROLE, PSM_KEYS, PSM_LABELS } from "../../core/reserves/por/snapshot.js";
+import { PinnedReader, tolerantReads, type ReadSpec } from "../io/pinned-reader.js";
+import type { ReportBlock, ReportContext } from "../context.js";
+
+export async function loadPsmStatus(ctx: ReportContext, at: ReportBlock): Promise<PsmStatus> {
+  const n = ctx.network;
+  const r = new PinnedReader(ctx.base, at.blockNumber, n.reporting.publicRpc.base);
+  const { read, failedReads } = tolerantReads(r);
+  const usdc = n.usdc.address;
+  const [block, ...entries] = await Promise.all([
+    ctx.base.getBlock({ blockNumber: at.blockNumber }),
+    ...PSM_KEYS.map(async (key) => {
+      const psm: Address = n.psms[key].address;
+      const specs: Record<string, [ReadSpec, number?]> = {
+        mintingEnabled: [{ to: psm, signature: "mintingEnabled()(bool)" }],
+        paused: [{ to: psm, signature: "paused()(bool)" }],
+        supportedStables: [{ to: psm, signature: "supportedStables(address)(bool)", args: [usdc] }],
+        stableCaps: [{ to: psm, signature: "stableCaps(address)(uint256)", args: [usdc] }, 6],
+        currentExposure: [{ to: psm, signature: "currentExposure(address)(uint256)", args: [usdc] }, 6],
+        usdcBalance: [{ to: usdc, signature: "balanceOf(address)(uint256)", args: [psm] }, 6],
+        psmHasMinterRole: [{ to: n.kUSD.address, signature: "hasRole(bytes32,address)(bool)", args: [MINTER_ROLE, psm] }],
+      };
+      const names = Object.keys(specs);
+      const reads = await Promise.all(names.map((name) => read<bigint | boolean>(specs[name]![0], specs[name]![1])));
+      const value = <T>(name: string) => (reads[names.indexOf(name)]?.value ?? null) as T | null;
+      const commands = Object.fromEntries(names.flatMap((name, i) => (reads[i] ? [[name, reads[i]!.command(`gates.${name}`)]] : [])));
+      return psmStatusEntry({
+        key,
+        label: PSM_LABELS[key].label,
+        version: PSM_VERSIONS[key],
+        address: psm,
+        gates: {
+          mintingEnabled: value<boolean>("mintingEnabled"),
+          paused: value<boolean>("paused"),
+          supportedStables: value<boolean>("supportedStables"),
+          stableCaps: value<bigint>("stableCaps"),
+          currentExposure: value<bigint>("currentExposure"),
+          usdcBalance: value<bigint>("usdcBalance"),
+          psmHasMinterRole: value<boolean>("psmHasMinterRole"),
+        },
+        commands,
+      });
+    }),
+  ]);
+  return buildPsmStatus({ blockNumber: at.blockNumber, timestamp: Number(block.timestamp) }, entries, failedReads);
+}

@@ -1,0 +1,32 @@
+/** GET /api/psm-status: mint readiness of every PSM at the indexed head or `?block=N`. */
+import { Hono } from "hono";
+import { z } from "zod";
+import { PsmStatusSchema } from "../../core/psm/mint-readiness.js";
+import { onApiError } from "../http/errors.js";
+import { blockParam } from "../http/query-params.js";
+import { contract, validQuery } from "../http/route-contract.js";
+import { reportCacheControl } from "../http/rendered.js";
+import { resolveReportBlock, type ReportContext } from "../context.js";
+import { loadPsmStatus } from "./psm-status-service.js";
+
+export const psmStatusContract = {
+  summary: "Can each PSM mint kUSD for USDC now, and how much more will it take: every gate a pinned read",
+  description: "ready = mintingEnabled ∧ ¬paused ∧ supportedStables(USDC) ∧ kUSD hasRole(MINTER_ROLE, psm) ∧ headroom > 0; headroom = stableCaps(USDC) − max(currentExposure(USDC), USDC.balanceOf(psm)) on the v3 and live PSMs (currentExposure alone on v1), as their bytecode binds the cap. The top-level ready and gates are the live mint PSM's.",
+  tags: ["Reserves"],
+  query: z.object({ block: blockParam }),
+  response: PsmStatusSchema,
+  errors: { 422: "the block is past the indexed head", 503: "the indexer has not reached the protocol yet" },
+};
+
+export function psmRoutes(ctx: ReportContext) {
+  const app = new Hono();
+  app.onError(onApiError);
+  app.get("/api/psm-status", ...contract(psmStatusContract), async (c) => {
+    const requested = validQuery(c, psmStatusContract).block;
+    const at = await resolveReportBlock(ctx, requested);
+    const status = await loadPsmStatus(ctx, at);
+    c.header("Cache-Control", status.failedReads.length > 0 ? "no-store" : reportCacheControl(at, requested));
+    return c.json(status);
+  });
+  return app;
+}

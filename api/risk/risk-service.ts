@@ -1,0 +1,157 @@
+/**
+ * The I/O edge of GET /api/risk-status: the configuration getters of every deployed contract
+ * (catalogued from its ABI), the admin and minter roles (indexed holders), the venue and the
+ * statement, and the source-named getters probed for reverts, all at one block.
+ */
+import { BaseError, encodeFunctionData, ExecutionRevertedError, getAddress, parseAbiItem, RawContractError, type Abi, type Address, type Hex } from "viem";
+import { kerneVaultAbi, kerneVaultV1Abi, kusdAbi, kusdpsmAbi, kusdpsmv1Abi, kusdpsmv3Abi, stakedKUSDAbi, stakedKUSDV1Abi, timelockAbi } from "../../abis/index.js";
+import { buildRiskStatus, getterTrigger, roleTrigger, type Gap, type OffChainTrigger, type RiskStatus, type Trigger } from "../../core/risk/risk-status.js";
+import { configurationGetters } from "../../core/risk/trigger-catalog.js";
+import { MINTER_ROLE } from "../../core/reserves/por/snapshot.js";
+import sourceGetters from "../../networks/source-getters.json" with { type: "json" };
+import { roleHoldersAt } from "../io/indexed-reads.js";
+import { PinnedReader, tolerantReads } from "../io/pinned-reader.js";
+import { memo, perObject } from "../io/memo.js";
+import { reportBlockHash, type ReportBlock, type ReportContext } from "../context.js";
+import { readVenue } from "../reserves/por-service.js";
+import { MAX_STATEMENT_AGE_SECONDS } from "../health/routes.js";
+
+const DEFAULT_ADMIN_ROLE: Hex = `0x${"00".repeat(32)}`;
+
+type Target = { key: string; address: Address; abi: Abi };
+
+/** The deployed contracts and their ABIs (abis/ is checked against the deployed ABIs by test:fidelity). */
+function targets(ctx: ReportContext): Target[] {
+  const n = ctx.network;
+  const list: (Target | null)[] = [
+    { key: "kUSD", address: n.kUSD.address, abi: kusdAbi },
+    { key: "psmMint", address: n.psms.psmMint.address, abi: kusdpsmAbi },
+    { key: "psmRetiredMint", address: n.psms.psmRetiredMint.address, abi: kusdpsmv3Abi },
+    { key: "psmRedeemReserve", address: n.psms.psmRedeemReserve.address, abi: kusdpsmv1Abi },
+    { key: "skUSD", address: n.stakingVaults.skUSD.address, abi: stakedKUSDAbi },
+    { key: "skUSDDeprecated", address: n.stakingVaults.skUSDDeprecated.address, abi: stakedKUSDV1Abi },
+    { key: "vaultV2", address: n.depositVaults.vaultV2.address, abi: kerneVaultAbi },
+    { key: "vaultV1", address: n.depositVaults.vaultV1.address, abi: kerneVaultV1Abi },
+    n.reporting.timelock ? { key: "timelock", address: n.reporting.timelock, abi: timelockAbi } : null,
+  ];
+  return list.filter((t): t is Target => t !== null);
+}
+
+/** Whether a failed eth_call is the contract reverting, rather than the RPC failing. */
+function reverted(e: unknown): boolean {
+  return e instanceof BaseError && !!e.walk((x) => x instanceof RawContractError || x instanceof ExecutionRevertedError || /execution reverted/i.test((x as Error).message ?? ""));
+}
+
+async function probeGaps(ctx: ReportContext, blockNumber: bigint, failedReads: string[]): Promise<Gap[]> {
+  const n = ctx.network;
+  const addressOf: Record<string, Address> = Object.fromEntries(targets(ctx).map((t) => [t.key, t.address]));
+  const rpc = n.reporting.publicRpc.base;
+  const probes = Object.values(sourceGetters.contracts).flatMap((c) =>
+    c.deployedAs.flatMap((key) => (addressOf[key] ? c.getters.map((getter) => ({ key, address: addressOf[key]!, getter, file: c.file })) : [])),
+  );
+  const results = await Promise.all(
+    probes.map(async (p) => {
+      const item = parseAbiItem(`function ${p.getter} view`);
+      const args = p.getter.endsWith("(address)") ? [n.usdc.address] : [];
+      const data = encodeFunctionData({ abi: [item], args } as never);
+      try {
+        const res = await ctx.base.call({ to: p.address, data, blockNumber });
+        return res.data === undefined || res.data === "0x" ? { p, data, result: "no data" as const } : null;
+      } catch (e) {
+        if (reverted(e)) return { p, data, result: "reverts" as const };
+        failedReads.push(`${p.getter} on ${p.address} (gap probe): ${(e as Error).message.split("\n")[0]}`);
+        return null;
+      }
+    }),
+  );
+  return results
+    .filter((r): r is NonNullable<typeof r> => r !== null)
+    .map(({ p, data, result }) => ({
+      id: `${p.key}.${p.getter.replace(/\(.*$/, "")}`,
+      contractKey: p.key,
+      contract: p.address,
+      getter: p.getter,
+      selector: data.slice(0, 10),
+      namedIn: `${sourceGetters.source}/${p.file}`,
+      result,
+      verifyVia: `cast call ${p.address} '${p.getter}'${p.getter.endsWith("(address)") ? ` ${n.usdc.address}` : ""} --block ${blockNumber} --rpc-url ${rpc}  # ${result}`,
+    }));
+}
+
+async function onChainTriggers(ctx: ReportContext, blockNumber: bigint, read: ReturnType<typeof tolerantReads>["read"]): Promise<Trigger[]> {
+  const n = ctx.network;
+  const getterTriggers = await Promise.all(
+    targets(ctx).flatMap((t) =>
+      configurationGetters(t.abi).map(async (g) => {
+        const r = await read<boolean | bigint>({ to: t.address, signature: g.signature, args: g.arg === "stable" ? [n.usdc.address] : [] });
+        return getterTrigger({ contractKey: t.key, contract: t.address, getter: g, value: r?.value ?? null, verifyVia: r?.command(`triggers.onChain ${t.key}.${g.name}`) ?? null });
+      }),
+    ),
+  );
+  const governance = [n.reporting.timelock, n.reporting.multisig].filter((a): a is Address => a !== null);
+  const holders = (contract: Address, role: Hex) => roleHoldersAt(ctx.db, contract.toLowerCase() as Address, role, blockNumber).then((h) => h.map((x) => getAddress(x.account)), () => null);
+  const rpc = n.reporting.publicRpc.base;
+  const hasRoleCommand = (contract: Address, role: Hex, account: string) => `cast call ${contract} 'hasRole(bytes32,address)(bool)' ${role} ${account} --block ${blockNumber} --rpc-url ${rpc}`;
+  const adminTargets = targets(ctx).filter((t) => ["kUSD", "psmMint", "psmRetiredMint", "psmRedeemReserve", "skUSD", "vaultV2"].includes(t.key));
+  const roleTriggers = await Promise.all([
+    holders(n.kUSD.address, MINTER_ROLE).then((h) =>
+      roleTrigger({
+        contractKey: "kUSD", contract: n.kUSD.address, role: "MINTER_ROLE", holders: h, allowed: [n.psms.psmMint.address], allowedLabel: "the live mint PSM",
+        why: "whoever holds kUSD MINTER_ROLE can mint without depositing USDC", verifyVia: hasRoleCommand(n.kUSD.address, MINTER_ROLE, n.psms.psmMint.address),
+      }),
+    ),
+    ...adminTargets.map((t) =>
+      holders(t.address, DEFAULT_ADMIN_ROLE).then((h) =>
+        roleTrigger({
+          contractKey: t.key, contract: t.address, role: "DEFAULT_ADMIN_ROLE", holders: h, allowed: governance, allowedLabel: "the timelock or the multisig",
+          why: "the admin grants every role, MINTER_ROLE included, and flips the switches above", verifyVia: hasRoleCommand(t.address, DEFAULT_ADMIN_ROLE, governance[0] ?? n.reporting.multisig),
+        }),
+      ),
+    ),
+  ]);
+  return [...getterTriggers, ...roleTriggers];
+}
+
+async function offChainTriggers(ctx: ReportContext, at: ReportBlock, statementSignedAt: () => Promise<number | null>): Promise<OffChainTrigger[]> {
+  const now = Math.floor(Date.now() / 1000);
+  const [venue, signedAt] = await Promise.all([readVenue(ctx, at.atHead), statementSignedAt().catch(() => null)]);
+  const age = signedAt === null ? null : now - signedAt;
+  const pastBlock = !at.atHead;
+  return [
+    {
+      id: "venue.reachable",
+      value: pastBlock ? null : venue.state !== null,
+      safe: pastBlock ? null : venue.state !== null,
+      safeWhen: "true",
+      detail: venue.state ? `the venue answered clearinghouseState for ${ctx.network.reporting.venue.account}` : (venue.reason ?? "not read"),
+    },
+    {
+      id: "venue.equityUsd",
+      value: venue.state?.equityUsd ?? null,
+      safe: pastBlock ? null : venue.state !== null,
+      safeWhen: "read now (the venue publishes current equity only)",
+      detail: "marginSummary.accountValue of the operator's venue account, read at request time; the mirror l1Assets counts at most this",
+    },
+    {
+      id: "statement.ageSeconds",
+      value: age,
+      safe: age === null ? false : age <= MAX_STATEMENT_AGE_SECONDS,
+      safeWhen: `≤ ${MAX_STATEMENT_AGE_SECONDS}`,
+      detail: age === null ? "no signed statement is published" : `the latest signed statement was signed ${age} s ago (hourly; kusd-verify's default limit is ${MAX_STATEMENT_AGE_SECONDS} s)`,
+    },
+  ];
+}
+
+const keptChain = perObject((_ctx: ReportContext) => memo<{ onChain: Trigger[]; gaps: Gap[]; failedReads: string[]; timestamp: number }>({ max: 16, keep: (v) => v.failedReads.length === 0 }));
+
+export async function loadRiskStatus(ctx: ReportContext, at: ReportBlock, statementSignedAt: () => Promise<number | null>): Promise<RiskStatus> {
+  const chain = async () => {
+    const { read, failedReads } = tolerantReads(new PinnedReader(ctx.base, at.blockNumber, ctx.network.reporting.publicRpc.base));
+    const [block, onChain, gaps] = await Promise.all([ctx.base.getBlock({ blockNumber: at.blockNumber }), onChainTriggers(ctx, at.blockNumber, read), probeGaps(ctx, at.blockNumber, failedReads)]);
+    return { onChain, gaps, failedReads, timestamp: Number(block.timestamp) };
+  };
+  const hash = await reportBlockHash(ctx, at.blockNumber);
+  // The chain part cannot change at a block (keyed by its hash); the off-chain part is read every time.
+  const [c, offChain] = await Promise.all([hash ? keptChain(ctx)(`${at.blockNumber}:${hash}`, chain) : chain(), offChainTriggers(ctx, at, statementSignedAt)]);
+  return buildRiskStatus({ blockNumber: at.blockNumber, timestamp: c.timestamp, onChain: c.onChain, offChain, gaps: c.gaps, gapSource: `${sourceGetters.source} (commit ${sourceGetters.commit}): every getter those files name, called at the block`, failedReads: c.failedReads });
+}

@@ -1,0 +1,30 @@
+/** GET /api/risk-status at the indexed head or `?block=N`. */
+import { Hono } from "hono";
+import { z } from "zod";
+import { RiskStatusSchema } from "../../core/risk/risk-status.js";
+import { onApiError } from "../http/errors.js";
+import { blockParam } from "../http/query-params.js";
+import { contract, validQuery } from "../http/route-contract.js";
+import { resolveReportBlock, type ReportContext } from "../context.js";
+import { loadRiskStatus } from "./risk-service.js";
+
+export const riskStatusContract = {
+  summary: "Every safety switch, threshold and role of the deployed contracts with its live value and safe state; venue and statement; source-vs-deployed gaps",
+  description: "triggers.onChain: the configuration getters of each deployed contract, catalogued from its ABI (a getter the contract sets, or a constant threshold), plus who holds DEFAULT_ADMIN_ROLE and kUSD MINTER_ROLE; each with the cast call that proves it. gaps: the getters the operator's audited source names that the deployed bytecode reverts on, found by calling each at the block.",
+  tags: ["Monitoring"],
+  query: z.object({ block: blockParam }),
+  response: RiskStatusSchema,
+  errors: { 422: "the block is past the indexed head", 503: "the indexer has not reached the protocol yet" },
+};
+
+export function riskRoutes(ctx: ReportContext, statementSignedAt: () => Promise<number | null>) {
+  const app = new Hono();
+  app.onError(onApiError);
+  app.get("/api/risk-status", ...contract(riskStatusContract), async (c) => {
+    const at = await resolveReportBlock(ctx, validQuery(c, riskStatusContract).block);
+    // The statement's age and the venue are read now: never cached by a client for long.
+    c.header("Cache-Control", "public, max-age=5");
+    return c.json(await loadRiskStatus(ctx, at, statementSignedAt));
+  });
+  return app;
+}

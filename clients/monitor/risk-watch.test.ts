@@ -1,0 +1,38 @@
+import { describe, expect, it } from "vitest";
+import { riskItems, stepRisk } from "./risk-watch.js";
+
+const status = (block: number, unsafe: string[], gaps: string[] = []) => ({
+  blockNumber: block,
+  triggers: { onChain: [{ id: "psm.paused", safe: !unsafe.includes("psm.paused") }, { id: "psm.solvencyCheckDisabled", safe: !unsafe.includes("psm.solvencyCheckDisabled") }, { id: "psm.cap", safe: null }], offChain: [] },
+  gaps: gaps.map((id) => ({ id })),
+});
+
+describe("stepRisk", () => {
+  it("takes what is already out of its safe state at the first poll as its baseline", async () => {
+    const first = await stepRisk(undefined, status(10, ["psm.solvencyCheckDisabled"], ["kUSD.BURNER_ROLE"]), 0, async () => status(10, []));
+    expect(first.messages).toEqual([]);
+    expect(Object.keys(first.next).sort()).toEqual(["gap:kUSD.BURNER_ROLE", "trigger:psm.solvencyCheckDisabled"]);
+  });
+
+  it("alerts a trigger leaving its safe state and a new gap, once", async () => {
+    const { next } = await stepRisk(undefined, status(10, []), 0, async () => status(10, []));
+    const a = await stepRisk(next, status(12, ["psm.paused"], ["vault.depositsEnabled"]), 0, async () => status(12, []));
+    expect(a.messages.map((m) => [m.type, m.kind, m.id])).toEqual([["alert", "trigger", "psm.paused@12"], ["alert", "gap", "vault.depositsEnabled@12"]]);
+    expect((await stepRisk(a.next, status(13, ["psm.paused"], ["vault.depositsEnabled"]), 0, async () => status(13, []))).messages).toEqual([]);
+  });
+
+  it("resolves what ended later, and retracts what a reorg removed from the block it was seen at", async () => {
+    const { next } = await stepRisk(undefined, status(10, []), 0, async () => status(10, []));
+    const a = await stepRisk(next, status(12, ["psm.paused", "psm.solvencyCheckDisabled"]), 0, async () => status(12, []));
+    // At 12 (re-read now) the pause is still there but the solvency flag is gone: a reorg removed it.
+    const b = await stepRisk(a.next, status(15, []), 0, async (block) => (block === 12 ? status(12, ["psm.paused"]) : status(block, [])));
+    expect(b.messages.map((m) => [m.type, m.id])).toEqual([["resolved", "psm.paused@12"], ["retraction", "psm.solvencyCheckDisabled@12"]]);
+    // Past the reorg window the block is final: an end is a resolution without a re-read.
+    const c = await stepRisk(a.next, status(200, []), 100, async () => { throw new Error("no re-read past the window"); });
+    expect(c.messages.map((m) => m.type)).toEqual(["resolved", "resolved"]);
+  });
+
+  it("off-chain triggers and triggers without a safe state are not items", () => {
+    expect([...riskItems({ ...status(1, []), triggers: { onChain: [{ id: "x", safe: null }], offChain: [{ id: "venue.reachable", safe: false }] } }).keys()]).toEqual([]);
+  });
+});
