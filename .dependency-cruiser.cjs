@@ -27,6 +27,13 @@ module.exports = {
       to: { path: "^(api|src/(indexing|api)|stack|devnet)/|^ponder\\.(config|schema)\\.ts$" },
     },
     {
+      name: "page-speaks-http",
+      comment: "web/ is the reserves page: it runs in the browser, reads the public API over HTTP and shares only the pure core (the verifier)",
+      severity: "error",
+      from: { path: "^web/" },
+      to: { path: "^(api|src|stack|devnet|clients|bench|test)/|^ponder\\.(config|schema)\\.ts$" },
+    },
+    {
       name: "no-circular",
       severity: "error",
       from: {},
@@ -37,6 +44,6 @@ module.exports = {
     doNotFollow: { path: "node_modules" },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: "tsconfig.json" },
-    exclude: { path: "^(node_modules|generated|\\.ponder)/" },
+    exclude: { path: "^(node_modules|generated|\\.ponder|web/dist)/" },
   },
 };

@@ -13,6 +13,7 @@ import type { StatementService } from "./statements/statement-service.js";
 import { createGraphQL, malformedGetParams, withGraphQLErrorBody } from "./graphql/yoga.js";
 import { errorBody, notFound, onApiError } from "./http/errors.js";
 import { openApiDocument } from "./http/openapi-document.js";
+import { pageRoutes } from "./http/page.js";
 import { matchesPath } from "./http/route-match.js";
 import { createFacilitatorClient } from "./paid/facilitator.js";
 import { createGateway } from "./paid/gateway.js";
@@ -25,6 +26,10 @@ import type { KusdMetrics } from "./http/metrics.js";
 import { countViolations } from "./io/indexed-reads.js";
 import { loadPorReport } from "./reserves/por-service.js";
 import { eventsRoutes } from "./events/routes.js";
+import { historyRoutes } from "./history/routes.js";
+import { psmRoutes } from "./psm/routes.js";
+import { healthRoutes, securityTxtFromEnv } from "./health/routes.js";
+import { riskRoutes } from "./risk/routes.js";
 import { hedgeLedgerRoutes } from "./yield/hedge-ledger-routes.js";
 import { lendingRoutes } from "./lending/routes.js";
 import { reservesRoutes } from "./reserves/routes.js";
@@ -57,6 +62,10 @@ export type AppParts = {
   paymentLeaseSeconds?: number;
   /** Routes of the host that come before ours (Ponder's /sql and generated GraphQL). */
   host?: (app: Hono) => void;
+  /** The service environment (security.txt's fields); default process.env. */
+  env?: NodeJS.ProcessEnv;
+  /** The built reserves page (web/dist), served at `/`; absent: `/` is the JSON 404. */
+  pageDir?: string;
   /** kUSD's Prometheus figures; `serveFrom` when this app answers GET /metrics itself (the replica; Ponder serves the indexer's). */
   metrics?: { kusd: KusdMetrics; serveFrom?: Registry };
 };
@@ -64,6 +73,7 @@ export type AppParts = {
 export function createApp(p: AppParts): Hono {
   const { ctx, statements, registry, keys, store } = p;
   const network = ctx.network;
+  const statementSignedAt = async () => (await (await store).statements.latest())?.timestamp ?? null;
   const app = new Hono();
   app.onError(onApiError);
   // Every answer carries X-Request-Id; a 5xx body names it, and the log line that explains it.
@@ -93,11 +103,20 @@ export function createApp(p: AppParts): Hono {
     return withGraphQLErrorBody(await graphql.fetch(c.req.raw));
   });
   app.route("/", reservesRoutes(ctx));
+  app.route("/", historyRoutes(ctx));
+  app.route("/", psmRoutes(ctx));
+  app.route("/", riskRoutes(ctx, statementSignedAt));
+  app.route("/", healthRoutes(ctx, {
+    statementSignedAt,
+    securityTxt: securityTxtFromEnv(p.env ?? process.env),
+    siteUrl: p.siteUrl,
+  }));
   app.route("/", statementRoutes({ ctx, statements, adminToken: p.adminToken }));
+  if (p.pageDir) app.route("/", pageRoutes(p.pageDir));
   if (p.metrics) {
     p.metrics.kusd.attach({
       por: async () => loadPorReport(ctx, await resolveReportBlock(ctx, undefined)),
-      statementSignedAt: async () => (await (await store).statements.latest())?.timestamp ?? null,
+      statementSignedAt,
       violations: () => countViolations(ctx.db),
       heads: async () => {
         const { indexed, chain } = await indexerCaughtUp(ctx);
@@ -133,7 +152,8 @@ export function createApp(p: AppParts): Hono {
   // routes come before it); a known path asked with another method is a 405 naming the allowed ones.
   app.all("*", (c) => {
     const allowed = [...new Set(app.routes.filter((r) => r.method !== "ALL" && matchesPath(r.path, c.req.path)).map((r) => r.method))];
-    if (allowed.length === 0) return notFound(c);
+    // A route of this method matched and fell through (a missing file under /assets/*): not found.
+    if (allowed.length === 0 || allowed.includes(c.req.method)) return notFound(c);
     c.header("Allow", allowed.join(", "));
     return c.json(errorBody("method_not_allowed", `${c.req.method} is not allowed on ${c.req.path}`, { allowed }), 405);
   });

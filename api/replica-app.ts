@@ -17,7 +17,7 @@ import { loadSignatureBook, RegistryService } from "./registry/registry-service.
 import { createReportContext } from "./context.js";
 import { openOperatorStore } from "./store/operator-store.js";
 
-export type ReplicaOptions = { databaseUrl: string; viewsSchema: string; network: NetworkConfig; siteUrl: string; storeSchema?: string; maxConnections?: number; checkResponses?: boolean };
+export type ReplicaOptions = { databaseUrl: string; viewsSchema: string; network: NetworkConfig; siteUrl: string; storeSchema?: string; maxConnections?: number; checkResponses?: boolean; pageDir?: string };
 
 export function createReplicaApp(o: ReplicaOptions) {
   const client = postgres(o.databaseUrl, { max: o.maxConnections ?? 10, connection: { search_path: o.viewsSchema }, onnotice: () => {} });
@@ -32,6 +32,6 @@ export function createReplicaApp(o: ReplicaOptions) {
   const keys = { operator: null, attestation: null, attestationFrom: o.network.reporting.signers.attestationFrom };
   const statements = new StatementService(ctx, store, keys);
   const registry = new RegistryService(ctx, () => loadSignatureBook(ctx));
-  const app = createApp({ ctx, statements, registry, keys, store, siteUrl: o.siteUrl, checkResponses: o.checkResponses, metrics: { kusd: metrics, serveFrom: metricsRegistry } });
+  const app = createApp({ ctx, statements, registry, keys, store, siteUrl: o.siteUrl, checkResponses: o.checkResponses, pageDir: o.pageDir, metrics: { kusd: metrics, serveFrom: metricsRegistry } });
   return { app, close: async () => { await client.end(); await (await store).close(); } };
 }

@@ -67,6 +67,12 @@ const stateDirs = new Set<string>();
 process.once("exit", () => {
   for (const child of liveChildren) child.kill("SIGKILL");
   for (const dir of stateDirs) rmSync(dir, { recursive: true, force: true });
+  // A killed anvil may still write its state file for a moment after the kill: remove again once
+  // it has had time to die (a synchronous wait: an exit handler cannot await).
+  if (liveChildren.size > 0) {
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 200);
+    for (const dir of stateDirs) rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 export async function startAnvil(options: AnvilOptions): Promise<AnvilHandle> {

@@ -539,6 +539,16 @@ export class BaseHistory {
         this.landmark("treasurySweep", await this.safe("treasuryV2", "emergencyWithdraw", [this.addr("usdc"), v2Balance, this.addr("treasury")]));
       }
     });
+    // The redeem-only prior PSM is capped at what it holds, through the timelock (MANAGER_ROLE is
+    // the timelock's since the handover): at its cap from then on, since the v3 cap check adds to
+    // max(currentExposure, balanceOf) and nothing moves its USDC in the meantime.
+    this.timelocked(DATES.insuranceTopUp + HOUR, "cap the prior mint PSM at what it holds", "psmRetiredMint", "setStableCap", async () => {
+      const [exposure, held] = await Promise.all([
+        this.read<bigint>("psmRetiredMint", "currentExposure", [this.addr("usdc")]),
+        this.read<bigint>("usdc", "balanceOf", [this.addr("psmRetiredMint")]),
+      ]);
+      return [this.addr("usdc"), exposure > held ? exposure : held];
+    }, "psmAtCap");
   }
 
   /** Everyone leaves the superseded vault for the new one, except two dust positions. */

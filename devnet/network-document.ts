@@ -137,5 +137,8 @@ export function devnetServiceEnv(d: Deployment, deploymentFile: string): Record<
     ...(key("operator") && { KUSD_OPERATOR_PRIVATE_KEY: key("operator")! }),
     ...(key("attestationSigner") && { KUSD_ATTESTATION_PRIVATE_KEY: key("attestationSigner")! }),
     ...(key("facilitator") && { KUSD_FACILITATOR_PRIVATE_KEY: key("facilitator")!, KUSD_FACILITATOR_POLLING_MS: "25" }),
+    // security.txt: a reserved (.invalid) address, valid for 180 days from when the devnet was made.
+    KUSD_SECURITY_CONTACT: "mailto:security@kusd-devnet.invalid",
+    KUSD_SECURITY_EXPIRES: new Date(Date.parse(d.createdAt) + 180 * 86_400_000).toISOString(),
   };
 }

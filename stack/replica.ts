@@ -5,6 +5,7 @@
  *   DATABASE_URL=postgres://… KUSD_VIEWS_SCHEMA=kusd npm run serve:replica
  */
 import type { Server } from "node:http";
+import { resolve } from "node:path";
 import { serve } from "@hono/node-server";
 import { answerClientErrorsWithJson } from "../api/http/client-error.js";
 import { createReplicaApp } from "../api/replica-app.js";
@@ -22,6 +23,7 @@ const { app } = createReplicaApp({
   network: await loadNetwork(),
   siteUrl: process.env.KUSD_SITE_URL ?? `http://localhost:${port}`,
   storeSchema: process.env.KUSD_STORE_SCHEMA,
+  pageDir: resolve("web/dist"),
 });
 answerClientErrorsWithJson(serve({ fetch: app.fetch, port }) as Server);
 console.log(`read replica on http://localhost:${port} (/graphql, /api/…)`);

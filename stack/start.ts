@@ -6,6 +6,7 @@
 import { readFileSync } from "node:fs";
 import { startDevnet } from "../devnet/devnet.js";
 import { startIndexer } from "./indexer.js";
+import { buildPage } from "./page-build.js";
 import { rpcBlockNumber } from "../devnet/rpc.js";
 import { devnetPortsFromEnv, parseScale, printDevnet } from "../devnet/main.js";
 
@@ -13,13 +14,19 @@ import { devnetPortsFromEnv, parseScale, printDevnet } from "../devnet/main.js";
  * What has been started so far, stopped in reverse on SIGINT or SIGTERM, whenever it arrives:
  * during startup too (Node's default action would exit without running any cleanup and leave
  * `ponder start` and anvil running on their ports). A second signal exits at once; the children
- * still alive are then killed by the exit handlers of anvil.ts and indexer.ts.
+ * still alive are then killed by the exit handlers of anvil.ts and indexer.ts. One Ctrl-C reaches
+ * this process more than once (the terminal signals the whole group, and npm and tsx relay it
+ * too): a repeat within a second is that same Ctrl-C, not a second one.
  */
 const started: { stop(): Promise<void> }[] = [];
-let stopping = false;
+let stoppingSince: number | null = null;
+const SAME_SIGNAL_MS = 1_000;
 async function shutdown(signal: NodeJS.Signals) {
-  if (stopping) process.exit(130);
-  stopping = true;
+  if (stoppingSince !== null) {
+    if (Date.now() - stoppingSince < SAME_SIGNAL_MS) return;
+    process.exit(130);
+  }
+  stoppingSince = Date.now();
   console.log(`\n${signal}: stopping`);
   for (const s of started.reverse()) await s.stop().catch((e: unknown) => console.error(e));
   process.exit(0);
@@ -34,7 +41,7 @@ process.on("SIGTERM", shutdown);
  */
 const ancestors = [process.ppid, parentOf(process.ppid)].filter((pid): pid is number => pid !== null && pid > 1);
 setInterval(() => {
-  if (!stopping && ancestors.some((pid) => !isAlive(pid))) void shutdown("SIGTERM");
+  if (stoppingSince === null && ancestors.some((pid) => !isAlive(pid))) void shutdown("SIGTERM");
 }, 1_000).unref();
 
 function parentOf(pid: number): number | null {
@@ -57,6 +64,7 @@ function isAlive(pid: number): boolean {
 }
 
 async function main() {
+  await buildPage();
   const devnet = await startDevnet({
     ports: devnetPortsFromEnv(),
     scale: parseScale(process.argv.slice(2)),
@@ -83,6 +91,7 @@ async function main() {
 
   console.log("\nservices:");
   printDevnet(devnet, (line) => console.log(`  ${line}`));
+  console.log(`  page      ${indexer.url}/  (the reserves page: figures, chart, the statement verified in your browser)`);
   console.log(`  api       ${indexer.url}  (/health, /ready, /status, /api/openapi.json, /graphql)`);
   for (const path of ["/api/por", "/api/stats", "/api/por/signed", "/api/por/signer-registry"]) console.log(`            ${indexer.url}${path}`);
   console.log(`  database  schema ${indexer.schema}, views in schema ${indexer.viewsSchema}`);

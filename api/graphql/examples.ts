@@ -18,6 +18,10 @@ export const EXAMPLE_QUERIES: ReadonlyArray<{ title: string; query: string }> = 
     query: `{ reserves(block: "500") { timestamp solvency { status psmSolvencyRatio aggregateCollateralRatio } minterRoleHeld }
   registryTransfers(first: 50, filter: { range: { fromBlock: "450", toBlock: "500" } }) { nodes { tokenSymbol from to amount classification } } }`,
   },
+  {
+    title: "Weekly backing ratio, outstanding kUSD, PSM USDC and redemptions, each at its block",
+    query: `{ history(interval: WEEK) { points { periodStart blockNumber kusdOutstanding psmUsdc backingRatio skusdSharePrice redemptions } } }`,
+  },
 ];
 
 /** A tab's text: the title as a comment line, then the query. */

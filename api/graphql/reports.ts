@@ -13,7 +13,7 @@ import { builder, type GraphQLContext } from "./builder.js";
 import { badInput } from "./inputs.js";
 
 /** REST errors (a bad block, a block not indexed) become GraphQL errors with the same code. */
-async function asGraphQL<T>(work: () => Promise<T>): Promise<T> {
+export async function asGraphQL<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (e) {

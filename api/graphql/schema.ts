@@ -7,6 +7,7 @@ import "./entities/transfers.js";
 import "./violations.js";
 import "./aggregates.js";
 import "./reports.js";
+import "./history.js";
 import "./subscriptions.js";
 
 export const schema = builder.toSchema();

@@ -91,11 +91,19 @@ export async function countViolations(db: ReadDb): Promise<number> {
   return Number(row?.n ?? 0);
 }
 
-/** Alert-worthy indexed events in a block range, for monitors: MINTER_ROLE grants, PSM pauses, large redemptions. */
+/** Alert-worthy indexed events in a block range, for monitors: MINTER_ROLE grants and revocations, PSM pauses, large redemptions. */
 export function minterGrantsIn(db: ReadDb, fromBlock: bigint, toBlock: bigint, role: `0x${string}`) {
   const e = schema.roleEvent;
   return db.select().from(e)
     .where(and(eq(e.role, role), eq(e.granted, true), gte(e.blockNumber, fromBlock), lte(e.blockNumber, toBlock)))
+    .orderBy(asc(e.blockNumber), asc(e.id));
+}
+
+/** MINTER_ROLE grants and revocations, in chain order. */
+export function minterRoleChangesIn(db: ReadDb, fromBlock: bigint, toBlock: bigint, role: `0x${string}`) {
+  const e = schema.roleEvent;
+  return db.select().from(e)
+    .where(and(eq(e.role, role), gte(e.blockNumber, fromBlock), lte(e.blockNumber, toBlock)))
     .orderBy(asc(e.blockNumber), asc(e.id));
 }
 

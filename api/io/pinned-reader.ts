@@ -67,6 +67,11 @@ export class PinnedReader {
     return `cast call ${spec.to} '${spec.signature}'${args ? ` ${args}` : ""} --block ${this.blockNumber} --rpc-url ${this.commandRpcUrl}  # ${note}`;
   }
 
+  /** The command alone, annotated with the field it re-checks (for figures derived from indexed rows, not read here). */
+  recheckCommand(spec: ReadSpec, field: string): string {
+    return this.command(spec, field, "").replace(/ = (\(\d+ decimals\))?$/, "");
+  }
+
   balanceCommand(address: Address, field: string, raw: bigint): string {
     return `cast balance ${address} --block ${this.blockNumber} --rpc-url ${this.commandRpcUrl}  # ${field} = ${raw} (18 decimals)`;
   }

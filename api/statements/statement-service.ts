@@ -24,6 +24,9 @@ export const HOUR_SECONDS = 3_600;
 export class StatementService {
   private bindingPromise: Promise<SignerBinding | null> | null = null;
   private timer: NodeJS.Timeout | null = null;
+  /** The signing cadence once start()ed (the signing API); null on a replica, which never signs. */
+  private intervalSeconds: number | null = null;
+  private reissuing: Promise<unknown> | null = null;
 
   constructor(
     private readonly ctx: ReportContext,
@@ -106,13 +109,26 @@ export class StatementService {
     return published;
   }
 
-  /** The newest stored statement; one is issued first when none is stored yet. */
+  /**
+   * The newest stored statement; one is issued first when none is stored yet, and, on the
+   * signing API, when the newest is older than the cadence (a restart over an old store must not
+   * serve a stale statement until the next tick). If a fresh one cannot be issued yet (the
+   * indexer is catching up), the newest stored one is served, with its own signed time.
+   */
   async latest(): Promise<StoredStatement> {
     const store = await this.store;
     const found = await store.statements.latest();
-    if (found) return found;
-    await this.issue();
-    return (await store.statements.latest())!;
+    if (!found) {
+      await this.issue();
+      return (await store.statements.latest())!;
+    }
+    if (this.intervalSeconds === null || this.now() - found.timestamp < this.intervalSeconds) return found;
+    try {
+      await (this.reissuing ??= this.issue().finally(() => (this.reissuing = null)));
+    } catch {
+      return found;
+    }
+    return (await store.statements.latest()) ?? found;
   }
 
   /**
@@ -128,6 +144,7 @@ export class StatementService {
 
   /** Issues at once when the newest statement is older than the cadence, then every `intervalSeconds`. */
   start(intervalSeconds = HOUR_SECONDS, onError: (e: unknown) => void = (e) => console.error("[statements]", e)) {
+    this.intervalSeconds = intervalSeconds;
     this.binding().catch(onError); // published (and stored for replicas) from the start
     const tick = async () => {
       try {

@@ -8,7 +8,8 @@ import { getAddress, isAddress, type Address } from "viem";
 import { UsageError } from "./errors.js";
 
 /** Two hourly cadences: one missed statement is tolerated, two are not. */
-export const DEFAULT_MAX_AGE_SECONDS = 7200;
+export { STATEMENT_MAX_AGE_SECONDS as DEFAULT_MAX_AGE_SECONDS } from "../../core/attestation/verify.js";
+import { STATEMENT_MAX_AGE_SECONDS as DEFAULT_MAX_AGE_SECONDS } from "../../core/attestation/verify.js";
 
 export const USAGE = `Usage: kusd-verify <artifact URL or file> [--signer <address>]... [--binding <URL or file> --operator <address>] [--max-age <seconds> | --no-freshness] [--json]
 

@@ -10,18 +10,33 @@ class HelpRequested extends Error {}
 
 export const MONITOR_USAGE = `Usage: kusd-monitor --api <site URL> [--webhook <URL>]... [--stdout] [--secret <s> | env KUSD_MONITOR_SECRET]
   [--confirmations N (0)] [--reorg-window N (64)] [--poll-ms N (1000)] [--state <file> (.kusd-monitor.json)]
-  [--minter-grants] [--psm-pauses] [--redemptions-above <kUSD>] [--from-block N | head] [--max-attempts N (6)] [--once]
+  [--minter-grants] [--minter-role-changes] [--psm-pauses] [--redemptions-above <kUSD>] [--backing-ratio-below <ratio>]
+  [--statement-max-age <seconds>] [--venue-unreadable-after <seconds>] [--risk-triggers]
+  [--from-block N | head] [--max-attempts N (6)] [--once]
 
 Watches the API's event feeds and delivers one alert per registry violation (and, when asked,
-per MINTER_ROLE grant, PSM pause or redemption above an amount) as JSON lines on stdout and/or
-HMAC-signed webhooks, at least once per event (a repeat keeps its delivery id, for the receiver
-to drop); a reorg that undoes an event sends a retraction.
+per MINTER_ROLE grant or revocation, PSM pause, redemption above an amount, or block where the
+backing ratio crossed a threshold) as JSON lines on stdout and/or HMAC-signed webhooks (also
+Standard Webhooks headers), at least once per event (a repeat keeps its delivery id, for the
+receiver to drop); a reorg that undoes an event sends a retraction. A stale signed statement
+or an unreadable venue is alerted once it has lasted its limit, and resolved when it ends.
 Progress is kept in --state, so a restart resumes where it stopped.
 
   --api <URL>             the site serving /api (e.g. http://localhost:42069)
   --stdout                print alerts as JSON lines
   --webhook <URL>         POST each alert here (repeatable); needs --secret or KUSD_MONITOR_SECRET
   --confirmations N       alert only once an event is N blocks deep
+  --minter-grants         MINTER_ROLE grants (kind minter_grant)
+  --minter-role-changes   MINTER_ROLE grants and revocations (kind minter_role_change)
+  --psm-pauses            PSM pauses (kind psm_pause)
+  --redemptions-above K   redemptions of at least K kUSD (kind redemption)
+  --backing-ratio-below R the block where psmUSDC / outstanding kUSD fell below R, and where it
+                          came back (kind backing_ratio, direction below | restored)
+  --statement-max-age S   the latest signed statement is older than S seconds (kind statement_stale)
+  --venue-unreadable-after S
+                          the report has not read the venue for S seconds (kind venue_unreadable)
+  --risk-triggers         a trigger of /api/risk-status leaving its safe state (kind trigger) and a
+                          new gap (kind gap), resolved when it ends, retracted if a reorg undid it
   --once                  one poll, then exit
   -h, --help              print this help
 
@@ -37,7 +52,8 @@ export function parseMonitorArgs(argv: string[], env: NodeJS.ProcessEnv = proces
     options: {
       api: { type: "string" }, webhook: { type: "string", multiple: true }, stdout: { type: "boolean" }, secret: { type: "string" },
       confirmations: { type: "string" }, "reorg-window": { type: "string" }, "poll-ms": { type: "string" }, state: { type: "string" },
-      "minter-grants": { type: "boolean" }, "psm-pauses": { type: "boolean" }, "redemptions-above": { type: "string" },
+      "minter-grants": { type: "boolean" }, "minter-role-changes": { type: "boolean" }, "psm-pauses": { type: "boolean" }, "redemptions-above": { type: "string" },
+      "backing-ratio-below": { type: "string" }, "statement-max-age": { type: "string" }, "venue-unreadable-after": { type: "string" }, "risk-triggers": { type: "boolean" },
       "from-block": { type: "string" }, "max-attempts": { type: "string" }, "base-delay-ms": { type: "string" }, once: { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
@@ -58,11 +74,21 @@ export function parseMonitorArgs(argv: string[], env: NodeJS.ProcessEnv = proces
   if (values["minter-grants"]) kinds.push("minter_grant");
   if (values["psm-pauses"]) kinds.push("psm_pause");
   if (values["redemptions-above"] !== undefined) kinds.push("redemption");
+  if (values["minter-role-changes"]) kinds.push("minter_role_change");
+  const below = values["backing-ratio-below"];
+  if (below !== undefined) {
+    if (!/^\d{1,3}(\.\d{1,8})?$/.test(below)) throw new Error("--backing-ratio-below is a ratio such as 1 or 0.995");
+    kinds.push("backing_ratio");
+  }
   const from = values["from-block"];
   return {
     apiUrl: values.api.replace(/\/$/, ""),
     kinds,
     redemptionMinKusd: values["redemptions-above"] ?? "0",
+    backingRatioBelow: below ?? "1",
+    statementMaxAgeSeconds: values["statement-max-age"] === undefined ? null : int("statement-max-age", values["statement-max-age"], 0),
+    venueUnreadableAfterSeconds: values["venue-unreadable-after"] === undefined ? null : int("venue-unreadable-after", values["venue-unreadable-after"], 0),
+    riskTriggers: !!values["risk-triggers"],
     confirmations: int("confirmations", values.confirmations, 0),
     reorgWindow: int("reorg-window", values["reorg-window"], 64),
     pollMs: int("poll-ms", values["poll-ms"], 1_000),

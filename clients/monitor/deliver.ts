@@ -30,7 +30,8 @@ export class DeliveryError extends KusdError<{ url: string; attempts: number; la
   }
 }
 
-export type MonitorMessage = { type: "alert" | "retraction"; kind: string; id: string; blockNumber: number; [k: string]: unknown };
+/** alert and retraction: events at a block (a reorg retracts); alert and resolved: conditions. */
+export type MonitorMessage = { type: "alert" | "retraction" | "resolved"; kind: string; id: string; blockNumber: number; [k: string]: unknown };
 
 export const deliveryId = (m: MonitorMessage) => `${m.type}:${m.kind}:${m.id}`;
 

@@ -1,7 +1,8 @@
 /**
- * The monitor: follows the service's violation listing (and, opted in, MINTER_ROLE grants, PSM
- * pauses and large redemptions) and delivers each new item once it has `confirmations` blocks
- * on top. Every poll re-reads the last `reorgWindow` blocks: an item alerted there that has
+ * The monitor: follows the service's violation listing (and, opted in, MINTER_ROLE grants and
+ * revocations, PSM pauses, large redemptions and backing-ratio crossings) and delivers each new
+ * item once it has `confirmations` blocks on top; and, opted in, watches two conditions with no
+ * block of their own (a stale statement, an unreadable venue: see conditions.ts). Every poll re-reads the last `reorgWindow` blocks: an item alerted there that has
  * disappeared was removed by a reorg and gets a retraction. State (the final floor and the
  * alerted items still inside the window) is written after every delivery, so a restart
  * resumes with nothing missed and nothing repeated (at least once, with a stable delivery id).
@@ -9,8 +10,10 @@
 import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { deliveryId, DeliveryError, postWebhook, type MonitorMessage } from "./deliver.js";
 import { KusdError } from "../../core/errors.js";
+import { stepRisk, type RiskState } from "./risk-watch.js";
+import { observeStatement, observeVenue, stepCondition, type ConditionKind, type ConditionState, type Observation } from "./conditions.js";
 
-export type FeedKind = "violation" | "minter_grant" | "psm_pause" | "redemption";
+export type FeedKind = "violation" | "minter_grant" | "minter_role_change" | "psm_pause" | "redemption" | "backing_ratio";
 export type FeedItem = { id: string; blockNumber: number; [k: string]: unknown };
 
 export type MonitorOptions = {
@@ -18,6 +21,14 @@ export type MonitorOptions = {
   kinds: FeedKind[];
   /** Redemptions at or above this kUSD amount (with kind "redemption"). */
   redemptionMinKusd: string;
+  /** The backing ratio's threshold (with kind "backing_ratio"), e.g. "1". */
+  backingRatioBelow?: string;
+  /** Alert when the latest signed statement is older than this (seconds); unset: not watched. */
+  statementMaxAgeSeconds?: number | null;
+  /** Alert when the venue has been unreadable for this long (seconds); unset: not watched. */
+  venueUnreadableAfterSeconds?: number | null;
+  /** Alert on risk-status triggers leaving their safe state and on new gaps (kinds trigger, gap). */
+  riskTriggers?: boolean;
   confirmations: number;
   reorgWindow: number;
   pollMs: number;
@@ -32,7 +43,14 @@ export type MonitorOptions = {
   once: boolean;
 };
 
-export type MonitorState = { floor: number; alerted: Record<string, { kind: FeedKind; blockNumber: number; item: FeedItem }> };
+export type MonitorState = {
+  floor: number;
+  alerted: Record<string, { kind: FeedKind; blockNumber: number; item: FeedItem }>;
+  /** Conditions in progress (statement_stale, venue_unreadable). */
+  conditions?: Partial<Record<ConditionKind, ConditionState>>;
+  /** Triggers out of their safe state and gaps, as last seen (see risk-watch.ts). */
+  risk?: RiskState;
+};
 
 export class MonitorError extends KusdError<Record<string, unknown>> {
   override name = "MonitorError";
@@ -45,6 +63,8 @@ export class MonitorError extends KusdError<Record<string, unknown>> {
 const PATHS: Record<FeedKind, string> = {
   violation: "/api/por/accounts/violations",
   minter_grant: "/api/events/minter-grants",
+  minter_role_change: "/api/events/minter-role-changes",
+  backing_ratio: "/api/events/backing-ratio",
   psm_pause: "/api/events/psm-pauses",
   redemption: "/api/events/redemptions",
 };
@@ -56,10 +76,10 @@ async function getJson(url: string): Promise<any> {
 }
 
 /** Every item of `kind` in [fromBlock, toBlock], following the listing's pages. */
-export async function fetchFeed(o: Pick<MonitorOptions, "apiUrl" | "redemptionMinKusd">, kind: FeedKind, fromBlock: number, toBlock: number): Promise<FeedItem[]> {
+export async function fetchFeed(o: Pick<MonitorOptions, "apiUrl" | "redemptionMinKusd" | "backingRatioBelow">, kind: FeedKind, fromBlock: number, toBlock: number): Promise<FeedItem[]> {
   const base = `${o.apiUrl}${PATHS[kind]}?fromBlock=${fromBlock}&toBlock=${toBlock}`;
   if (kind !== "violation") {
-    const extra = kind === "redemption" ? `&minKusd=${o.redemptionMinKusd}` : "";
+    const extra = kind === "redemption" ? `&minKusd=${o.redemptionMinKusd}` : kind === "backing_ratio" ? `&below=${o.backingRatioBelow ?? "1"}` : "";
     return (await getJson(base + extra)).events as FeedItem[];
   }
   const items: FeedItem[] = [];
@@ -88,24 +108,69 @@ function saveState(path: string | null, state: MonitorState) {
   renameSync(`${path}.tmp`, path); // atomic: a crash leaves the old state or the new one
 }
 
-export type MonitorIo = { write: (line: string) => void; signal?: AbortSignal; sleep?: (ms: number) => Promise<void> };
+export type MonitorIo = { write: (line: string) => void; signal?: AbortSignal; sleep?: (ms: number) => Promise<void>; now?: () => number };
+
+/** The latest statement, or null when none is published (503); other failures throw. */
+async function latestStatement(apiUrl: string): Promise<{ attestation_hash: string; signed_payload_canonical: string } | null> {
+  const res = await fetch(`${apiUrl}/api/por/signed`, { signal: AbortSignal.timeout(15_000) });
+  if (res.status === 503) return null;
+  if (!res.ok) throw new MonitorError(`GET ${apiUrl}/api/por/signed: HTTP ${res.status}`, { status: res.status });
+  return res.json() as Promise<{ attestation_hash: string; signed_payload_canonical: string }>;
+}
+
+/** Polls the watched conditions; returns what to deliver and their new states. */
+async function pollConditions(o: MonitorOptions, state: MonitorState, head: number, now: number) {
+  const conditions = { ...state.conditions };
+  const messages: MonitorMessage[] = [];
+  const step = async (kind: ConditionKind, limit: number, observe: (prev: ConditionState | undefined) => Promise<Observation>) => {
+    const prev = conditions[kind];
+    const { next, send } = stepCondition(prev, await observe(prev), now, limit);
+    if (send === "alert") messages.push({ type: "alert", kind, id: next!.id, blockNumber: head, since: new Date(next!.since * 1000).toISOString(), limitSeconds: limit, ...next!.detail });
+    if (send === "resolved") messages.push({ type: "resolved", kind, id: prev!.id, blockNumber: head, since: new Date(prev!.since * 1000).toISOString(), resolvedAt: new Date(now * 1000).toISOString() });
+    if (next) conditions[kind] = next;
+    else delete conditions[kind];
+  };
+  const maxAge = o.statementMaxAgeSeconds;
+  if (maxAge != null) await step("statement_stale", maxAge, async (prev) => observeStatement(await latestStatement(o.apiUrl), now, prev, maxAge));
+  const venueLimit = o.venueUnreadableAfterSeconds;
+  if (venueLimit != null) {
+    await step("venue_unreadable", venueLimit, async (prev) => {
+      const por = await getJson(`${o.apiUrl}/api/por`);
+      return observeVenue(por?.reserves?.vault?.composition?.l1Assets?.venueRead ?? null, now, prev);
+    });
+  }
+  return { conditions, messages };
+}
 
 /** One poll: alerts for new confirmed items, retractions for vanished ones. Returns the new state. */
 export async function pollOnce(o: MonitorOptions, state: MonitorState, io: MonitorIo): Promise<MonitorState> {
   const head = await indexedHeadOf(o.apiUrl);
+  const deliver = async (m: MonitorMessage) => {
+    if (o.stdout) io.write(`${JSON.stringify({ ...m, delivery: deliveryId(m) })}\n`);
+    for (const url of o.webhooks) await postWebhook({ url, secret: o.secret, maxAttempts: o.maxAttempts, baseDelayMs: o.baseDelayMs }, m, io.sleep);
+  };
+  if (o.statementMaxAgeSeconds != null || o.venueUnreadableAfterSeconds != null) {
+    const now = Math.floor((io.now?.() ?? Date.now()) / 1000);
+    const { conditions, messages } = await pollConditions(o, state, head, now);
+    for (const m of messages) await deliver(m);
+    state = { ...state, conditions };
+    saveState(o.statePath, state);
+  }
   const confirmedTo = head - o.confirmations;
+  if (o.riskTriggers && confirmedTo >= 0) {
+    const statusAt = (block: number) => getJson(`${o.apiUrl}/api/risk-status?block=${block}`);
+    const { next, messages } = await stepRisk(state.risk, await statusAt(confirmedTo), head - o.reorgWindow, statusAt);
+    for (const m of messages) await deliver(m);
+    state = { ...state, risk: next };
+    saveState(o.statePath, state);
+  }
   if (confirmedTo <= state.floor) return state;
   const fetched = new Map<string, { kind: FeedKind; item: FeedItem }>();
   for (const kind of o.kinds) {
     for (const item of await fetchFeed(o, kind, state.floor + 1, confirmedTo)) fetched.set(`${kind}:${item.id}`, { kind, item });
   }
 
-  const deliver = async (m: MonitorMessage) => {
-    if (o.stdout) io.write(`${JSON.stringify({ ...m, delivery: deliveryId(m) })}\n`);
-    for (const url of o.webhooks) await postWebhook({ url, secret: o.secret, maxAttempts: o.maxAttempts, baseDelayMs: o.baseDelayMs }, m, io.sleep);
-  };
-
-  const next: MonitorState = { floor: state.floor, alerted: { ...state.alerted } };
+  const next: MonitorState = { ...state, alerted: { ...state.alerted } };
   for (const [key, a] of Object.entries(state.alerted)) {
     if (a.blockNumber > confirmedTo || fetched.has(key)) continue;
     await deliver({ type: "retraction", kind: a.kind, id: a.item.id, blockNumber: a.blockNumber, reason: "no longer in the indexed chain: removed by a reorganisation", retracted: a.item });

@@ -22,6 +22,19 @@ export const MinterGrantSchema = z.strictObject({
   timestamp: common.timestamp,
 });
 
+export const MinterRoleChangeSchema = z.strictObject({
+  id: common.id,
+  kind: z.literal("minter_role_change"),
+  granted: z.boolean().describe("true: RoleGranted; false: RoleRevoked"),
+  contract: addressSchema,
+  contractKey: z.string(),
+  account: addressSchema.describe("the account granted or stripped of MINTER_ROLE"),
+  sender: addressSchema,
+  txHash: common.txHash,
+  blockNumber: common.blockNumber,
+  timestamp: common.timestamp,
+});
+
 export const PsmPauseSchema = z.strictObject({
   id: common.id,
   kind: z.literal("psm_pause"),
@@ -50,6 +63,7 @@ export const RedemptionEventSchema = z.strictObject({
 const feed = <T extends z.ZodType>(event: T) => z.strictObject({ indexedHead: indexedHeadSchema, events: z.array(event) });
 export const MinterGrantFeedSchema = feed(MinterGrantSchema);
 export const PsmPauseFeedSchema = feed(PsmPauseSchema);
+export const MinterRoleChangeFeedSchema = feed(MinterRoleChangeSchema);
 export const RedemptionFeedSchema = feed(RedemptionEventSchema);
 
 type Row = { id: string; txHash: Hex; blockNumber: bigint; timestamp: bigint };
@@ -57,6 +71,10 @@ const at = (e: Row) => ({ txHash: e.txHash, blockNumber: Number(e.blockNumber), 
 
 export const minterGrantView = (e: Row & { contract: Hex; contractKey: string; account: Hex; sender: Hex }): z.infer<typeof MinterGrantSchema> => ({
   id: e.id, kind: "minter_grant", contract: getAddress(e.contract), contractKey: e.contractKey, account: getAddress(e.account), sender: getAddress(e.sender), ...at(e),
+});
+
+export const minterRoleChangeView = (e: Row & { contract: Hex; contractKey: string; account: Hex; sender: Hex; granted: boolean }): z.infer<typeof MinterRoleChangeSchema> => ({
+  id: e.id, kind: "minter_role_change", granted: e.granted, contract: getAddress(e.contract), contractKey: e.contractKey, account: getAddress(e.account), sender: getAddress(e.sender), ...at(e),
 });
 
 export const psmPauseView = (e: Row & { psm: Hex; psmKey: string; account: Hex }): z.infer<typeof PsmPauseSchema> => ({

@@ -62,6 +62,10 @@ export const serviceEnvSchema = z.object({
   KUSD_REGISTRY_SOURCE: z.string().transform((s) => s.split(",").map((x) => x.trim()).filter(Boolean)).optional(),
   KUSD_REGISTRY_SIGNATURES: z.string().optional(),
   KUSD_SITE_URL: url.optional(),
+  /** security.txt (RFC 9116): Contact URIs (comma-separated), Expires (ISO 8601), Policy URL. */
+  KUSD_SECURITY_CONTACT: z.string().transform((s) => s.split(",").map((x) => x.trim()).filter(Boolean)).optional(),
+  KUSD_SECURITY_EXPIRES: z.iso.datetime({ offset: true, error: "must be an ISO 8601 date-time, e.g. 2027-05-01T00:00:00Z" }).optional(),
+  KUSD_SECURITY_POLICY: url.optional(),
   PORT: positiveInt.optional(),
   KUSD_ADMIN_TOKEN: z.string().optional(),
   KUSD_STORE_DIR: z.string().optional(),

@@ -3,6 +3,7 @@
  * read replica serves. Ponder itself adds /health, /ready, /status and /metrics, and
  * /ponder/graphql is its generated GraphQL. Raw SQL is not public (see private-sql.ts).
  */
+import { resolve } from "node:path";
 import { db } from "ponder:api";
 import schema from "ponder:schema";
 import { graphql as ponderGraphql } from "ponder";
@@ -54,6 +55,8 @@ export default createApp({
   checkResponses: env.KUSD_CHECK_RESPONSES ?? false,
   paymentLeaseSeconds: env.KUSD_PAYMENT_LEASE_SECONDS,
   benchRoutes: env.KUSD_BENCH_ROUTES ?? false,
+  // Ponder runs with the project root as its working directory.
+  pageDir: resolve("web/dist"),
   ...(metrics && { metrics: { kusd: metrics } }),
   host: (app) => {
     // Ponder's generated GraphQL over the same tables, kept for Ponder-native clients and as the

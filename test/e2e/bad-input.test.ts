@@ -34,8 +34,8 @@ describe("GraphQL over GET with malformed parameters", () => {
 });
 
 describe("every non-2xx is JSON", () => {
-  it("unknown paths outside /api → the JSON 404", async () => {
-    for (const path of ["/", "/nope", "/paid/nope", "/.env", "/sql"]) {
+  it("unknown paths outside /api → the JSON 404 (the page's missing assets too)", async () => {
+    for (const path of ["/nope", "/paid/nope", "/.env", "/sql", "/assets/nope.js", "/assets/../package.json", "/index.html"]) {
       const res = await get(path);
       expect(res.status, path).toBe(404);
       expect(res.headers.get("content-type")).toMatch(/application\/json/);

@@ -31,7 +31,7 @@ describe("the free API's OpenAPI document", () => {
   it("documents every free report, and no paid, GraphQL or Ponder route", async () => {
     const doc = (await (await get("/api/openapi.json")).json()) as Doc;
     const paths = Object.keys(doc.paths);
-    for (const p of ["/api/por", "/api/stats", "/api/apy", "/api/por/signed", "/api/por/signed/history", "/api/por/redemption-plan", "/api/por/accounts", "/api/por/accounts/violations", "/api/euler", "/api/hedge-ledger", "/api/honesty-index", "/api/events/redemptions"]) {
+    for (const p of ["/api/por", "/api/stats", "/api/apy", "/api/por/signed", "/api/por/signed/history", "/api/por/redemption-plan", "/api/por/accounts", "/api/por/accounts/violations", "/api/euler", "/api/hedge-ledger", "/api/honesty-index", "/api/events/redemptions", "/api/events/minter-role-changes", "/api/events/backing-ratio", "/api/history"]) {
       expect(paths, p).toContain(p);
     }
     expect(paths.filter((p) => !p.startsWith("/api/"))).toEqual([]);
@@ -47,6 +47,7 @@ describe("the free API's OpenAPI document", () => {
       const query = new URLSearchParams();
       if (params.has("block")) query.set("block", String(END));
       if (params.has("amount")) query.set("amount", "1000");
+      if (params.has("below")) query.set("below", "1.1");
       const url = `${path}${query.size ? `?${query}` : ""}`;
       const res = await get(url);
       if (res.status !== 200) failed.push(`${url}: ${res.status} ${(await res.text()).slice(0, 300)}`);

@@ -12,6 +12,7 @@ import { startIndexer, type Indexer } from "../../stack/indexer.js";
 import { devnetServiceEnv } from "../../devnet/network-document.js";
 import { startRpcProxy, type RpcProxy } from "../../devnet/rpc-proxy.js";
 import { freePort } from "../helpers/ports.js";
+import { buildPage } from "../../stack/page-build.js";
 
 let devnet: Devnet | undefined;
 let indexer: Indexer | undefined;
@@ -28,6 +29,8 @@ export async function setup(project: TestProject) {
   // KUSD_SKIP_STACK=1 runs unit tests only (no devnet, no indexer); stack tests then fail fast.
   if (process.env.KUSD_SKIP_STACK) return;
   dir = mkdtempSync(join(tmpdir(), "kusd-test-"));
+  // The API serves the reserves page from web/dist: build it from the sources under test.
+  await buildPage();
   const deploymentFile = join(dir, "deployment.json");
   devnet = await startDevnet({
     ports: { base: await freePort(), ethereum: await freePort(), venue: await freePort() },
