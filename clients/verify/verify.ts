@@ -3,11 +3,11 @@
  * injected I/O, so tests drive it in-process; it never throws. Exit codes: 0 verified,
  * 1 not verified (fail-closed: anything short of every check passing), 2 usage or I/O error.
  */
-import { getAddress, type Address } from "viem";
-import { trustedSignersAt, verifySignerBinding, SignerBindingError } from "../../core/attestation/binding.js";
+import type { Address } from "viem";
+import { trustFromBinding } from "../../core/attestation/binding.js";
 import { verifyArtifact } from "../../core/attestation/verify.js";
 import { parseVerifyArgs, USAGE, type TrustSource } from "../cli/args.js";
-import { formatError, formatJson, formatText, isoTime, type Check, type VerifyReport } from "../cli/report.js";
+import { formatError, formatJson, formatText, type Check, type VerifyReport } from "../cli/report.js";
 import { loadSource, locateArtifact, type SourceIo } from "../cli/source.js";
 
 export type VerifyIo = SourceIo & {
@@ -50,17 +50,7 @@ async function resolveTrust(trust: TrustSource, bindingText: string | null): Pro
   const refused = (checks: Check[]): Trust => ({ describe, trustedSigner: () => [], checks });
   const located = locateArtifact(bindingText ?? "");
   if (!located.ok) return refused([{ name: "binding", ok: false, detail: located.reason }]);
-  try {
-    const binding = await verifySignerBinding(located.artifact, trust.operator);
-    const detail = `operator ${getAddress(binding.operator)} signs artifacts dated before ${isoTime(binding.valid_from)} (unix ${binding.valid_from}), ${getAddress(binding.attestation_signer)} from then on`;
-    return { describe, trustedSigner: (signedAt) => trustedSignersAt(binding, signedAt), checks: [{ name: "binding", ok: true, detail }] };
-  } catch (error) {
-    const sub = error instanceof SignerBindingError ? (error.details.checks ?? []) : [];
-    return refused([
-      ...sub.map((c) => ({ ...c, name: `binding ${c.name}` })),
-      { name: "binding", ok: false, detail: error instanceof Error ? error.message : String(error) },
-    ]);
-  }
+  return { describe, ...(await trustFromBinding(located.artifact, trust.operator)) };
 }
 
 async function judge(

@@ -60,6 +60,32 @@ export function trustedSignersAt(binding: SignerBindingPayload, signedAt: number
   return [signedAt < binding.valid_from ? getAddress(binding.operator) : getAddress(binding.attestation_signer)];
 }
 
+/** The signers to accept as a function of an artifact's signed time, and the checks that justify them. */
+export type BindingTrust = { trustedSigner: (signedAt: number) => Address[]; checks: VerifyResult["checks"] };
+
+/**
+ * A published binding turned into trust: the signers it names once it verifies against `operator`,
+ * none otherwise (fail-closed: a binding in doubt leaves nothing that can verify). The checks of a
+ * binding that failed are listed as `binding <check>` after the summary `binding` check.
+ */
+export async function trustFromBinding(published: unknown, operator: Address): Promise<BindingTrust> {
+  try {
+    const binding = await verifySignerBinding(published, operator);
+    const from = new Date(binding.valid_from * 1000).toISOString();
+    const detail = `operator ${getAddress(binding.operator)} signs artifacts dated before ${from} (unix ${binding.valid_from}), ${getAddress(binding.attestation_signer)} from then on`;
+    return { trustedSigner: (signedAt) => trustedSignersAt(binding, signedAt), checks: [{ name: "binding", ok: true, detail }] };
+  } catch (error) {
+    const sub = error instanceof SignerBindingError ? (error.details.checks ?? []) : [];
+    return {
+      trustedSigner: () => [],
+      checks: [
+        { name: "binding", ok: false, detail: error instanceof Error ? error.message : String(error) },
+        ...sub.map((c) => ({ ...c, name: `binding ${c.name}` })),
+      ],
+    };
+  }
+}
+
 /**
  * Checks a published binding and returns its payload, parsed from the signed bytes (never from
  * the unsigned `binding` copy). The binding must recover to `operator`, the account the caller

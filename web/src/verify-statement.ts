@@ -4,7 +4,7 @@
  * verified against the operator account), and freshness. Fail-closed: any doubt is red.
  */
 import { getAddress, isAddress, type Address } from "viem";
-import { trustedSignersAt, verifySignerBinding } from "../../core/attestation/binding.js";
+import { trustFromBinding } from "../../core/attestation/binding.js";
 import { STATEMENT_MAX_AGE_SECONDS, verifyArtifact, type VerifyResult } from "../../core/attestation/verify.js";
 
 export type StatementVerification = VerifyResult & { attestationHash: string | null; status: string | null; operator: Address | null };
@@ -25,20 +25,9 @@ export async function verifyStatementText(
   } catch {
     return refused([{ name: "shape", ok: false, detail: "the published statement is not JSON" }]);
   }
-  const trust: Check[] = [];
-  let trustedSigner = (_signedAt: number): Address[] => [getAddress(operator)];
-  if (bindingText !== null) {
-    try {
-      const binding = await verifySignerBinding(JSON.parse(bindingText), getAddress(operator));
-      trustedSigner = (signedAt) => trustedSignersAt(binding, signedAt);
-      trust.push({ name: "binding", ok: true, detail: `signed by operator ${getAddress(operator)}: ${getAddress(binding.attestation_signer)} signs from unix ${binding.valid_from}` });
-    } catch (e) {
-      trust.push({ name: "binding", ok: false, detail: e instanceof Error ? e.message : String(e) });
-      trustedSigner = () => [];
-    }
-  } else {
-    trust.push({ name: "binding", ok: true, detail: `no binding published: only operator ${getAddress(operator)} may sign` });
-  }
+  const { trustedSigner, checks: trust } = bindingText === null
+    ? { trustedSigner: (): Address[] => [getAddress(operator)], checks: [{ name: "binding", ok: true, detail: `no binding published: only operator ${getAddress(operator)} may sign` }] }
+    : await trustFromBinding(parseOrNull(bindingText), getAddress(operator));
   const result = await verifyArtifact(statement, { trustedSigner, maxAgeSeconds: STATEMENT_MAX_AGE_SECONDS, now });
   const checks = [...trust, ...result.checks];
   return {
@@ -56,6 +45,15 @@ function signedStatus(statement: Record<string, unknown>): string | null {
   try {
     const payload = JSON.parse(String(statement.signed_payload_canonical)) as { status?: unknown };
     return typeof payload.status === "string" ? payload.status : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A binding that is not JSON is refused by the binding check itself, like any malformed one. */
+function parseOrNull(text: string): unknown {
+  try {
+    return JSON.parse(text);
   } catch {
     return null;
   }
