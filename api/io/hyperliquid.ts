@@ -20,8 +20,8 @@ export type VenueAccountState = {
   /** Absolute notional of open positions in USD. */
   notionalUsd: number;
   positions: { coin: string; size: number; entryPx: number | null; positionValueUsd: number; unrealizedPnlUsd: number | null }[];
-  /** Venue time of the read, unix ms. */
-  time: number;
+  /** The venue's own time of the answer, unix ms; null when the answer has none (never our clock in its place). */
+  time: number | null;
 };
 
 export type VenueClient = { url: string; clearinghouseState(user: Address): Promise<VenueAccountState> };
@@ -71,7 +71,7 @@ export function hyperliquidClient(infoUrl: string, timeoutMs = 5_000): VenueClie
         equityUsd: num(raw.marginSummary?.accountValue, "marginSummary.accountValue", ctx),
         notionalUsd: num(raw.marginSummary?.totalNtlPos, "marginSummary.totalNtlPos", ctx),
         positions,
-        time: typeof raw.time === "number" ? raw.time : Date.now(),
+        time: typeof raw.time === "number" && Number.isFinite(raw.time) ? raw.time : null,
       };
     },
   };

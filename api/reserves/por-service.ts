@@ -82,7 +82,7 @@ export async function readVenue(ctx: ReportContext, atHead: boolean): Promise<{ 
 type LiveReads = { blockHash: Hex | null; rpcChainLength: number | null; minterRoles: Record<PsmKey, Read<boolean> | null>; failedReads: string[] };
 
 type History = { redemptions: Awaited<ReturnType<typeof redemptionsUpTo>>; burned: Awaited<ReturnType<typeof kusdBurnedUpTo>> };
-type VenueAt = { state: VenueAccountState | null; reason: string | null; readAtMs: number | null };
+export type VenueAt = { state: VenueAccountState | null; reason: string | null; readAtMs: number | null };
 type PorCaches = {
   live: (key: string, build: () => Promise<LiveReads>) => Promise<LiveReads>;
   snapshots: Memo<ChainSnapshot>;
@@ -117,6 +117,15 @@ async function readLive(ctx: ReportContext, blockNumber: bigint): Promise<LiveRe
   return { blockHash, rpcChainLength, minterRoles, failedReads };
 }
 
+/**
+ * The venue at the head, shared by every report that shows it (reserves, risk-status): one read
+ * per `venueMaxAgeSeconds`, so two reports of one moment never show two equities. A failed read
+ * is never kept, so an outage and its end are seen at once.
+ */
+export function readVenueNow(ctx: ReportContext): Promise<VenueAt> {
+  return cachesOf(ctx).venue(async () => ({ ...(await readVenue(ctx, true)), readAtMs: Date.now() }));
+}
+
 /** The cached snapshot with this request's live role reads in place of its own. */
 function withLiveRoles(s: ChainSnapshot, live: LiveReads): ChainSnapshot {
   const psm = (k: PsmKey) => ({ ...s.psms[k], holdsMinterRole: live.minterRoles[k] });
@@ -137,7 +146,7 @@ export async function renderPorReport(ctx: ReportContext, at: ReportBlock): Prom
       const [redemptions, burned] = await Promise.all([redemptionsUpTo(ctx.db, at.blockNumber), kusdBurnedUpTo(ctx.db, at.blockNumber)]);
       return { redemptions, burned };
     }),
-    at.atHead ? c.venue(async () => ({ ...(await readVenue(ctx, true)), readAtMs: Date.now() })) : readVenue(ctx, false).then((v) => ({ ...v, readAtMs: null })),
+    at.atHead ? readVenueNow(ctx) : readVenue(ctx, false).then((v) => ({ ...v, readAtMs: null })),
   ]);
   const ageSeconds = venue.readAtMs === null ? null : Math.max(0, Math.floor((Date.now() - venue.readAtMs) / 1000));
   const roles = PSM_KEYS.map((k) => String(live.minterRoles[k]?.value ?? null)).join(",");

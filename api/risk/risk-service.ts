@@ -13,8 +13,8 @@ import { roleHoldersAt } from "../io/indexed-reads.js";
 import { PinnedReader, tolerantReads } from "../io/pinned-reader.js";
 import { memo, perObject } from "../io/memo.js";
 import { reportBlockHash, type ReportBlock, type ReportContext } from "../context.js";
-import { readVenue } from "../reserves/por-service.js";
-import { MAX_STATEMENT_AGE_SECONDS } from "../health/routes.js";
+import { readVenue, readVenueNow } from "../reserves/por-service.js";
+import { offChainTriggers } from "../../core/risk/off-chain-triggers.js";
 
 const DEFAULT_ADMIN_ROLE: Hex = `0x${"00".repeat(32)}`;
 
@@ -112,34 +112,16 @@ async function onChainTriggers(ctx: ReportContext, blockNumber: bigint, read: Re
   return [...getterTriggers, ...roleTriggers];
 }
 
-async function offChainTriggers(ctx: ReportContext, at: ReportBlock, statementSignedAt: () => Promise<number | null>): Promise<OffChainTrigger[]> {
-  const now = Math.floor(Date.now() / 1000);
-  const [venue, signedAt] = await Promise.all([readVenue(ctx, at.atHead), statementSignedAt().catch(() => null)]);
-  const age = signedAt === null ? null : now - signedAt;
-  const pastBlock = !at.atHead;
-  return [
-    {
-      id: "venue.reachable",
-      value: pastBlock ? null : venue.state !== null,
-      safe: pastBlock ? null : venue.state !== null,
-      safeWhen: "true",
-      detail: venue.state ? `the venue answered clearinghouseState for ${ctx.network.reporting.venue.account}` : (venue.reason ?? "not read"),
-    },
-    {
-      id: "venue.equityUsd",
-      value: venue.state?.equityUsd ?? null,
-      safe: pastBlock ? null : venue.state !== null,
-      safeWhen: "read now (the venue publishes current equity only)",
-      detail: "marginSummary.accountValue of the operator's venue account, read at request time; the mirror l1Assets counts at most this",
-    },
-    {
-      id: "statement.ageSeconds",
-      value: age,
-      safe: age === null ? false : age <= MAX_STATEMENT_AGE_SECONDS,
-      safeWhen: `≤ ${MAX_STATEMENT_AGE_SECONDS}`,
-      detail: age === null ? "no signed statement is published" : `the latest signed statement was signed ${age} s ago (hourly; kusd-verify's default limit is ${MAX_STATEMENT_AGE_SECONDS} s)`,
-    },
-  ];
+async function readOffChain(ctx: ReportContext, at: ReportBlock, statementSignedAt: () => Promise<number | null>): Promise<OffChainTrigger[]> {
+  const [venue, signedAt] = await Promise.all([at.atHead ? readVenueNow(ctx) : readVenue(ctx, false), statementSignedAt().catch(() => null)]);
+  return offChainTriggers({
+    atHead: at.atHead,
+    venueAccount: ctx.network.reporting.venue.account,
+    venue: venue.state ? { equityUsd: venue.state.equityUsd, timeMs: venue.state.time } : null,
+    venueReason: venue.reason,
+    statementSignedAt: signedAt,
+    now: Math.floor(Date.now() / 1000),
+  });
 }
 
 const keptChain = perObject((_ctx: ReportContext) => memo<{ onChain: Trigger[]; gaps: Gap[]; failedReads: string[]; timestamp: number }>({ max: 16, keep: (v) => v.failedReads.length === 0 }));
@@ -152,6 +134,6 @@ export async function loadRiskStatus(ctx: ReportContext, at: ReportBlock, statem
   };
   const hash = await reportBlockHash(ctx, at.blockNumber);
   // The chain part cannot change at a block (keyed by its hash); the off-chain part is read every time.
-  const [c, offChain] = await Promise.all([hash ? keptChain(ctx)(`${at.blockNumber}:${hash}`, chain) : chain(), offChainTriggers(ctx, at, statementSignedAt)]);
+  const [c, offChain] = await Promise.all([hash ? keptChain(ctx)(`${at.blockNumber}:${hash}`, chain) : chain(), readOffChain(ctx, at, statementSignedAt)]);
   return buildRiskStatus({ blockNumber: at.blockNumber, timestamp: c.timestamp, onChain: c.onChain, offChain, gaps: c.gaps, gapSource: `${sourceGetters.source} (commit ${sourceGetters.commit}): every getter those files name, called at the block`, failedReads: c.failedReads });
 }

@@ -135,6 +135,32 @@ describe("GET /api/risk-status", () => {
     expect(again.triggers.onChain.find((t: any) => t.id === "psmMint.depegCheckDisabled")).toMatchObject({ value: false, safe: true });
   });
 
+  it("off-chain: the venue's reachability, equity and its age equal the venue's own answer; the statement's age its signed time; a venue down is unsafe", async () => {
+    const venue = async () => (await (await fetch(`${d.venue.url}/info`, { method: "POST", body: JSON.stringify({ type: "clearinghouseState", user: d.venue.hedgeAccount }) })).json()) as any;
+    const before = await venue();
+    const { body } = await get("/api/risk-status");
+    const after = await venue();
+    const off = Object.fromEntries(body.triggers.offChain.map((t: any) => [t.id, t]));
+    expect(off["venue.reachable"]).toMatchObject({ value: true, safe: true });
+    // The venue marks to a moving price, second by second: within $5 of a read right after (as in por.test).
+    expect(off["venue.equityUsd"].value).toBeCloseTo(Number(after.marginSummary.accountValue), -1);
+    expect(off["venue.equityAgeSeconds"].value).toBeGreaterThanOrEqual(0);
+    expect(off["venue.equityAgeSeconds"].value).toBeLessThanOrEqual(Math.ceil((Date.now() - before.time) / 1000));
+    const signed = JSON.parse((await get("/api/por/signed")).body.signed_payload_canonical);
+    expect(Math.abs(off["statement.ageSeconds"].value - (Math.floor(Date.now() / 1000) - signed.timestamp))).toBeLessThanOrEqual(5);
+
+    await fetch(`${inject("venueProxyUrl")}/__proxy/faults`, { method: "POST", body: JSON.stringify([{ mode: "http500" }]) });
+    try {
+      const down = Object.fromEntries((await get("/api/risk-status")).body.triggers.offChain.map((t: any) => [t.id, t]));
+      expect(down["venue.reachable"]).toMatchObject({ value: false, safe: false });
+      expect(down["venue.reachable"].detail).toMatch(/venue read failed/);
+      expect(down["venue.equityUsd"]).toMatchObject({ value: null, safe: false });
+      expect(down["venue.equityAgeSeconds"]).toMatchObject({ value: null, safe: false });
+    } finally {
+      await fetch(`${inject("venueProxyUrl")}/__proxy/faults`, { method: "POST", body: "[]" });
+    }
+  });
+
   it("at the pause drill the paused PSM is out of its safe state", async () => {
     const { body } = await get(`/api/risk-status?block=${d.landmarks.pause!.block}`);
     expect(body.triggers.onChain.find((t: any) => t.id === "psmRetiredMint.paused")).toMatchObject({ value: true, safe: false });
