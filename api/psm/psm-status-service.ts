@@ -4,9 +4,19 @@ import { buildPsmStatus, psmStatusEntry, type PsmStatus } from "../../core/psm/m
 import { PSM_VERSIONS } from "../../core/network/types.js";
 import { MINTER_ROLE, PSM_KEYS, PSM_LABELS } from "../../core/reserves/por/snapshot.js";
 import { PinnedReader, tolerantReads, type ReadSpec } from "../io/pinned-reader.js";
-import type { ReportBlock, ReportContext } from "../context.js";
+import { memo, perObject } from "../io/memo.js";
+import { reportBlockHash, type ReportBlock, type ReportContext } from "../context.js";
+
+// A block's gates cannot change (keyed by its hash, so a reorg is read afresh); a document with a
+// failed read is never kept, so the next request retries it.
+const kept = perObject((_ctx: ReportContext) => memo<PsmStatus>({ max: 32, keep: (v) => v.failedReads.length === 0 }));
 
 export async function loadPsmStatus(ctx: ReportContext, at: ReportBlock): Promise<PsmStatus> {
+  const hash = await reportBlockHash(ctx, at.blockNumber);
+  return hash ? kept(ctx)(`${at.blockNumber}:${hash}`, () => readPsmStatus(ctx, at)) : readPsmStatus(ctx, at);
+}
+
+async function readPsmStatus(ctx: ReportContext, at: ReportBlock): Promise<PsmStatus> {
   const n = ctx.network;
   const r = new PinnedReader(ctx.base, at.blockNumber, n.reporting.publicRpc.base);
   const { read, failedReads } = tolerantReads(r);
