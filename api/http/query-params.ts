@@ -14,6 +14,9 @@ export const blockParam = z
   .optional()
   .describe("Block the report is pinned to: a decimal block number or 'latest' (default: the indexed head)");
 
+/** The refusals every report pinned by `blockParam` documents. */
+export const blockParamErrors = { 422: "the block is past the indexed head", 503: "the indexer has not reached the protocol yet" } as const;
+
 /** A block bound of a range (`fromBlock`, `toBlock`): absent means the handler's default. */
 export const blockBound = (name: string) =>
   z

@@ -3,7 +3,7 @@ import { Hono } from "hono";
 import { z } from "zod";
 import { PsmStatusSchema } from "../../core/psm/mint-readiness.js";
 import { onApiError } from "../http/errors.js";
-import { blockParam } from "../http/query-params.js";
+import { blockParam, blockParamErrors } from "../http/query-params.js";
 import { contract, validQuery } from "../http/route-contract.js";
 import { reportCacheControl } from "../http/rendered.js";
 import { resolveReportBlock, type ReportContext } from "../context.js";
@@ -15,7 +15,7 @@ export const psmStatusContract = {
   tags: ["Reserves"],
   query: z.object({ block: blockParam }),
   response: PsmStatusSchema,
-  errors: { 422: "the block is past the indexed head", 503: "the indexer has not reached the protocol yet" },
+  errors: blockParamErrors,
 };
 
 export function psmRoutes(ctx: ReportContext) {

@@ -9,7 +9,7 @@ import { RedemptionPlanSchema } from "../../core/reserves/redemption-plan-schema
 import { StatsSchema } from "../../core/reserves/stats.js";
 import { ChainReadError } from "../io/pinned-reader.js";
 import { ApiError, onApiError } from "../http/errors.js";
-import { blockParam, kusdAmount } from "../http/query-params.js";
+import { blockParam, blockParamErrors, kusdAmount } from "../http/query-params.js";
 import { contract, validQuery } from "../http/route-contract.js";
 import { resolveReportBlock, type ReportContext } from "../context.js";
 import { renderPorReport } from "./por-service.js";
@@ -18,7 +18,7 @@ import { loadRedemptionPlan } from "./redemption-plan-service.js";
 import { renderStats } from "./stats-service.js";
 
 const TAGS = ["Reserves"];
-const blockErrors = { 422: "the block is past the indexed head", 503: "the indexer has not reached the protocol yet, or a chain read failed" };
+const blockErrors = { ...blockParamErrors, 503: `${blockParamErrors[503]}, or a chain read failed` };
 
 export const porContract = {
   summary: "Reserves, liabilities, solvency and redemption depth (spec 2.3)",

@@ -3,7 +3,7 @@ import { Hono } from "hono";
 import { z } from "zod";
 import { RiskStatusSchema } from "../../core/risk/risk-status.js";
 import { onApiError } from "../http/errors.js";
-import { blockParam } from "../http/query-params.js";
+import { blockParam, blockParamErrors } from "../http/query-params.js";
 import { contract, validQuery } from "../http/route-contract.js";
 import { resolveReportBlock, type ReportContext } from "../context.js";
 import { loadRiskStatus } from "./risk-service.js";
@@ -14,7 +14,7 @@ export const riskStatusContract = {
   tags: ["Monitoring"],
   query: z.object({ block: blockParam }),
   response: RiskStatusSchema,
-  errors: { 422: "the block is past the indexed head", 503: "the indexer has not reached the protocol yet" },
+  errors: blockParamErrors,
 };
 
 export function riskRoutes(ctx: ReportContext, statementSignedAt: () => Promise<number | null>) {
