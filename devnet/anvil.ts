@@ -5,6 +5,7 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
+import { rm } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -103,8 +104,10 @@ export async function startAnvil(options: AnvilOptions): Promise<AnvilHandle> {
   child.once("exit", () => {
     exited = true;
     liveChildren.delete(child);
-    rmSync(stateDir, { recursive: true, force: true });
-    stateDirs.delete(stateDir);
+    // Asynchronous: hundreds of MB of spilled states take long to delete, and a process whose
+    // event loop is blocked that long does not answer a signal in time (tsx, relaying Ctrl-C,
+    // then SIGKILLs it halfway). Until deleted, the exit handler above removes it too.
+    void rm(stateDir, { recursive: true, force: true, maxRetries: 3 }).then(() => stateDirs.delete(stateDir), () => {});
   });
 
   const deadline = Date.now() + 15_000;

@@ -15,8 +15,10 @@ import { devnetPortsFromEnv, parseScale, printDevnet } from "../devnet/main.js";
  * during startup too (Node's default action would exit without running any cleanup and leave
  * `ponder start` and anvil running on their ports). A second signal exits at once; the children
  * still alive are then killed by the exit handlers of anvil.ts and indexer.ts. One Ctrl-C reaches
- * this process more than once (the terminal signals the whole group, and npm and tsx relay it
- * too): a repeat within a second is that same Ctrl-C, not a second one.
+ * this process more than once (the terminal signals the whole group, and npm relays it too): a
+ * repeat within a second is that same Ctrl-C, not a second one. It runs as `node --import tsx`,
+ * not under the tsx CLI: that relays signals too, and SIGKILLs a child that does not acknowledge
+ * one within 30 ms, which left anvil state directories behind when cleanup was busy.
  */
 const started: { stop(): Promise<void> }[] = [];
 let stoppingSince: number | null = null;
@@ -36,8 +38,8 @@ process.on("SIGTERM", shutdown);
 
 /**
  * `kill <pid of npm start>` ends npm without passing the signal on to its script (npm 11), and
- * tsx, between npm and this process, stays alive: so the processes above this one are watched,
- * and when one is gone everything stops as if signalled. Ctrl-C reaches the whole process group.
+ * the shell between npm and this process stays alive: so the processes above this one are
+ * watched, and when one is gone everything stops as if signalled. Ctrl-C reaches the whole group.
  */
 const ancestors = [process.ppid, parentOf(process.ppid)].filter((pid): pid is number => pid !== null && pid > 1);
 setInterval(() => {

@@ -1,11 +1,11 @@
 /**
- * `npm start` comes up, and stops everything it started when it is sent SIGTERM: once running,
- * and also in the middle of startup. npm 11 exits on SIGTERM without passing it on to its script
+ * `npm start` comes up, and stops everything it started when it is sent SIGTERM (once running,
+ * and also in the middle of startup) or Ctrl-C, with anvil's state directories. npm 11 exits on SIGTERM without passing it on to its script
  * (start.ts watches the processes above it), and Node's default action on a signal skips every
  * exit handler: either used to leave `ponder start` and anvil holding their ports.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -23,7 +23,25 @@ const listening = (port: number) =>
     socket.once("error", () => resolve(false));
   });
 
-async function startStack() {
+/** The `--cache-path` of each running anvil serving one of `ports`, read from /proc. */
+function anvilStateDirs(ports: Record<string, number>): string[] {
+  const found: string[] = [];
+  for (const pid of readdirSync("/proc").filter((p) => /^\d+$/.test(p))) {
+    let args: string[];
+    try {
+      args = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
+    } catch {
+      continue; // gone meanwhile
+    }
+    if (!args[0]?.endsWith("anvil")) continue;
+    const port = Number(args[args.indexOf("--port") + 1]);
+    const cache = args[args.indexOf("--cache-path") + 1];
+    if (Object.values(ports).includes(port) && cache) found.push(cache);
+  }
+  return found;
+}
+
+async function startStack(options: { ownGroup?: boolean } = {}) {
   const ports = { api: await freePort(), base: await freePort(), ethereum: await freePort(), venue: await freePort() };
   const dir = mkdtempSync(join(tmpdir(), "kusd-start-"));
   dirs.push(dir);
@@ -38,7 +56,8 @@ async function startStack() {
     DEVNET_VENUE_PORT: String(ports.venue),
     PONDER_PGLITE_DIR: join(dir, "pglite"),
   };
-  const child = spawn("npm", ["start", "--silent"], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
+  // ownGroup: a process group of its own, as a terminal gives a command, so Ctrl-C can reach all of it.
+  const child = spawn("npm", ["start", "--silent"], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"], detached: options.ownGroup ?? false });
   let out = "";
   child.stdout!.on("data", (d) => (out += d));
   child.stderr!.on("data", (d) => (out += d));
@@ -53,23 +72,29 @@ async function startStack() {
   return { child, ports, exited, waitFor, output: () => out };
 }
 
-async function expectAllStopped(child: ChildProcess, exited: Promise<number | null>, ports: Record<string, number>) {
-  child.kill("SIGTERM");
+async function expectAllStopped(child: ChildProcess, exited: Promise<number | null>, ports: Record<string, number>, stop = () => child.kill("SIGTERM")) {
+  const stateDirs = anvilStateDirs(ports);
+  stop();
   await exited;
   // The children get a moment to let go of their sockets after the parent has exited.
+  // Each anvil's spilled states (hundreds of MB) go with it: deleting them takes a moment more.
+  expect(stateDirs.length).toBeGreaterThan(0);
   const deadline = Date.now() + 15_000;
   let open: string[] = [];
+  let kept: string[] = [];
   do {
     open = [];
     for (const [name, port] of Object.entries(ports)) if (await listening(port)) open.push(`${name}:${port}`);
-    if (open.length === 0) break;
+    kept = stateDirs.filter((d) => existsSync(d));
+    if (open.length === 0 && kept.length === 0) break;
     await new Promise((r) => setTimeout(r, 250));
   } while (Date.now() < deadline);
   expect(open).toEqual([]);
+  expect(kept).toEqual([]);
 }
 
 // `npm start` runs on PGlite: once per CI run is enough (the PostgreSQL pass skips it).
-describe.runIf(inject("database") === "pglite")("npm start and SIGTERM", () => {
+describe.runIf(inject("database") === "pglite")("npm start stopped by SIGTERM or Ctrl-C", () => {
   it("in the middle of startup: the devnet's anvils and the indexer are gone with it", async () => {
     const s = await startStack();
     await s.waitFor("[indexer] ponder start", 240_000);
@@ -82,5 +107,12 @@ describe.runIf(inject("database") === "pglite")("npm start and SIGTERM", () => {
     expect(await listening(s.ports.api)).toBe(true);
     await expectAllStopped(s.child, s.exited, s.ports);
     expect(s.output()).toMatch(/SIGTERM: stopping/);
+  }, 360_000);
+
+  it("Ctrl-C, which reaches the whole process group (anvil and npm too): every child stops, every port and state directory is freed", async () => {
+    const s = await startStack({ ownGroup: true });
+    await s.waitFor("Ctrl-C stops everything", 300_000);
+    await expectAllStopped(s.child, s.exited, s.ports, () => process.kill(-s.child.pid!, "SIGINT"));
+    expect(s.output()).toMatch(/SIGINT: stopping/);
   }, 360_000);
 });
