@@ -101,14 +101,17 @@ export async function startAnvil(options: AnvilOptions): Promise<AnvilHandle> {
   child.stderr?.on("data", (d) => (output = (output + d).slice(-4000)));
   let exited = false;
   liveChildren.add(child);
-  child.once("exit", () => {
-    exited = true;
-    liveChildren.delete(child);
-    // Asynchronous: hundreds of MB of spilled states take long to delete, and a process whose
-    // event loop is blocked that long does not answer a signal in time (tsx, relaying Ctrl-C,
-    // then SIGKILLs it halfway). Until deleted, the exit handler above removes it too.
-    void rm(stateDir, { recursive: true, force: true, maxRetries: 3 }).then(() => stateDirs.delete(stateDir), () => {});
-  });
+  // Asynchronous: hundreds of MB of spilled states take long to delete, and a process whose event
+  // loop is blocked that long does not answer a signal in time (tsx, relaying Ctrl-C, SIGKILLs it
+  // halfway). Until deleted, the exit handler above removes it too; stop() waits for it, so a
+  // caller that ends right after (a test worker) does not cut it short.
+  const removed = new Promise<void>((resolve) =>
+    child.once("exit", () => {
+      exited = true;
+      liveChildren.delete(child);
+      rm(stateDir, { recursive: true, force: true, maxRetries: 3 }).then(() => stateDirs.delete(stateDir), () => {}).finally(resolve);
+    }),
+  );
 
   const deadline = Date.now() + 15_000;
   while (Date.now() < deadline) {
@@ -118,7 +121,10 @@ export async function startAnvil(options: AnvilOptions): Promise<AnvilHandle> {
         rpcUrl,
         chainId: options.chainId,
         process: child,
-        stop: () => stopProcess(child),
+        stop: async () => {
+          await stopProcess(child);
+          await removed;
+        },
       };
     }
     await new Promise((r) => setTimeout(r, 50));
