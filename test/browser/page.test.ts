@@ -69,7 +69,7 @@ async function expectFiguresEqualReport(page: Page) {
   expect(await value(page, "risk-overall")).toBe(risk.overall);
   expect(await value(page, "psm-ready")).toBe(String(psm.ready));
   expect(await num(page, "psm-headroom")).toBe(psm.gates.headroomUSDC);
-  expect(await page.locator('[data-testid="unsafe-trigger"]').count()).toBe(risk.triggers.onChain.filter((t: any) => t.safe === false).length);
+  expect(await page.locator('[data-testid="unsafe-trigger"]').count()).toBe([...risk.triggers.onChain, ...risk.triggers.offChain].filter((t: any) => t.safe === false).length);
   // The visible text, not only the attribute: the ratio as a percentage.
   expect(await page.textContent('[data-testid="psm-ratio"]')).toBe(`${(por.solvency.psmSolvencyRatio * 100).toFixed(2)}%`);
   return block;

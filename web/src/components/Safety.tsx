@@ -21,6 +21,8 @@ export function Safety({ block }: { block: number }) {
   if (error) return <section class="card bad">{error}</section>;
   if (!psm || !risk) return <section class="card">Reading the safety switches…</section>;
   const unsafe = risk.triggers.onChain.filter((t) => t.safe === false);
+  // The venue and the statement count in `overall` too: say so when one of them is the reason.
+  const unsafeOffChain = risk.triggers.offChain.filter((t) => t.safe === false);
   const live = psm.psms[0]!;
   return (
     <section class="card" data-testid="safety">
@@ -36,13 +38,18 @@ export function Safety({ block }: { block: number }) {
         <strong data-testid="psm-headroom" data-value={psm.gates.headroomUSDC ?? ""}>{money(psm.gates.headroomUSDC)} USDC</strong> under its cap ({live.capBasis}).{" "}
         <a href={`/api/psm-status?block=${block}`}>every gate</a>
       </p>
-      {unsafe.length === 0 ? (
+      {unsafe.length + unsafeOffChain.length === 0 ? (
         <p>Every switch with a safe state is in it.</p>
       ) : (
         <ul class="checks">
           {unsafe.map((t) => (
             <li key={t.id} class="warn" data-testid="unsafe-trigger">
               <strong>{t.id}</strong> = {Array.isArray(t.value) ? t.value.join(", ") : String(t.value)} (safe when {t.safeWhen}): {t.why} <CopyCommand command={t.verifyVia ?? undefined} />
+            </li>
+          ))}
+          {unsafeOffChain.map((t) => (
+            <li key={t.id} class="warn" data-testid="unsafe-trigger">
+              <strong>{t.id}</strong> = {String(t.value)} (safe when {t.safeWhen}): {t.detail}
             </li>
           ))}
         </ul>
