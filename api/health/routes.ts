@@ -8,8 +8,7 @@ import { indexedHead } from "../io/indexed-reads.js";
 import { CAUGHT_UP_LAG, type ReportContext } from "../context.js";
 import { readServiceEnv } from "../../core/network/env.js";
 
-export { STATEMENT_MAX_AGE_SECONDS as MAX_STATEMENT_AGE_SECONDS } from "../../core/attestation/verify.js";
-import { STATEMENT_MAX_AGE_SECONDS as MAX_STATEMENT_AGE_SECONDS } from "../../core/attestation/verify.js";
+import { STATEMENT_MAX_AGE_SECONDS } from "../../core/attestation/verify.js";
 
 export const healthContract = {
   summary: "Whether the service serves current figures: the indexer's lag behind the chain and the age of the latest signed statement",
@@ -30,7 +29,7 @@ export function healthRoutes(ctx: ReportContext, o: HealthRoutesOptions) {
       o.statementSignedAt().catch(() => null),
     ]);
     c.header("Cache-Control", "no-store");
-    return c.json(buildHealth({ indexedBlock: head?.blockNumber ?? null, chainHead: chain, statementSignedAt: signedAt, now: Math.floor(Date.now() / 1000), maxLagBlocks: Number(CAUGHT_UP_LAG), maxStatementAgeSeconds: MAX_STATEMENT_AGE_SECONDS }));
+    return c.json(buildHealth({ indexedBlock: head?.blockNumber ?? null, chainHead: chain, statementSignedAt: signedAt, now: Math.floor(Date.now() / 1000), maxLagBlocks: Number(CAUGHT_UP_LAG), maxStatementAgeSeconds: STATEMENT_MAX_AGE_SECONDS }));
   });
   app.get("/.well-known/security.txt", (c) => {
     const s = o.securityTxt;

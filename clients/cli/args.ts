@@ -8,8 +8,7 @@ import { getAddress, isAddress, type Address } from "viem";
 import { UsageError } from "./errors.js";
 
 /** Two hourly cadences: one missed statement is tolerated, two are not. */
-export { STATEMENT_MAX_AGE_SECONDS as DEFAULT_MAX_AGE_SECONDS } from "../../core/attestation/verify.js";
-import { STATEMENT_MAX_AGE_SECONDS as DEFAULT_MAX_AGE_SECONDS } from "../../core/attestation/verify.js";
+import { STATEMENT_MAX_AGE_SECONDS } from "../../core/attestation/verify.js";
 
 export const USAGE = `Usage: kusd-verify <artifact URL or file> [--signer <address>]... [--binding <URL or file> --operator <address>] [--max-age <seconds> | --no-freshness] [--json]
 
@@ -25,7 +24,7 @@ Trust source (exactly one):
                           artifact dated at its signed timestamp
 
 Freshness:
-  --max-age <seconds>     maximum age of the signed timestamp (default ${DEFAULT_MAX_AGE_SECONDS})
+  --max-age <seconds>     maximum age of the signed timestamp (default ${STATEMENT_MAX_AGE_SECONDS})
   --no-freshness          skip the freshness check (e.g. to verify an archived artifact)
 
 Output:
@@ -94,7 +93,7 @@ export function parseVerifyArgs(argv: string[]): VerifyCommand {
   }
 
   if (values["max-age"] !== undefined && values["no-freshness"]) throw new UsageError("--max-age and --no-freshness contradict each other");
-  const maxAgeSeconds = values["no-freshness"] ? null : values["max-age"] !== undefined ? parseMaxAge(values["max-age"]) : DEFAULT_MAX_AGE_SECONDS;
+  const maxAgeSeconds = values["no-freshness"] ? null : values["max-age"] !== undefined ? parseMaxAge(values["max-age"]) : STATEMENT_MAX_AGE_SECONDS;
 
   return { kind: "verify", source, trust, maxAgeSeconds, json: values.json ?? false };
 }
