@@ -65,14 +65,24 @@ export async function rpcChainId(rpcUrl: string, timeoutMs = 1000): Promise<numb
 const liveChildren = new Set<ChildProcess>();
 /** Per-instance directories of anvil's persisted states (see startAnvil). */
 const stateDirs = new Set<string>();
+/** Never throws: one directory that cannot be removed must not keep the others. */
+function removeStateDirs() {
+  for (const dir of stateDirs) {
+    try {
+      rmSync(dir, { recursive: true, force: true, maxRetries: 2 });
+    } catch {
+      // left for the next pass, or for the operating system's tmp cleaning
+    }
+  }
+}
 process.once("exit", () => {
   for (const child of liveChildren) child.kill("SIGKILL");
-  for (const dir of stateDirs) rmSync(dir, { recursive: true, force: true });
+  removeStateDirs();
   // A killed anvil may still write its state file for a moment after the kill: remove again once
   // it has had time to die (a synchronous wait: an exit handler cannot await).
   if (liveChildren.size > 0) {
     Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 200);
-    for (const dir of stateDirs) rmSync(dir, { recursive: true, force: true });
+    removeStateDirs();
   }
 });
 
