@@ -50,6 +50,8 @@ export type MonitorState = {
   conditions?: Partial<Record<ConditionKind, ConditionState>>;
   /** Triggers out of their safe state and gaps, as last seen (see risk-watch.ts). */
   risk?: RiskState;
+  /** The block of that last risk-status read. */
+  riskBlock?: number;
 };
 
 export class MonitorError extends KusdError<Record<string, unknown>> {
@@ -159,9 +161,9 @@ export async function pollOnce(o: MonitorOptions, state: MonitorState, io: Monit
   const confirmedTo = head - o.confirmations;
   if (o.riskTriggers && confirmedTo >= 0) {
     const statusAt = (block: number) => getJson(`${o.apiUrl}/api/risk-status?block=${block}`);
-    const { next, messages } = await stepRisk(state.risk, await statusAt(confirmedTo), head - o.reorgWindow, statusAt);
+    const { next, messages } = await stepRisk(state.risk, await statusAt(confirmedTo), head - o.reorgWindow, statusAt, state.riskBlock ?? null);
     for (const m of messages) await deliver(m);
-    state = { ...state, risk: next };
+    state = { ...state, risk: next, riskBlock: confirmedTo };
     saveState(o.statePath, state);
   }
   if (confirmedTo <= state.floor) return state;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { riskItems, stepRisk } from "./risk-watch.js";
+import { changedAt, riskItems, stepRisk } from "./risk-watch.js";
 
 const status = (block: number, unsafe: string[], gaps: string[] = []) => ({
   blockNumber: block,
@@ -34,5 +34,23 @@ describe("stepRisk", () => {
 
   it("off-chain triggers and triggers without a safe state are not items", () => {
     expect([...riskItems({ ...status(1, []), triggers: { onChain: [{ id: "x", safe: null }], offChain: [{ id: "venue.reachable", safe: false }] } }).keys()]).toEqual([]);
+  });
+
+  it("dates an alert by bisecting the blocks since the previous poll: the block of the change, in about log2 reads", async () => {
+    // psm.paused switched at block 37; the previous poll was at 10, this one at 100.
+    const reads: number[] = [];
+    const at = async (block: number) => (reads.push(block), status(block, block >= 37 ? ["psm.paused"] : []));
+    const { next } = await stepRisk(undefined, status(10, []), 0, at);
+    const a = await stepRisk(next, status(100, ["psm.paused"]), 0, at, 10);
+    expect(a.messages[0]).toMatchObject({ type: "alert", id: "psm.paused@100", observedAtBlock: 100, changedAtBlock: 37 });
+    expect(reads.length).toBeLessThanOrEqual(Math.ceil(Math.log2(90)));
+    // Without a previous poll to bound it, the block of the change is unknown, not guessed.
+    const b = await stepRisk(next, status(100, ["psm.paused"]), 0, at, null);
+    expect(b.messages[0]!.changedAtBlock).toBeNull();
+  });
+
+  it("changedAt: the first block after the last one without it; adjacent blocks need no read", async () => {
+    expect(await changedAt("trigger:psm.paused", 41, 42, async () => { throw new Error("no read needed"); })).toBe(42);
+    expect(await changedAt("gap:g", 0, 8, async (block) => status(block, [], block >= 3 ? ["g"] : []))).toBe(3);
   });
 });

@@ -1,9 +1,11 @@
 /**
  * The monitor's risk kinds (`--risk-triggers`): a trigger of GET /api/risk-status leaving its
  * safe state (kind `trigger`) and a new gap (kind `gap`), read at the confirmed head on every
- * poll. When one ends, the status at the block where it was first seen is read again: if it is
- * no longer there, a reorg undid it (`retraction`); otherwise it ended later (`resolved`). What
- * is already out of its safe state when the monitor first starts is its baseline, not news.
+ * poll. An alert names the block it changed at (`changedAtBlock`), found by bisecting the
+ * blocks since the previous poll, so the setter's transaction is in that block. When one ends,
+ * the status at the block where it was first seen is read again: if it is no longer there, a
+ * reorg undid it (`retraction`); otherwise it ended later (`resolved`). What is already out of
+ * its safe state when the monitor first starts is its baseline, not news.
  */
 import type { MonitorMessage } from "./deliver.js";
 
@@ -25,10 +27,26 @@ export function riskItems(status: RiskStatusBody): Map<string, RiskItem> {
 export type RiskStep = { next: RiskState; messages: MonitorMessage[] };
 
 /**
- * One poll. `recheck(block)` reads the status at an earlier block (for what ended inside the
- * reorg window); `finalBlock` is the newest block older than the window.
+ * The first block after `absentAt` where `key` is out of its safe state, given that it is at
+ * `presentAt`: about log2(presentAt − absentAt) reads. If it changed back and forth in between,
+ * this is one of the blocks where it changed into it.
  */
-export async function stepRisk(prev: RiskState | undefined, now: RiskStatusBody, finalBlock: number, recheck: (block: number) => Promise<RiskStatusBody>): Promise<RiskStep> {
+export async function changedAt(key: string, absentAt: number, presentAt: number, statusAt: (block: number) => Promise<RiskStatusBody>): Promise<number> {
+  let [lo, hi] = [absentAt, presentAt];
+  while (hi - lo > 1) {
+    const mid = lo + Math.floor((hi - lo) / 2);
+    if (riskItems(await statusAt(mid)).has(key)) hi = mid;
+    else lo = mid;
+  }
+  return hi;
+}
+
+/**
+ * One poll. `recheck(block)` reads the status at an earlier block (to date a change since the
+ * previous poll at `previousBlock`, and for what ended inside the reorg window); `finalBlock` is
+ * the newest block older than the window.
+ */
+export async function stepRisk(prev: RiskState | undefined, now: RiskStatusBody, finalBlock: number, recheck: (block: number) => Promise<RiskStatusBody>, previousBlock: number | null = null): Promise<RiskStep> {
   const seen = riskItems(now);
   const block = now.blockNumber;
   if (prev === undefined) {
@@ -39,7 +57,9 @@ export async function stepRisk(prev: RiskState | undefined, now: RiskStatusBody,
   for (const [k, item] of seen) {
     if (next[k]) continue;
     next[k] = { observedAtBlock: block, alerted: true, item };
-    messages.push({ type: "alert", kind: item.kind, id: `${item.key}@${block}`, blockNumber: block, observedAtBlock: block, [item.kind]: item.detail });
+    // Unknown (null) without a previous poll to bound it, e.g. after a state file from an older version.
+    const changedAtBlock = previousBlock !== null && previousBlock < block ? await changedAt(k, previousBlock, block, recheck) : null;
+    messages.push({ type: "alert", kind: item.kind, id: `${item.key}@${block}`, blockNumber: block, observedAtBlock: block, changedAtBlock, [item.kind]: item.detail });
   }
   for (const [k, s] of Object.entries(prev)) {
     if (seen.has(k)) continue;

@@ -157,6 +157,8 @@ describe("monitor alert kinds", () => {
     const [alert] = await poll(o);
     expect(alert).toMatchObject({ type: "alert", kind: "trigger", trigger: { id: "psmMint.depegCheckDisabled", value: true, safe: false } });
     expect(alert.observedAtBlock).toBeGreaterThanOrEqual(Number(off.blockNumber));
+    // Dated by bisection: the block of the setter's own transaction, from its receipt.
+    expect(alert.changedAtBlock).toBe(Number(off.blockNumber));
     expect(await s.client.readContract({ address: s.addr("psmMint"), abi: kusdpsmAbi, functionName: "depegCheckDisabled", blockNumber: BigInt(alert.observedAtBlock) })).toBe(true);
     const on = await depegGate(false);
     await s.indexedThrough(on.blockNumber);
@@ -166,7 +168,7 @@ describe("monitor alert kinds", () => {
     const again = await depegGate(true);
     await s.indexedThrough(again.blockNumber);
     const [second] = await poll(o);
-    expect(second).toMatchObject({ type: "alert", kind: "trigger" });
+    expect(second).toMatchObject({ type: "alert", kind: "trigger", changedAtBlock: Number(again.blockNumber) });
     await reorgTo(id);
     expect((await poll(o)).map((m) => [m.type, m.id])).toEqual([["retraction", second.id]]);
   });
