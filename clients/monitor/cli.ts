@@ -36,7 +36,8 @@ Progress is kept in --state, so a restart resumes where it stopped.
   --venue-unreadable-after S
                           the report has not read the venue for S seconds (kind venue_unreadable)
   --risk-triggers         a trigger of /api/risk-status leaving its safe state (kind trigger) and a
-                          new gap (kind gap), resolved when it ends, retracted if a reorg undid it
+                          new gap (kind gap), dated to the block it flipped at (changedAtBlock),
+                          resolved when it ends, retracted if a reorg undid it
   --once                  one poll, then exit
   -h, --help              print this help
 
