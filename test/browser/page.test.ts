@@ -103,6 +103,10 @@ describe("the reserves page", () => {
     const history = await api(`/api/history?interval=DAY&toBlock=${block}`);
     expect(history.points.length).toBeGreaterThan(5);
     expect(Number(await page.getAttribute('[data-testid="chart"]', "data-points"))).toBe(history.points.length);
+    // The legend shows the newest point until the cursor is on the chart.
+    const newest = history.points.at(-1);
+    const legend = await page.locator('[data-testid="chart"] .u-legend .u-value').allTextContents();
+    expect(legend.slice(1)).toEqual([newest.kusdOutstanding, newest.psmUSDC.total].map((v: number) => Math.round(v).toLocaleString("en-US")));
     expect(await page.getAttribute('[data-testid="verification"]', "data-verified")).toBe("true");
     const signed = await api("/api/por/signed");
     expect(await page.textContent('[data-testid="verification"]')).toContain(signed.attestation_hash);

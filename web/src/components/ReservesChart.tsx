@@ -12,8 +12,14 @@ export function ReservesChart({ history }: { history: HistorySeries | null }) {
     const x = points.map((p) => Date.parse(p.timestamp!) / 1000);
     const data: uPlot.AlignedData = [x, points.map((p) => p.kusdOutstanding), points.map((p) => p.psmUSDC.total)];
     const money = (_u: uPlot, v: number | null) => (v === null ? "" : `${Math.round(v).toLocaleString("en-US")}`);
+    const last = x.length - 1;
+    // With no cursor on the chart, the legend shows the newest point rather than dashes.
+    const showLast = (u: uPlot) => {
+      if (u.cursor.idx == null) u.setLegend({ idx: last }, false);
+    };
     const plot = new uPlot(
       {
+        hooks: { setCursor: [showLast] },
         width: Math.max(320, host.current.clientWidth),
         height: 280,
         series: [
@@ -26,6 +32,7 @@ export function ReservesChart({ history }: { history: HistorySeries | null }) {
       data,
       host.current,
     );
+    plot.setLegend({ idx: last }, false);
     const resize = () => host.current && plot.setSize({ width: Math.max(320, host.current.clientWidth), height: 280 });
     window.addEventListener("resize", resize);
     return () => {
