@@ -19,10 +19,14 @@ export type OwnIndexer = { indexer: Indexer; db: ReturnType<typeof createClient>
 
 /** A scratch directory and the indexers started in it; `cleanup` stops them and removes it. */
 export function ownIndexers(prefix: string) {
-  const dir = mkdtempSync(join(tmpdir(), `kusd-${prefix}-`));
+  // Made at the first start: a file whose tests are all skipped (e.g. on the PostgreSQL pass) runs
+  // no afterAll, and a directory made at import time was left behind empty.
+  let made: string | null = null;
+  const scratch = () => (made ??= mkdtempSync(join(tmpdir(), `kusd-${prefix}-`)));
   const running: Indexer[] = [];
   /** Starts (or restarts, with the same `name`) an indexer on the database and store called `name`. */
   async function start(name: string, options: { env?: NodeJS.ProcessEnv; onSpawn?: IndexerOptions["onSpawn"]; readyTimeoutMs?: number } = {}): Promise<OwnIndexer> {
+    const dir = scratch();
     const sqlPort = await freePort();
     const started = await startIndexer({
       port: await freePort(),
@@ -45,9 +49,9 @@ export function ownIndexers(prefix: string) {
   }
   async function cleanup() {
     await Promise.all(running.map((i) => i.stop()));
-    rmSync(dir, { recursive: true, force: true });
+    if (made) rmSync(made, { recursive: true, force: true });
   }
-  return { dir, start, cleanup };
+  return { start, cleanup };
 }
 
 const tables = Object.entries(schema).filter(([, t]) => is(t, PgTable)) as [string, PgTable][];
