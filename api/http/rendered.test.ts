@@ -19,6 +19,7 @@ describe("reportCacheControl", () => {
     expect(reportCacheControl({ blockNumber: head.blockNumber - FINAL_DEPTH + 1n, head }, "937")).toBe("public, max-age=2");
     expect(reportCacheControl({ blockNumber: 1_000n, head }, undefined)).toBe("public, max-age=2");
     expect(reportCacheControl({ blockNumber: 1_000n, head }, "latest")).toBe("public, max-age=2");
+    expect(reportCacheControl({ blockNumber: head.blockNumber - FINAL_DEPTH, head }, String(head.blockNumber - FINAL_DEPTH), ["stableCaps(address) at 0x…"])).toBe("no-store");
   });
 });
 

@@ -29,9 +29,11 @@ export const HEAD_MAX_AGE_SECONDS = 2;
 /**
  * `?block=N` at a final block: immutable (every figure is pinned to N; the attestation's
  * time-of-report fields stay those of the first answer). The head, or a block still within
- * reach of a reorg: a couple of seconds.
+ * reach of a reorg: a couple of seconds. A document with a read that did not land is this
+ * request's answer only: no cache may keep it.
  */
-export function reportCacheControl(at: { blockNumber: bigint; head: { blockNumber: bigint } }, requestedBlock: string | undefined): string {
+export function reportCacheControl(at: { blockNumber: bigint; head: { blockNumber: bigint } }, requestedBlock: string | undefined, failedReads: readonly string[] = []): string {
+  if (failedReads.length > 0) return "no-store";
   const pinned = requestedBlock !== undefined && requestedBlock !== "" && requestedBlock !== "latest";
   if (pinned && at.blockNumber + FINAL_DEPTH <= at.head.blockNumber) return "public, max-age=31536000, immutable";
   return `public, max-age=${HEAD_MAX_AGE_SECONDS}`;

@@ -25,7 +25,7 @@ export function psmRoutes(ctx: ReportContext) {
     const requested = validQuery(c, psmStatusContract).block;
     const at = await resolveReportBlock(ctx, requested);
     const status = await loadPsmStatus(ctx, at);
-    c.header("Cache-Control", status.failedReads.length > 0 ? "no-store" : reportCacheControl(at, requested));
+    c.header("Cache-Control", reportCacheControl(at, requested, status.failedReads));
     return c.json(status);
   });
   return app;

@@ -58,8 +58,7 @@ export function reservesRoutes(ctx: ReportContext) {
     const requested = validQuery(c, porContract).block;
     const at = await resolveReportBlock(ctx, requested);
     const { report, rendered } = await renderPorReport(ctx, at);
-    // A report with a read that did not land is this request's answer only: no cache may keep it.
-    return sendRendered(c, rendered, report.attestation.failedReads.length > 0 ? "no-store" : reportCacheControl(at, requested));
+    return sendRendered(c, rendered, reportCacheControl(at, requested, report.attestation.failedReads));
   });
 
   app.get("/api/stats", ...contract(statsContract), async (c) => {

@@ -22,9 +22,10 @@ export function riskRoutes(ctx: ReportContext, statementSignedAt: () => Promise<
   app.onError(onApiError);
   app.get("/api/risk-status", ...contract(riskStatusContract), async (c) => {
     const at = await resolveReportBlock(ctx, validQuery(c, riskStatusContract).block);
-    // The statement's age and the venue are read now: never cached by a client for long.
-    c.header("Cache-Control", "public, max-age=5");
-    return c.json(await loadRiskStatus(ctx, at, statementSignedAt));
+    const status = await loadRiskStatus(ctx, at, statementSignedAt);
+    // The statement's age and the venue are read now: never cached by a client for long; a failed read not at all.
+    c.header("Cache-Control", status.failedReads.length > 0 ? "no-store" : "public, max-age=5");
+    return c.json(status);
   });
   return app;
 }

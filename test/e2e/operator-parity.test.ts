@@ -74,8 +74,9 @@ describe("GET /api/psm-status", () => {
     // A block no other test asks about: a block's document is kept once every read of it landed.
     const block = d.landmarks.psmAtCap!.block - 2;
     await setFaults([{ selector: toFunctionSelector("mintingEnabled()"), mode: "error" }]);
-    const { status, body } = await get(`/api/psm-status?block=${block}`);
+    const { status, body, res } = await get(`/api/psm-status?block=${block}`);
     expect(status).toBe(200);
+    expect(res.headers.get("cache-control")).toBe("no-store");
     expect(body.gates.mintingEnabled).toBeNull();
     expect(body.ready).toBeNull();
     expect(body.psms[0].unknown).toEqual(["mintingEnabled"]);
@@ -132,8 +133,9 @@ describe("GET /api/risk-status", () => {
     // block may be: the monitor's tests read risk-status at the heads they see).
     const block = d.landmarks.psmAtCap!.block - 1;
     await setFaults([{ selector: toFunctionSelector("depegCheckDisabled()"), mode: "error" }]);
-    const { status, body } = await get(`/api/risk-status?block=${block}`);
+    const { status, body, res } = await get(`/api/risk-status?block=${block}`);
     expect(status).toBe(200);
+    expect(res.headers.get("cache-control")).toBe("no-store");
     expect(body.triggers.onChain.find((t: any) => t.id === "psmMint.depegCheckDisabled")).toMatchObject({ value: null, safe: null, verifyVia: null });
     expect(body.failedReads.join("\n")).toMatch(/depegCheckDisabled/);
     await setFaults([]);
