@@ -144,6 +144,7 @@ export function createApp(p: AppParts): Hono {
       keys,
       chains: { base: ctx.base, ethereum: ctx.ethereum, ids: { base: network.chains.base.id, ethereum: network.chains.ethereum.id } },
       operatorOwned: operatorOwnedAddresses(network),
+      operator: network.reporting.signers.operator,
       paymentLeaseSeconds: p.paymentLeaseSeconds,
       logRange: network.chains.base.ethGetLogsBlockRange ? BigInt(network.chains.base.ethGetLogsBlockRange) : undefined,
     }));

@@ -85,6 +85,8 @@ export async function startIndexer(options: IndexerOptions): Promise<Indexer> {
     ...(d && deploymentFile && devnetServiceEnv(d, deploymentFile)),
     ...options.env,
     PONDER_TELEMETRY_DISABLED: "true",
+    // The API builds its site URL (canonicalEndpoint, the binding's URL) from PORT: the same port as --port.
+    PORT: String(options.port),
     ...(options.pgliteDir && { PONDER_PGLITE_DIR: options.pgliteDir }),
   };
   if (options.databaseUrl) {

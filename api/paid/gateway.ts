@@ -8,7 +8,10 @@
  *      by a request that died is recovered from the chain, see settlement-recovery.ts);
  *   3. the x402 middleware (402 without payment; verify; run the handler; settle only a < 400
  *      answer, so a handler or RPC failure is never charged);
- *   4. the handler signs the artifact with the key the signer binding assigns to now.
+ *   4. our own verifier over the answer, as a buyer runs it: one that fails is a 503, never charged
+ *      (verify-before-charge.ts);
+ *   5. the handler: the stored statement with copies taken from its signed bytes, or an instant
+ *      read signed with the key the signer binding assigns to now.
  */
 import { Hono, type Context } from "hono";
 import { paymentMiddleware, x402ResourceServer } from "@x402/hono";
@@ -16,7 +19,10 @@ import type { FacilitatorClient } from "@x402/core/server";
 import { ExactEvmScheme } from "@x402/evm/exact/server";
 import type { Address, PublicClient } from "viem";
 import { signerFor, type SigningKeys } from "../statements/keys.js";
-import { signPayload } from "../../core/attestation/sign.js";
+import { signPayload, type SignedArtifact } from "../../core/attestation/sign.js";
+import { withSignedCopies } from "../../core/attestation/copies.js";
+import { STATEMENT_MAX_AGE_SECONDS } from "../../core/attestation/verify.js";
+import { bindingTrust, verifyBeforeCharge } from "./verify-before-charge.js";
 import type { StatementService } from "../statements/statement-service.js";
 import { ApiError, errorBody, onApiError } from "../http/errors.js";
 import type { OperatorStore } from "../store/operator-store.js";
@@ -42,6 +48,8 @@ export type GatewayOptions = {
   chains: { base: PublicClient; ethereum: PublicClient; ids: { base: number; ethereum: number } };
   /** Lower-cased addresses instant reads refuse: every registry account and protocol contract. */
   operatorOwned: ReadonlySet<string>;
+  /** The operator account a buyer trusts (the registry's venue-margin account): it signs the binding. */
+  operator: Address;
   /** Seconds after which an unfinished paid request's reservation is recovered from the chain (default 120). */
   paymentLeaseSeconds?: number;
   /** Block range per eth_getLogs when recovery looks for a settlement. */
@@ -49,7 +57,10 @@ export type GatewayOptions = {
   now?: () => number;
 };
 
-type Vars = { instantRead: InstantReadRequest & { token: TokenRead }; attestation: Record<string, unknown>; [REDELIVERY]?: boolean };
+type Vars = { instantRead: InstantReadRequest & { token: TokenRead }; attestation: SignedArtifact; [REDELIVERY]?: boolean };
+
+/** The signed fields GET /reserves repeats beside the signed bytes: the spec's ratio, and where the binding is. */
+const RESERVES_COPIES = ["aggregate_solvency_ratio", "status", "schema_version", "signer_binding", "signer_binding_hash"];
 
 const usd = (amount: bigint, decimals: number) => (Number(amount) / 10 ** decimals).toFixed(6);
 
@@ -94,7 +105,7 @@ export function createGateway(o: GatewayOptions) {
       if (e instanceof ApiError) throw new ApiError(503, "attestation_unavailable", "no attestation is available yet; nothing was charged", { reason: e.code });
       throw e;
     });
-    c.set("attestation", JSON.parse(latest.artifact) as Record<string, unknown>);
+    c.set("attestation", JSON.parse(latest.artifact) as SignedArtifact);
     await next();
   });
 
@@ -118,21 +129,12 @@ export function createGateway(o: GatewayOptions) {
   const server = new x402ResourceServer(o.facilitator).register(o.network, new ExactEvmScheme());
   const x402 = paymentMiddleware(routes as never, server);
   app.use(`${base}/*`, (c, next) => (c.get(REDELIVERY) ? next() : x402(c, next)));
+  // 4. What x402 is about to charge for must pass the buyer's own verification.
+  const trust = bindingTrust(() => o.statements.binding(), o.operator);
+  for (const path of ["/reserves", "/instant-read"]) app.use(`${base}${path}`, verifyBeforeCharge(trust, { maxAgeSeconds: STATEMENT_MAX_AGE_SECONDS, now }));
 
-  // 4. Handlers.
-  app.get(`${base}/reserves`, (c) => {
-    const a = c.get("attestation");
-    return c.json({
-      attestation_hash: a.attestation_hash,
-      signature: a.signature,
-      signer: a.signer,
-      aggregate_solvency_ratio: a.aggregate_solvency_ratio,
-      status: a.status,
-      schema_version: a.schema_version,
-      signed_payload_canonical: a.signed_payload_canonical,
-      signer_binding: `${o.statements.bindingUrl}`,
-    });
-  });
+  // 5. Handlers.
+  app.get(`${base}/reserves`, (c) => c.json(withSignedCopies(c.get("attestation"), RESERVES_COPIES)));
 
   app.post(`${base}/instant-read`, async (c: Context<{ Variables: Vars }>) => {
     const r = c.get("instantRead");

@@ -13,6 +13,7 @@ import { contract, validQuery } from "../http/route-contract.js";
 import type { ReportContext } from "../context.js";
 import { MAX_LIST_LIMIT } from "../store/operator-store.js";
 import type { StatementService } from "./statement-service.js";
+import type { SignerBinding } from "../../core/attestation/binding.js";
 
 export type StatementRoutesOptions = {
   ctx: ReportContext;
@@ -57,6 +58,14 @@ export const signerRegistryContract = {
   errors: { 404: "no attestation key is configured" },
 };
 
+export const signerRegistryByHashContract = {
+  summary: "A signer binding by its attestation_hash: the one a statement names in signer_binding_hash, whatever host serves it",
+  tags: STATEMENT_TAGS,
+  params: z.object({ hash: statementByHashContract.params.shape.hash }),
+  response: SignerRegistrySchema,
+  errors: { 404: "no binding with this attestation_hash was ever published here" },
+};
+
 export function statementRoutes({ ctx, statements, adminToken }: StatementRoutesOptions) {
   const app = new Hono();
   app.onError(onApiError);
@@ -89,13 +98,25 @@ export function statementRoutes({ ctx, statements, adminToken }: StatementRoutes
     return c.json(await statements.issue(c.req.query("block")), 201);
   });
 
+  const withVerify = (binding: SignerBinding) =>
+    ({
+      ...binding,
+      verify: `npx kusd-verify ${ctx.siteUrl}/api/por/signed --binding ${ctx.siteUrl}/api/por/signer-registry/${binding.attestation_hash.toLowerCase()} --operator ${binding.binding.operator}`,
+    }) satisfies z.infer<typeof SignerRegistrySchema>;
+
   app.get("/api/por/signer-registry", ...contract(signerRegistryContract), async (c) => {
     const binding = await statements.binding();
     if (!binding) throw new ApiError(404, "binding_not_configured", "no attestation key is configured: every artifact is signed by the operator account");
-    return c.json({
-      ...binding,
-      verify: `npx kusd-verify ${ctx.siteUrl}/api/por/signed --binding ${ctx.siteUrl}/api/por/signer-registry --operator ${binding.binding.operator}`,
-    } satisfies z.infer<typeof SignerRegistrySchema>);
+    return c.json(withVerify(binding));
+  });
+
+  // A binding never changes once signed, so its copy under its own hash is immutable.
+  app.get("/api/por/signer-registry/:hash", ...contract(signerRegistryByHashContract), async (c) => {
+    const hash = c.req.param("hash");
+    const stored = await (await statements.store).bindings.byHash(hash);
+    if (!stored) throw new ApiError(404, "binding_not_found", "no signer binding with this attestation_hash was published here", { hash });
+    c.header("Cache-Control", "public, max-age=31536000, immutable");
+    return c.json(withVerify(JSON.parse(stored) as SignerBinding));
   });
 
   return app;

@@ -16,7 +16,9 @@ import { loadPorReport } from "../reserves/por-service.js";
 import { signSignerBinding, type SignerBinding } from "../../core/attestation/binding.js";
 import { signerFor, type SigningKeys } from "./keys.js";
 import { signPayload } from "../../core/attestation/sign.js";
-import { buildStatementPayload } from "../../core/attestation/statement-payload.js";
+import { buildStatementPayload, STATEMENT_COPIES } from "../../core/attestation/statement-payload.js";
+import { withSignedCopies } from "../../core/attestation/copies.js";
+import type { Hex } from "viem";
 
 export const HOUR_SECONDS = 3_600;
 
@@ -79,22 +81,16 @@ export class StatementService {
     const timestamp = at.atHead && block === undefined ? this.now() : Math.floor(Date.parse(report.timestamp) / 1000);
     const signer = signerFor(this.keys, timestamp);
     if (!signer) throw new ApiError(503, "signer_not_configured", "no signing key is configured for this date", { timestamp });
+    const binding = await this.binding();
     const payload = buildStatementPayload(report, {
       timestamp,
       chainName: this.ctx.network.name === "base" ? "Base Mainnet" : "Base (devnet, chain 8453)",
       signerRole: signer.role,
       bindingUrl: this.bindingUrl,
+      bindingHash: binding?.attestation_hash.toLowerCase() as Hex | undefined ?? null,
     });
     const signed = await signPayload(signer.account, payload);
-    const published: PublishedStatement = {
-      attestation_hash: signed.attestation_hash,
-      signature: signed.signature,
-      signer: signed.signer,
-      status: payload.status,
-      schema_version: payload.schema_version,
-      aggregate_solvency_ratio: payload.aggregate_solvency_ratio,
-      signed_payload_canonical: signed.signed_payload_canonical,
-    };
+    const published = withSignedCopies(signed, STATEMENT_COPIES) as PublishedStatement;
     const store = await this.store;
     await store.statements.insert({
       attestationHash: signed.attestation_hash,

@@ -60,5 +60,10 @@ export async function migrateOperatorStore(db: PgDatabase<PgQueryResultHKT>, sch
         artifact text NOT NULL UNIQUE,
         created_at timestamptz NOT NULL DEFAULT now()
       )`);
+    // Statements name their binding by hash (signer_binding_hash); rows stored before the column
+    // existed get it from their own artifact.
+    await tx.execute(sql`ALTER TABLE ${s}.signer_binding ADD COLUMN IF NOT EXISTS attestation_hash text`);
+    await tx.execute(sql`UPDATE ${s}.signer_binding SET attestation_hash = lower(artifact::json->>'attestation_hash') WHERE attestation_hash IS NULL`);
+    await tx.execute(sql`CREATE INDEX IF NOT EXISTS signer_binding_attestation_hash_idx ON ${s}.signer_binding (attestation_hash)`);
   });
 }

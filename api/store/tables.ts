@@ -34,6 +34,8 @@ export function operatorTables(schemaName: string = DEFAULT_OPERATOR_SCHEMA) {
   const signerBinding = schema.table("signer_binding", {
     id: bigserial("id", { mode: "number" }).primaryKey(),
     artifact: text("artifact").notNull().unique(),
+    /** Its attestation_hash, lower-case: a statement names the binding it was signed under by this hash. */
+    attestationHash: text("attestation_hash"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   });
 

@@ -8,8 +8,8 @@ import { ExactEvmScheme } from "@x402/evm/exact/client";
 import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from "@x402/core/http";
 import { getAddress, type Address, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { trustedSignersAt, verifySignerBinding } from "../../core/attestation/binding.js";
-import { verifyArtifact, type VerifyResult } from "../../core/attestation/verify.js";
+import { trustFromBinding } from "../../core/attestation/binding.js";
+import { pinnedTrust, STATEMENT_MAX_AGE_SECONDS, verifyTrusted, type Trust, type VerifyResult } from "../../core/attestation/verify.js";
 import { KusdError } from "../../core/errors.js";
 
 export type PurchaseErrorDetails = {
@@ -66,6 +66,8 @@ export type BuyOptions = {
   limit: SpendLimit;
   /** Who may sign: the binding (verified against the pinned operator), or one pinned signer. */
   trust: { binding: string; operator: Address } | { signer: Address };
+  /** Oldest signed timestamp accepted, in seconds (default two hourly statements); null: not checked. */
+  maxAgeSeconds?: number | null;
   fetch?: typeof fetch;
 };
 
@@ -117,15 +119,10 @@ export async function buy(o: BuyOptions): Promise<Purchase> {
   const receipt = res.headers.get("PAYMENT-RESPONSE");
   const settlement = receipt ? (decodePaymentResponseHeader(receipt) as Purchase["settlement"]) : null;
 
-  let trusted: (t: number) => Address[];
-  if ("signer" in o.trust) {
-    const pinned = getAddress(o.trust.signer);
-    trusted = () => [pinned];
-  } else {
-    const published = await (await base(o.trust.binding)).json();
-    const binding = await verifySignerBinding(published, o.trust.operator);
-    trusted = (t) => trustedSignersAt(binding, t);
-  }
-  const verification = await verifyArtifact(artifact, { trustedSigner: trusted, maxAgeSeconds: null });
+  const trust: Trust = "signer" in o.trust
+    ? pinnedTrust([getAddress(o.trust.signer)])
+    : await trustFromBinding(await (await base(o.trust.binding)).json().catch(() => null), o.trust.operator);
+  // The gateway ran this same verification before it charged; the buyer runs it again on what arrived.
+  const verification = await verifyTrusted(artifact, trust, { maxAgeSeconds: o.maxAgeSeconds === undefined ? STATEMENT_MAX_AGE_SECONDS : o.maxAgeSeconds });
   return { status: res.status, artifact, settlement, verification };
 }

@@ -3,9 +3,8 @@
  * injected I/O, so tests drive it in-process; it never throws. Exit codes: 0 verified,
  * 1 not verified (fail-closed: anything short of every check passing), 2 usage or I/O error.
  */
-import type { Address } from "viem";
 import { trustFromBinding } from "../../core/attestation/binding.js";
-import { verifyArtifact } from "../../core/attestation/verify.js";
+import { pinnedTrust, verifyTrusted, type Trust } from "../../core/attestation/verify.js";
 import { parseVerifyArgs, USAGE, type TrustSource } from "../cli/args.js";
 import { formatError, formatJson, formatText, type Check, type VerifyReport } from "../cli/report.js";
 import { loadSource, locateArtifact, type SourceIo } from "../cli/source.js";
@@ -38,16 +37,16 @@ export async function runVerify(argv: string[], io: VerifyIo = {}): Promise<Veri
   }
 }
 
-type Trust = { describe: string; trustedSigner: (signedAt: number) => Address[]; checks: Check[] };
+type DescribedTrust = Trust & { describe: string };
 
 /** The signers to accept, as a function of the artifact's signed time. */
-async function resolveTrust(trust: TrustSource, bindingText: string | null): Promise<Trust> {
+async function resolveTrust(trust: TrustSource, bindingText: string | null): Promise<DescribedTrust> {
   if (trust.kind === "pinned") {
-    return { describe: `pinned signer${trust.signers.length > 1 ? "s" : ""} ${trust.signers.join(", ")}`, trustedSigner: () => trust.signers, checks: [] };
+    return { describe: `pinned signer${trust.signers.length > 1 ? "s" : ""} ${trust.signers.join(", ")}`, ...pinnedTrust(trust.signers) };
   }
   const describe = `signer binding ${trust.source}, which must be signed by operator ${trust.operator}`;
   // A binding that fails leaves no trusted signer, so the artifact cannot verify either.
-  const refused = (checks: Check[]): Trust => ({ describe, trustedSigner: () => [], checks });
+  const refused = (checks: Check[]): DescribedTrust => ({ describe, trustedSigner: () => [], checks, bindingHash: null });
   const located = locateArtifact(bindingText ?? "");
   if (!located.ok) return refused([{ name: "binding", ok: false, detail: located.reason }]);
   return { describe, ...(await trustFromBinding(located.artifact, trust.operator)) };
@@ -70,9 +69,8 @@ async function judge(
     const checks = [...trust.checks, { name: "artifact", ok: false, detail: located.reason }];
     return { ...base, verified: false, checks, recovered: null, signedAt: null, payloadText: null };
   }
-  const result = await verifyArtifact(located.artifact, { trustedSigner: trust.trustedSigner, maxAgeSeconds, now });
-  const checks = [...trust.checks, ...result.checks];
-  const verified = result.verified && checks.every((c) => c.ok);
+  const result = await verifyTrusted(located.artifact, trust, { maxAgeSeconds, now });
+  const { checks, verified } = result;
 
   const notes: string[] = [];
   if (located.path !== "$") notes.push(`artifact found at ${located.path}; the rest of the document is not covered by the signature`);

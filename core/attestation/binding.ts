@@ -4,9 +4,9 @@
  * authorises a separate attestation key from a given instant. Artifacts dated before that
  * instant must recover to the operator account itself; later ones to the attestation key.
  */
-import { getAddress, isAddress, type Address, type LocalAccount } from "viem";
+import { getAddress, isAddress, type Address, type Hex, type LocalAccount } from "viem";
 import { signPayload, type SignedArtifact } from "./sign.js";
-import { verifyArtifact, type VerifyResult } from "./verify.js";
+import { verifyArtifact, type Trust, type VerifyResult } from "./verify.js";
 import { KusdError } from "../errors.js";
 
 export const SIGNER_BINDING_SCHEMA = "kusd-signer-binding/v1";
@@ -60,8 +60,8 @@ export function trustedSignersAt(binding: SignerBindingPayload, signedAt: number
   return [signedAt < binding.valid_from ? getAddress(binding.operator) : getAddress(binding.attestation_signer)];
 }
 
-/** The signers to accept as a function of an artifact's signed time, and the checks that justify them. */
-export type BindingTrust = { trustedSigner: (signedAt: number) => Address[]; checks: VerifyResult["checks"] };
+/** The signers to accept as a function of an artifact's signed time, the checks that justify them, and the binding's hash (null when it failed). */
+export type BindingTrust = Trust & { bindingHash: Hex | null };
 
 /**
  * A published binding turned into trust: the signers it names once it verifies against `operator`,
@@ -73,11 +73,13 @@ export async function trustFromBinding(published: unknown, operator: Address): P
     const binding = await verifySignerBinding(published, operator);
     const from = new Date(binding.valid_from * 1000).toISOString();
     const detail = `operator ${getAddress(binding.operator)} signs artifacts dated before ${from} (unix ${binding.valid_from}), ${getAddress(binding.attestation_signer)} from then on`;
-    return { trustedSigner: (signedAt) => trustedSignersAt(binding, signedAt), checks: [{ name: "binding", ok: true, detail }] };
+    const bindingHash = ((published as SignedArtifact).attestation_hash).toLowerCase() as Hex;
+    return { trustedSigner: (signedAt) => trustedSignersAt(binding, signedAt), checks: [{ name: "binding", ok: true, detail }], bindingHash };
   } catch (error) {
     const sub = error instanceof SignerBindingError ? (error.details.checks ?? []) : [];
     return {
       trustedSigner: () => [],
+      bindingHash: null,
       checks: [
         { name: "binding", ok: false, detail: error instanceof Error ? error.message : String(error) },
         ...sub.map((c) => ({ ...c, name: `binding ${c.name}` })),

@@ -9,7 +9,18 @@ import type { PorReport } from "../reserves/por/por-report.js";
 
 export const STATEMENT_SCHEMA_VERSION = 4;
 
-export type StatementOptions = { timestamp: number; chainName: string; signerRole: "operator-account" | "attestation-key"; bindingUrl: string };
+/** The signed fields a published statement repeats beside the signed bytes (as the operator's schema 4 does). */
+export const STATEMENT_COPIES = ["status", "schema_version", "aggregate_solvency_ratio"] as const;
+
+export type StatementOptions = {
+  timestamp: number;
+  chainName: string;
+  signerRole: "operator-account" | "attestation-key";
+  /** Where the binding was published when this statement was signed. */
+  bindingUrl: string;
+  /** The binding's attestation_hash (null: no binding, the operator account signs): names it wherever it is served. */
+  bindingHash: `0x${string}` | null;
+};
 
 const n = (x: number | null | undefined) => (x === null || x === undefined ? null : x);
 const r6 = (x: number | null) => (x === null ? null : Math.round(x * 1e6) / 1e6);
@@ -94,6 +105,7 @@ export function buildStatementPayload(report: PorReport, o: StatementOptions) {
     report_endpoint: report.attestation.canonicalEndpoint,
     signer_role: o.signerRole,
     signer_binding: o.bindingUrl,
+    signer_binding_hash: o.bindingHash,
   };
 }
 

@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { keccak256, stringToHex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { signPayload } from "./sign.js";
-import { verifyArtifact } from "./verify.js";
+import { pinnedTrust, verifyArtifact, verifyTrusted } from "./verify.js";
 
 const account = (label: string) => privateKeyToAccount(keccak256(stringToHex(`kusd-test:${label}`)));
 const operator = account("operator");
@@ -52,5 +52,25 @@ describe("verifyArtifact", () => {
     for (const junk of [null, "x", {}, { ...signed, signature: "0x1234" }]) {
       expect((await verifyArtifact(junk, { trustedSigner, maxAgeSeconds: null })).verified).toBe(false);
     }
+  });
+});
+
+describe("binding named by the artifact", () => {
+  it("an artifact that names its binding's hash verifies only against that binding", async () => {
+    const bindingHash = `0x${"ab".repeat(32)}` as const;
+    const signed = await signPayload(attester, { timestamp: rotation + 60, signer_binding_hash: bindingHash });
+    const trust = { trustedSigner, checks: [] };
+    expect((await verifyTrusted(signed, { ...trust, bindingHash }, { maxAgeSeconds: null })).verified).toBe(true);
+    const other = await verifyTrusted(signed, { ...trust, bindingHash: `0x${"cd".repeat(32)}` }, { maxAgeSeconds: null });
+    expect(other.verified).toBe(false);
+    expect(other.checks.find((c) => !c.ok)?.name).toBe("binding named");
+    // Pinned signers carry no binding: the name is not checked.
+    expect((await verifyTrusted(signed, pinnedTrust([attester.address]), { maxAgeSeconds: null })).verified).toBe(true);
+  });
+  it("verifyTrusted fails when the trust's own checks failed, and lists them first", async () => {
+    const signed = await signPayload(attester, { timestamp: rotation + 60 });
+    const result = await verifyTrusted(signed, { trustedSigner, checks: [{ name: "binding", ok: false, detail: "x" }] }, { maxAgeSeconds: null });
+    expect(result.verified).toBe(false);
+    expect(result.checks[0]).toEqual({ name: "binding", ok: false, detail: "x" });
   });
 });

@@ -14,6 +14,11 @@ export const STATEMENT_MAX_AGE_SECONDS = 7200;
 export type VerifyOptions = {
   /** Signers accepted at the artifact's signed time (from a binding, or pinned by the user). */
   trustedSigner: (signedAt: number) => Address[];
+  /**
+   * The attestation_hash of the binding the trust came from. An artifact that names the binding
+   * it was signed under (`signer_binding_hash`) must name this one; absent (pinned signers): not checked.
+   */
+  bindingHash?: Hex | null;
   /** Maximum age in seconds, or null to skip the freshness check. */
   maxAgeSeconds: number | null;
   now?: number;
@@ -70,6 +75,12 @@ export async function verifyArtifact(artifact: unknown, options: VerifyOptions):
   check("unsigned copies", altered.length === 0, altered.length ? `differs from the signed payload: ${altered.join(", ")}` : `${copies.length} top-level field(s) equal the signed payload's`);
   if (!check("signed timestamp", signedAt !== null, "the signed payload must carry a numeric unix timestamp")) return done(recovered, null);
 
+  // The binding is named by its hash, not by where it was served: a statement stays verifiable
+  // after the site moves, against any copy of the same binding.
+  const named = payload?.signer_binding_hash;
+  if (typeof named === "string" && options.bindingHash !== undefined) {
+    check("binding named", options.bindingHash !== null && named.toLowerCase() === options.bindingHash.toLowerCase(), `the artifact names binding ${named}; trusted binding ${options.bindingHash ?? "none"}`);
+  }
   const trusted = options.trustedSigner(signedAt!).map((s) => getAddress(s));
   check("authorised signer", recovered !== null && trusted.includes(recovered), `trusted at ${signedAt}: ${trusted.join(", ") || "none"}`);
 
@@ -79,6 +90,24 @@ export async function verifyArtifact(artifact: unknown, options: VerifyOptions):
     check("fresh", age >= -300 && age <= options.maxAgeSeconds, `age ${age} s, limit ${options.maxAgeSeconds} s`);
   }
   return done(recovered, signedAt);
+}
+
+/** Where trust comes from: the signers it accepts by signed time, the checks behind it, and the binding's hash. */
+export type Trust = { trustedSigner: (signedAt: number) => Address[]; checks: VerifyResult["checks"]; bindingHash?: Hex | null };
+
+/** Trust in fixed signers (`--signer`): nothing to check, no binding. */
+export function pinnedTrust(signers: readonly Address[]): Trust {
+  const pinned = signers.map((s) => getAddress(s));
+  return { trustedSigner: () => pinned, checks: [] };
+}
+
+/**
+ * The one verification every client runs (kusd-verify, kusd-buy, the page, the gateway before it
+ * charges): the trust's own checks first, then the artifact's; verified only if all pass.
+ */
+export async function verifyTrusted(artifact: unknown, trust: Trust, options: { maxAgeSeconds: number | null; now?: number }): Promise<VerifyResult> {
+  const result = await verifyArtifact(artifact, { trustedSigner: trust.trustedSigner, bindingHash: trust.bindingHash, ...options });
+  return { ...result, verified: result.verified && trust.checks.every((c) => c.ok), checks: [...trust.checks, ...result.checks] };
 }
 
 function sameJson(x: unknown, y: unknown): boolean {

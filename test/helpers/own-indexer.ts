@@ -15,7 +15,12 @@ import * as schema from "../../ponder.schema.js";
 import { startIndexer, type Indexer, type IndexerOptions } from "../../stack/indexer.js";
 import { freePort } from "./ports.js";
 
-export type OwnIndexer = { indexer: Indexer; db: ReturnType<typeof createClient>["db"] };
+export type OwnIndexer = {
+  indexer: Indexer;
+  db: ReturnType<typeof createClient>["db"];
+  /** Where its operator store lives: a PGlite directory, or a schema of DATABASE_URL. */
+  store: { databaseUrl?: string; directory: string; schema: string };
+};
 
 /** A scratch directory and the indexers started in it; `cleanup` stops them and removes it. */
 export function ownIndexers(prefix: string) {
@@ -28,6 +33,7 @@ export function ownIndexers(prefix: string) {
   async function start(name: string, options: { env?: NodeJS.ProcessEnv; onSpawn?: IndexerOptions["onSpawn"]; readyTimeoutMs?: number } = {}): Promise<OwnIndexer> {
     const dir = scratch();
     const sqlPort = await freePort();
+    const store = { databaseUrl: process.env.DATABASE_URL, directory: join(dir, `${name}-store`), schema: `kusd_${name}_store_${process.pid}` };
     const started = await startIndexer({
       port: await freePort(),
       deploymentFile: inject("deploymentFile"),
@@ -37,15 +43,15 @@ export function ownIndexers(prefix: string) {
       viewsSchema: `kusd_${name}_views_${process.pid}`,
       env: {
         KUSD_PRIVATE_SQL_PORT: String(sqlPort),
-        KUSD_STORE_DIR: join(dir, `${name}-store`),
-        KUSD_STORE_SCHEMA: `kusd_${name}_store_${process.pid}`,
+        KUSD_STORE_DIR: store.directory,
+        KUSD_STORE_SCHEMA: store.schema,
         ...options.env,
       },
       onSpawn: options.onSpawn,
       readyTimeoutMs: options.readyTimeoutMs,
     });
     running.push(started);
-    return { indexer: started, db: createClient(`http://127.0.0.1:${sqlPort}/sql`, { schema }).db };
+    return { indexer: started, db: createClient(`http://127.0.0.1:${sqlPort}/sql`, { schema }).db, store };
   }
   async function cleanup() {
     await Promise.all(running.map((i) => i.stop()));

@@ -5,7 +5,7 @@
  */
 import { getAddress, isAddress, type Address } from "viem";
 import { trustFromBinding } from "../../core/attestation/binding.js";
-import { STATEMENT_MAX_AGE_SECONDS, verifyArtifact, type VerifyResult } from "../../core/attestation/verify.js";
+import { STATEMENT_MAX_AGE_SECONDS, verifyTrusted, type Trust, type VerifyResult } from "../../core/attestation/verify.js";
 
 export type StatementVerification = VerifyResult & { attestationHash: string | null; status: string | null; operator: Address | null };
 
@@ -25,15 +25,12 @@ export async function verifyStatementText(
   } catch {
     return refused([{ name: "shape", ok: false, detail: "the published statement is not JSON" }]);
   }
-  const { trustedSigner, checks: trust } = bindingText === null
+  const trust: Trust = bindingText === null
     ? { trustedSigner: (): Address[] => [getAddress(operator)], checks: [{ name: "binding", ok: true, detail: `no binding published: only operator ${getAddress(operator)} may sign` }] }
     : await trustFromBinding(parseOrNull(bindingText), getAddress(operator));
-  const result = await verifyArtifact(statement, { trustedSigner, maxAgeSeconds: STATEMENT_MAX_AGE_SECONDS, now });
-  const checks = [...trust, ...result.checks];
+  const result = await verifyTrusted(statement, trust, { maxAgeSeconds: STATEMENT_MAX_AGE_SECONDS, now });
   return {
     ...result,
-    verified: result.verified && trust.every((c) => c.ok),
-    checks,
     attestationHash: typeof statement.attestation_hash === "string" ? statement.attestation_hash : null,
     status: signedStatus(statement),
     operator: getAddress(operator),
