@@ -6,11 +6,11 @@
  * `/metrics`).
  */
 import { Hono } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import { requestId } from "hono/request-id";
 import type { SigningKeys } from "./statements/keys.js";
 import type { StatementService } from "./statements/statement-service.js";
 import { createGraphQL, malformedGetParams, withGraphQLErrorBody } from "./graphql/yoga.js";
+import { bodyLimit } from "./http/body-limit.js";
 import { errorBody, notFound, onApiError } from "./http/errors.js";
 import { openApiDocument } from "./http/openapi-document.js";
 import { pageRoutes } from "./http/page.js";
@@ -78,8 +78,8 @@ export function createApp(p: AppParts): Hono {
   app.onError(onApiError);
   // Every answer carries X-Request-Id; a 5xx body names it, and the log line that explains it.
   app.use("*", requestId());
-  // No request of this API needs more than a few kilobytes: a larger body is refused before it is read.
-  app.use("*", bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => c.json(errorBody("payload_too_large", `request bodies are limited to ${MAX_BODY_BYTES} bytes`, { maxBytes: MAX_BODY_BYTES }), 413) }));
+  // No request of this API needs more than a few kilobytes: a larger body is read, dropped and answered 413 (http/body-limit.ts).
+  app.use("*", bodyLimit({ maxBytes: MAX_BODY_BYTES }));
   if (p.checkResponses) {
     app.use("*", async (c, next) => {
       c.set("checkResponses", true);

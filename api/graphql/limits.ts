@@ -1,14 +1,14 @@
 /**
- * Production limits on every operation: depth, cost, aliases, tokens (GraphQL Armor), plus the
- * page-size limit each connection enforces (inputs.ts, MAX_PAGE). An abusive query gets a
- * GraphQL error before anything runs.
+ * Production limits on every operation: depth, cost, aliases, tokens (GraphQL Armor), the nesting
+ * of brackets in the document, plus the page-size limit each connection enforces (inputs.ts,
+ * MAX_PAGE). An abusive query gets a GraphQL error before anything runs.
  */
 import { EnvelopArmorPlugin } from "@escape.tech/graphql-armor";
 import type { GraphQLArmorRejectCallback } from "@escape.tech/graphql-armor-types";
-import { GraphQLError, type ValidationRule } from "graphql";
-import type { Plugin } from "graphql-yoga";
+import { GraphQLError, Lexer, Source, TokenKind, type ValidationRule } from "graphql";
+import { createGraphQLError, type Plugin } from "graphql-yoga";
 
-export const LIMITS = { maxDepth: 10, maxCost: 20_000, maxAliases: 15, maxTokens: 2_000, maxDirectives: 20, maxChainReports: 2 } as const;
+export const LIMITS = { maxDepth: 10, maxCost: 20_000, maxAliases: 15, maxTokens: 2_000, maxDirectives: 20, maxChainReports: 2, maxNesting: 64 } as const;
 
 /**
  * Root fields that build a report from pinned chain reads (about 80 for `reserves`): Armor's cost
@@ -55,3 +55,49 @@ export const armor = () =>
     maxDirectives: { n: LIMITS.maxDirectives, exposeLimits: true, ...tagged("DIRECTIVE_LIMIT") },
     blockFieldSuggestion: { enabled: true },
   });
+
+const OPENERS = new Set<TokenKind>([TokenKind.BRACKET_L, TokenKind.BRACE_L, TokenKind.PAREN_L]);
+const CLOSERS = new Set<TokenKind>([TokenKind.BRACKET_R, TokenKind.BRACE_R, TokenKind.PAREN_R]);
+
+/**
+ * graphql-js parses recursively, one call chain per `[`, `{` or `(`: a list literal about 2,000
+ * deep overflows the stack (a 500) before Armor's token limit (which counts inside that parser)
+ * stops it. This scan walks the tokens in a loop and refuses a document whose brackets open
+ * deeper than `limit`, before the parser sees it. A document the lexer cannot read is left to the
+ * parser, so it gets the parser's own syntax error: the parser reaches that token only through
+ * the nesting scanned before it. The error is made by yoga's `createGraphQLError`: yoga masks a
+ * thrown error that is not an instance of its own GraphQLError class as a 500, and under vitest
+ * this file's `graphql` resolves to the ESM build while yoga's is the CommonJS one.
+ */
+export function nestingError(source: string | Source, limit: number = LIMITS.maxNesting): GraphQLError | null {
+  const src = typeof source === "string" ? new Source(source) : source;
+  const lexer = new Lexer(src);
+  let depth = 0;
+  try {
+    for (let token = lexer.advance(); token.kind !== TokenKind.EOF; token = lexer.advance()) {
+      if (CLOSERS.has(token.kind)) depth = Math.max(0, depth - 1);
+      else if (OPENERS.has(token.kind) && ++depth > limit) {
+        return createGraphQLError(`Syntax Error: Nesting limit of ${limit} exceeded ([, { and ( may open at most ${limit} deep).`, { source: src, positions: [token.start], extensions: { code: "NESTING_LIMIT" } });
+      }
+    }
+  } catch {
+    return null;
+  }
+  return null;
+}
+
+/**
+ * The nesting scan as a step of parsing, so its refusal is answered like any syntax error (200
+ * with `application/json`, 400 with `application/graphql-response+json`). It must come after
+ * `armor()` in the plugin list: Armor's token limit replaces the parse function instead of
+ * wrapping it, and this wraps whichever is current.
+ */
+export const nestingLimit = (): Plugin => ({
+  onParse: ({ parseFn, setParseFn }) => {
+    setParseFn((source, options) => {
+      const refused = nestingError(source);
+      if (refused) throw refused;
+      return parseFn(source, options);
+    });
+  },
+});

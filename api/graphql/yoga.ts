@@ -12,7 +12,7 @@ import type { StatementService } from "../statements/statement-service.js";
 import type { RegistryService } from "../registry/registry-service.js";
 import type { ReportContext } from "../context.js";
 import type { GraphQLContext } from "./builder.js";
-import { armor, reportCost } from "./limits.js";
+import { armor, nestingLimit, reportCost } from "./limits.js";
 import { countingDb, createLoaders } from "./loaders.js";
 import { schema } from "./schema.js";
 
@@ -36,7 +36,7 @@ export function createGraphQL(reports: ReportContext, services: GraphQLContext["
     // offline), with the README's example queries as tabs.
     renderGraphiQL,
     graphiql: { title: "kUSD transparency GraphQL", defaultTabs: EXAMPLE_QUERIES.map((e) => ({ query: exampleTab(e) })) },
-    plugins: [armor(), reportCost(), sqlCountExtension],
+    plugins: [armor(), nestingLimit(), reportCost(), sqlCountExtension],
     context: ({ request }) => {
       const counted = countingDb(reports.db);
       return { reports: { ...reports, db: counted.db }, loaders: createLoaders(counted.db), sqlQueries: counted.count, signal: request.signal, services };

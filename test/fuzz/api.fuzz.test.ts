@@ -1,22 +1,28 @@
 /**
  * Property-based fuzzing of the running stack (`npm run test:fuzz`): every free route with
  * generated query parameters, every method on known and unknown paths, GraphQL over GET and POST,
- * and the paid gateway with generated bodies and payment headers. For every case: no 5xx, and
- * every refusal in the JSON error shape. Over the whole run: no payment settles (the recipient's
- * USDC balance and its incoming Transfer logs are unchanged) and /health keeps answering.
+ * GraphQL documents and variables nested thousands deep, bodies over the size limit (also from a
+ * client that writes the whole body before reading), and the paid gateway with generated bodies
+ * and payment headers. For every case: no 5xx, and every refusal in the JSON error shape. Over
+ * the whole run: no payment settles (the recipient's USDC balance and its incoming Transfer logs
+ * are unchanged) and /health keeps answering.
  * Seeded: FUZZ_SEED=<n> replays a run; a failure prints the seed, the path and the shrunk case.
  */
 import fc from "fast-check";
 import { getAddress, parseAbiItem, type Address } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stack } from "../helpers/stack.js";
-import { bodyText, contentType, method, paramValue, queryOf } from "./arbitraries.js";
+import { bodySize, bodyText, contentType, method, nestedDocument, nestedVariablesBody, paramValue, queryOf } from "./arbitraries.js";
 import { paymentHeader } from "./payment-headers.js";
+import { rawRequest, writeThenRead, type RawResponse } from "./raw-http.js";
 
 const s = stack();
 const base = s.indexerUrl;
 const seed = Number(process.env.FUZZ_SEED ?? Math.floor(Math.random() * 2 ** 31));
-const RUNS = { routes: 900, methods: 300, graphql: 400, paid: 600 };
+const RUNS = { routes: 900, methods: 300, graphql: 400, nested: 200, oversized: 60, paid: 600 };
+/** The service's body limit (MAX_BODY_BYTES, api/app.ts) and its drain cap (DRAIN_MAX_BYTES, api/http/body-limit.ts). */
+const MAX_BODY = 16 * 1024;
+const DRAIN_MAX = 16 * 1024 * 1024;
 const cases: Record<string, number> = {};
 const statuses: Record<string, number> = {};
 
@@ -122,6 +128,53 @@ describe(`fuzz (seed ${seed})`, () => {
     );
   }, 900_000);
 
+  it("GraphQL: documents and variables nested thousands deep", async () => {
+    // Sized to pass the body limit (POST) and Node's 16 KiB header limit (GET, where `[` is sent as %5B).
+    const arb = fc.oneof(
+      nestedDocument(4_800).map((query) => ({ m: "GET", query, body: "" })),
+      nestedDocument(MAX_BODY - 1_000).map((query) => ({ m: "POST", query, body: JSON.stringify({ query }) })),
+      nestedVariablesBody(MAX_BODY - 500).map((body) => ({ m: "POST", query: "", body })),
+    );
+    await fc.assert(
+      fc.asyncProperty(arb, async ({ m, query, body }) => {
+        const res = m === "GET" ? await send(`/graphql?${new URLSearchParams({ query })}`, { headers: { accept: "application/json" } }) : await send("/graphql", { method: "POST", body, headers: { accept: "application/json", "content-type": "application/json" } });
+        const label = `${m} /graphql ${(m === "GET" ? query : body).slice(0, 80)} (${(m === "GET" ? query : body).length} chars)`;
+        const text = await res.clone().text();
+        // A refusal names what was wrong: never the masked internal error.
+        expect(text, label).not.toContain("INTERNAL_SERVER_ERROR");
+        await expectWellFormed(res, label, "nested graphql");
+      }),
+      { seed: seed + 4, numRuns: RUNS.nested },
+    );
+  }, 900_000);
+
+  it("bodies over the limit: a 413 the client can read, also one that writes the whole body first; the connection stays usable", async () => {
+    const host = new URL(base).host;
+    const how = fc.constantFrom("fetch", "raw", "raw chunked", "raw declared only");
+    const arb = fc.tuple(fc.constantFrom("/graphql", "/paid/instant-read", "/api/por", "/no/such/path"), bodySize(MAX_BODY), how, contentType(), fc.constantFrom("a", "[", "{", "\u0000"), fc.integer({ min: 1, max: 64 * 1024 }));
+    await fc.assert(
+      fc.asyncProperty(arb, async ([path, size, how, type, fill, chunk]) => {
+        const body = Buffer.alloc(size, fill);
+        const headers: Record<string, string> = type ? { "content-type": type } : {};
+        const label = `POST ${path} ${size} bytes of ${JSON.stringify(fill)} (${how})`;
+        if (how === "fetch") {
+          const res = await send(path, { method: "POST", body, headers });
+          if (size > MAX_BODY) expect(res.status, label).toBe(413);
+          return expectWellFormed(res, label, "oversized bodies");
+        }
+        // Declared past the drain cap and never sent: answered at once, and the server closes.
+        const declaredOnly = how === "raw declared only";
+        const first = declaredOnly ? rawRequest("POST", path, host, null, { ...headers, "Content-Length": String(DRAIN_MAX + size) }) : rawRequest("POST", path, host, body, headers, how === "raw chunked" ? chunk : undefined);
+        const [res, next] = await writeThenRead(base, declaredOnly ? [first] : [first, rawRequest("GET", "/health", host, null)]);
+        if (declaredOnly || size > MAX_BODY) expect(res!.status, label).toBe(413);
+        if (declaredOnly) expect(res!.headers.connection, label).toBe("close");
+        await expectWellFormed(asResponse(res!), label, "oversized bodies");
+        if (next) expect(next.status, `${label}, then GET /health on the same connection`).toBe(200);
+      }),
+      { seed: seed + 5, numRuns: RUNS.oversized },
+    );
+  }, 900_000);
+
   it("paid gateway: generated bodies, content types and payment headers; nothing settles", async () => {
     const payer = getAddress("0x000000000000000000000000000000000000f00d");
     const now = Math.floor(Date.now() / 1000);
@@ -154,6 +207,11 @@ describe(`fuzz (seed ${seed})`, () => {
     expect(health.filter((h) => h.status !== 200)).toEqual([]);
   });
 });
+
+/** A raw answer as a fetch Response, for the same checks. */
+function asResponse(raw: RawResponse): Response {
+  return new Response(raw.status === 204 || raw.status === 304 ? null : raw.body, { status: raw.status, headers: raw.headers });
+}
 
 function safeJson(text: string): unknown {
   try {

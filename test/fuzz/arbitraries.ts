@@ -47,3 +47,59 @@ export const method = (): fc.Arbitrary<string> => fc.constantFrom("GET", "POST",
 
 export const contentType = (): fc.Arbitrary<string | undefined> =>
   fc.constantFrom(undefined, "application/json", "application/json; charset=utf-8", "text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "application/graphql-response+json", "APPLICATION/JSON");
+
+/** How deep a generated document or value nests: around the GraphQL nesting limit (64), or far past it. */
+const nestingDepth = (): fc.Arbitrary<number> =>
+  fc.oneof({ weight: 2, arbitrary: fc.integer({ min: 1, max: 100 }) }, { weight: 2, arbitrary: fc.integer({ min: 1_000, max: 7_000 }) });
+
+/** `depth` levels of `open`/`close` around `middle`, as deep as fits in `maxChars` (so the request reaches GraphQL, not the body limit). */
+const nest = (open: string, middle: string, close: string, depth: number, maxChars: number) => {
+  const n = Math.min(depth, Math.floor(maxChars / (open.length + close.length)));
+  return `${open.repeat(n)}${middle}${close.repeat(n)}`;
+};
+
+/**
+ * GraphQL documents of at most about `maxChars` whose `[`, `{` and `(` nest deep: list and object
+ * literals in arguments, parentheses, selections, a mix; now and then cut short, so the brackets
+ * never close.
+ */
+export const nestedDocument = (maxChars: number): fc.Arbitrary<string> =>
+  fc.tuple(fc.constantFrom("list", "object", "paren", "mixed", "selection"), nestingDepth(), fc.option(fc.nat(), { freq: 4 })).map(([kind, depth, cut]) => {
+    const doc =
+      kind === "list" ? `{ account(address: ${nest("[", '"0x12"', "]", depth, maxChars)}) { address } }`
+      : kind === "object" ? `{ psmSwaps(filter: ${nest("{psm: ", "MINT", "}", depth, maxChars)}) { nodes { id } } }`
+      : kind === "paren" ? `{ __typename${nest("(", "", "", depth, maxChars)}`
+      : kind === "mixed" ? `query { psmVolume(interval: DAY, psm: ${nest("[{a: ", "1", "}]", depth, maxChars)}) { __typename } }`
+      : `{ ${nest("psms { ", "key", " }", depth, maxChars)} }`;
+    return cut === null ? doc : doc.slice(0, cut % (doc.length + 1));
+  });
+
+/** A POST /graphql body (JSON text of at most about `maxChars`) whose variables nest deep, for list, object and scalar input types. */
+export const nestedVariablesBody = (maxChars: number): fc.Arbitrary<string> =>
+  fc
+    .tuple(
+      fc.constantFrom(
+        "query($v: String!) { account(address: $v) { address } }",
+        "query($v: [PsmKey!]) { psmVolume(psm: $v, interval: DAY) { __typename } }",
+        "query($v: PsmSwapFilter) { psmSwaps(filter: $v) { nodes { id } } }",
+        "query($v: RangeFilter) { psmVolume(range: $v, interval: DAY) { __typename } }",
+        "{ __typename }",
+      ),
+      fc.constantFrom("list", "object"),
+      nestingDepth(),
+      fc.constantFrom("variable", "variables", "extensions"),
+    )
+    .map(([query, shape, depth, where]) => {
+      // Written as text: JSON.stringify overflows the stack on such a value.
+      const deep = shape === "list" ? nest("[", '"MINT"', "]", depth, maxChars - 200) : nest('{"psm":', '"MINT"', "}", depth, maxChars - 200);
+      const q = JSON.stringify(query);
+      return where === "variable" ? `{"query":${q},"variables":{"v":${deep}}}` : `{"query":${q},"${where}":${deep}}`;
+    });
+
+/** Body sizes around the service's 16 KiB limit, and well past it up to 10 MB (under the 16 MiB drain cap). */
+export const bodySize = (limit: number): fc.Arbitrary<number> =>
+  fc.oneof(
+    { weight: 3, arbitrary: fc.integer({ min: limit - 2, max: limit + 2 }) },
+    { weight: 4, arbitrary: fc.integer({ min: limit + 3, max: 1024 * 1024 }) },
+    { weight: 1, arbitrary: fc.constant(10 * 1024 * 1024) },
+  );
