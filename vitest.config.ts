@@ -12,8 +12,8 @@ export default defineConfig({
           name: "e2e",
           include: ["test/**/*.test.ts"],
           // The differential test needs ../shared and runs only through `npm run test:fidelity`.
-          // The fuzz suite runs once, through `npm run test:fuzz`.
-          exclude: [...configDefaults.exclude, "test/fidelity/**", "test/fuzz/**"],
+          // The fuzz suite runs once, through `npm run test:fuzz`; the browser suite through `npm run test:browser`.
+          exclude: [...configDefaults.exclude, "test/fidelity/**", "test/fuzz/**", "test/browser/**"],
           // One devnet and one indexer over it for the whole run, on free ports.
           globalSetup: ["test/setup/stack.ts"],
           testTimeout: 60_000,

@@ -4,6 +4,7 @@
  */
 import { createPublicClient, http, type Hex, type PublicClient } from "viem";
 import type { NetworkConfig } from "../core/network/types.js";
+import type { RecordedVenueReading } from "../core/reserves/por/venue-read.js";
 import { ApiError, badRequest } from "./http/errors.js";
 import { blockParam } from "./http/query-params.js";
 import { indexedHead, type IndexedHead, type ReadDb } from "./io/indexed-reads.js";
@@ -24,7 +25,11 @@ export type ReportContext = {
   headFreshMs: number;
   /** Told how long each report build took (GET /metrics' kusd_report_build_seconds). */
   observeBuild?: (report: string, seconds: number) => void;
+  /** The venue readings signed statements used: a past block's report reconciles against the nearest (absent: none kept). */
+  venueRecords?: VenueRecords;
 };
+
+export type VenueRecords = { atOrBefore(blockNumber: bigint): Promise<RecordedVenueReading | null> };
 
 /**
  * 250 ms: under load the head was most of a report's cost (on PGlite every query syncs files);
@@ -60,7 +65,7 @@ export function createReportContext(
   network: NetworkConfig,
   db: ReadDb,
   siteUrl: string,
-  options: { venueMaxAgeSeconds?: number; headFreshMs?: number; observeBuild?: ReportContext["observeBuild"] } = {},
+  options: { venueMaxAgeSeconds?: number; headFreshMs?: number; observeBuild?: ReportContext["observeBuild"]; venueRecords?: VenueRecords } = {},
 ): ReportContext {
   // Batched JSON-RPC: a report's ~80 pinned reads go out as a few HTTP requests. No retries:
   // a read that fails is reported as unknown at once rather than slowing every request.
@@ -75,6 +80,7 @@ export function createReportContext(
     venueMaxAgeSeconds: options.venueMaxAgeSeconds ?? DEFAULT_VENUE_MAX_AGE_SECONDS,
     headFreshMs: options.headFreshMs ?? DEFAULT_HEAD_FRESH_MS,
     ...(options.observeBuild && { observeBuild: options.observeBuild }),
+    ...(options.venueRecords && { venueRecords: options.venueRecords }),
   };
 }
 

@@ -16,6 +16,7 @@ import type { ReadDb } from "./io/indexed-reads.js";
 import { loadSignatureBook, RegistryService } from "./registry/registry-service.js";
 import { createReportContext } from "./context.js";
 import { openOperatorStore } from "./store/operator-store.js";
+import { venueRecords } from "./statements/venue-records.js";
 
 export type ReplicaOptions = { databaseUrl: string; viewsSchema: string; network: NetworkConfig; siteUrl: string; storeSchema?: string; maxConnections?: number; checkResponses?: boolean; pageDir?: string };
 
@@ -26,8 +27,8 @@ export function createReplicaApp(o: ReplicaOptions) {
   const metricsRegistry = new Registry();
   collectDefaultMetrics({ register: metricsRegistry });
   const metrics = createKusdMetrics(metricsRegistry);
-  const ctx = createReportContext(o.network, db, o.siteUrl, { observeBuild: metrics.observeBuild });
   const store = openOperatorStore({ databaseUrl: o.databaseUrl, schema: o.storeSchema });
+  const ctx = createReportContext(o.network, db, o.siteUrl, { observeBuild: metrics.observeBuild, venueRecords: venueRecords(store, o.network, o.siteUrl) });
   // No keys: the replica serves stored statements and never signs.
   const keys = { operator: null, attestation: null, attestationFrom: o.network.reporting.signers.attestationFrom };
   const statements = new StatementService(ctx, store, keys);

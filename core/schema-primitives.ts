@@ -14,3 +14,12 @@ export const isoTimeSchema = z.string().describe("ISO 8601 UTC instant");
 export const weiSchema = z.string().regex(/^-?\d+$/, "a decimal integer string").describe("raw integer amount as a decimal string");
 /** Reproduction commands (`cast call ... # field = value`), one per figure they prove. */
 export const verifyViaSchema = z.array(z.string()).describe("commands that reproduce the figures beside them from a public RPC");
+
+/**
+ * Reads of a contract that had no code yet at the report's block (deployed later): their figures
+ * are null, and they are not failed reads: the report is complete and caches like any other.
+ */
+export const notDeployedSchema = z
+  .array(z.strictObject({ to: addressSchema, read: z.string(), reason: z.literal("not_deployed") }))
+  .describe("reads of contracts with no code at this block (eth_getCode is empty: deployed later); null figures, not failures");
+export type NotDeployedRead = z.infer<typeof notDeployedSchema>[number];

@@ -38,12 +38,27 @@ const Solvency = builder.objectRef<Por["solvency"]>("Solvency").implement({
   }),
 });
 
+type VenueReadDoc = Por["reserves"]["vault"]["composition"]["l1Assets"]["venueRead"];
+const VenueRead = builder.objectRef<VenueReadDoc>("VenueRead").implement({
+  description: "Where the venue equity that caps vault v1's mirror came from (l1Assets.venueRead)",
+  fields: (t) => ({
+    source: t.exposeString("source", { description: "live (read now, at the head), recorded (the reading a signed statement used at this block or nearest before it), or none" }),
+    reason: t.exposeString("reason", { nullable: true, description: "why no venue equity counts (source none)" }),
+    venueTime: t.exposeString("venueTime", { nullable: true, description: "the venue's own time of its answer" }),
+    ageSeconds: t.exposeInt("ageSeconds", { nullable: true }),
+    recordedAtBlock: t.exposeInt("recordedAtBlock", { nullable: true }),
+    statement: t.exposeString("statement", { nullable: true, description: "attestation_hash of the statement that recorded it" }),
+  }),
+});
+
 const PorRef = builder.objectRef<Por>("ReservesReport").implement({
   description: "GET /api/por at a block: headline figures typed, the whole report under `document`.",
   fields: (t) => ({
     blockNumber: t.exposeInt("blockNumber"),
+    blockHash: t.exposeString("blockHash", { nullable: true }),
     timestamp: t.exposeString("timestamp"),
     solvency: t.field({ type: Solvency, resolve: (r) => r.solvency }),
+    venueRead: t.field({ type: VenueRead, resolve: (r) => r.reserves.vault.composition.l1Assets.venueRead }),
     kusdTotalSupply: t.field({ type: "BigInt", nullable: true, description: "18 decimals", resolve: (r) => r.liabilities.kUSD.totalSupplyWei }),
     kusdOutstanding: t.field({ type: "BigInt", nullable: true, description: "18 decimals", resolve: (r) => r.liabilities.kUSD.outstandingWei }),
     psmUsdcHeld: t.float({ nullable: true, description: "USDC across the three PSMs", resolve: (r) => r.reserves.psm.usdcHeld }),

@@ -7,6 +7,8 @@
 import { parseAbiItem, type Abi, type Address, type PublicClient } from "viem";
 import { KusdError } from "../../core/errors.js";
 import type { Read } from "../../core/reserves/por/snapshot.js";
+import type { NotDeployedRead } from "../../core/schema-primitives.js";
+import { hasCodeAt } from "./code-presence.js";
 
 export type { Read };
 
@@ -79,19 +81,24 @@ export class PinnedReader {
 
 /**
  * Reads that never throw for a failed chain read: each failure is null (unknown, never a guess)
- * and is described in `failedReads`, which a report publishes.
+ * and is described in `failedReads`, which a report publishes. A read of a contract that had no
+ * code yet at the block is null too, but listed in `notDeployed`: nothing failed, and the report
+ * is complete.
  */
 export function tolerantReads(r: PinnedReader) {
   const failedReads: string[] = [];
+  const notDeployed: NotDeployedRead[] = [];
   async function read<T>(spec: ReadSpec, decimals?: number): Promise<Read<T>> {
     try {
       const value = await r.call<T>(spec);
       return { value, command: (field) => r.command(spec, field, value as bigint, decimals) };
     } catch (e) {
       if (!(e instanceof ChainReadError)) throw e;
-      failedReads.push(`${spec.signature}${spec.args?.length ? ` [${spec.args.join(", ")}]` : ""} on ${spec.to}: ${e.details.cause ?? e.message}`);
+      const label = `${spec.signature}${spec.args?.length ? ` [${spec.args.join(", ")}]` : ""}`;
+      if ((await hasCodeAt(r.client, spec.to, r.blockNumber)) === false) notDeployed.push({ to: spec.to, read: label, reason: "not_deployed" });
+      else failedReads.push(`${label} on ${spec.to}: ${e.details.cause ?? e.message}`);
       return null;
     }
   }
-  return { read, failedReads };
+  return { read, failedReads, notDeployed };
 }

@@ -19,7 +19,7 @@ export async function loadPsmStatus(ctx: ReportContext, at: ReportBlock): Promis
 async function readPsmStatus(ctx: ReportContext, at: ReportBlock): Promise<PsmStatus> {
   const n = ctx.network;
   const r = new PinnedReader(ctx.base, at.blockNumber, n.reporting.publicRpc.base);
-  const { read, failedReads } = tolerantReads(r);
+  const { read, failedReads, notDeployed } = tolerantReads(r);
   const usdc = n.usdc.address;
   const [block, ...entries] = await Promise.all([
     ctx.base.getBlock({ blockNumber: at.blockNumber }),
@@ -56,5 +56,5 @@ async function readPsmStatus(ctx: ReportContext, at: ReportBlock): Promise<PsmSt
       });
     }),
   ]);
-  return buildPsmStatus({ blockNumber: at.blockNumber, timestamp: Number(block.timestamp) }, entries, failedReads);
+  return buildPsmStatus({ blockNumber: at.blockNumber, timestamp: Number(block.timestamp) }, entries, failedReads, notDeployed);
 }

@@ -94,7 +94,7 @@ export async function readPsmSnapshots(r: PinnedReader, a: Pick<SnapshotAddresse
 
 
 export async function readChainSnapshot(r: PinnedReader, a: SnapshotAddresses): Promise<ChainSnapshot> {
-  const { read, failedReads } = tolerantReads(r);
+  const { read, failedReads, notDeployed } = tolerantReads(r);
 
   const balanceOf = (token: Address, holder: Address, decimals: number) =>
     read<bigint>({ to: token, signature: "balanceOf(address)(uint256)", args: [holder] }, decimals);
@@ -203,5 +203,6 @@ export async function readChainSnapshot(r: PinnedReader, a: SnapshotAddresses): 
     hedgeWatchOnly: a.hedgeWatchOnly ? { address: a.hedgeWatchOnly, eth: hedgeEth, weth: hedgeWeth } : null,
     ethUsd: price,
     failedReads,
+    notDeployed,
   };
 }

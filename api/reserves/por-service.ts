@@ -16,6 +16,7 @@ import { venueReadCommand, VenueReadError, type VenueAccountState } from "../io/
 import { buildPorReport, type PorReport } from "../../core/reserves/por/por-report.js";
 import type { ChainSnapshot, Read } from "../../core/reserves/por/snapshot.js";
 import type { PsmKey } from "../../core/network/types.js";
+import { none as noVenue, recordedVenueBasis, type VenueBasis } from "../../core/reserves/por/venue-read.js";
 import { MINTER_ROLE, PSM_KEYS, readChainSnapshot, readPsmSnapshots, type SnapshotAddresses } from "./chain-snapshot.js";
 
 export function snapshotAddresses(ctx: ReportContext): SnapshotAddresses {
@@ -61,10 +62,9 @@ export async function readSnapshot(ctx: ReportContext, blockNumber: bigint): Pro
   return readChainSnapshot(new PinnedReader(ctx.base, blockNumber, ctx.network.reporting.publicRpc.base), snapshotAddresses(ctx));
 }
 
-/** The venue's live account state; only meaningful for a report at the head (the venue has no history). */
-export async function readVenue(ctx: ReportContext, atHead: boolean): Promise<{ state: VenueAccountState | null; reason: string | null }> {
+/** The venue's account state now, or null with the reason (not configured, or the read failed). */
+async function readVenueState(ctx: ReportContext): Promise<{ state: VenueAccountState | null; reason: string | null }> {
   if (!ctx.venue) return { state: null, reason: "venue not configured" };
-  if (!atHead) return { state: null, reason: "past block: the venue publishes current equity only, so the mirror is left unverified" };
   try {
     return { state: await ctx.venue.clearinghouseState(ctx.network.reporting.venue.account), reason: null };
   } catch (e) {
@@ -82,19 +82,21 @@ export async function readVenue(ctx: ReportContext, atHead: boolean): Promise<{ 
 type LiveReads = { blockHash: Hex | null; rpcChainLength: number | null; minterRoles: Record<PsmKey, Read<boolean> | null>; failedReads: string[] };
 
 type History = { redemptions: Awaited<ReturnType<typeof redemptionsUpTo>>; burned: Awaited<ReturnType<typeof kusdBurnedUpTo>> };
-export type VenueAt = { state: VenueAccountState | null; reason: string | null; readAtMs: number | null };
+/** The venue read now: its answer (null with the reason when it failed) and when we read it. */
+export type VenueNow = { state: VenueAccountState | null; reason: string | null; readAtMs: number };
 type PorCaches = {
   live: (key: string, build: () => Promise<LiveReads>) => Promise<LiveReads>;
   snapshots: Memo<ChainSnapshot>;
   history: Memo<History>;
-  venue: (build: () => Promise<VenueAt>) => Promise<VenueAt>;
+  venue: (build: () => Promise<VenueNow>) => Promise<VenueNow>;
   reports: Memo<RenderedPor>;
 };
 
-export type RenderedPor = { report: PorReport; rendered: Rendered };
+/** The report, its bytes, and the venue read made for it now (at the head; a statement records it). */
+export type RenderedPor = { report: PorReport; rendered: Rendered; venueNow: VenueNow | null };
 
 const cachesOf = perObject((ctx: ReportContext): PorCaches => {
-  const venue = memo<VenueAt>({ max: 1, ttlMs: ctx.venueMaxAgeSeconds * 1000, keep: (v) => v.state !== null });
+  const venue = memo<VenueNow>({ max: 1, ttlMs: ctx.venueMaxAgeSeconds * 1000, keep: (v) => v.state !== null });
   return {
     live: coalesce<LiveReads>(),
     // Only a snapshot whose every read landed is kept: a failed read is retried next request.
@@ -122,8 +124,27 @@ async function readLive(ctx: ReportContext, blockNumber: bigint): Promise<LiveRe
  * per `venueMaxAgeSeconds`, so two reports of one moment never show two equities. A failed read
  * is never kept, so an outage and its end are seen at once.
  */
-export function readVenueNow(ctx: ReportContext): Promise<VenueAt> {
-  return cachesOf(ctx).venue(async () => ({ ...(await readVenue(ctx, true)), readAtMs: Date.now() }));
+export function readVenueNow(ctx: ReportContext): Promise<VenueNow> {
+  return cachesOf(ctx).venue(async () => ({ ...(await readVenueState(ctx)), readAtMs: Date.now() }));
+}
+
+/**
+ * The venue equity a report at `at` reconciles the mirror against (core/reserves/por/venue-read.ts).
+ * A block whose reading a signed statement recorded keeps it, at the head too, so a statement is
+ * reproducible from the moment it is published; otherwise the head reads the venue now, and a past
+ * block takes the reading recorded nearest before it.
+ */
+export async function venueBasisAt(ctx: ReportContext, at: ReportBlock, blockTimestamp: number): Promise<{ basis: VenueBasis; now: VenueNow | null }> {
+  const recorded = ctx.venueRecords ? await ctx.venueRecords.atOrBefore(at.blockNumber) : null;
+  if (at.atHead && recorded?.blockNumber !== Number(at.blockNumber)) {
+    const now = await readVenueNow(ctx);
+    const basis: VenueBasis = now.state
+      ? { source: "live", state: now.state, reason: null, ageSeconds: Math.max(0, Math.floor((Date.now() - now.readAtMs) / 1000)), recorded: null }
+      : noVenue(now.reason ?? "venue not read");
+    return { basis, now };
+  }
+  if (!ctx.venueRecords) return { basis: noVenue("past block: no venue readings are kept by this service"), now: null };
+  return { basis: recordedVenueBasis(recorded, blockTimestamp), now: null };
 }
 
 /** The cached snapshot with this request's live role reads in place of its own. */
@@ -140,35 +161,36 @@ export async function renderPorReport(ctx: ReportContext, at: ReportBlock): Prom
   const live = await c.live(String(at.blockNumber), () => readLive(ctx, at.blockNumber));
   // Without the block's hash nothing can be keyed safely: read everything for this request alone.
   const keyed = <V>(m: Memo<V>, key: string, build: () => Promise<V>) => (live.blockHash ? m(`${at.blockNumber}:${live.blockHash}:${key}`, build) : build());
-  const [snapshot, history, venue] = await Promise.all([
+  const [snapshot, history] = await Promise.all([
     keyed(c.snapshots, "", () => readSnapshot(ctx, at.blockNumber)),
     keyed(c.history, "", async () => {
       const [redemptions, burned] = await Promise.all([redemptionsUpTo(ctx.db, at.blockNumber), kusdBurnedUpTo(ctx.db, at.blockNumber)]);
       return { redemptions, burned };
     }),
-    at.atHead ? readVenueNow(ctx) : readVenue(ctx, false).then((v) => ({ ...v, readAtMs: null })),
   ]);
-  const ageSeconds = venue.readAtMs === null ? null : Math.max(0, Math.floor((Date.now() - venue.readAtMs) / 1000));
+  const { basis, now } = await venueBasisAt(ctx, at, snapshot.blockTimestamp);
   const roles = PSM_KEYS.map((k) => String(live.minterRoles[k]?.value ?? null)).join(",");
-  const key = [roles, live.rpcChainLength, at.head.blockNumber, at.atHead, venue.readAtMs, ageSeconds, venue.reason].join("|");
-  return keyed(c.reports, key, async () => {
-    const report = buildPor(ctx, at, withLiveRoles(snapshot, live), { ...venue, ageSeconds }, history, live.rpcChainLength);
+  const key = [roles, live.rpcChainLength, at.head.blockNumber, at.atHead, now?.readAtMs, basis.source, basis.ageSeconds, basis.reason, basis.recorded?.statement].join("|");
+  const built = await keyed(c.reports, key, async () => {
+    const report = buildPor(ctx, at, withLiveRoles(snapshot, live), basis, history, live);
     const rendered = render(report);
     // From the request's start: the reads that fed this build are most of its cost.
     ctx.observeBuild?.("por", (performance.now() - started) / 1000);
-    return { report, rendered };
+    return { report, rendered, venueNow: null };
   });
+  return { ...built, venueNow: now };
 }
 
 export async function loadPorReport(ctx: ReportContext, at: ReportBlock): Promise<PorReport> {
   return (await renderPorReport(ctx, at)).report;
 }
 
-function buildPor(ctx: ReportContext, at: ReportBlock, snapshot: ChainSnapshot, venue: { state: VenueAccountState | null; reason: string | null; ageSeconds: number | null }, history: History, rpcChainLength: number | null): PorReport {
+function buildPor(ctx: ReportContext, at: ReportBlock, snapshot: ChainSnapshot, venue: VenueBasis, history: History, live: Pick<LiveReads, "blockHash" | "rpcChainLength">): PorReport {
   const n = ctx.network;
   return buildPorReport({
     chainId: n.chains.base.id,
     snapshot,
+    blockHash: live.blockHash,
     venue: {
       ...venue,
       url: n.reporting.venue.url,
@@ -187,7 +209,7 @@ function buildPor(ctx: ReportContext, at: ReportBlock, snapshot: ChainSnapshot, 
     registry: n.registry.versions,
     addresses: { kUSD: n.kUSD.address, usdc: n.usdc.address, weth: n.weth.address, ethUsdFeed: n.reporting.ethUsdFeed },
     listed: listedAccounts(ctx),
-    rpcChainLength,
+    rpcChainLength: live.rpcChainLength,
     canonicalEndpoint: `${ctx.siteUrl}/api/por`,
     commandRpcUrl: n.reporting.publicRpc.base,
     indexedHead: { blockNumber: at.head.blockNumber, timestamp: at.head.timestamp },

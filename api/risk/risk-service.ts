@@ -11,9 +11,11 @@ import { MINTER_ROLE } from "../../core/reserves/por/snapshot.js";
 import sourceGetters from "../../networks/source-getters.json" with { type: "json" };
 import { roleHoldersAt } from "../io/indexed-reads.js";
 import { PinnedReader, tolerantReads } from "../io/pinned-reader.js";
+import { hasCodeAt } from "../io/code-presence.js";
+import type { NotDeployedRead } from "../../core/schema-primitives.js";
 import { memo, perObject } from "../io/memo.js";
 import { reportBlockHash, type ReportBlock, type ReportContext } from "../context.js";
-import { readVenue, readVenueNow } from "../reserves/por-service.js";
+import { readVenueNow } from "../reserves/por-service.js";
 import { offChainTriggers } from "../../core/risk/off-chain-triggers.js";
 
 const DEFAULT_ADMIN_ROLE: Hex = `0x${"00".repeat(32)}`;
@@ -42,9 +44,9 @@ function reverted(e: unknown): boolean {
   return e instanceof BaseError && !!e.walk((x) => x instanceof RawContractError || x instanceof ExecutionRevertedError || /execution reverted/i.test((x as Error).message ?? ""));
 }
 
-async function probeGaps(ctx: ReportContext, blockNumber: bigint, failedReads: string[]): Promise<Gap[]> {
+async function probeGaps(ctx: ReportContext, live: Target[], blockNumber: bigint, failedReads: string[]): Promise<Gap[]> {
   const n = ctx.network;
-  const addressOf: Record<string, Address> = Object.fromEntries(targets(ctx).map((t) => [t.key, t.address]));
+  const addressOf: Record<string, Address> = Object.fromEntries(live.map((t) => [t.key, t.address]));
   const rpc = n.reporting.publicRpc.base;
   const probes = Object.values(sourceGetters.contracts).flatMap((c) =>
     c.deployedAs.flatMap((key) => (addressOf[key] ? c.getters.map((getter) => ({ key, address: addressOf[key]!, getter, file: c.file })) : [])),
@@ -78,10 +80,10 @@ async function probeGaps(ctx: ReportContext, blockNumber: bigint, failedReads: s
     }));
 }
 
-async function onChainTriggers(ctx: ReportContext, blockNumber: bigint, read: ReturnType<typeof tolerantReads>["read"]): Promise<Trigger[]> {
+async function onChainTriggers(ctx: ReportContext, live: Target[], blockNumber: bigint, read: ReturnType<typeof tolerantReads>["read"]): Promise<Trigger[]> {
   const n = ctx.network;
   const getterTriggers = await Promise.all(
-    targets(ctx).flatMap((t) =>
+    live.flatMap((t) =>
       configurationGetters(t.abi).map(async (g) => {
         const r = await read<boolean | bigint>({ to: t.address, signature: g.signature, args: g.arg === "stable" ? [n.usdc.address] : [] });
         return getterTrigger({ contractKey: t.key, contract: t.address, getter: g, value: r?.value ?? null, verifyVia: r?.command(`triggers.onChain ${t.key}.${g.name}`) ?? null });
@@ -92,7 +94,7 @@ async function onChainTriggers(ctx: ReportContext, blockNumber: bigint, read: Re
   const holders = (contract: Address, role: Hex) => roleHoldersAt(ctx.db, contract.toLowerCase() as Address, role, blockNumber).then((h) => h.map((x) => getAddress(x.account)), () => null);
   const rpc = n.reporting.publicRpc.base;
   const hasRoleCommand = (contract: Address, role: Hex, account: string) => `cast call ${contract} 'hasRole(bytes32,address)(bool)' ${role} ${account} --block ${blockNumber} --rpc-url ${rpc}`;
-  const adminTargets = targets(ctx).filter((t) => ["kUSD", "psmMint", "psmRetiredMint", "psmRedeemReserve", "skUSD", "vaultV2"].includes(t.key));
+  const adminTargets = live.filter((t) => ["kUSD", "psmMint", "psmRetiredMint", "psmRedeemReserve", "skUSD", "vaultV2"].includes(t.key));
   const roleTriggers = await Promise.all([
     holders(n.kUSD.address, MINTER_ROLE).then((h) =>
       roleTrigger({
@@ -113,7 +115,9 @@ async function onChainTriggers(ctx: ReportContext, blockNumber: bigint, read: Re
 }
 
 async function readOffChain(ctx: ReportContext, at: ReportBlock, statementSignedAt: () => Promise<number | null>): Promise<OffChainTrigger[]> {
-  const [venue, signedAt] = await Promise.all([at.atHead ? readVenueNow(ctx) : readVenue(ctx, false), statementSignedAt().catch(() => null)]);
+  // Off-chain triggers are about now: at a past block they are not judged (offChainTriggers knows atHead).
+  const pastBlock = { state: null, reason: "past block: the venue publishes current equity only" };
+  const [venue, signedAt] = await Promise.all([at.atHead ? readVenueNow(ctx) : pastBlock, statementSignedAt().catch(() => null)]);
   return offChainTriggers({
     atHead: at.atHead,
     venueAccount: ctx.network.reporting.venue.account,
@@ -124,16 +128,31 @@ async function readOffChain(ctx: ReportContext, at: ReportBlock, statementSigned
   });
 }
 
-const keptChain = perObject((_ctx: ReportContext) => memo<{ onChain: Trigger[]; gaps: Gap[]; failedReads: string[]; timestamp: number }>({ max: 16, keep: (v) => v.failedReads.length === 0 }));
+type ChainPart = { onChain: Trigger[]; gaps: Gap[]; failedReads: string[]; notDeployed: NotDeployedRead[]; timestamp: number };
+const keptChain = perObject((_ctx: ReportContext) => memo<ChainPart>({ max: 16, keep: (v) => v.failedReads.length === 0 }));
+
+/**
+ * The contracts that exist at the block. One with no code yet (deployed later) has no switches and
+ * no gaps there: it is listed as not deployed, not read. Unknown code (the read failed) is read.
+ */
+async function deployedTargets(ctx: ReportContext, blockNumber: bigint): Promise<{ live: Target[]; notDeployed: NotDeployedRead[] }> {
+  const all = targets(ctx);
+  const code = await Promise.all(all.map((t) => hasCodeAt(ctx.base, t.address, blockNumber)));
+  return {
+    live: all.filter((_, i) => code[i] !== false),
+    notDeployed: all.filter((_, i) => code[i] === false).map((t) => ({ to: t.address, read: `${t.key}: its configuration getters and the source-named getters`, reason: "not_deployed" as const })),
+  };
+}
 
 export async function loadRiskStatus(ctx: ReportContext, at: ReportBlock, statementSignedAt: () => Promise<number | null>): Promise<RiskStatus> {
-  const chain = async () => {
-    const { read, failedReads } = tolerantReads(new PinnedReader(ctx.base, at.blockNumber, ctx.network.reporting.publicRpc.base));
-    const [block, onChain, gaps] = await Promise.all([ctx.base.getBlock({ blockNumber: at.blockNumber }), onChainTriggers(ctx, at.blockNumber, read), probeGaps(ctx, at.blockNumber, failedReads)]);
-    return { onChain, gaps, failedReads, timestamp: Number(block.timestamp) };
+  const chain = async (): Promise<ChainPart> => {
+    const { read, failedReads, notDeployed } = tolerantReads(new PinnedReader(ctx.base, at.blockNumber, ctx.network.reporting.publicRpc.base));
+    const present = await deployedTargets(ctx, at.blockNumber);
+    const [block, onChain, gaps] = await Promise.all([ctx.base.getBlock({ blockNumber: at.blockNumber }), onChainTriggers(ctx, present.live, at.blockNumber, read), probeGaps(ctx, present.live, at.blockNumber, failedReads)]);
+    return { onChain, gaps, failedReads, notDeployed: [...present.notDeployed, ...notDeployed], timestamp: Number(block.timestamp) };
   };
   const hash = await reportBlockHash(ctx, at.blockNumber);
   // The chain part cannot change at a block (keyed by its hash); the off-chain part is read every time.
   const [c, offChain] = await Promise.all([hash ? keptChain(ctx)(`${at.blockNumber}:${hash}`, chain) : chain(), readOffChain(ctx, at, statementSignedAt)]);
-  return buildRiskStatus({ blockNumber: at.blockNumber, timestamp: c.timestamp, onChain: c.onChain, offChain, gaps: c.gaps, gapSource: `${sourceGetters.source} (commit ${sourceGetters.commit}): every getter those files name, called at the block`, failedReads: c.failedReads });
+  return buildRiskStatus({ blockNumber: at.blockNumber, timestamp: c.timestamp, onChain: c.onChain, offChain, gaps: c.gaps, gapSource: `${sourceGetters.source} (commit ${sourceGetters.commit}): every getter those files name, called at the block`, failedReads: c.failedReads, notDeployed: c.notDeployed });
 }

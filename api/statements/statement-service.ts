@@ -12,7 +12,8 @@ import { memo } from "../io/memo.js";
 const newLatestMemo = () => memo<{ statement: StoredStatement; rendered: Rendered }>({ max: 1, ttlMs: 1_000 });
 import type { ReportContext } from "../context.js";
 import { indexerCaughtUp, resolveReportBlock } from "../context.js";
-import { loadPorReport } from "../reserves/por-service.js";
+import { renderPorReport } from "../reserves/por-service.js";
+import { recordVenueReading } from "./venue-records.js";
 import { signSignerBinding, type SignerBinding } from "../../core/attestation/binding.js";
 import { signerFor, type SigningKeys } from "./keys.js";
 import { signPayload } from "../../core/attestation/sign.js";
@@ -77,7 +78,9 @@ export class StatementService {
       }
     }
     const at = await resolveReportBlock(this.ctx, block);
-    const report = await loadPorReport(this.ctx, at);
+    // A block keeps the first venue reading a statement recorded at it (venueBasisAt): a second
+    // statement at a block the chain has not moved past reuses it, and records nothing new.
+    const { report, venueNow } = await renderPorReport(this.ctx, at);
     const timestamp = at.atHead && block === undefined ? this.now() : Math.floor(Date.parse(report.timestamp) / 1000);
     const signer = signerFor(this.keys, timestamp);
     if (!signer) throw new ApiError(503, "signer_not_configured", "no signing key is configured for this date", { timestamp });
@@ -92,6 +95,9 @@ export class StatementService {
     const signed = await signPayload(signer.account, payload);
     const published = withSignedCopies(signed, STATEMENT_COPIES) as PublishedStatement;
     const store = await this.store;
+    // The live venue reading this statement used, kept before the statement is served: the report
+    // at its block (once past) is rebuilt with it, so every figure it signs can be reproduced.
+    if (venueNow) await recordVenueReading(store, this.ctx.network, { blockNumber: at.blockNumber, venueNow, statementHash: signed.attestation_hash });
     await store.statements.insert({
       attestationHash: signed.attestation_hash,
       signer: signed.signer,

@@ -65,5 +65,22 @@ export async function migrateOperatorStore(db: PgDatabase<PgQueryResultHKT>, sch
     await tx.execute(sql`ALTER TABLE ${s}.signer_binding ADD COLUMN IF NOT EXISTS attestation_hash text`);
     await tx.execute(sql`UPDATE ${s}.signer_binding SET attestation_hash = lower(artifact::json->>'attestation_hash') WHERE attestation_hash IS NULL`);
     await tx.execute(sql`CREATE INDEX IF NOT EXISTS signer_binding_attestation_hash_idx ON ${s}.signer_binding (attestation_hash)`);
+    // The venue readings statements used, found by the newest at or before a block.
+    await tx.execute(sql`
+      CREATE TABLE IF NOT EXISTS ${s}.venue_reading (
+        id bigserial PRIMARY KEY,
+        chain_id integer NOT NULL,
+        block_number bigint NOT NULL,
+        account text NOT NULL,
+        venue_url text NOT NULL,
+        state text,
+        reason text,
+        read_at_ms bigint NOT NULL,
+        statement_hash text,
+        created_at timestamptz NOT NULL DEFAULT now()
+      )`);
+    await tx.execute(sql`
+      CREATE INDEX IF NOT EXISTS venue_reading_account_block_idx
+        ON ${s}.venue_reading (chain_id, account, block_number DESC, id DESC)`);
   });
 }

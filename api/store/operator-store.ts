@@ -110,11 +110,35 @@ export interface BindingRepository {
   byHash(hash: string): Promise<string | null>;
 }
 
+export type NewVenueReading = {
+  chainId: number;
+  blockNumber: bigint;
+  /** The venue account read (stored lower-case). */
+  account: string;
+  venueUrl: string;
+  /** The parsed answer, JSON; null when the read failed. */
+  state: string | null;
+  /** Why it failed (state null). */
+  reason: string | null;
+  readAtMs: number;
+  statementHash: string | null;
+};
+
+export type StoredVenueReading = NewVenueReading & { id: number; createdAt: Date };
+
+/** The venue readings statements used (the venue has no history of its own). */
+export interface VenueReadingRepository {
+  record(row: NewVenueReading): Promise<void>;
+  /** The newest reading of `account` on `chainId` used at or before `blockNumber`; null if none. */
+  atOrBefore(chainId: number, account: string, blockNumber: bigint): Promise<StoredVenueReading | null>;
+}
+
 export interface OperatorStore {
   readonly backend: "pglite" | "postgres";
   readonly schema: string;
   readonly statements: StatementRepository;
   readonly bindings: BindingRepository;
+  readonly venueReadings: VenueReadingRepository;
   readonly payments: PaymentRepository;
   close(): Promise<void>;
 }
@@ -182,6 +206,7 @@ export async function openOperatorStore(options: OperatorStoreOptions = {}): Pro
     schema,
     statements: statementRepository(db, tables, run),
     bindings: bindingRepository(db, tables, run),
+    venueReadings: venueReadingRepository(db, tables, run),
     payments: paymentRepository(db, tables, run),
     async close() {
       if (closed) return;
@@ -206,6 +231,27 @@ function bindingRepository(db: Db, { signerBinding: t }: OperatorTables, run: Ru
       run("bindings.byHash", async () => {
         if (!ATTESTATION_HASH.test(hash)) return null;
         return (await db.select().from(t).where(eq(t.attestationHash, hash.toLowerCase())).limit(1))[0]?.artifact ?? null;
+      }),
+  };
+}
+
+function venueReadingRepository(db: Db, { venueReading: t }: OperatorTables, run: Run): VenueReadingRepository {
+  return {
+    record: (row) =>
+      run("venueReadings.record", async () => {
+        if (typeof row.blockNumber !== "bigint" || row.blockNumber < 0n || row.blockNumber > MAX_INT8) throw new OperatorStoreError("blockNumber must be a non-negative int8 bigint", {});
+        if (row.state !== null) JSON.parse(row.state); // refuse what could not be read back
+        await db.insert(t).values({ ...row, account: row.account.toLowerCase(), statementHash: row.statementHash?.toLowerCase() ?? null });
+      }),
+    atOrBefore: (chainId, account, blockNumber) =>
+      run("venueReadings.atOrBefore", async () => {
+        const rows = await db
+          .select()
+          .from(t)
+          .where(and(eq(t.chainId, chainId), eq(t.account, account.toLowerCase()), lte(t.blockNumber, blockNumber)))
+          .orderBy(desc(t.blockNumber), desc(t.id))
+          .limit(1);
+        return (rows[0] as StoredVenueReading | undefined) ?? null;
       }),
   };
 }

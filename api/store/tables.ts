@@ -39,6 +39,29 @@ export function operatorTables(schemaName: string = DEFAULT_OPERATOR_SCHEMA) {
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   });
 
+  /**
+   * A venue reading a signed statement used (the venue publishes current equity only): kept so the
+   * report at that statement's block, and at later blocks until the next reading, can be rebuilt
+   * with the same equity, and the statement's figures reproduced.
+   */
+  const venueReading = schema.table("venue_reading", {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    chainId: integer("chain_id").notNull(),
+    /** The report block the reading was used at. */
+    blockNumber: bigint("block_number", { mode: "bigint" }).notNull(),
+    account: text("account").notNull(),
+    venueUrl: text("venue_url").notNull(),
+    /** The venue's answer as parsed (equity, notional, positions, the venue's own time), JSON; null when the read failed. */
+    state: text("state"),
+    /** Why the read failed (state null). */
+    reason: text("reason"),
+    /** When we read it, unix ms (our clock; the venue's own time is inside `state`). */
+    readAtMs: bigint("read_at_ms", { mode: "number" }).notNull(),
+    /** The statement that used it (its attestation_hash, lower-case). */
+    statementHash: text("statement_hash"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  });
+
   const paymentAuthorization = schema.table(
     "payment_authorization",
     {
@@ -63,7 +86,7 @@ export function operatorTables(schemaName: string = DEFAULT_OPERATOR_SCHEMA) {
     (t) => [primaryKey({ columns: [t.network, t.payer, t.nonce] })],
   );
 
-  return { schema, signedStatement, signerBinding, paymentAuthorization };
+  return { schema, signedStatement, signerBinding, venueReading, paymentAuthorization };
 }
 
 export type OperatorTables = ReturnType<typeof operatorTables>;

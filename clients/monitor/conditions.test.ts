@@ -39,8 +39,8 @@ describe("observeStatement", () => {
 
 describe("observeVenue", () => {
   it("live is fine; anything else is bad since it was first seen", () => {
-    expect(observeVenue("live", NOW, undefined)).toEqual({ bad: false });
+    expect(observeVenue({ source: "live", reason: null }, NOW, undefined)).toEqual({ bad: false });
     const prev: ConditionState = { id: "venue:5", since: 5, alerted: false, detail: {} };
-    expect(observeVenue("venue read failed: timeout", NOW, prev)).toMatchObject({ bad: true, since: 5, id: "venue:5", detail: { reason: "venue read failed: timeout" } });
+    expect(observeVenue({ source: "none", reason: "venue read failed: timeout" }, NOW, prev)).toMatchObject({ bad: true, since: 5, id: "venue:5", detail: { reason: "venue read failed: timeout" } });
   });
 });

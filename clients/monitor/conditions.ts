@@ -36,8 +36,12 @@ export function observeStatement(statement: { attestation_hash: string; signed_p
   return { bad: true, id: `statement:${statement.attestation_hash}`, since: signedAt, detail: { attestationHash: statement.attestation_hash, signedAt: new Date(signedAt * 1000).toISOString(), ageSeconds: age, maxAgeSeconds } };
 }
 
-/** The venue's state from GET /api/por at the head: `venueRead` is "live" or why it was not read. */
-export function observeVenue(venueRead: string | null, now: number, prev: ConditionState | undefined): Observation {
-  if (venueRead === "live") return { bad: false };
-  return { bad: true, id: `venue:${prev?.since ?? now}`, since: prev?.since ?? now, detail: { reason: venueRead ?? "the report has no venue read" } };
+/**
+ * The venue's state from GET /api/por at the head: read (`venueRead.source` live, or recorded by the
+ * statement signed at this very block), or `reason` says why no equity counts.
+ */
+export function observeVenue(venueRead: { source?: unknown; reason?: unknown } | null, now: number, prev: ConditionState | undefined): Observation {
+  if (venueRead?.source === "live" || venueRead?.source === "recorded") return { bad: false };
+  const reason = typeof venueRead?.reason === "string" ? venueRead.reason : "the report has no venue read";
+  return { bad: true, id: `venue:${prev?.since ?? now}`, since: prev?.since ?? now, detail: { reason } };
 }

@@ -102,6 +102,7 @@ export function buildStatementPayload(report: PorReport, o: StatementOptions) {
       },
     ],
     report_block: report.blockNumber,
+    report_block_hash: report.blockHash,
     report_endpoint: report.attestation.canonicalEndpoint,
     signer_role: o.signerRole,
     signer_binding: o.bindingUrl,

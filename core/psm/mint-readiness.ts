@@ -10,7 +10,7 @@
 import type { Address } from "viem";
 import { z } from "zod";
 import type { PsmKey, PsmVersion } from "../network/types.js";
-import { addressSchema, isoTimeSchema } from "../schema-primitives.js";
+import { addressSchema, isoTimeSchema, notDeployedSchema, type NotDeployedRead } from "../schema-primitives.js";
 import { toUnits } from "../reserves/units.js";
 
 export type MintGates = {
@@ -92,6 +92,7 @@ export const PsmStatusSchema = z.strictObject({
   gates: Gates,
   psms: z.array(PsmStatusEntrySchema).describe("all three PSMs, the live mint PSM first"),
   failedReads: z.array(z.string()),
+  notDeployed: notDeployedSchema,
   note: z.string(),
 });
 export type PsmStatus = z.infer<typeof PsmStatusSchema>;
@@ -127,7 +128,7 @@ export function psmStatusEntry(i: PsmStatusInput): PsmStatusEntry {
 }
 
 /** The document: every PSM, the live mint PSM first and repeated at the top level. */
-export function buildPsmStatus(at: { blockNumber: bigint; timestamp: number }, entries: PsmStatusEntry[], failedReads: string[]): PsmStatus {
+export function buildPsmStatus(at: { blockNumber: bigint; timestamp: number }, entries: PsmStatusEntry[], failedReads: string[], notDeployed: NotDeployedRead[] = []): PsmStatus {
   const ordered = [...entries].sort((a, b) => Number(b.version === "live") - Number(a.version === "live"));
   const live = ordered[0]!;
   return {
@@ -138,6 +139,7 @@ export function buildPsmStatus(at: { blockNumber: bigint; timestamp: number }, e
     gates: live.gates,
     psms: ordered,
     failedReads,
+    notDeployed,
     note: "ready = mintingEnabled ∧ ¬paused ∧ supportedStables(USDC) ∧ kUSD hasRole(MINTER_ROLE, psm) ∧ headroom > 0, each read at blockNumber; a read that failed is null and makes ready null unless another gate is shut. A redemption needs none of these: only the pause off and USDC in the PSM.",
   };
 }

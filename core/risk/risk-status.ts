@@ -6,7 +6,7 @@
  */
 import type { Address } from "viem";
 import { z } from "zod";
-import { addressSchema, isoTimeSchema } from "../schema-primitives.js";
+import { addressSchema, isoTimeSchema, notDeployedSchema, type NotDeployedRead } from "../schema-primitives.js";
 import type { ConfigGetter } from "./trigger-catalog.js";
 import { safeRuleFor } from "./safe-states.js";
 
@@ -55,6 +55,7 @@ export const RiskStatusSchema = z.strictObject({
   gaps: z.array(GapSchema).describe("getters the operator's source names that the deployed bytecode reverts on: source-vs-deployed drift, found by calling each"),
   gapSource: z.string(),
   failedReads: z.array(z.string()),
+  notDeployed: notDeployedSchema.describe("contracts with no code yet at this block: they have no triggers and no gaps there"),
 });
 export type RiskStatus = z.infer<typeof RiskStatusSchema>;
 
@@ -94,7 +95,7 @@ export function roleTrigger(t: { contractKey: string; contract: Address; role: s
   };
 }
 
-export function buildRiskStatus(i: { blockNumber: bigint; timestamp: number; onChain: Trigger[]; offChain: OffChainTrigger[]; gaps: Gap[]; gapSource: string; failedReads: string[] }): RiskStatus {
+export function buildRiskStatus(i: { blockNumber: bigint; timestamp: number; onChain: Trigger[]; offChain: OffChainTrigger[]; gaps: Gap[]; gapSource: string; failedReads: string[]; notDeployed?: NotDeployedRead[] }): RiskStatus {
   const all = [...i.onChain, ...i.offChain];
   const unsafe = all.filter((t) => t.safe === false);
   const undecided = [...i.onChain.filter((t) => t.safeWhen !== null && t.safe === null), ...i.offChain.filter((t) => t.safe === null)];
@@ -115,5 +116,6 @@ export function buildRiskStatus(i: { blockNumber: bigint; timestamp: number; onC
     gaps: i.gaps,
     gapSource: i.gapSource,
     failedReads: i.failedReads,
+    notDeployed: i.notDeployed ?? [],
   };
 }

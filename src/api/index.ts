@@ -14,6 +14,7 @@ import type { ReadDb } from "../../api/io/indexed-reads.js";
 import { loadSignatureBook, RegistryService } from "../../api/registry/registry-service.js";
 import { createReportContext } from "../../api/context.js";
 import { openOperatorStore } from "../../api/store/operator-store.js";
+import { venueRecords } from "../../api/statements/venue-records.js";
 import { readServiceEnv } from "../../core/network/env.js";
 import { loadNetwork } from "../networks/index.js";
 import { servePrivateSql } from "./private-sql.js";
@@ -28,15 +29,16 @@ const siteUrl = (env.KUSD_SITE_URL ?? `http://localhost:${env.PORT ?? 42069}`).r
 // Ponder's /metrics route comes before ours, so without its registry there is nowhere to serve them.
 const ponderRegistry = (globalThis as { PONDER_COMMON?: { metrics?: { registry?: Registry } } }).PONDER_COMMON?.metrics?.registry;
 const metrics = ponderRegistry ? createKusdMetrics(ponderRegistry) : null;
-const ctx = createReportContext(network, db as unknown as ReadDb, siteUrl, {
-  venueMaxAgeSeconds: env.KUSD_VENUE_MAX_AGE_SECONDS,
-  headFreshMs: env.KUSD_HEAD_FRESH_MS,
-  ...(metrics && { observeBuild: metrics.observeBuild }),
-});
 const store = openOperatorStore({
   databaseUrl: env.DATABASE_URL,
   directory: env.KUSD_STORE_DIR,
   schema: env.KUSD_STORE_SCHEMA,
+});
+const ctx = createReportContext(network, db as unknown as ReadDb, siteUrl, {
+  venueMaxAgeSeconds: env.KUSD_VENUE_MAX_AGE_SECONDS,
+  headFreshMs: env.KUSD_HEAD_FRESH_MS,
+  ...(metrics && { observeBuild: metrics.observeBuild }),
+  venueRecords: venueRecords(store, network, siteUrl),
 });
 const keys = loadSigningKeys(network, process.env);
 const statements = new StatementService(ctx, store, keys);

@@ -83,7 +83,7 @@ describe("GET /api/por at a pinned block", () => {
     expect(report.redemptionDepth.totalReachableRequiresSequentialTransactions).toBe(true);
   });
 
-  it("prices vault v1 from its four buckets; a past block leaves the venue mirror unverified", async () => {
+  it("prices vault v1 from its four buckets; a past block with no recorded venue reading leaves the mirror unverified", async () => {
     const [round] = [await read<readonly bigint[]>(a("ethUsdFeed"), "latestRoundData()(uint80,int256,uint256,uint256,uint80)")];
     const price = units(round[1]!, 8);
     expect(report.market.ethPriceUSD).toBe(price);
@@ -94,6 +94,7 @@ describe("GET /api/por at a pinned block", () => {
     const hedging = units(await read<bigint>(v1, "hedgingReserve()(uint256)"), 18);
     const l1 = report.reserves.vault.composition.l1Assets;
     expect(l1.reconciliationStatus).toBe("unverified");
+    expect(l1.venueRead).toMatchObject({ source: "none", reason: expect.stringMatching(/no venue reading was recorded/), recordedAtBlock: null });
     expect(l1.eth).toBe(0);
     expect(l1.liveVenueEquityUsd).toBeNull();
     expect(l1.onChainMirror.eth).toBe(mirror); // rule 3: the raw mirror is always disclosed
@@ -222,7 +223,7 @@ describe("GET /api/por at the head", () => {
     expect(l1.liveVenueEquityUsd).toBeNull();
     expect(l1.excessUsd).toBeNull();
     expect(l1.reconciliationStatus).toBe("unverified");
-    expect(l1.venueRead).toMatch(/venue read failed/);
+    expect(l1.venueRead).toMatchObject({ source: "none", reason: expect.stringMatching(/venue read failed/) });
     expect(l1.onChainMirror.wei).toMatch(/^\d+$/);
     const c = body.reserves.vault.composition;
     expect(body.reserves.vault.tvlUSD).toBeCloseTo(c.trackedOnChain.usd + c.offChainAssets.usd + c.hedgingReserve.usd, 4);
@@ -420,5 +421,47 @@ describe("report shape (spec 2.3)", () => {
       }
     };
     walk(report, "");
+  });
+});
+
+describe("a block before a contract existed: its reads are not_deployed, not failed, and the report caches", () => {
+  const contract = (name: string) => d.chains.base.contracts[name]!;
+  const noCodeAt = async (name: string, block: number) => {
+    const code = await s.client.getCode({ address: a(name), blockNumber: BigInt(block) });
+    return code === undefined || code === "0x";
+  };
+
+  it("/api/por a block before the lending escrow: no failed read, the escrow not_deployed, immutable once final", async () => {
+    const block = contract("lendingEscrowKUSD").block - 1;
+    expect(await noCodeAt("lendingEscrowKUSD", block)).toBe(true);
+    const res = await api(`/api/por?block=${block}`);
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as any;
+    expect(body.attestation.failedReads).toEqual([]);
+    expect(body.attestation.notDeployed).toContainEqual({ to: a("lendingEscrowKUSD"), read: `balanceOf(address)(uint256) [${getAddress(d.signers.operator)}]`, reason: "not_deployed" });
+    // Every address listed has no code at that block (checked here with eth_getCode, not by the report's own cache).
+    for (const n of body.attestation.notDeployed) {
+      const code = await s.client.getCode({ address: n.to, blockNumber: BigInt(block) });
+      expect(code === undefined || code === "0x", n.to).toBe(true);
+    }
+    expect(res.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    const again = await fetch(`${s.indexerUrl}/api/por?block=${block}`, { headers: { "If-None-Match": res.headers.get("etag")! } });
+    expect(again.status).toBe(304);
+  });
+
+  it("/api/psm-status and /api/risk-status a block before the live mint PSM: it is not_deployed, has no triggers or gaps, and nothing failed", async () => {
+    const block = contract("psmMint").block - 1;
+    expect(await noCodeAt("psmMint", block)).toBe(true);
+    const psm = await api(`/api/psm-status?block=${block}`);
+    expect(psm.status).toBe(200);
+    const status = (await psm.json()) as any;
+    expect(status.failedReads).toEqual([]);
+    expect(status.notDeployed.map((n: any) => n.to)).toContain(a("psmMint"));
+    expect(psm.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    const risk = (await (await api(`/api/risk-status?block=${block}`)).json()) as any;
+    expect(risk.failedReads).toEqual([]);
+    expect(risk.notDeployed.map((n: any) => n.to)).toContain(a("psmMint"));
+    expect(risk.triggers.onChain.filter((t: any) => t.contractKey === "psmMint")).toEqual([]);
+    expect(risk.gaps.filter((g: any) => g.contractKey === "psmMint")).toEqual([]);
   });
 });

@@ -3,7 +3,7 @@
  * built, the indexed head) and where its signed equivalent is published.
  */
 import { z } from "zod";
-import { verifyViaSchema } from "../../schema-primitives.js";
+import { notDeployedSchema, verifyViaSchema, type NotDeployedRead } from "../../schema-primitives.js";
 
 export const AttestationSchema = z.strictObject({
   kind: z.literal("unsigned-report"),
@@ -12,6 +12,7 @@ export const AttestationSchema = z.strictObject({
   canonicalEndpoint: z.string(),
   signedEquivalent: z.string(),
   failedReads: z.array(z.string()).describe("every chain read that failed this request; each failed figure is null, never guessed"),
+  notDeployed: notDeployedSchema,
   verifyVia: verifyViaSchema,
 });
 export type Attestation = z.infer<typeof AttestationSchema>;
@@ -19,6 +20,7 @@ export type Attestation = z.infer<typeof AttestationSchema>;
 export type AttestationInputs = {
   block: number;
   failedReads: string[];
+  notDeployed: NotDeployedRead[];
   rpcChainLength: number | null;
   indexedHead: { blockNumber: bigint };
   canonicalEndpoint: string;
@@ -33,6 +35,7 @@ export function buildAttestation(a: AttestationInputs): Attestation {
     canonicalEndpoint: a.canonicalEndpoint,
     signedEquivalent: "/api/por/signed",
     failedReads: a.failedReads,
+    notDeployed: a.notDeployed,
     verifyVia: [`cast block-number --rpc-url ${a.commandRpcUrl}  # attestation.rpcChainLength (at report time)`, `cast block ${a.block} --rpc-url ${a.commandRpcUrl}  # blockNumber and timestamp`],
   };
 }

@@ -44,7 +44,7 @@ describe("reserves.vault (vault v1, rules 1–3)", () => {
     expect(v).toMatchObject({ address: A(10), liveDepositVault: A(11), assetAmount: 10, tvlUSD: 36_000, totalSupplyShares: 18 });
     expect(v.onChainTotalAssets).toMatchObject({ eth: 18, wei: "18000000000000000000", usd: 36_000 });
     expect(v.composition).toMatchObject({ trackedOnChain: { eth: 10, usd: 20_000 }, offChainAssets: { eth: 2, usd: 4_000 }, hedgingReserve: { eth: 1, usd: 2_000 } });
-    expect(v.composition.l1Assets).toMatchObject({ eth: 5, usd: 10_000, excessUsd: 0, liveVenueEquityUsd: 20_000, reconciliationStatus: "reconciled", venueRead: "live", venueReadAgeSeconds: 1, venue: FOUNDER });
+    expect(v.composition.l1Assets).toMatchObject({ eth: 5, usd: 10_000, excessUsd: 0, liveVenueEquityUsd: 20_000, reconciliationStatus: "reconciled", venueRead: { source: "live", reason: null, venueTime: null, ageSeconds: 1, recordedAtBlock: null, statement: null, statementUrl: null }, venue: FOUNDER });
     expect(v.composition.l1Assets.source).toBe(`http://venue/info clearinghouseState(${FOUNDER}).marginSummary.accountValue`);
     // The mirror's read and the venue's own command.
     expect(v.composition.l1Assets.verifyVia).toEqual([expect.stringContaining("l1Assets.onChainMirror.wei"), "curl …"]);

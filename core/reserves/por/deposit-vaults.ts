@@ -12,6 +12,7 @@ import { Amount, CountedInSolvency } from "./json-types.js";
 import type { PorFigures } from "./por-figures.js";
 import { MINTER_ROLE, type ChainSnapshot, type DepositVaultSnapshot, type VenueRead } from "./snapshot.js";
 import { cmd, cmds, eth, inShares, mul, v } from "./values.js";
+import { VenueReadSchema, venueReadDoc } from "./venue-read.js";
 
 export const MinterRoleSchema = z.strictObject({
   role: z.literal("MINTER_ROLE"),
@@ -87,13 +88,12 @@ const EthBucket = z.strictObject({ eth: Amount, usd: Amount, source: z.string() 
 
 export const L1AssetsSchema = z.strictObject({
   eth: Amount.describe("the recognised part of the mirror (rule 2)"),
-  usd: Amount.describe("min(on-chain mirror, live venue equity); 0 when the venue cannot be read this cycle"),
+  usd: Amount.describe("min(on-chain mirror, venue equity); 0 when no venue equity counts (venueRead.source none)"),
   onChainMirror: z.strictObject({ eth: Amount, usd: Amount, wei: weiSchema.nullable(), source: z.string() }).describe("the raw mirror, always disclosed (rule 3)"),
-  liveVenueEquityUsd: Amount,
-  excessUsd: Amount.describe("mirror above the live venue equity; null when the venue is unread"),
+  liveVenueEquityUsd: Amount.describe("the venue equity the mirror is reconciled against: read live at the head, the recorded reading at a past block (venueRead); null when none counts"),
+  excessUsd: Amount.describe("mirror above that venue equity; null when none counts"),
   reconciliationStatus: z.enum([RECONCILIATION.reconciled, RECONCILIATION.capped, RECONCILIATION.unverified]),
-  venueRead: z.string().describe('"live", or why the venue equity is unknown'),
-  venueReadAgeSeconds: z.int().nonnegative().nullable().describe("seconds since the venue answered: it is read at most every few seconds and shared; null when it was not read"),
+  venueRead: VenueReadSchema,
   source: z.string(),
   venue: addressSchema,
   verifyVia: verifyViaSchema,
@@ -109,8 +109,7 @@ export function buildL1Assets(s: ChainSnapshot, f: PorFigures, venue: VenueRead)
     liveVenueEquityUsd: f.vaultV1.venueEquity,
     excessUsd: round(l1?.excessUsd ?? null),
     reconciliationStatus: l1?.status ?? RECONCILIATION.unverified,
-    venueRead: venue.reason ?? "live",
-    venueReadAgeSeconds: venue.state ? venue.ageSeconds : null,
+    venueRead: venueReadDoc(venue),
     source: `${venue.url ?? "venue not configured"} clearinghouseState(${venue.account}).marginSummary.accountValue`,
     venue: venue.account,
     verifyVia: cmds(cmd(s.vaultV1.l1Assets, "vault.composition.l1Assets.onChainMirror.wei"), ...cmds(venue.readCommand)),
@@ -148,7 +147,7 @@ export function buildVaultV1(s: ChainSnapshot, f: PorFigures, venue: VenueRead, 
     version: "v1",
     role: "retired deposit vault: holds residual WETH and a mirror of derivatives-venue equity",
     liveDepositVault: s.vaultV2.address,
-    reconciliation: "l1Assets (the on-chain mirror of venue equity) is recognised at min(mirror, live venue account equity); none of it when the venue cannot be read this cycle or the report is at a past block.",
+    reconciliation: "l1Assets (the on-chain mirror of venue equity) is recognised at min(mirror, venue account equity): the equity read live at the head; at a past block, the reading a signed statement recorded nearest at or before it (at most 7200 s older); none of the mirror when there is no such equity (venueRead says why).",
     asset: "WETH",
     assetAddress: weth,
     assetAmount: trackedEth,

@@ -2,6 +2,7 @@
  * Hand-made inputs for the report's tests, in round numbers so every expected figure can be
  * computed by hand (the figures are worked out in the comments). Not used by the service.
  */
+import { none } from "./venue-read.js";
 import { parseEther, parseUnits, type Address } from "viem";
 import type { PorInputs } from "./por-report.js";
 import type { PrecedentRedemption } from "./precedent.js";
@@ -31,6 +32,7 @@ export function snapshot(over: Partial<ChainSnapshot> = {}): ChainSnapshot {
   return {
     blockNumber: 1000n,
     blockTimestamp: 1_790_000_000,
+    notDeployed: [],
     // 1,000,000 kUSD supply; 100,000 of it sits in the PSMs → 900,000 outstanding.
     kusdTotalSupply: R(kusd(1_000_000)),
     // 900,000 USDC in the PSMs: psmSolvencyRatio exactly 1.
@@ -81,9 +83,15 @@ export const REGISTRY: PorInputs["precedent"]["registry"] = [
 /** Venue equity 20,000 USD by default (above the 10,000 USD mirror); null = the venue read failed. */
 export function inputs(snap = snapshot(), venueEquityUsd: number | null = 20_000, redemptions: PrecedentRedemption[] = []): PorInputs {
   return {
+    blockHash: `0x${"0b".repeat(32)}`,
     chainId: 8453,
     snapshot: snap,
-    venue: { state: venueEquityUsd === null ? null : { equityUsd: venueEquityUsd }, reason: venueEquityUsd === null ? "venue read failed" : null, url: "http://venue/info", account: FOUNDER, readCommand: "curl …", ageSeconds: venueEquityUsd === null ? null : 1 },
+    venue: {
+      ...(venueEquityUsd === null ? none("venue read failed") : { source: "live" as const, state: { equityUsd: venueEquityUsd, time: null }, reason: null, ageSeconds: 1, recorded: null }),
+      url: "http://venue/info",
+      account: FOUNDER,
+      readCommand: "curl …",
+    },
     precedent: { redemptions, registry: REGISTRY, kusdBurned: 0n, completeAsOf: { blockNumber: 1000n, timestamp: 1_790_000_000 }, kusd: A(40), fromBlock: 1, rpcUrl: "http://rpc" },
     registry: [],
     addresses: { kUSD: A(40), usdc: A(41), weth: A(42), ethUsdFeed: A(30) },

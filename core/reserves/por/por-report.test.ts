@@ -84,7 +84,7 @@ describe("buildPorReport", () => {
 
   it("top level: the spec's fields in the published order", () => {
     const r = buildPorReport(inputs());
-    expect(Object.keys(r)).toEqual(["protocol", "chain", "chainId", "blockNumber", "timestamp", "atHead", "reserves", "liabilities", "solvency", "redemptionDepth", "market", "methodology", "attestation"]);
+    expect(Object.keys(r)).toEqual(["protocol", "chain", "chainId", "blockNumber", "blockHash", "timestamp", "atHead", "reserves", "liabilities", "solvency", "redemptionDepth", "market", "methodology", "attestation"]);
     expect(Object.keys(r.reserves)).toEqual(["vault", "vaultV2", "stakedVault", "stakedVaultDeprecated", "insuranceFund", "treasury", "multisig", "psm", "psmRedeemReserve", "psmRetiredMint", "psmMint", "protocolOwnedReserves"]);
     expect(r).toMatchObject({ protocol: "kUSD", chain: "base", chainId: 8453, blockNumber: 1000, timestamp: "2026-09-21T14:13:20.000Z", atHead: true });
   });

@@ -4,7 +4,8 @@
  * in. PorReportSchema is the response's contract: strict objects, so a field gained or lost
  * by the assembler fails validation instead of drifting from the published document.
  */
-import type { Address } from "viem";
+import type { Address, Hex } from "viem";
+import { hash32Schema } from "../../schema-primitives.js";
 import { z } from "zod";
 import type { RegistryVersionConfig } from "../../network/registry-config.js";
 import { isoTime } from "../units.js";
@@ -26,6 +27,8 @@ import { buildStakedVault, buildStakedVaultDeprecated, StakedVaultDeprecatedSche
 export type PorInputs = {
   chainId: number;
   snapshot: ChainSnapshot;
+  /** The hash of the snapshot's block; null when it could not be read. */
+  blockHash: Hex | null;
   venue: VenueRead;
   precedent: Omit<PrecedentInputs, "psms">;
   registry: readonly RegistryVersionConfig[];
@@ -60,8 +63,9 @@ export const PorReportSchema = z
     chain: z.literal("base"),
     chainId: z.int(),
     blockNumber: z.int().describe("every chain figure is a read pinned to this block"),
+    blockHash: hash32Schema.nullable().describe("that block's hash: a reproduction on another node, or after a reorg, can tell it reads the same block; null when it could not be read"),
     timestamp: IsoTime.describe("the block's timestamp"),
-    atHead: z.boolean().describe("false for a report at a past block (?block=N): the venue mirror is then left unverified"),
+    atHead: z.boolean().describe("false for a report at a past block (?block=N): the venue mirror is then reconciled against the recorded reading nearest at or before it (reserves.vault.composition.l1Assets.venueRead)"),
     reserves: ReservesSchema,
     liabilities: LiabilitiesSchema,
     solvency: SolvencySchema,
@@ -75,7 +79,7 @@ export type PorReport = z.infer<typeof PorReportSchema>;
 export type Reserves = z.infer<typeof ReservesSchema>;
 
 const METHODOLOGY =
-  "Every figure is a read at blockNumber (pinned; reproduce it with the verifyVia command beside it) or a fold of the indexed event history up to that block. Outstanding kUSD = totalSupply − kUSD held by the three PSMs. psmSolvencyRatio = combined PSM USDC / outstanding. collateralUSD = vault v1 tvlUSD + insurance fund USD + combined PSM USDC; vault v1 counts only in the aggregate. The venue mirror (l1Assets) counts at min(mirror, live venue equity). Protocol-owned reserves are a disclosure view, never added to any ratio. A read that fails is null, never guessed.";
+  "Every figure is a read at blockNumber (pinned; reproduce it with the verifyVia command beside it) or a fold of the indexed event history up to that block. Outstanding kUSD = totalSupply − kUSD held by the three PSMs. psmSolvencyRatio = combined PSM USDC / outstanding. collateralUSD = vault v1 tvlUSD + insurance fund USD + combined PSM USDC; vault v1 counts only in the aggregate. The venue mirror (l1Assets) counts at min(mirror, venue equity): read live at the head, at a past block the reading a signed statement recorded nearest at or before it. Protocol-owned reserves are a disclosure view, never added to any ratio. A read that fails is null, never guessed.";
 
 function buildReserves(i: PorInputs, f: PorFigures): Reserves {
   const s = i.snapshot;
@@ -105,6 +109,7 @@ export function buildPorReport(i: PorInputs): PorReport {
     chain: "base",
     chainId: i.chainId,
     blockNumber: f.block,
+    blockHash: i.blockHash,
     timestamp: isoTime(s.blockTimestamp),
     atHead: i.atHead,
     reserves: buildReserves(i, f),
@@ -113,6 +118,6 @@ export function buildPorReport(i: PorInputs): PorReport {
     redemptionDepth: buildRedemptionDepth(s, f, i.precedent),
     market: buildMarket(s, f.price),
     methodology: METHODOLOGY,
-    attestation: buildAttestation({ ...i, block: f.block, failedReads: s.failedReads }),
+    attestation: buildAttestation({ ...i, block: f.block, failedReads: s.failedReads, notDeployed: s.notDeployed }),
   };
 }

@@ -3,6 +3,8 @@
  * integers, each with its reproduction command) and the venue read. The I/O that fills these
  * lives in api/reserves/chain-snapshot.ts; everything here is data.
  */
+import type { NotDeployedRead } from "../../schema-primitives.js";
+import type { VenueBasis } from "./venue-read.js";
 import { keccak256, stringToHex, type Address } from "viem";
 import type { PsmKey } from "../../network/types.js";
 import type { FeeSchedule } from "../redemption-routing.js";
@@ -88,18 +90,16 @@ export type ChainSnapshot = {
   hedgeWatchOnly: { address: Address; eth: Read<bigint>; weth: Read<bigint> } | null;
   ethUsd: { answer: Read<bigint>; decimals: number; updatedAt: number | null; address: Address } | null;
   failedReads: string[];
+  /** Reads of contracts with no code yet at this block: null figures, not failures. */
+  notDeployed: NotDeployedRead[];
 };
 
 /**
- * The venue account read, or null with the reason it is unknown. Only the equity enters the
- * report, so only the equity is required of the venue client's account state.
+ * The venue side of the report (venue-read.ts: live at the head, recorded at a past block, or
+ * none with the reason), and where the venue is. Only the equity enters the figures.
  */
-export type VenueRead = {
-  state: { equityUsd: number } | null;
-  reason: string | null;
+export type VenueRead = VenueBasis & {
   url: string | null;
   account: Address;
   readCommand: string | null;
-  /** Seconds since the venue answered (it is read at most every few seconds); null when it was not read. */
-  ageSeconds: number | null;
 };

@@ -1,5 +1,6 @@
 /** The two backing ratios, each with its formula filled in with the report's own figures. */
 import type { PorReport } from "../api.js";
+import type { VenueReadDoc as VenueRead } from "../../../core/reserves/por/venue-read.js";
 import { CommandList } from "./CopyCommand.js";
 import { money, ratio } from "../format.js";
 
@@ -29,12 +30,17 @@ export function Ratios({ por }: { por: PorReport }) {
         </p>
         <p class="note">{s.aggregateBasis}</p>
         <p class="note" data-testid="venue-read">
-          {r.vault.composition.l1Assets.venueRead === "live"
-            ? `Vault v1's venue mirror counts at most the venue's equity, read ${r.vault.composition.l1Assets.venueReadAgeSeconds ?? 0} s before this report.`
-            : `Vault v1's venue mirror counts for nothing here: ${r.vault.composition.l1Assets.venueRead}.`}
+          {venueNote(r.vault.composition.l1Assets.venueRead)}
         </p>
         <CommandList commands={[...r.vault.verifyVia, ...r.insuranceFund.verifyVia]} />
       </div>
     </section>
   );
+}
+
+/** Where the equity that caps the venue mirror came from, in words. */
+function venueNote(v: VenueRead): string {
+  if (v.source === "live") return `Vault v1's venue mirror counts at most the venue's equity, read ${v.ageSeconds ?? 0} s before this report.`;
+  if (v.source === "recorded") return `Vault v1's venue mirror counts at most the venue's equity recorded by the statement at block ${v.recordedAtBlock} (${v.ageSeconds ?? 0} s before this block).`;
+  return `Vault v1's venue mirror counts for nothing here: ${v.reason}.`;
 }

@@ -1,0 +1,44 @@
+/**
+ * The venue readings signed statements used, kept in the operator store: a statement records the
+ * reading its report reconciled the mirror against, and a report at a past block reads the nearest
+ * one back (ReportContext.venueRecords), so every figure a statement signs is reproducible at its
+ * `report_block` from what we publish.
+ */
+import type { NetworkConfig } from "../../core/network/types.js";
+import type { RecordedVenueReading } from "../../core/reserves/por/venue-read.js";
+import type { VenueRecords } from "../context.js";
+import type { VenueNow } from "../reserves/por-service.js";
+import type { OperatorStore } from "../store/operator-store.js";
+
+export function venueRecords(store: Promise<OperatorStore>, network: NetworkConfig, siteUrl: string): VenueRecords {
+  const account = network.reporting.venue.account;
+  return {
+    async atOrBefore(blockNumber) {
+      const row = await (await store).venueReadings.atOrBefore(network.chains.base.id, account, blockNumber);
+      if (!row) return null;
+      return {
+        blockNumber: Number(row.blockNumber),
+        statement: row.statementHash,
+        statementUrl: row.statementHash ? `${siteUrl}/api/por/signed/${row.statementHash}` : null,
+        state: row.state === null ? null : (JSON.parse(row.state) as RecordedVenueReading["state"]),
+        reason: row.reason,
+        readAtMs: row.readAtMs,
+      };
+    },
+  };
+}
+
+/** Keeps the live reading a statement at `blockNumber` used; a failed one too, so its block is not reconciled against an older one. */
+export async function recordVenueReading(store: OperatorStore, network: NetworkConfig, r: { blockNumber: bigint; venueNow: VenueNow; statementHash: string }) {
+  if (!network.reporting.venue.url) return;
+  await store.venueReadings.record({
+    chainId: network.chains.base.id,
+    blockNumber: r.blockNumber,
+    account: network.reporting.venue.account,
+    venueUrl: network.reporting.venue.url,
+    state: r.venueNow.state === null ? null : JSON.stringify(r.venueNow.state),
+    reason: r.venueNow.reason,
+    readAtMs: r.venueNow.readAtMs,
+    statementHash: r.statementHash,
+  });
+}
