@@ -4,6 +4,7 @@
  * beside them), never lossy floats; times are ISO 8601 strings.
  */
 import SchemaBuilder from "@pothos/core";
+import { createGraphQLError } from "graphql-yoga";
 import type { StatementService } from "../statements/statement-service.js";
 import type { RegistryService } from "../registry/registry-service.js";
 import type { ReportContext } from "../context.js";
@@ -32,7 +33,10 @@ builder.scalarType("BigInt", {
   description: "An integer of any size as a decimal string: raw token units (see the field's decimals), block numbers, unix seconds.",
   serialize: (v) => v.toString(),
   parseValue: (v) => {
-    if ((typeof v !== "string" || !/^-?\d{1,78}$/.test(v)) && !(typeof v === "number" && Number.isSafeInteger(v))) throw new TypeError("BigInt must be a decimal string");
+    // A GraphQLError (yoga's, see limits.ts): the caller's mistake is named as BAD_USER_INPUT, never masked as an internal error.
+    if ((typeof v !== "string" || !/^-?\d{1,78}$/.test(v)) && !(typeof v === "number" && Number.isSafeInteger(v))) {
+      throw createGraphQLError("BigInt must be a decimal string of at most 78 digits", { extensions: { code: "BAD_USER_INPUT" } });
+    }
     return BigInt(v as string | number);
   },
 });

@@ -119,3 +119,13 @@ describe("nestingError", () => {
     expect(nestingError("{ \u0001 [[[[")).toBeNull();
   });
 });
+
+describe("a malformed BigInt variable", () => {
+  it("is the caller's error (BAD_USER_INPUT), not a masked internal error", async () => {
+    const res = await yoga.fetch(new Request("http://x/graphql", { method: "POST", headers: { "content-type": "application/json", accept: "application/json" }, body: JSON.stringify({ query: "query($b: BigInt) { reserves(block: $b) { blockNumber } }", variables: { b: "12x" } }) }));
+    const out = (await res.json()) as { errors?: { message: string; extensions?: { code?: string } }[] };
+    expect(res.status).toBeLessThan(500);
+    expect(out.errors?.[0]?.message).toMatch(/BigInt must be a decimal string/);
+    expect(out.errors?.[0]?.extensions?.code).toBe("BAD_USER_INPUT");
+  });
+});
