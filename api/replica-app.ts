@@ -15,13 +15,13 @@ import { createKusdMetrics } from "./http/metrics.js";
 import type { ReadDb } from "./io/indexed-reads.js";
 import { loadSignatureBook, RegistryService } from "./registry/registry-service.js";
 import { createReportContext } from "./context.js";
-import { openOperatorStore } from "./store/operator-store.js";
+import { openOperatorStore, POSTGRES_OUTAGE_OPTIONS } from "./store/operator-store.js";
 import { venueRecords } from "./statements/venue-records.js";
 
 export type ReplicaOptions = { databaseUrl: string; viewsSchema: string; network: NetworkConfig; siteUrl: string; storeSchema?: string; maxConnections?: number; checkResponses?: boolean; pageDir?: string };
 
 export function createReplicaApp(o: ReplicaOptions) {
-  const client = postgres(o.databaseUrl, { max: o.maxConnections ?? 10, connection: { search_path: o.viewsSchema }, onnotice: () => {} });
+  const client = postgres(o.databaseUrl, { max: o.maxConnections ?? 10, connection: { search_path: o.viewsSchema }, onnotice: () => {}, ...POSTGRES_OUTAGE_OPTIONS });
   const db = drizzle(client, { schema, casing: "snake_case" }) as unknown as ReadDb;
   // The replica has no Ponder: it serves its own GET /metrics (the kUSD figures and Node's).
   const metricsRegistry = new Registry();

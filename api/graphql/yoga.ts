@@ -5,7 +5,9 @@
  * database handle (`extensions.sqlQueries`); internal errors are masked.
  */
 import { withBodyIfEmpty } from "../http/empty-body.js";
-import { createYoga, type Plugin } from "graphql-yoga";
+import { createGraphQLError, createYoga, maskError, type Plugin } from "graphql-yoga";
+import { databaseUnavailable } from "../http/errors.js";
+import { isDatabaseUnavailable } from "../io/database-errors.js";
 import { renderGraphiQL } from "@graphql-yoga/render-graphiql";
 import { EXAMPLE_QUERIES, exampleTab } from "./examples.js";
 import type { StatementService } from "../statements/statement-service.js";
@@ -31,7 +33,8 @@ export function createGraphQL(reports: ReportContext, services: GraphQLContext["
     schema,
     graphqlEndpoint: "/graphql",
     // Never development mode: a masked error carries no stack and no server path, whatever NODE_ENV says.
-    maskedErrors: { isDev: false },
+    // The database down is said (503, UNAVAILABLE, Retry-After) rather than masked as an internal error.
+    maskedErrors: { isDev: false, maskError: maskUnlessDatabaseDown },
     // GraphiQL from the bundled assets of @graphql-yoga/render-graphiql (no CDN: it works
     // offline), with the README's example queries as tabs.
     renderGraphiQL,
@@ -41,6 +44,17 @@ export function createGraphQL(reports: ReportContext, services: GraphQLContext["
       const counted = countingDb(reports.db);
       return { reports: { ...reports, db: counted.db }, loaders: createLoaders(counted.db), sqlQueries: counted.count, signal: request.signal, services };
     },
+  });
+}
+
+/** yoga's masking, except for the database being down: the client may retry that. */
+function maskUnlessDatabaseDown(error: unknown, message: string, isDev?: boolean): Error {
+  const cause = (error as { originalError?: unknown }).originalError ?? error;
+  if (!isDatabaseUnavailable(cause)) return maskError(error, message, isDev);
+  const e = databaseUnavailable();
+  return createGraphQLError(e.message, {
+    path: (error as { path?: readonly (string | number)[] }).path,
+    extensions: { code: "UNAVAILABLE", reason: e.code, ...e.details, http: { status: 503, headers: { "Retry-After": String(e.details.retryAfterSeconds) } } },
   });
 }
 

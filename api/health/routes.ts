@@ -1,6 +1,8 @@
 /** GET /api/health and GET /.well-known/security.txt. */
 import { Hono } from "hono";
-import { HealthSchema, buildHealth } from "../../core/monitoring/health.js";
+import { HealthSchema, buildHealth, type DependencyState } from "../../core/monitoring/health.js";
+import { isDatabaseUnavailable } from "../io/database-errors.js";
+import { readVenueNow } from "../reserves/por-service.js";
 import { buildSecurityTxt, securityTxtExpired, type SecurityTxtConfig } from "../../core/security-txt.js";
 import { errorBody, onApiError } from "../http/errors.js";
 import { contract } from "../http/route-contract.js";
@@ -17,19 +19,55 @@ export const healthContract = {
   response: HealthSchema,
 };
 
+/** Health answers within a second whatever a dependency does: a read that takes longer counts as down. */
+const PROBE_TIMEOUT_MS = 1_000;
+
+/** One dependency read: its value, or why it is down (the database's own code when that is the cause). */
+async function probe<T>(read: () => Promise<T>): Promise<{ value: T | null; state: DependencyState }> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${PROBE_TIMEOUT_MS} ms`)), PROBE_TIMEOUT_MS);
+  });
+  try {
+    return { value: await Promise.race([read(), timeout]), state: { ok: true, detail: "answered" } };
+  } catch (e) {
+    // viem's shortMessage, never the whole message: that one names the RPC URL, which may carry a key.
+    const detail = isDatabaseUnavailable(e) ? "database_unavailable" : ((e as { shortMessage?: string }).shortMessage ?? (e as Error).message.split("\n")[0]!);
+    return { value: null, state: { ok: false, detail } };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 export type HealthRoutesOptions = { statementSignedAt: () => Promise<number | null>; securityTxt: Omit<SecurityTxtConfig, "canonical"> | null; siteUrl: string };
 
 export function healthRoutes(ctx: ReportContext, o: HealthRoutesOptions) {
   const app = new Hono();
   app.onError(onApiError);
   app.get("/api/health", ...contract(healthContract), async (c) => {
-    const [head, chain, signedAt] = await Promise.all([
-      indexedHead(ctx.db, "base").catch(() => null),
-      ctx.base.getBlockNumber({ cacheTime: 0 }).catch(() => null),
-      o.statementSignedAt().catch(() => null),
+    const [head, chain, signedAt, venue] = await Promise.all([
+      probe(() => indexedHead(ctx.db, "base")),
+      probe(() => ctx.base.getBlockNumber({ cacheTime: 0 })),
+      probe(() => o.statementSignedAt()),
+      ctx.venue ? readVenueNow(ctx) : null,
     ]);
     c.header("Cache-Control", "no-store");
-    return c.json(buildHealth({ indexedBlock: head?.blockNumber ?? null, chainHead: chain, statementSignedAt: signedAt, now: Math.floor(Date.now() / 1000), maxLagBlocks: Number(CAUGHT_UP_LAG), maxStatementAgeSeconds: STATEMENT_MAX_AGE_SECONDS }));
+    return c.json(
+      buildHealth({
+        indexedBlock: head.value?.blockNumber ?? null,
+        chainHead: chain.value ?? null,
+        statementSignedAt: signedAt.value ?? null,
+        now: Math.floor(Date.now() / 1000),
+        maxLagBlocks: Number(CAUGHT_UP_LAG),
+        maxStatementAgeSeconds: STATEMENT_MAX_AGE_SECONDS,
+        dependencies: {
+          database: head.state,
+          operatorStore: signedAt.state,
+          chain: chain.state,
+          venue: venue === null ? { ok: null, detail: "no venue configured" } : venue.state ? { ok: true, detail: "answered clearinghouseState" } : { ok: false, detail: venue.reason ?? "not read" },
+        },
+      }),
+    );
   });
   app.get("/.well-known/security.txt", (c) => {
     const s = o.securityTxt;

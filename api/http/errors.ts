@@ -6,6 +6,8 @@
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { KusdError } from "../../core/errors.js";
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from "../io/database-errors.js";
+import { CHAIN_RETRY_AFTER_SECONDS, isChainUnavailable } from "../io/chain-errors.js";
 
 /** A KusdError with the HTTP status the edge answers it with. */
 export class ApiError extends KusdError {
@@ -29,19 +31,34 @@ export function errorBody(code: string, message: string, details: Record<string,
 /** The statuses of domain errors (thrown without one by core/ and the services). */
 const STATUS_OF_CODE: Record<string, ContentfulStatusCode> = {
   registry_proof_invalid: 503,
+  // A pinned read that a route cannot do without (ChainReadError escaping it).
+  chain_read_failed: 503,
 };
 
-/** The answer an error gets at the edge: ApiError as itself, a domain error by its code, else null. */
+/** The database down (stopped, restarting, unreachable): the caller may retry, nothing is wrong with the request. */
+export const databaseUnavailable = () =>
+  new ApiError(503, "database_unavailable", "the database is unavailable; retry after Retry-After seconds", { retryAfterSeconds: DATABASE_RETRY_AFTER_SECONDS });
+
+/** The answer an error gets at the edge: ApiError as itself, a domain error by its code, the database or the chain RPC down as 503, else null. */
 export function asApiError(err: unknown): ApiError | null {
   if (err instanceof ApiError) return err;
+  if (isDatabaseUnavailable(err)) return databaseUnavailable();
+  if (isChainUnavailable(err)) return new ApiError(503, "chain_read_failed", "the chain RPC did not answer; retry after Retry-After seconds", { retryAfterSeconds: CHAIN_RETRY_AFTER_SECONDS });
   const status = err instanceof KusdError ? STATUS_OF_CODE[err.code] : undefined;
-  return status && err instanceof KusdError ? new ApiError(status, err.code, err.message, err.details as Record<string, unknown>) : null;
+  if (!status || !(err instanceof KusdError)) return null;
+  // A domain error's details may hold bigints (a block number): as decimal strings, JSON can carry them.
+  const details = JSON.parse(JSON.stringify(err.details, (_k, v) => (typeof v === "bigint" ? v.toString() : v))) as Record<string, unknown>;
+  return new ApiError(status, err.code, err.message, details);
 }
 
 /** Hono onError handler: ApiError as itself, a known domain error by its code; anything else a masked 500 (logged, not leaked). */
 export function onApiError(err: Error, c: Context) {
   const known = asApiError(err);
-  if (known) return c.json(errorBody(known.code, known.message, known.details), known.status);
+  if (known) {
+    const retryAfter = known.details.retryAfterSeconds;
+    if (typeof retryAfter === "number") c.header("Retry-After", String(retryAfter));
+    return c.json(errorBody(known.code, known.message, known.details), known.status);
+  }
   // The id joins the caller's report to the log line; nothing else of the failure leaves the process.
   const requestId = (c.get("requestId") as string | undefined) ?? crypto.randomUUID();
   console.error(`[api] ${requestId} ${c.req.method} ${c.req.path}:`, err);

@@ -19,6 +19,14 @@ import { DEFAULT_OPERATOR_SCHEMA, operatorTables, type OperatorTables, type Paym
 import { KusdError } from "../../core/errors.js";
 
 export const DEFAULT_OPERATOR_STORE_DIRECTORY = ".ponder/operator-store";
+
+/**
+ * postgres.js while the server is down: its default reconnect backoff grows to 20 s after a few
+ * failures, and every query waits for it, so an outage of seconds made requests hang instead of
+ * answering 503. No backoff: each query tries once and fails at once while the server refuses;
+ * a connect that does not finish (a host that does not answer) gives up after 5 s.
+ */
+export const POSTGRES_OUTAGE_OPTIONS = { backoff: () => 0, connect_timeout: 5 };
 export const MAX_LIST_LIMIT = 500;
 
 export type OperatorStoreOptions = {
@@ -164,7 +172,7 @@ export async function openOperatorStore(options: OperatorStoreOptions = {}): Pro
     backend = "postgres";
     where = { backend, schema }; // never the URL: it may carry a password
     // CREATE ... IF NOT EXISTS raises a NOTICE on every open after the first; postgres.js would print it.
-    const client = postgres(options.databaseUrl, { onnotice: () => {} });
+    const client = postgres(options.databaseUrl, { onnotice: () => {}, ...POSTGRES_OUTAGE_OPTIONS });
     db = drizzlePostgres(client);
     closeClient = () => client.end({ timeout: 5 });
   } else {

@@ -465,3 +465,24 @@ describe("a block before a contract existed: its reads are not_deployed, not fai
     expect(risk.gaps.filter((g: any) => g.contractKey === "psmMint")).toEqual([]);
   });
 });
+
+describe("the chain RPC down", () => {
+  afterEach(async () => {
+    await setFaults(inject("rpcProxyUrl"), []);
+  });
+
+  it("a report whose block cannot be read answers 503 chain_read_failed with Retry-After, never 500", async () => {
+    const head = await s.indexedBlock();
+    // Blocks no other test asks for, so nothing is cached.
+    const blocks = [head - 421, head - 422];
+    for (const mode of ["http500", "http429"]) {
+      await setFaults(inject("rpcProxyUrl"), [{ mode }]);
+      for (const path of [`/api/por?block=${blocks[0]}`, `/api/stats?block=${blocks[1]}`, `/api/psm-status?block=${blocks[1]}`]) {
+        const res = await api(path);
+        const body = (await res.json()) as any;
+        expect({ mode, path, status: res.status, code: body.error?.code }).toEqual({ mode, path, status: 503, code: "chain_read_failed" });
+        expect(res.headers.get("retry-after")).toMatch(/^\d+$/);
+      }
+    }
+  }, 120_000);
+});

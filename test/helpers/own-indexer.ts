@@ -29,15 +29,16 @@ export function ownIndexers(prefix: string) {
   let made: string | null = null;
   const scratch = () => (made ??= mkdtempSync(join(tmpdir(), `kusd-${prefix}-`)));
   const running: Indexer[] = [];
-  /** Starts (or restarts, with the same `name`) an indexer on the database and store called `name`. */
-  async function start(name: string, options: { env?: NodeJS.ProcessEnv; onSpawn?: IndexerOptions["onSpawn"]; readyTimeoutMs?: number } = {}): Promise<OwnIndexer> {
+  /** Starts (or restarts, with the same `name`) an indexer on the database and store called `name` (on `databaseUrl` if given, else the run's database). */
+  async function start(name: string, options: { env?: NodeJS.ProcessEnv; onSpawn?: IndexerOptions["onSpawn"]; readyTimeoutMs?: number; databaseUrl?: string } = {}): Promise<OwnIndexer> {
     const dir = scratch();
     const sqlPort = await freePort();
-    const store = { databaseUrl: process.env.DATABASE_URL, directory: join(dir, `${name}-store`), schema: `kusd_${name}_store_${process.pid}` };
+    const databaseUrl = options.databaseUrl ?? process.env.DATABASE_URL;
+    const store = { databaseUrl, directory: join(dir, `${name}-store`), schema: `kusd_${name}_store_${process.pid}` };
     const started = await startIndexer({
       port: await freePort(),
       deploymentFile: inject("deploymentFile"),
-      databaseUrl: process.env.DATABASE_URL,
+      databaseUrl,
       pgliteDir: join(dir, name),
       schema: `kusd_${name}_${process.pid}`,
       viewsSchema: `kusd_${name}_views_${process.pid}`,
