@@ -14,7 +14,7 @@ import { collectDefaultMetrics, Registry } from "prom-client";
 import { createKusdMetrics } from "./http/metrics.js";
 import type { ReadDb } from "./io/indexed-reads.js";
 import { loadSignatureBook, RegistryService } from "./registry/registry-service.js";
-import { createReportContext } from "./context.js";
+import { createReportContext, reportBlockHash } from "./context.js";
 import { openOperatorStore, POSTGRES_OUTAGE_OPTIONS } from "./store/operator-store.js";
 import { venueRecords } from "./statements/venue-records.js";
 
@@ -28,7 +28,7 @@ export function createReplicaApp(o: ReplicaOptions) {
   collectDefaultMetrics({ register: metricsRegistry });
   const metrics = createKusdMetrics(metricsRegistry);
   const store = openOperatorStore({ databaseUrl: o.databaseUrl, schema: o.storeSchema });
-  const ctx = createReportContext(o.network, db, o.siteUrl, { observeBuild: metrics.observeBuild, venueRecords: venueRecords(store, o.network, o.siteUrl) });
+  const ctx = createReportContext(o.network, db, o.siteUrl, { observeBuild: metrics.observeBuild, venueRecords: venueRecords(store, o.network, o.siteUrl, (n) => reportBlockHash(ctx, n)) });
   // No keys: the replica serves stored statements and never signs.
   const keys = { operator: null, attestation: null, attestationFrom: o.network.reporting.signers.attestationFrom };
   const statements = new StatementService(ctx, store, keys);

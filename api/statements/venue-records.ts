@@ -10,11 +10,22 @@ import type { VenueRecords } from "../context.js";
 import type { VenueNow } from "../reserves/por-service.js";
 import type { OperatorStore } from "../store/operator-store.js";
 
-export function venueRecords(store: Promise<OperatorStore>, network: NetworkConfig, siteUrl: string): VenueRecords {
+/**
+ * `blockHash(n)` is the chain's hash of block n now: a reading recorded on a block that is no longer
+ * the chain's (a reorg, or a devnet re-created over the same store) is passed over.
+ */
+export function venueRecords(store: Promise<OperatorStore>, network: NetworkConfig, siteUrl: string, blockHash: (blockNumber: bigint) => Promise<string | null>): VenueRecords {
   const account = network.reporting.venue.account;
   return {
     async atOrBefore(blockNumber) {
-      const row = await (await store).venueReadings.atOrBefore(network.chains.base.id, account, blockNumber);
+      const rows = await (await store).venueReadings.atOrBefore(network.chains.base.id, account, blockNumber);
+      let row: (typeof rows)[number] | undefined;
+      for (const candidate of rows) {
+        const canonical = await blockHash(candidate.blockNumber);
+        if (canonical !== null && candidate.blockHash !== null && canonical.toLowerCase() !== candidate.blockHash) continue;
+        row = candidate;
+        break;
+      }
       if (!row) return null;
       return {
         blockNumber: Number(row.blockNumber),
@@ -29,11 +40,12 @@ export function venueRecords(store: Promise<OperatorStore>, network: NetworkConf
 }
 
 /** Keeps the live reading a statement at `blockNumber` used; a failed one too, so its block is not reconciled against an older one. */
-export async function recordVenueReading(store: OperatorStore, network: NetworkConfig, r: { blockNumber: bigint; venueNow: VenueNow; statementHash: string }) {
+export async function recordVenueReading(store: OperatorStore, network: NetworkConfig, r: { blockNumber: bigint; blockHash: string | null; venueNow: VenueNow; statementHash: string }) {
   if (!network.reporting.venue.url) return;
   await store.venueReadings.record({
     chainId: network.chains.base.id,
     blockNumber: r.blockNumber,
+    blockHash: r.blockHash,
     account: network.reporting.venue.account,
     venueUrl: network.reporting.venue.url,
     state: r.venueNow.state === null ? null : JSON.stringify(r.venueNow.state),

@@ -71,6 +71,7 @@ export async function migrateOperatorStore(db: PgDatabase<PgQueryResultHKT>, sch
         id bigserial PRIMARY KEY,
         chain_id integer NOT NULL,
         block_number bigint NOT NULL,
+        block_hash text,
         account text NOT NULL,
         venue_url text NOT NULL,
         state text,

@@ -121,6 +121,8 @@ export interface BindingRepository {
 export type NewVenueReading = {
   chainId: number;
   blockNumber: bigint;
+  /** The block's hash, lower-case; null if it could not be read. */
+  blockHash: string | null;
   /** The venue account read (stored lower-case). */
   account: string;
   venueUrl: string;
@@ -137,8 +139,8 @@ export type StoredVenueReading = NewVenueReading & { id: number; createdAt: Date
 /** The venue readings statements used (the venue has no history of its own). */
 export interface VenueReadingRepository {
   record(row: NewVenueReading): Promise<void>;
-  /** The newest reading of `account` on `chainId` used at or before `blockNumber`; null if none. */
-  atOrBefore(chainId: number, account: string, blockNumber: bigint): Promise<StoredVenueReading | null>;
+  /** The newest readings of `account` on `chainId` used at or before `blockNumber`, newest first (at most `limit`). */
+  atOrBefore(chainId: number, account: string, blockNumber: bigint, limit?: number): Promise<StoredVenueReading[]>;
 }
 
 export interface OperatorStore {
@@ -249,17 +251,17 @@ function venueReadingRepository(db: Db, { venueReading: t }: OperatorTables, run
       run("venueReadings.record", async () => {
         if (typeof row.blockNumber !== "bigint" || row.blockNumber < 0n || row.blockNumber > MAX_INT8) throw new OperatorStoreError("blockNumber must be a non-negative int8 bigint", {});
         if (row.state !== null) JSON.parse(row.state); // refuse what could not be read back
-        await db.insert(t).values({ ...row, account: row.account.toLowerCase(), statementHash: row.statementHash?.toLowerCase() ?? null });
+        await db.insert(t).values({ ...row, account: row.account.toLowerCase(), blockHash: row.blockHash?.toLowerCase() ?? null, statementHash: row.statementHash?.toLowerCase() ?? null });
       }),
-    atOrBefore: (chainId, account, blockNumber) =>
+    atOrBefore: (chainId, account, blockNumber, limit = 8) =>
       run("venueReadings.atOrBefore", async () => {
         const rows = await db
           .select()
           .from(t)
           .where(and(eq(t.chainId, chainId), eq(t.account, account.toLowerCase()), lte(t.blockNumber, blockNumber)))
           .orderBy(desc(t.blockNumber), desc(t.id))
-          .limit(1);
-        return (rows[0] as StoredVenueReading | undefined) ?? null;
+          .limit(Math.min(64, Math.max(1, limit)));
+        return rows as StoredVenueReading[];
       }),
   };
 }

@@ -47,8 +47,9 @@ export function operatorTables(schemaName: string = DEFAULT_OPERATOR_SCHEMA) {
   const venueReading = schema.table("venue_reading", {
     id: bigserial("id", { mode: "number" }).primaryKey(),
     chainId: integer("chain_id").notNull(),
-    /** The report block the reading was used at. */
+    /** The report block the reading was used at, and its hash (a reading on a branch since reorged away, or of another chain, is not used). */
     blockNumber: bigint("block_number", { mode: "bigint" }).notNull(),
+    blockHash: text("block_hash"),
     account: text("account").notNull(),
     venueUrl: text("venue_url").notNull(),
     /** The venue's answer as parsed (equity, notional, positions, the venue's own time), JSON; null when the read failed. */

@@ -12,7 +12,7 @@ import { loadSigningKeys } from "../../api/statements/keys.js";
 import { StatementService } from "../../api/statements/statement-service.js";
 import type { ReadDb } from "../../api/io/indexed-reads.js";
 import { loadSignatureBook, RegistryService } from "../../api/registry/registry-service.js";
-import { createReportContext } from "../../api/context.js";
+import { createReportContext, reportBlockHash } from "../../api/context.js";
 import { openOperatorStore } from "../../api/store/operator-store.js";
 import { venueRecords } from "../../api/statements/venue-records.js";
 import { readServiceEnv } from "../../core/network/env.js";
@@ -38,7 +38,8 @@ const ctx = createReportContext(network, db as unknown as ReadDb, siteUrl, {
   venueMaxAgeSeconds: env.KUSD_VENUE_MAX_AGE_SECONDS,
   headFreshMs: env.KUSD_HEAD_FRESH_MS,
   ...(metrics && { observeBuild: metrics.observeBuild }),
-  venueRecords: venueRecords(store, network, siteUrl),
+  // The hash read is the reports' own (memoised); it runs only once ctx exists.
+  venueRecords: venueRecords(store, network, siteUrl, (n) => reportBlockHash(ctx, n)),
 });
 const keys = loadSigningKeys(network, process.env);
 const statements = new StatementService(ctx, store, keys);
