@@ -11,7 +11,7 @@ import { memo } from "../io/memo.js";
 
 const newLatestMemo = () => memo<{ statement: StoredStatement; rendered: Rendered }>({ max: 1, ttlMs: 1_000 });
 import type { ReportContext } from "../context.js";
-import { indexerCaughtUp, resolveReportBlock } from "../context.js";
+import { indexerCaughtUp, reportBlockHash, resolveReportBlock } from "../context.js";
 import { renderPorReport } from "../reserves/por-service.js";
 import { recordVenueReading } from "./venue-records.js";
 import { signSignerBinding, type SignerBinding } from "../../core/attestation/binding.js";
@@ -112,10 +112,23 @@ export class StatementService {
   }
 
   /**
+   * Whether a stored statement is current on the signing API: younger than the cadence, and about
+   * this chain (its signed report_block_hash is the chain's hash of that block now: not a block
+   * reorged away, nor a block of an earlier devnet over the same store).
+   */
+  private async current(s: StoredStatement, intervalSeconds: number): Promise<boolean> {
+    if (this.now() - s.timestamp >= intervalSeconds) return false;
+    const signed = (JSON.parse(JSON.parse(s.artifact).signed_payload_canonical) as { report_block_hash?: unknown }).report_block_hash;
+    const chain = await reportBlockHash(this.ctx, s.blockNumber);
+    return typeof signed === "string" && chain !== null && signed.toLowerCase() === chain.toLowerCase();
+  }
+
+  /**
    * The newest stored statement; one is issued first when none is stored yet, and, on the
-   * signing API, when the newest is older than the cadence (a restart over an old store must not
-   * serve a stale statement until the next tick). If a fresh one cannot be issued yet (the
-   * indexer is catching up), the newest stored one is served, with its own signed time.
+   * signing API, when the newest is not current (a restart over an old store must not serve a
+   * stale statement, or one about another chain, until the next tick). If a fresh one cannot be
+   * issued yet (the indexer is catching up), the newest stored one is served, with its own
+   * signed time.
    */
   async latest(): Promise<StoredStatement> {
     const store = await this.store;
@@ -124,7 +137,7 @@ export class StatementService {
       await this.issue();
       return (await store.statements.latest())!;
     }
-    if (this.intervalSeconds === null || this.now() - found.timestamp < this.intervalSeconds) return found;
+    if (this.intervalSeconds === null || (await this.current(found, this.intervalSeconds))) return found;
     try {
       await (this.reissuing ??= this.issue().finally(() => (this.reissuing = null)));
     } catch {
@@ -151,7 +164,7 @@ export class StatementService {
     const tick = async () => {
       try {
         const latest = await (await this.store).statements.latest();
-        if (!latest || this.now() - latest.timestamp >= intervalSeconds) await this.issue();
+        if (!latest || !(await this.current(latest, intervalSeconds))) await this.issue();
       } catch (e) {
         if (!(e instanceof ApiError && (e.code === "indexer_catching_up" || e.code === "not_indexed_yet"))) onError(e);
       }
