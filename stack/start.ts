@@ -79,7 +79,7 @@ async function main() {
     port,
     deploymentFile: devnet.deploymentFile,
     databaseUrl: process.env.DATABASE_URL,
-    onOutput: (line) => process.env.KUSD_VERBOSE && console.log(`[indexer] ${line}`),
+    onOutput: (line) => (process.env.KUSD_VERBOSE || worthShowing(line)) && console.log(`[indexer] ${line}`),
   }).catch(async (error) => {
     await devnet.stop();
     throw error;
@@ -106,3 +106,17 @@ main().catch((error) => {
   console.error(error);
   process.exit(1);
 });
+
+/**
+ * Without KUSD_VERBOSE, the indexer's own log stays quiet except what an operator must see: Ponder's
+ * warnings and errors (JSON lines, level 40 and up), and every line that is not Ponder's (the API's
+ * `[api] <requestId> …` behind a 500, `[statements]`, `[paid]`), so a requestId can be looked up.
+ */
+function worthShowing(line: string): boolean {
+  if (!line.startsWith("{")) return true;
+  try {
+    return ((JSON.parse(line) as { level?: unknown }).level as number) >= 40;
+  } catch {
+    return true;
+  }
+}
