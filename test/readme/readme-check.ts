@@ -1,11 +1,17 @@
 /**
- * `npm run test:readme`: runs every command block the README shows, in order, against the stack
- * the README's own first commands start. A block that exits non-zero fails the check.
+ * `npm run test:readme`: runs every command block the README and the docs show, in order, against
+ * the stack the README's own first commands start. A block that exits non-zero fails the check.
  *
- * A ```sh block runs in bash (`set -euo pipefail`) from the project root, in a process group of
- * its own that is killed when it ends (so a receiver it started with `&` goes too). A ```graphql
- * block is POSTed to /graphql, one query per paragraph; any error fails. The HTML comment on the
- * line before a block may say how to treat it:
+ * The files run in the fixed order of DOCS: README.md first (it starts the stacks), then each doc.
+ * A markdown file under docs/, or a README.md anywhere outside node_modules, that is not in DOCS
+ * fails the check before anything runs, so a new doc cannot escape it; so does a relative link
+ * to a file or heading that does not exist. `--list` makes those checks and prints every block
+ * with its file:line and directive, without running anything.
+ *
+ * A ```sh block runs in bash (`set -euo pipefail`) from the project root, whatever file it is in,
+ * in a process group of its own that is killed when it ends (so a receiver it started with `&`
+ * goes too). A ```graphql block is POSTed to /graphql, one query per paragraph; any error fails.
+ * The HTML comment on the line before a block may say how to treat it:
  *   <!-- readme-check: serve <url> -->   a server: runs in the background until <url> answers
  *                                         200, and stays up until the end or until a later
  *                                         serve block on the same port (which stops it first);
@@ -13,12 +19,32 @@
  *   <!-- readme-check: timeout <s> -->   a longer limit than the default 180 s.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { posix } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
-const README = readFileSync(`${ROOT}/README.md`, "utf8");
 const GRAPHQL_URL = process.env.README_CHECK_GRAPHQL ?? "http://127.0.0.1:42069/graphql";
+
+/**
+ * Every doc whose blocks run, in the order they run. README.md comes first: its blocks start the
+ * PGlite stack, then the PostgreSQL one that every later block reads. api.md starts the read
+ * replica beside it. The order otherwise follows the README's before the docs were split, so each
+ * block sees the chain it saw then (the monitor replays history before kusd-buy mines).
+ */
+export const DOCS = [
+  "README.md",
+  "docs/api.md",
+  "docs/monitoring.md",
+  "docs/graphql.md",
+  "docs/paid-gateway.md",
+  "docs/page.md",
+  "docs/base-mainnet.md",
+  "docs/configuration.md",
+  "docs/benchmarks.md",
+  "docs/testing.md",
+  "devnet/README.md",
+] as const;
 
 export type Block = { lang: string; body: string; line: number; directive: { kind: "run" | "serve" | "skip"; arg: string; timeoutS: number } };
 
@@ -38,6 +64,81 @@ export function readmeBlocks(text: string): Block[] {
     blocks.push({ lang: open[1]!, body: body.join("\n"), line: start + 1, directive });
   }
   return blocks;
+}
+
+/** Markdown files the rule says must be in DOCS: every .md under docs/, every README.md. */
+export function docsOnDisk(root: string): string[] {
+  const found: string[] = [];
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(`${root}/${dir}`, { withFileTypes: true })) {
+      // node_modules holds other projects' READMEs; .git holds no docs of ours.
+      if (entry.name === "node_modules" || entry.name === ".git") continue;
+      const path = dir === "." ? entry.name : `${dir}/${entry.name}`;
+      if (entry.isDirectory()) walk(path);
+      else if (/^readme\.md$/i.test(entry.name) || (path.startsWith("docs/") && /\.md$/i.test(entry.name))) found.push(path);
+    }
+  };
+  walk(".");
+  return found.sort();
+}
+
+/** The problems with DOCS against what is on disk: a doc not listed, or a listed doc missing. */
+export function docsListProblems(onDisk: readonly string[], docs: readonly string[]): string[] {
+  return [
+    ...onDisk.filter((f) => !docs.includes(f)).map((f) => `${f} is not in DOCS (test/readme/readme-check.ts): add it so its blocks run`),
+    ...docs.filter((f) => !onDisk.includes(f)).map((f) => `${f} is in DOCS but does not exist`),
+  ];
+}
+
+/** Lines outside code fences, with their 1-based numbers: links and headings live only there. */
+function proseLines(text: string): { line: number; text: string }[] {
+  const out: { line: number; text: string }[] = [];
+  let fenced = false;
+  text.split("\n").forEach((l, i) => {
+    if (/^```/.test(l)) fenced = !fenced;
+    else if (!fenced) out.push({ line: i + 1, text: l });
+  });
+  return out;
+}
+
+/** GitHub's heading anchors: lower case, punctuation dropped, spaces to hyphens, repeats numbered. */
+export function headingAnchors(text: string): Set<string> {
+  const anchors = new Set<string>();
+  const seen = new Map<string, number>();
+  for (const { text: l } of proseLines(text)) {
+    const h = /^#{1,6}\s+(.*?)\s*#*\s*$/.exec(l);
+    if (!h) continue;
+    const plain = h[1]!.replace(/\[([^\]]*)\]\([^)]*\)/g, "$1").replace(/`/g, "");
+    const slug = plain.toLowerCase().replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, "").replace(/ /g, "-");
+    const n = seen.get(slug) ?? 0;
+    seen.set(slug, n + 1);
+    anchors.add(n === 0 ? slug : `${slug}-${n}`);
+  }
+  return anchors;
+}
+
+/** Relative links of one doc whose file or heading does not exist (URLs with a scheme are not checked). */
+export function brokenLinks(root: string, file: string): string[] {
+  const text = readFileSync(`${root}/${file}`, "utf8");
+  const problems: string[] = [];
+  for (const { line, text: l } of proseLines(text)) {
+    // Inline code is not a link: `GET /api/por[?block=N]` and the like.
+    const prose = l.replace(/(`+)[\s\S]*?\1/g, "");
+    for (const m of prose.matchAll(/\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)) {
+      const target = m[1]!;
+      if (/^[a-z][a-z0-9+.-]*:/i.test(target)) continue;
+      const [path, anchor] = target.split("#") as [string, string | undefined];
+      const resolved = path === "" ? file : posix.normalize(posix.join(posix.dirname(file), path));
+      if (!existsSync(`${root}/${resolved}`)) {
+        problems.push(`${file}:${line}: ${target}: no file ${resolved}`);
+        continue;
+      }
+      if (anchor !== undefined && resolved.endsWith(".md") && !headingAnchors(readFileSync(`${root}/${resolved}`, "utf8")).has(anchor)) {
+        problems.push(`${file}:${line}: ${target}: no heading #${anchor} in ${resolved}`);
+      }
+    }
+  }
+  return problems;
 }
 
 function shell(body: string): ChildProcess {
@@ -127,13 +228,39 @@ async function graphql(block: Block): Promise<{ ok: boolean; output: string }> {
   return { ok: failures.length === 0, output: failures.length ? failures.join("\n") : `${queries.length} queries answered without errors` };
 }
 
+type DocBlock = Block & { file: string };
+
 async function main() {
-  const blocks = readmeBlocks(README).filter((b) => b.lang === "sh" || b.lang === "graphql");
+  const listOnly = process.argv.includes("--list");
+  // The static checks come first: a doc missing from DOCS, or a dead link, fails before any stack starts.
+  const problems = [...docsListProblems(docsOnDisk(ROOT), DOCS), ...DOCS.filter((f) => existsSync(`${ROOT}/${f}`)).flatMap((f) => brokenLinks(ROOT, f))];
+  for (const p of problems) console.log(`FAIL  ${p}`);
+  if (problems.length) {
+    console.log(`\n${problems.length} problem(s) with the docs list or links; no block was run`);
+    process.exitCode = 1;
+    return;
+  }
+  const blocks: DocBlock[] = DOCS.flatMap((file) =>
+    readmeBlocks(readFileSync(`${ROOT}/${file}`, "utf8"))
+      .filter((b) => b.lang === "sh" || b.lang === "graphql")
+      .map((b) => ({ ...b, file })),
+  );
+  const headOf = (block: DocBlock) => `${block.file}:${block.line} (${block.lang}) ${block.body.split("\n")[0]!.slice(0, 70)}`;
+  if (listOnly) {
+    for (const block of blocks) {
+      const d = block.directive;
+      const directive = d.kind === "run" ? `run (${d.timeoutS} s)` : `${d.kind} ${d.arg}`;
+      console.log(`${`${block.file}:${block.line}`.padEnd(24)} ${block.lang.padEnd(7)} ${directive}\n${"".padEnd(24)} ${block.body.split("\n")[0]!.slice(0, 90)}`);
+    }
+    const count = (kind: string) => blocks.filter((b) => b.directive.kind === kind).length;
+    console.log(`\n${blocks.length} blocks in ${DOCS.length} files: ${count("run")} run, ${count("serve")} serve, ${count("skip")} skip; docs list and links checked`);
+    return;
+  }
   let failed = 0;
   const started = Date.now();
   try {
     for (const block of blocks) {
-      const head = `README.md:${block.line} (${block.lang}) ${block.body.split("\n")[0]!.slice(0, 70)}`;
+      const head = headOf(block);
       if (block.directive.kind === "skip") {
         console.log(`skip  ${head}\n      why: ${block.directive.arg}`);
         continue;
