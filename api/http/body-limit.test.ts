@@ -242,6 +242,28 @@ describe("bodyLimit past its drain caps", () => {
   });
 });
 
+describe("a body in tiny chunks", () => {
+  it("is not drained chunk by chunk without end: a 413 with Connection: close, and the server answers the next connection", async () => {
+    const client = writeThenReadClient(port);
+    try {
+      // 40,000 chunks of 8 bytes: past DRAIN_MAX_EVENTS at under 512 bytes a chunk.
+      client.write(Buffer.concat([Buffer.from(post("/echo", { "Transfer-Encoding": "chunked" })), chunked(Buffer.alloc(40_000 * 8, "t"), 8)])).catch(() => {});
+      const res = await client.read();
+      expectPayloadTooLarge(res);
+      expect(res.headers.connection).toBe("close");
+    } finally {
+      client.destroy();
+    }
+    const next = writeThenReadClient(port);
+    try {
+      await next.write(Buffer.concat([Buffer.from(post("/echo", { "Content-Length": small.length })), small]));
+      expect((await next.read()).status).toBe(200);
+    } finally {
+      next.destroy();
+    }
+  });
+});
+
 describe("bodyLimit without a socket (app.request)", () => {
   it("lets a body-less request and a small body through, and buffers a stream of unknown length for the handler", async () => {
     const app = echo(new Hono().use("*", bodyLimit({ maxBytes: MAX })));

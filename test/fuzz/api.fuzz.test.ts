@@ -15,14 +15,15 @@ import { stack } from "../helpers/stack.js";
 import { bodySize, bodyText, contentType, method, nestedDocument, nestedVariablesBody, paramValue, queryOf } from "./arbitraries.js";
 import { paymentHeader } from "./payment-headers.js";
 import { rawRequest, writeThenRead, type RawResponse } from "./raw-http.js";
+import { MAX_BODY_BYTES } from "../../api/app.js";
+import { DRAIN_MAX_BYTES, DRAIN_MAX_EVENTS } from "../../api/http/body-limit.js";
 
 const s = stack();
 const base = s.indexerUrl;
 const seed = Number(process.env.FUZZ_SEED ?? Math.floor(Math.random() * 2 ** 31));
 const RUNS = { routes: 900, methods: 300, graphql: 400, nested: 200, oversized: 60, paid: 600 };
-/** The service's body limit (MAX_BODY_BYTES, api/app.ts) and its drain cap (DRAIN_MAX_BYTES, api/http/body-limit.ts). */
-const MAX_BODY = 16 * 1024;
-const DRAIN_MAX = 16 * 1024 * 1024;
+const MAX_BODY = MAX_BODY_BYTES;
+const DRAIN_MAX = DRAIN_MAX_BYTES;
 const cases: Record<string, number> = {};
 const statuses: Record<string, number> = {};
 
@@ -52,7 +53,8 @@ let usdc: Address;
 let startBlock: bigint;
 let balanceBefore: bigint;
 let requirements: Record<string, unknown>;
-const health: { ms: number; status: number }[] = [];
+const health: { ms: number; status: number; error?: string }[] = [];
+let current = "";
 let probe: NodeJS.Timeout | undefined;
 
 const balanceOf = (a: Address) =>
@@ -77,7 +79,7 @@ beforeAll(async () => {
     const t0 = performance.now();
     void fetch(`${base}/health`).then(
       (r) => health.push({ ms: performance.now() - t0, status: r.status }),
-      () => health.push({ ms: performance.now() - t0, status: 0 }),
+      (e: Error & { cause?: { code?: string; message?: string } }) => health.push({ ms: performance.now() - t0, status: 0, error: `${e.cause?.code ?? e.cause?.message ?? e.message} during ${current}` }),
     );
   }, 250);
 }, 60_000);
@@ -153,10 +155,14 @@ describe(`fuzz (seed ${seed})`, () => {
     const how = fc.constantFrom("fetch", "raw", "raw chunked", "raw declared only");
     const arb = fc.tuple(fc.constantFrom("/graphql", "/paid/instant-read", "/api/por", "/no/such/path"), bodySize(MAX_BODY), how, contentType(), fc.constantFrom("a", "[", "{", "\u0000"), fc.integer({ min: 1, max: 64 * 1024 }));
     await fc.assert(
-      fc.asyncProperty(arb, async ([path, size, how, type, fill, chunk]) => {
+      fc.asyncProperty(arb, async ([path, size, how, type, fill, chunkAsked]) => {
+        // At most 200,000 chunks: building more blocks this process long enough for its own
+        // keep-alive sockets (the /health probe's) to go stale under it, a failure of the test, not the server.
+        const chunk = Math.max(chunkAsked, Math.ceil(size / 200_000));
         const body = Buffer.alloc(size, fill);
         const headers: Record<string, string> = type ? { "content-type": type } : {};
-        const label = `POST ${path} ${size} bytes of ${JSON.stringify(fill)} (${how})`;
+        const label = `POST ${path} ${size} bytes of ${JSON.stringify(fill)} (${how}${how === "raw chunked" ? `, ${chunk}-byte chunks` : ""})`;
+        current = label;
         if (how === "fetch") {
           const res = await send(path, { method: "POST", body, headers });
           if (size > MAX_BODY) expect(res.status, label).toBe(413);
@@ -165,7 +171,18 @@ describe(`fuzz (seed ${seed})`, () => {
         // Declared past the drain cap and never sent: answered at once, and the server closes.
         const declaredOnly = how === "raw declared only";
         const first = declaredOnly ? rawRequest("POST", path, host, null, { ...headers, "Content-Length": String(DRAIN_MAX + size) }) : rawRequest("POST", path, host, body, headers, how === "raw chunked" ? chunk : undefined);
-        const [res, next] = await writeThenRead(base, declaredOnly ? [first] : [first, rawRequest("GET", "/health", host, null)]);
+        // Tens of thousands of tiny chunks are not drained (DRAIN_MAX_EVENTS): the server may answer
+        // and close while the client still writes (documented in api/http/body-limit.ts). It must
+        // stay up: the next connection is answered.
+        const drainGivesUp = how === "raw chunked" && size / chunk > DRAIN_MAX_EVENTS && chunk < 512;
+        const exchange = writeThenRead(base, declaredOnly ? [first] : [first, rawRequest("GET", "/health", host, null)]);
+        if (drainGivesUp) {
+          // A reset, or the 413 and then the announced close: either way the server lives on.
+          await exchange.catch(() => null);
+          expect((await send("/health")).status, `${label}, then GET /health`).toBe(200);
+          return;
+        }
+        const [res, next] = await exchange;
         if (declaredOnly || size > MAX_BODY) expect(res!.status, label).toBe(413);
         if (declaredOnly) expect(res!.headers.connection, label).toBe("close");
         await expectWellFormed(asResponse(res!), label, "oversized bodies");
