@@ -9,10 +9,9 @@ import {
   stakedKUSDAbi,
   weth9Abi,
 } from "./abis/index.js";
-import { loadNetwork } from "./src/networks/index.js";
+import { network as net, runnerEnv, serviceEnv } from "./src/config.js";
 import { earliest } from "./core/network/types.js";
 
-const net = await loadNetwork();
 const psms = Object.values(net.psms);
 const stakingVaults = Object.values(net.stakingVaults);
 const depositVaults = Object.values(net.depositVaults);
@@ -22,9 +21,9 @@ const lending = Object.values(net.lending);
 const accounts = net.registryAccounts;
 
 const config = createConfig({
-  database: process.env.DATABASE_URL
-    ? { kind: "postgres", connectionString: process.env.DATABASE_URL }
-    : { kind: "pglite", ...(process.env.PONDER_PGLITE_DIR && { directory: process.env.PONDER_PGLITE_DIR }) },
+  database: serviceEnv.DATABASE_URL
+    ? { kind: "postgres", connectionString: serviceEnv.DATABASE_URL }
+    : { kind: "pglite", ...(runnerEnv.PONDER_PGLITE_DIR && { directory: runnerEnv.PONDER_PGLITE_DIR }) },
   ordering: "multichain",
   // Only base is indexed: the ethereum chain holds no protocol contract, and its head is read on
   // demand by the instant read instead of being polled every second.

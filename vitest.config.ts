@@ -5,7 +5,7 @@ export default defineConfig({
     projects: [
       {
         // Pure domain rules beside their modules: no devnet, files in parallel.
-        test: { name: "unit", include: ["core/**/*.test.ts", "api/**/*.test.ts", "clients/**/*.test.ts", "web/src/**/*.test.ts"] },
+        test: { name: "unit", include: ["core/**/*.test.ts", "api/**/*.test.ts", "clients/**/*.test.ts", "src/**/*.test.ts", "web/src/**/*.test.ts"] },
       },
       {
         test: {

@@ -37,6 +37,7 @@ import { statementRoutes } from "./statements/routes.js";
 import { registryRoutes } from "./registry/routes.js";
 import { yieldRoutes } from "./yield/routes.js";
 import type { OperatorStore } from "./store/operator-store.js";
+import type { ServiceEnv } from "../core/network/env.js";
 
 /** The version of the free API's contract (the OpenAPI document's info.version). */
 export const API_VERSION = "1.0.0";
@@ -62,8 +63,8 @@ export type AppParts = {
   paymentLeaseSeconds?: number;
   /** Routes of the host that come before ours (Ponder's /sql and generated GraphQL). */
   host?: (app: Hono) => void;
-  /** The service environment (security.txt's fields); default process.env. */
-  env?: NodeJS.ProcessEnv;
+  /** The parsed configuration (security.txt's fields). */
+  env: ServiceEnv;
   /** The built reserves page (web/dist), served at `/`; absent: `/` is the JSON 404. */
   pageDir?: string;
   /** kUSD's Prometheus figures; `serveFrom` when this app answers GET /metrics itself (the replica; Ponder serves the indexer's). */
@@ -108,7 +109,7 @@ export function createApp(p: AppParts): Hono {
   app.route("/", riskRoutes(ctx, statementSignedAt));
   app.route("/", healthRoutes(ctx, {
     statementSignedAt,
-    securityTxt: securityTxtFromEnv(p.env ?? process.env),
+    securityTxt: securityTxtFromEnv(p.env),
     siteUrl: p.siteUrl,
   }));
   app.route("/", statementRoutes({ ctx, statements, adminToken: p.adminToken }));

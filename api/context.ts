@@ -5,6 +5,8 @@
 import { createPublicClient, http, type Hex, type PublicClient } from "viem";
 import type { NetworkConfig } from "../core/network/types.js";
 import type { RecordedVenueReading } from "../core/reserves/por/venue-read.js";
+import type { MarketPeer } from "../core/yield/apy-market-context.js";
+import type { BoardVault } from "../core/yield/honesty-index-schema.js";
 import { ApiError, badRequest } from "./http/errors.js";
 import { blockParam } from "./http/query-params.js";
 import { indexedHead, type IndexedHead, type ReadDb } from "./io/indexed-reads.js";
@@ -27,6 +29,10 @@ export type ReportContext = {
   observeBuild?: (report: string, seconds: number) => void;
   /** The venue readings signed statements used: a past block's report reconciles against the nearest (absent: none kept). */
   venueRecords?: VenueRecords;
+  /** Peers shown beside our yield in /api/apy's marketContext (KUSD_MARKET_PEERS). */
+  marketPeers: MarketPeer[];
+  /** Vaults on the /api/honesty-index board after ours (KUSD_HONESTY_PEERS). */
+  honestyPeers: BoardVault[];
 };
 
 export type VenueRecords = { atOrBefore(blockNumber: bigint): Promise<RecordedVenueReading | null> };
@@ -65,7 +71,7 @@ export function createReportContext(
   network: NetworkConfig,
   db: ReadDb,
   siteUrl: string,
-  options: { venueMaxAgeSeconds?: number; headFreshMs?: number; observeBuild?: ReportContext["observeBuild"]; venueRecords?: VenueRecords } = {},
+  options: { venueMaxAgeSeconds?: number; headFreshMs?: number; observeBuild?: ReportContext["observeBuild"]; venueRecords?: VenueRecords; marketPeers?: MarketPeer[]; honestyPeers?: BoardVault[] } = {},
 ): ReportContext {
   // Batched JSON-RPC: a report's ~80 pinned reads go out as a few HTTP requests. No retries:
   // a read that fails is reported as unknown at once rather than slowing every request.
@@ -81,6 +87,8 @@ export function createReportContext(
     headFreshMs: options.headFreshMs ?? DEFAULT_HEAD_FRESH_MS,
     ...(options.observeBuild && { observeBuild: options.observeBuild }),
     ...(options.venueRecords && { venueRecords: options.venueRecords }),
+    marketPeers: options.marketPeers ?? [],
+    honestyPeers: options.honestyPeers ?? [],
   };
 }
 

@@ -18,6 +18,7 @@ import { atLeast, recordFigures, type Figure } from "./results.js";
 import { startIndexer } from "../stack/indexer.js";
 import { devnetServiceEnv } from "../devnet/network-document.js";
 import { selectNetwork } from "../src/networks/index.js";
+import { readServiceEnv } from "../core/network/env.js";
 import { freePort } from "../test/helpers/ports.js";
 import { fetchAllLogs, subscriptions } from "./subscriptions.js";
 import { formatBreakdown, ponderBreakdown } from "./ponder-metrics.js";
@@ -91,7 +92,7 @@ async function withDevnet<T>(atScale: number, file: string, body: (d: Deployment
     process.env.DEVNET_DEPLOYMENT = file;
     const lastBlock = d.chains.base.historyEndBlock;
     console.log(`history: ${lastBlock} blocks, ${d.users.count} users, played in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
-    const filters = subscriptions(selectNetwork({ ...process.env, ...devnetServiceEnv(d, file) }));
+    const filters = subscriptions(selectNetwork(readServiceEnv({ ...process.env, ...devnetServiceEnv(d, file) })));
     const r0 = performance.now();
     const events = await fetchAllLogs(d.chains.base.rpcUrl, filters, lastBlock);
     const rawSeconds = (performance.now() - r0) / 1000;

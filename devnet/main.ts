@@ -4,17 +4,15 @@
  */
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
+import { readRunnerEnv, type RunnerEnv } from "../core/network/env.js";
 import { startDevnet, DEFAULT_PORTS, type Devnet } from "./devnet.js";
 
-export function devnetPortsFromEnv() {
-  const port = (name: string, fallback: number) => {
-    const value = process.env[name];
-    return value ? Number(value) : fallback;
-  };
+/** The devnet's ports from the runners' configuration (DEVNET_*_PORT), the defaults where unset. */
+export function devnetPorts(env: Pick<RunnerEnv, "DEVNET_BASE_PORT" | "DEVNET_ETHEREUM_PORT" | "DEVNET_VENUE_PORT">) {
   return {
-    base: port("DEVNET_BASE_PORT", DEFAULT_PORTS.base),
-    ethereum: port("DEVNET_ETHEREUM_PORT", DEFAULT_PORTS.ethereum),
-    venue: port("DEVNET_VENUE_PORT", DEFAULT_PORTS.venue),
+    base: env.DEVNET_BASE_PORT ?? DEFAULT_PORTS.base,
+    ethereum: env.DEVNET_ETHEREUM_PORT ?? DEFAULT_PORTS.ethereum,
+    venue: env.DEVNET_VENUE_PORT ?? DEFAULT_PORTS.venue,
   };
 }
 
@@ -42,7 +40,7 @@ export async function waitForSignal(): Promise<void> {
 
 async function main() {
   const devnet = await startDevnet({
-    ports: devnetPortsFromEnv(),
+    ports: devnetPorts(readRunnerEnv(process.env)),
     scale: parseScale(process.argv.slice(2)),
     log: (line) => console.log(`[devnet] ${line}`),
   });

@@ -8,7 +8,8 @@ import { startDevnet } from "../devnet/devnet.js";
 import { startIndexer } from "./indexer.js";
 import { buildPage } from "./page-build.js";
 import { rpcBlockNumber } from "../devnet/rpc.js";
-import { devnetPortsFromEnv, parseScale, printDevnet } from "../devnet/main.js";
+import { devnetPorts, parseScale, printDevnet } from "../devnet/main.js";
+import { readRunnerEnv, readServiceEnv } from "../core/network/env.js";
 
 /**
  * What has been started so far, stopped in reverse on SIGINT or SIGTERM, whenever it arrives:
@@ -65,21 +66,25 @@ function isAlive(pid: number): boolean {
   }
 }
 
+// The runner's own environment, parsed once; the service parses its own in its process.
+const serviceEnv = readServiceEnv(process.env);
+const runnerEnv = readRunnerEnv(process.env);
+
 async function main() {
   await buildPage();
   const devnet = await startDevnet({
-    ports: devnetPortsFromEnv(),
+    ports: devnetPorts(runnerEnv),
     scale: parseScale(process.argv.slice(2)),
     log: (line) => console.log(`[devnet] ${line}`),
   });
   started.push(devnet);
-  const port = Number(process.env.PORT ?? 42069);
-  console.log(`[indexer] ponder start on ${process.env.DATABASE_URL ? "PostgreSQL" : "PGlite (.ponder/pglite)"}`);
+  const port = serviceEnv.PORT ?? 42069;
+  console.log(`[indexer] ponder start on ${serviceEnv.DATABASE_URL ? "PostgreSQL" : "PGlite (.ponder/pglite)"}`);
   const indexer = await startIndexer({
     port,
     deploymentFile: devnet.deploymentFile,
-    databaseUrl: process.env.DATABASE_URL,
-    onOutput: (line) => (process.env.KUSD_VERBOSE || worthShowing(line)) && console.log(`[indexer] ${line}`),
+    databaseUrl: serviceEnv.DATABASE_URL,
+    onOutput: (line) => (runnerEnv.KUSD_VERBOSE || worthShowing(line)) && console.log(`[indexer] ${line}`),
   }).catch(async (error) => {
     await devnet.stop();
     throw error;

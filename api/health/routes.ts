@@ -8,7 +8,7 @@ import { errorBody, onApiError } from "../http/errors.js";
 import { contract } from "../http/route-contract.js";
 import { indexedHead } from "../io/indexed-reads.js";
 import { CAUGHT_UP_LAG, type ReportContext } from "../context.js";
-import { readServiceEnv } from "../../core/network/env.js";
+import type { ServiceEnv } from "../../core/network/env.js";
 
 import { STATEMENT_MAX_AGE_SECONDS } from "../../core/attestation/verify.js";
 
@@ -79,8 +79,7 @@ export function healthRoutes(ctx: ReportContext, o: HealthRoutesOptions) {
 }
 
 /** security.txt's fields from KUSD_SECURITY_CONTACT, KUSD_SECURITY_EXPIRES and KUSD_SECURITY_POLICY; null without the first two. */
-export function securityTxtFromEnv(env: NodeJS.ProcessEnv): HealthRoutesOptions["securityTxt"] {
-  const e = readServiceEnv(env);
+export function securityTxtFromEnv(e: Pick<ServiceEnv, "KUSD_SECURITY_CONTACT" | "KUSD_SECURITY_EXPIRES" | "KUSD_SECURITY_POLICY">): HealthRoutesOptions["securityTxt"] {
   if (!e.KUSD_SECURITY_CONTACT?.length || !e.KUSD_SECURITY_EXPIRES) return null;
   return { contacts: e.KUSD_SECURITY_CONTACT, expires: e.KUSD_SECURITY_EXPIRES, ...(e.KUSD_SECURITY_POLICY && { policy: e.KUSD_SECURITY_POLICY }) };
 }

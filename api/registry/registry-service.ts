@@ -4,6 +4,7 @@
  * file's keys), verifies every one and refuses to publish a bad one, and observes every
  * contract predicate at the indexed head. Documents are built once per process.
  */
+import type { ServiceEnv } from "../../core/network/env.js";
 import { readFileSync } from "node:fs";
 import { getAddress, isHex, recoverMessageAddress, type Address, type Hex } from "viem";
 import type { RegistryEntryConfig, RegistryVersionConfig } from "../../core/network/registry-config.js";
@@ -21,7 +22,7 @@ export type SignatureBook = Record<string, Record<string, Hex>>;
  * read from KUSD_REGISTRY_SOURCE, and the operator's own (signed offline) from the
  * KUSD_REGISTRY_SIGNATURES file. Signatures are public once published; no key is involved here.
  */
-export function loadSignatureBook(ctx: ReportContext, env: NodeJS.ProcessEnv = process.env): SignatureBook {
+export function loadSignatureBook(ctx: ReportContext, env: Pick<ServiceEnv, "KUSD_REGISTRY_SIGNATURES">): SignatureBook {
   const book: SignatureBook = structuredClone(ctx.network.registry.signatures);
   for (const v of ctx.network.registry.versions) {
     for (const e of v.entries) if (e.published && "signature" in e.published) (book[e.address.toLowerCase()] ??= {})[v.as_of] = e.published.signature;

@@ -1,12 +1,12 @@
 /**
- * The operator's signing keys, from the environment only (KUSD_OPERATOR_PRIVATE_KEY and
+ * The operator's signing keys, from the configuration only (KUSD_OPERATOR_PRIVATE_KEY and
  * KUSD_ATTESTATION_PRIVATE_KEY; the devnet runner sets its own keys there). Keys are held as viem
  * accounts and never logged or served; only their addresses leave this module.
  */
 import { getAddress, type Address, type Hex, type LocalAccount } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import type { NetworkConfig } from "../../core/network/types.js";
-import { readServiceEnv } from "../../core/network/env.js";
+import type { ServiceEnv } from "../../core/network/env.js";
 import { KusdError } from "../../core/errors.js";
 
 export class SigningKeyError extends KusdError<{ key: string; expected?: Address; got?: Address }> {
@@ -32,9 +32,8 @@ const account = (name: string, key: Hex | undefined, expected: Address | null): 
   return a;
 };
 
-export function loadSigningKeys(network: NetworkConfig, env: NodeJS.ProcessEnv = process.env): SigningKeys {
+export function loadSigningKeys(network: NetworkConfig, e: Pick<ServiceEnv, "KUSD_OPERATOR_PRIVATE_KEY" | "KUSD_ATTESTATION_PRIVATE_KEY">): SigningKeys {
   const s = network.reporting.signers;
-  const e = readServiceEnv(env);
   return {
     operator: account("KUSD_OPERATOR_PRIVATE_KEY", e.KUSD_OPERATOR_PRIVATE_KEY, s.operator),
     attestation: account("KUSD_ATTESTATION_PRIVATE_KEY", e.KUSD_ATTESTATION_PRIVATE_KEY, s.attestation),

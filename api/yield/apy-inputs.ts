@@ -5,7 +5,6 @@
  * escrow read at the indexed head. A venue that cannot be read is recorded with the reason,
  * and a chain read that fails is null: unknown, never guessed.
  */
-import { readServiceEnv } from "../../core/network/env.js";
 import { and, asc, desc, eq, gte, lte } from "drizzle-orm";
 import type { Address } from "viem";
 import * as schema from "../../ponder.schema.js";
@@ -18,11 +17,6 @@ import { FUNDING_WINDOW_DAYS, REALIZED_WINDOW_DAYS } from "../../core/yield/apy-
 import type { ApyInputs, EscrowInputs, EscrowReads, PredictedFundings, SharePriceRow, VenueInputs } from "../../core/yield/apy-inputs.js";
 import { DAY } from "../../core/yield/apy-json-types.js";
 import type { MarketPeer } from "../../core/yield/apy-market-context.js";
-
-/** Peers for marketContext from KUSD_MARKET_PEERS (a JSON array of MarketPeer, checked with the environment); none when unset. */
-export function marketPeersFromEnv(env: NodeJS.ProcessEnv = process.env): MarketPeer[] {
-  return readServiceEnv(env).KUSD_MARKET_PEERS ?? [];
-}
 
 /** The venue's hourly funding rates for `coin` in [fromMs, toMs], paged like every venue history read. */
 async function fundingHistory(url: string, coin: string, fromMs: number, toMs: number): Promise<number[]> {

@@ -8,11 +8,10 @@ import { memo, perObject } from "../io/memo.js";
 import { render, type Rendered } from "../http/rendered.js";
 import { buildApyReport, type ApyReport } from "../../core/yield/apy-report.js";
 import type { MarketPeer } from "../../core/yield/apy-market-context.js";
-import { marketPeersFromEnv, readApyInputs } from "./apy-inputs.js";
+import { readApyInputs } from "./apy-inputs.js";
 
 export { MIN_RUNWAY_DAYS } from "../../core/yield/apy-incentive.js";
 export type { MarketPeer };
-export { marketPeersFromEnv };
 
 const keptApy = perObject((ctx: ReportContext) => memo<RenderedApy>({ max: 4, ttlMs: ctx.venueMaxAgeSeconds * 1000 }));
 export type RenderedApy = { report: ApyReport; rendered: Rendered };
@@ -32,6 +31,6 @@ export async function renderApy(ctx: ReportContext): Promise<RenderedApy> {
   return hash ? keptApy(ctx)(`${head!.blockNumber}:${hash}`, build) : build();
 }
 
-export async function loadApy(ctx: ReportContext, now = Math.floor(Date.now() / 1000), marketPeers: MarketPeer[] = marketPeersFromEnv()): Promise<ApyReport> {
-  return buildApyReport(await readApyInputs(ctx, now, marketPeers));
+export async function loadApy(ctx: ReportContext, now = Math.floor(Date.now() / 1000)): Promise<ApyReport> {
+  return buildApyReport(await readApyInputs(ctx, now, ctx.marketPeers));
 }

@@ -1,6 +1,5 @@
 /** GET /api/apy (spec 2.4) and GET /api/honesty-index, at the head (venue data is current only). */
 import { Hono } from "hono";
-import { readServiceEnv } from "../../core/network/env.js";
 import { ApyReportSchema } from "../../core/yield/apy-report.js";
 import { HonestyIndexSchema } from "../../core/yield/honesty-index-schema.js";
 import { contract } from "../http/route-contract.js";
@@ -26,14 +25,13 @@ export const honestyIndexContract = {
   response: HonestyIndexSchema,
 };
 
-/** The board: both staking vaults, plus peers from KUSD_HONESTY_PEERS (a JSON array of BoardVault, checked with the environment). */
-export function boardVaults(ctx: ReportContext, env: NodeJS.ProcessEnv = process.env): BoardVault[] {
+/** The board: both staking vaults, then the configured peers (KUSD_HONESTY_PEERS). */
+export function boardVaults(ctx: ReportContext): BoardVault[] {
   const own: BoardVault[] = [
     { name: "skUSD", chain: "base", address: ctx.network.stakingVaults.skUSD.address, shareDecimals: 24, assetDecimals: 18, advertised: "kusd-expected-apy" },
     { name: "skUSD (superseded)", chain: "base", address: ctx.network.stakingVaults.skUSDDeprecated.address, shareDecimals: 24, assetDecimals: 18, advertised: null },
   ];
-  const peers = readServiceEnv(env).KUSD_HONESTY_PEERS ?? [];
-  return [...own, ...peers];
+  return [...own, ...ctx.honestyPeers];
 }
 
 export function yieldRoutes(ctx: ReportContext, keys: SigningKeys) {

@@ -34,7 +34,7 @@ Exit codes:
   2  usage error, I/O error, or a refused purchase (nothing was printed as trusted)
 `;
 
-export async function runBuy(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<{ exitCode: 0 | 1 | 2; output: string }> {
+export async function runBuy(argv: string[], env: Readonly<Record<string, string | undefined>>): Promise<{ exitCode: 0 | 1 | 2; output: string }> {
   let asset: { address: Address; decimals: number; symbol: string } | null = null;
   let rpcUrl: string | undefined;
   try {

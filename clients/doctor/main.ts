@@ -3,6 +3,7 @@
  * base for mainnet) against the RPC the indexer will use.
  */
 import { selectNetwork } from "../../src/networks/index.js";
+import { readServiceEnv } from "../../core/network/env.js";
 import type { NetworkConfig } from "../../core/network/types.js";
 import { runDoctorCli } from "./cli.js";
 import type { DoctorInput } from "./doctor.js";
@@ -24,7 +25,7 @@ export function doctorInputOf(network: NetworkConfig): DoctorInput {
 
 // The doctor checks only the ethereum chain id, and only when given a URL: the configuration's
 // requirement of an ethereum read RPC must not stop it.
-const loadInput = async (env: NodeJS.ProcessEnv) => doctorInputOf(selectNetwork({ KUSD_READ_RPC_URL_1: "http://ethereum.unused.invalid", ...env }));
+const loadInput = async (env: NodeJS.ProcessEnv) => doctorInputOf(selectNetwork(readServiceEnv({ KUSD_READ_RPC_URL_1: "http://ethereum.unused.invalid", ...env })));
 
 const { exitCode, output } = await runDoctorCli(process.argv.slice(2), { KUSD_NETWORK: "base", ...process.env }, loadInput);
 process.stdout.write(output);

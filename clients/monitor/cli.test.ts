@@ -5,7 +5,7 @@ describe("kusd-monitor's command line", () => {
   it("answers --help (and -h) with its usage and exit codes, exit 0", async () => {
     for (const flag of ["--help", "-h"]) {
       let out = "";
-      expect(await runMonitorCli([flag], { write: (s) => (out += s) })).toBe(0);
+      expect(await runMonitorCli([flag], { write: (s) => (out += s), env: {} })).toBe(0);
       expect(out).toBe(MONITOR_USAGE);
     }
     expect(MONITOR_USAGE).toMatch(/Exit codes:[\s\S]*3 {2}a delivery kept failing/);
@@ -13,7 +13,7 @@ describe("kusd-monitor's command line", () => {
 
   it("names what is missing on a usage error, exit 2", async () => {
     let out = "";
-    expect(await runMonitorCli([], { write: (s) => (out += s) })).toBe(2);
+    expect(await runMonitorCli([], { write: (s) => (out += s), env: {} })).toBe(2);
     expect(out).toMatch(/^error: --api is required/);
   });
 });
@@ -21,9 +21,9 @@ describe("kusd-monitor's command line", () => {
 describe("kusd-monitor's alert kinds", () => {
   it("turns each flag into its kind or condition", async () => {
     const { parseMonitorArgs } = await import("./cli.js");
-    const o = parseMonitorArgs(["--api", "http://x", "--stdout", "--minter-role-changes", "--backing-ratio-below", "0.995", "--statement-max-age", "7200", "--venue-unreadable-after", "300"]);
+    const o = parseMonitorArgs(["--api", "http://x", "--stdout", "--minter-role-changes", "--backing-ratio-below", "0.995", "--statement-max-age", "7200", "--venue-unreadable-after", "300"], {});
     expect(o.kinds).toEqual(["violation", "minter_role_change", "backing_ratio"]);
     expect(o).toMatchObject({ backingRatioBelow: "0.995", statementMaxAgeSeconds: 7200, venueUnreadableAfterSeconds: 300 });
-    expect(() => parseMonitorArgs(["--api", "http://x", "--stdout", "--backing-ratio-below", "-1"])).toThrow(/ratio/);
+    expect(() => parseMonitorArgs(["--api", "http://x", "--stdout", "--backing-ratio-below", "-1"], {})).toThrow(/ratio/);
   });
 });

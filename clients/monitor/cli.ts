@@ -47,7 +47,7 @@ Exit codes:
   3  a delivery kept failing (after --max-attempts)
 `;
 
-export function parseMonitorArgs(argv: string[], env: NodeJS.ProcessEnv = process.env): MonitorOptions {
+export function parseMonitorArgs(argv: string[], env: Readonly<Record<string, string | undefined>>): MonitorOptions {
   const { values } = parseArgs({
     args: argv,
     options: {
@@ -104,10 +104,10 @@ export function parseMonitorArgs(argv: string[], env: NodeJS.ProcessEnv = proces
   };
 }
 
-export async function runMonitorCli(argv: string[], io: { write: (s: string) => void; signal?: AbortSignal }): Promise<number> {
+export async function runMonitorCli(argv: string[], io: { write: (s: string) => void; signal?: AbortSignal; env: Readonly<Record<string, string | undefined>> }): Promise<number> {
   let options: MonitorOptions;
   try {
-    options = parseMonitorArgs(argv);
+    options = parseMonitorArgs(argv, io.env);
   } catch (e) {
     if (e instanceof HelpRequested) {
       io.write(MONITOR_USAGE);

@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Address } from "viem";
 import { networkDocument, selectNetwork } from "../../src/networks/index.js";
+import { readServiceEnv } from "../../core/network/env.js";
 import type { NetworkConfig } from "../../core/network/types.js";
 import { startAnvil, type AnvilHandle } from "../anvil.js";
 import { startBaseHistory, type BaseHistory } from "../base-history.js";
@@ -36,7 +37,7 @@ export type MainnetRehearsal = {
 };
 
 export async function startMainnetRehearsal(ports: { base: number; ethereum: number; venue: number }, log: (line: string) => void = () => {}): Promise<MainnetRehearsal> {
-  const placeholder = { KUSD_NETWORK: "base", PONDER_RPC_URL_8453: "http://rehearsal.invalid", KUSD_READ_RPC_URL_1: "http://rehearsal.invalid" };
+  const placeholder = readServiceEnv({ KUSD_NETWORK: "base", PONDER_RPC_URL_8453: "http://rehearsal.invalid", KUSD_READ_RPC_URL_1: "http://rehearsal.invalid" });
   const network = selectNetwork(placeholder);
   const guardian = networkDocument(placeholder).admin.pauseGuardian as Address;
   const genesis = Math.min(...network.deployments.map((d) => d.startBlock)) - 400;

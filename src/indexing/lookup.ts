@@ -4,9 +4,9 @@
  */
 import type { Address } from "viem";
 import { indexRegistry } from "../../core/registry/violation-rule.js";
-import { loadNetwork } from "../networks/index.js";
+import { network } from "../config.js";
 
-export const network = await loadNetwork();
+export { network };
 
 const invert = (record: Record<string, { address: Address }>) =>
   new Map(Object.entries(record).map(([key, d]) => [d.address.toLowerCase(), key]));

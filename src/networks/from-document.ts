@@ -6,7 +6,7 @@
  */
 import { getAddress, isAddress, type Address } from "viem";
 import { blockOnDate } from "../../core/network/base-blocks.js";
-import { readServiceEnv } from "../../core/network/env.js";
+import type { ServiceEnv } from "../../core/network/env.js";
 import {
   NetworkDocumentError,
   operatorFileAddresses,
@@ -19,8 +19,7 @@ import {
 } from "./document.js";
 import { PSM_VERSIONS, type ContractDeployment, type Deployed, type FeedConfig, type NetworkConfig, type PsmKey, type StakingYieldSource } from "../../core/network/types.js";
 
-export function networkFromDocument(doc: NetworkDocument, rawEnv: NodeJS.ProcessEnv = process.env): NetworkConfig {
-  const env = readServiceEnv(rawEnv);
+export function networkFromDocument(doc: NetworkDocument, env: ServiceEnv): NetworkConfig {
   const k = doc.kusd;
   if (k?.schema !== "kusd-network/v1") throw new NetworkDocumentError(`not a kusd-network/v1 document (schema ${String(k?.schema)})`);
   if (doc.chainId !== k.chains.base.id) throw new NetworkDocumentError(`the registry file is for chain ${doc.chainId}, the document indexes chain ${k.chains.base.id}`);

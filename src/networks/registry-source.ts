@@ -8,7 +8,7 @@
 import { createPublicClient, getAddress, http, type Address, type Hex } from "viem";
 import { verifyRegistryDocument } from "../../core/registry/verify-document.js";
 import { NetworkDocumentError, readJsonFile } from "./document.js";
-import { readServiceEnv } from "../../core/network/env.js";
+import type { ServiceEnv } from "../../core/network/env.js";
 import type { RegistryEntryConfig, RegistryVersionConfig } from "../../core/network/registry-config.js";
 import type { NetworkConfig, RejectedRegistryVersion } from "../../core/network/types.js";
 
@@ -118,8 +118,8 @@ export async function loadRegistrySource(sources: string[], expectedOperator: Ad
 }
 
 /** The network with KUSD_REGISTRY_SOURCE (comma-separated files or URLs) applied, when set. */
-export async function applyRegistrySource(network: NetworkConfig, env: NodeJS.ProcessEnv): Promise<NetworkConfig> {
-  const sources = readServiceEnv(env).KUSD_REGISTRY_SOURCE ?? [];
+export async function applyRegistrySource(network: NetworkConfig, env: Pick<ServiceEnv, "KUSD_REGISTRY_SOURCE">): Promise<NetworkConfig> {
+  const sources = env.KUSD_REGISTRY_SOURCE ?? [];
   if (sources.length === 0) return network;
   const { versions, rejected } = await loadRegistrySource(sources, network.registry.operator, network.reporting.readRpc.base);
   for (const r of rejected) console.warn(`registry version ${r.registry_version ?? "?"} from ${r.source} failed verification and is not used: ${r.failed.map((f) => f.name).join(", ")}`);

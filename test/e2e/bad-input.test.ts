@@ -8,10 +8,11 @@ import { and, eq } from "drizzle-orm";
 import { keccak256, parseAbiItem, stringToHex } from "viem";
 import { describe, expect, it } from "vitest";
 import { selectNetwork } from "../../src/networks/index.js";
+import { readServiceEnv } from "../../core/network/env.js";
 import { stack } from "../helpers/stack.js";
 
 const s = stack();
-const network = selectNetwork();
+const network = selectNetwork(readServiceEnv(process.env));
 const get = (path: string, init?: RequestInit) => fetch(`${s.indexerUrl}${path}`, init);
 
 describe("GraphQL over GET with malformed parameters", () => {

@@ -10,6 +10,7 @@ import { getAddress, parseEther } from "viem";
 import { kusdAbi, kusdpsmAbi } from "../../abis/index.js";
 import { createReplicaApp } from "../../api/replica-app.js";
 import { selectNetwork } from "../../src/networks/index.js";
+import { readServiceEnv } from "../../core/network/env.js";
 import { stack } from "../helpers/stack.js";
 import { inject } from "vitest";
 
@@ -188,12 +189,8 @@ describe("subscriptions", () => {
 describe.runIf(inject("database") === "postgres")("standalone read replica (PostgreSQL)", () => {
   const replica = () =>
     createReplicaApp({
-      databaseUrl: process.env.DATABASE_URL!,
-      viewsSchema: inject("viewsSchema"),
-      network: selectNetwork(),
-      siteUrl: "http://replica.test",
-      storeSchema: inject("storeSchema"),
-      checkResponses: true,
+      env: { ...readServiceEnv(process.env), DATABASE_URL: process.env.DATABASE_URL!, KUSD_VIEWS_SCHEMA: inject("viewsSchema"), KUSD_SITE_URL: "http://replica.test", KUSD_STORE_SCHEMA: inject("storeSchema"), KUSD_CHECK_RESPONSES: true },
+      network: selectNetwork(readServiceEnv(process.env)),
     });
 
   it("answers in process from the views schema exactly as the indexer's API does", async () => {

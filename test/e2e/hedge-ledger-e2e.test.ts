@@ -10,13 +10,14 @@ import { hedgeLedgerRoutes } from "../../api/yield/hedge-ledger-routes.js";
 import { LEDGER_SINCE_MS } from "../../core/yield/hedge-ledger.js";
 import { readUserFills, readUserFunding } from "../../api/io/venue-history.js";
 import { selectNetwork } from "../../src/networks/index.js";
+import { readServiceEnv } from "../../core/network/env.js";
 import { freePort } from "../helpers/ports.js";
 import { stack } from "../helpers/stack.js";
 
 const { deployment: d } = stack();
 const infoUrl = `${d.venue.url}/info`;
 const hedge = d.venue.hedgeAccount;
-const ctx = createReportContext(selectNetwork(), undefined as never, "http://site.test"); // the ledger never touches ctx.db
+const ctx = createReportContext(selectNetwork(readServiceEnv(process.env)), undefined as never, "http://site.test"); // the ledger never touches ctx.db
 
 const withVenueUrl = (url: string | null): ReportContext => ({
   ...ctx,

@@ -9,6 +9,7 @@ import { formatUnits, getAddress, parseAbiItem, toFunctionSelector, type Address
 import { createReportContext } from "../../api/context.js";
 import { lendingRoutes } from "../../api/lending/routes.js";
 import { selectNetwork } from "../../src/networks/index.js";
+import { readServiceEnv } from "../../core/network/env.js";
 import { runPrinted } from "../helpers/cast.js";
 import { stack } from "../helpers/stack.js";
 
@@ -28,7 +29,7 @@ async function read<T>(address: Address, fn: string, args: unknown[] = []): Prom
 }
 
 
-const network = selectNetwork();
+const network = selectNetwork(readServiceEnv(process.env));
 const app = lendingRoutes(createReportContext(network, undefined as never, "http://site.test"));
 const get = async (path: string, via = app) => {
   const res = await via.request(path);

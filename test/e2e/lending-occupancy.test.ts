@@ -24,7 +24,7 @@ const networkWith = (lending: NetworkConfig["lending"]) =>
 
 describe("GET /api/euler without a lending market", () => {
   it("404 lending_market_not_configured (Base mainnet today), before any chain read", async () => {
-    const ctx = { network: networkWith({}), base: undefined as never, ethereum: undefined as never, db: undefined as never, venue: null, siteUrl: "http://site.test", venueMaxAgeSeconds: 0, headFreshMs: 0 } satisfies ReportContext;
+    const ctx = { network: networkWith({}), base: undefined as never, ethereum: undefined as never, db: undefined as never, venue: null, siteUrl: "http://site.test", venueMaxAgeSeconds: 0, headFreshMs: 0, marketPeers: [], honestyPeers: [] } satisfies ReportContext;
     const res = await lendingRoutes(ctx).request("/api/euler");
     expect(res.status).toBe(404);
     const body = (await res.json()) as any;

@@ -3,21 +3,24 @@ import { readFileSync } from "node:fs";
 import { getAddress } from "viem";
 import { operatorOwnedAddresses } from "../../api/paid/operator-owned.js";
 import { baseBlockAt, baseBlockOnDate } from "../../core/network/base-blocks.js";
-import { NetworkDocumentError, operatorFileAddresses, type NetworkDocument } from "../../src/networks/document.js";
-import { networkFromDocument } from "../../src/networks/from-document.js";
-import { BASE_OPERATOR_REGISTRY_FILE, networkDocument, selectNetwork, UnknownNetworkError } from "../../src/networks/index.js";
+import { NetworkDocumentError, operatorFileAddresses, type NetworkDocument } from "./document.js";
+import { networkFromDocument } from "./from-document.js";
+import { BASE_OPERATOR_REGISTRY_FILE, networkDocument, selectNetwork } from "./index.js";
+import { readServiceEnv } from "../../core/network/env.js";
 
 // The operator's registry file as committed (test:fidelity checks it equals ../shared's copy).
 const registry = JSON.parse(readFileSync(BASE_OPERATOR_REGISTRY_FILE, "utf8"));
-const env = { KUSD_NETWORK: "base", PONDER_RPC_URL_8453: "https://base.example", KUSD_READ_RPC_URL_1: "https://eth.example" };
+const raw = { KUSD_NETWORK: "base", PONDER_RPC_URL_8453: "https://base.example", KUSD_READ_RPC_URL_1: "https://eth.example" };
+const env = readServiceEnv(raw);
 const base = () => selectNetwork(env);
+const select = (e: Record<string, string>) => selectNetwork(readServiceEnv(e));
 
 describe("network selection", () => {
   it("refuses an unknown network and a base config without RPC URLs", () => {
-    expect(() => selectNetwork({ KUSD_NETWORK: "sepolia" })).toThrow(UnknownNetworkError);
-    expect(() => selectNetwork({ KUSD_NETWORK: "base" })).toThrow(/PONDER_RPC_URL_8453/);
-    expect(() => selectNetwork({ KUSD_NETWORK: "base", PONDER_RPC_URL_8453: "https://base.example" })).toThrow(/KUSD_READ_RPC_URL_1/);
-    expect(() => selectNetwork({ ...env, KUSD_ETH_GET_LOGS_BLOCK_RANGE: "ten" })).toThrow(/KUSD_ETH_GET_LOGS_BLOCK_RANGE/);
+    expect(() => select({ KUSD_NETWORK: "sepolia" })).toThrow(/KUSD_NETWORK must be "devnet" or "base"/);
+    expect(() => select({ KUSD_NETWORK: "base" })).toThrow(/PONDER_RPC_URL_8453/);
+    expect(() => select({ KUSD_NETWORK: "base", PONDER_RPC_URL_8453: "https://base.example" })).toThrow(/KUSD_READ_RPC_URL_1/);
+    expect(() => select({ ...raw, KUSD_ETH_GET_LOGS_BLOCK_RANGE: "ten" })).toThrow(/KUSD_ETH_GET_LOGS_BLOCK_RANGE/);
   });
 
   it("indexes the operator's published Base addresses, read from its file by name", () => {
@@ -38,7 +41,7 @@ describe("network selection", () => {
     expect(net.registryAccounts).toContain(getAddress(registry.admin.safe));
     // Only base is followed; its polling and getLogs range are configurable.
     expect(net.chains.base).toMatchObject({ id: 8453, pollingIntervalMs: 2_000, ethGetLogsBlockRange: null });
-    expect(selectNetwork({ ...env, KUSD_ETH_GET_LOGS_BLOCK_RANGE: "2000", KUSD_POLLING_INTERVAL_MS: "500" }).chains.base).toMatchObject({ pollingIntervalMs: 500, ethGetLogsBlockRange: 2_000 });
+    expect(select({ ...raw, KUSD_ETH_GET_LOGS_BLOCK_RANGE: "2000", KUSD_POLLING_INTERVAL_MS: "500" }).chains.base).toMatchObject({ pollingIntervalMs: 500, ethGetLogsBlockRange: 2_000 });
   });
 
   it("follows a newer copy of the operator's file without a release, and refuses a document naming what is not in it", () => {

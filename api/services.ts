@@ -1,0 +1,82 @@
+/**
+ * The service composed from its configuration: the one place that turns a parsed environment, a
+ * network and a database into the report context, the operator store, the statements, the
+ * registry and the application. Ponder's API (src/api/index.ts) and the read replica
+ * (api/replica-app.ts) both call it, so they honour the same variables the same way.
+ */
+import type { Hono } from "hono";
+import type { Registry } from "prom-client";
+import type { ServiceEnv } from "../core/network/env.js";
+import type { NetworkConfig } from "../core/network/types.js";
+import { createApp } from "./app.js";
+import { createReportContext, reportBlockHash, type ReportContext } from "./context.js";
+import type { KusdMetrics } from "./http/metrics.js";
+import type { ReadDb } from "./io/indexed-reads.js";
+import { loadSignatureBook, RegistryService } from "./registry/registry-service.js";
+import { loadSigningKeys, type SigningKeys } from "./statements/keys.js";
+import { HOUR_SECONDS, StatementService } from "./statements/statement-service.js";
+import { venueRecords } from "./statements/venue-records.js";
+import { openOperatorStore, type OperatorStore } from "./store/operator-store.js";
+
+export type ServiceOptions = {
+  env: ServiceEnv;
+  network: NetworkConfig;
+  db: ReadDb;
+  /** The signing API signs statements (and the binding) and takes admin requests; a replica serves what the signer stored. */
+  role: "signer" | "replica";
+  /** The port the site is served on when KUSD_SITE_URL is unset. */
+  defaultPort: number;
+  /** kUSD's Prometheus figures; `serveFrom` when this app answers GET /metrics itself (the replica). */
+  metrics?: { kusd: KusdMetrics; serveFrom?: Registry };
+  pageDir?: string;
+  /** Routes of the host that come before ours (Ponder's generated GraphQL). */
+  host?: (app: Hono) => void;
+};
+
+export type Service = { app: Hono; ctx: ReportContext; store: Promise<OperatorStore>; statements: StatementService; siteUrl: string; close(): Promise<void> };
+
+export function createService(o: ServiceOptions): Service {
+  const { env, network } = o;
+  const siteUrl = (env.KUSD_SITE_URL ?? `http://localhost:${env.PORT ?? o.defaultPort}`).replace(/\/$/, "");
+  const store = openOperatorStore({ databaseUrl: env.DATABASE_URL, directory: env.KUSD_STORE_DIR, schema: env.KUSD_STORE_SCHEMA });
+  const ctx: ReportContext = createReportContext(network, o.db, siteUrl, {
+    venueMaxAgeSeconds: env.KUSD_VENUE_MAX_AGE_SECONDS,
+    headFreshMs: env.KUSD_HEAD_FRESH_MS,
+    ...(o.metrics && { observeBuild: o.metrics.kusd.observeBuild }),
+    // The hash read is the reports' own (memoised); it runs only once ctx exists.
+    venueRecords: venueRecords(store, network, siteUrl, (n) => reportBlockHash(ctx, n)),
+    marketPeers: env.KUSD_MARKET_PEERS,
+    honestyPeers: env.KUSD_HONESTY_PEERS,
+  });
+  const signer = o.role === "signer";
+  const keys: SigningKeys = signer ? loadSigningKeys(network, env) : { operator: null, attestation: null, attestationFrom: network.reporting.signers.attestationFrom };
+  const statements = new StatementService(ctx, store, keys);
+  if (signer) statements.start(env.KUSD_STATEMENT_INTERVAL_SECONDS ?? HOUR_SECONDS);
+  const app = createApp({
+    ctx,
+    statements,
+    registry: new RegistryService(ctx, () => loadSignatureBook(ctx, env)),
+    keys,
+    store,
+    siteUrl,
+    env,
+    ...(signer && { adminToken: env.KUSD_ADMIN_TOKEN }),
+    checkResponses: env.KUSD_CHECK_RESPONSES ?? false,
+    paymentLeaseSeconds: env.KUSD_PAYMENT_LEASE_SECONDS,
+    benchRoutes: env.KUSD_BENCH_ROUTES ?? false,
+    ...(o.pageDir && { pageDir: o.pageDir }),
+    ...(o.metrics && { metrics: o.metrics }),
+    ...(o.host && { host: o.host }),
+  });
+  return {
+    app,
+    ctx,
+    store,
+    statements,
+    siteUrl,
+    async close() {
+      statements.stop();
+      await (await store).close();
+    },
+  };
+}

@@ -1,0 +1,10 @@
+/**
+ * Ponder's process (ponder.config.ts, the indexing functions and the API it serves): its
+ * environment, parsed once here and nowhere else, and the network it indexes.
+ */
+import { readRunnerEnv, readServiceEnv } from "../core/network/env.js";
+import { loadNetwork } from "./networks/index.js";
+
+export const serviceEnv = readServiceEnv(process.env);
+export const runnerEnv = readRunnerEnv(process.env);
+export const network = await loadNetwork(serviceEnv);
