@@ -1,5 +1,5 @@
 /**
- * GET /api/apy (spec 2.4): the report is its inputs, read once (api/yield/apy-inputs.ts), put
+ * GET /api/apy (spec 2.4): the report is its inputs, read once (api/yield/apy-reads.ts), put
  * through the pure builder (core/yield/apy-report.ts), whose ApyReportSchema is the response's
  * contract. A venue that cannot be read leaves the venue-derived fields null, never guessed.
  */
@@ -8,7 +8,7 @@ import { memo, perObject } from "../io/memo.js";
 import { render, type Rendered } from "../http/rendered.js";
 import { buildApyReport, type ApyReport } from "../../core/yield/apy-report.js";
 import type { MarketPeer } from "../../core/yield/apy-market-context.js";
-import { readApyInputs } from "./apy-inputs.js";
+import { readApyInputs } from "./apy-reads.js";
 
 export { MIN_RUNWAY_DAYS } from "../../core/yield/apy-incentive.js";
 export type { MarketPeer };

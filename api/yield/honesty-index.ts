@@ -6,7 +6,7 @@
  * published shape (HonestyIndexSchema, the type loadHonestyIndex returns) is in
  * core/yield/honesty-index-schema.ts.
  */
-import { realizedApy } from "../../core/yield/realized-apy.js";
+import { annualizedGrowth } from "../../core/yield/apy-formula.js";
 import type { PublicClient } from "viem";
 import { signerFor, type SigningKeys } from "../statements/keys.js";
 import { signPayload } from "../../core/attestation/sign.js";
@@ -63,7 +63,7 @@ export async function loadHonestyIndex(ctx: ReportContext, keys: SigningKeys, va
     for (const days of BOARD_WINDOWS_DAYS) {
       const startBlock = await blockAtOrBefore(client, Number(head.timestamp) - days * 86_400, head);
       const start = startBlock ? await at(startBlock) : null;
-      const apy = start && end ? realizedApy(start, end) : null;
+      const apy = start && end ? annualizedGrowth(start, end) : null;
       if (start) verify.push(start.command);
       windows[`${days}d` as const] = { realizedAPY: apy === null ? null : round(apy, 8), fromBlock: start?.block ?? null, toBlock: end?.block ?? null, note: start ? undefined : "no share price that far back (the vault is younger than the window)" };
     }

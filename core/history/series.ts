@@ -11,7 +11,7 @@ import { z } from "zod";
 import { KusdError } from "../errors.js";
 import type { PsmKey } from "../network/types.js";
 import { isoTimeSchema, weiSchema } from "../schema-primitives.js";
-import { outstandingKusd, psmSolvencyRatio } from "../reserves/solvency.js";
+import { outstandingKusd, psmSolvencyRatio } from "../reserves/solvency-formulas.js";
 import { PSM_KEYS } from "../reserves/por/snapshot.js";
 import { isoTime, round, toUnits } from "../reserves/units.js";
 

@@ -6,7 +6,7 @@
  */
 import type { Address } from "viem";
 import { z } from "zod";
-import { pct } from "../reserves/solvency.js";
+import { pct } from "../reserves/solvency-formulas.js";
 import type { Read } from "../reserves/por/snapshot.js";
 import { isoTime, toUnits } from "../reserves/units.js";
 import { addressSchema, isoTimeSchema, verifyViaSchema, weiSchema } from "../schema-primitives.js";

@@ -5,7 +5,7 @@
 import { z } from "zod";
 import type { PsmKey } from "../network/types.js";
 import { isoTimeSchema, verifyViaSchema, weiSchema } from "../schema-primitives.js";
-import { outstandingKusd } from "./solvency.js";
+import { outstandingKusd } from "./solvency-formulas.js";
 import { isoTime, toUnits } from "./units.js";
 
 export const StatsSchema = z.strictObject({

@@ -18,14 +18,14 @@ export function carryMultiplier(l: number): number {
   return l / (l + 1);
 }
 
-export type ApyInputs = { stakingYield: number; fundingAnnual: number; strategyCostFraction: number; insuranceAllocation: number; protocolFee: number };
+export type HeadlineInputs = { stakingYield: number; fundingAnnual: number; strategyCostFraction: number; insuranceAllocation: number; protocolFee: number };
 
 /**
  * Rule 1: headline = L/(L+1) × (staking yield + trailing funding) × (1 − strategy cost)
  * × (1 − insurance allocation) × (1 − protocol fee). Rule 3: no incentive in it. `atLeverage`
  * replaces the model's L (the measured venue leverage).
  */
-export function headlineApy(i: ApyInputs, atLeverage?: number) {
+export function headlineApy(i: HeadlineInputs, atLeverage?: number) {
   const l = atLeverage ?? leverage(i.fundingAnnual);
   const multiplier = carryMultiplier(l);
   const gross = multiplier * (i.stakingYield + i.fundingAnnual);
@@ -59,21 +59,31 @@ export function smaStakingYield(observations: readonly { t: number; rate: bigint
 }
 
 /**
- * Rules 4 and 7: realized yield from two share prices (convertToAssets of one 1e24 share, in
- * kUSD wei), annualised on a 365-day year over the days between them; clamped when the
- * history is shorter than the window.
+ * Share-price growth annualised on a 365-day year: (assets per share at `to` / at `from` − 1) ×
+ * 365 / days between them; null over no time or from a zero price. The realized yield of
+ * /api/apy and every window of the honesty board.
  */
+export function annualizedGrowth(from: { t: number; assets: bigint }, to: { t: number; assets: bigint }): number | null {
+  const days = (to.t - from.t) / 86_400;
+  if (days <= 0 || from.assets === 0n) return null;
+  return (Number(to.assets) / Number(from.assets) - 1) * (365 / days);
+}
+
 /** How far the measured span may stray from the window before it is flagged as clamped. */
 export const WINDOW_SLACK_DAYS = 1;
 
+/**
+ * Rules 4 and 7: realized yield from two share prices (convertToAssets of one 1e24 share, in
+ * kUSD wei) over the days between them; clamped when the history is shorter than the window.
+ */
 export function realizedAnnualized(start: { t: number; assetsPerShare: bigint }, end: { t: number; assetsPerShare: bigint }, windowDays = REALIZED_WINDOW_DAYS) {
   const days = (end.t - start.t) / 86_400;
-  if (days <= 0 || start.assetsPerShare === 0n) return { annualized: null, days: 0, windowClamped: true };
-  const growth = Number(end.assetsPerShare) / Number(start.assetsPerShare) - 1;
+  const annualized = annualizedGrowth({ t: start.t, assets: start.assetsPerShare }, { t: end.t, assets: end.assetsPerShare });
+  if (annualized === null) return { annualized: null, days: 0, windowClamped: true };
   // Flagged whenever the span measured is not the window: a shorter history, or no observation
   // within a day of the window's start (the nearest earlier one is older, so the span is longer).
   // Share prices are observed every few hours, so a day's slack is the sampling, not a gap.
-  return { annualized: growth * (365 / days), days, windowClamped: Math.abs(days - windowDays) > WINDOW_SLACK_DAYS };
+  return { annualized, days, windowClamped: Math.abs(days - windowDays) > WINDOW_SLACK_DAYS };
 }
 
 /** What an escrow balance can pay a book of `tvl` per year if spread over `daysLeft` days. */

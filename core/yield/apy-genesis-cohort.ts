@@ -4,19 +4,19 @@
  * pro rata, so the figures describe the book as a whole, not any one account.
  */
 import { z } from "zod";
-import { addressSchema, verifyViaSchema } from "../schema-primitives.js";
+import { addressSchema, verifyViaSchema, isoDateSchema, pctTextSchema } from "../schema-primitives.js";
 import { isoDate, orNull, round, toUnits } from "../reserves/units.js";
 import type { EscrowTerms } from "./apy-escrow.js";
 import type { EscrowInputs } from "./apy-inputs.js";
 import type { EscrowReport } from "./apy-incentive.js";
-import { BlockNumber, fixed, Fraction, IsoDate, PctText, pctText } from "./apy-json-types.js";
+import { BlockNumber, fixed, Fraction, pctText } from "./apy-json-types.js";
 
 export const GenesisCohortSchema = z.strictObject({
   active: z.boolean(),
   distributionLive: z.boolean(),
   label: z.string(),
   targetTotalAPY: Fraction,
-  targetTotalAPYPct: PctText,
+  targetTotalAPYPct: pctTextSchema,
   baseAPY: Fraction,
   subsidyAPY: Fraction.describe("target − base"),
   deliveredTotalAPY: Fraction.describe("base + min(subsidy scaled by cap / book, escrow balance / book × 365 / days remaining)"),
@@ -37,9 +37,9 @@ export const GenesisCohortSchema = z.strictObject({
   externalStakedUSD: z.number(),
   termCostUSD: z.number(),
   termDays: z.number(),
-  endsAt: IsoDate,
+  endsAt: isoDateSchema,
   daysRemaining: z.int(),
-  deliveredAtBook: z.array(z.strictObject({ stakedUSD: z.number(), deliveredTotalAPYPct: PctText })).describe("deliveredTotalAPY in percent at a quarter, half, one and two times the cap"),
+  deliveredAtBook: z.array(z.strictObject({ stakedUSD: z.number(), deliveredTotalAPYPct: pctTextSchema })).describe("deliveredTotalAPY in percent at a quarter, half, one and two times the cap"),
   observedAtBlock: BlockNumber,
   rpcUsed: z.string(),
   basis: z.string(),

@@ -4,14 +4,14 @@
  * the model's steps and framing (apy-framing.ts) how to read it.
  */
 import { z } from "zod";
-import { isoTimeSchema } from "../schema-primitives.js";
-import { pct } from "../reserves/solvency.js";
+import { isoTimeSchema, pctTextSchema } from "../schema-primitives.js";
+import { pct } from "../reserves/solvency-formulas.js";
 import { round } from "../reserves/units.js";
 import { FUNDING_WINDOW_DAYS } from "./apy-formula.js";
 import type { ApyFigures } from "./apy-figures.js";
 import { FundingRatesSchema, fundingRegime } from "./apy-funding.js";
 import type { ApyInputs } from "./apy-inputs.js";
-import { Fraction, PctText } from "./apy-json-types.js";
+import { Fraction } from "./apy-json-types.js";
 import { LstYieldsSchema } from "./apy-staking.js";
 
 const expected = Fraction.nullable().describe("L/(L+1) × (staking yield + trailing funding) × (1 − strategy cost) × (1 − insurance allocation) × (1 − protocol fee); null when the venue or the LST rates are unknown");
@@ -20,8 +20,8 @@ export const HeadlineSchema = z.strictObject({
   apy: z.number().nullable().describe("expectedAPY in percent, 4 decimals"),
   expectedAPY: expected,
   organicAPY: expected.describe("the same value as expectedAPY"),
-  expectedAPYPct: PctText.nullable(),
-  organicAPYPct: PctText.nullable(),
+  expectedAPYPct: pctTextSchema.nullable(),
+  organicAPYPct: pctTextSchema.nullable(),
   basis: z.literal("deployed"),
   modeled: z.literal(true),
   isLive: z.boolean().describe("false when the venue could not be read"),
@@ -29,7 +29,7 @@ export const HeadlineSchema = z.strictObject({
   regime: z.enum(["negative-funding", "neutral-funding", "positive-funding"]).nullable(),
   fundingRate: Fraction.nullable().describe("the trailing funding mean used: mean hourly rate over the window × 8760"),
   stakingYield: Fraction.nullable().describe("liquid-staking yield: 7-day simple moving average, mean over the LSTs"),
-  stakingYieldPct: PctText.nullable(),
+  stakingYieldPct: pctTextSchema.nullable(),
   hedgeVenue: z.string(),
   bestFundingVenue: z.string().nullable(),
   fundingRates: FundingRatesSchema,

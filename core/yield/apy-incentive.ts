@@ -5,12 +5,12 @@
  * sustains. Neither is in the headline.
  */
 import { z } from "zod";
-import { addressSchema, hash32Schema, verifyViaSchema } from "../schema-primitives.js";
-import { pct } from "../reserves/solvency.js";
+import { addressSchema, hash32Schema, verifyViaSchema, isoDateSchema, pctTextSchema } from "../schema-primitives.js";
+import { pct } from "../reserves/solvency-formulas.js";
 import { isoDate, orNull, round, toUnits } from "../reserves/units.js";
 import type { EscrowTerms } from "./apy-escrow.js";
 import type { ApyInputs, EscrowInputs } from "./apy-inputs.js";
-import { BlockNumber, DAY, fixed, Fraction, IsoDate, PctText, pctText } from "./apy-json-types.js";
+import { BlockNumber, DAY, fixed, Fraction, pctText } from "./apy-json-types.js";
 import { fullRateToTvl } from "./cohort.js";
 
 /** Runway below which the escrow is said to need funding. */
@@ -21,7 +21,7 @@ export type EscrowReport = Pick<ApyInputs, "now" | "blockNumber" | "commandRpcUr
 
 const usd = (raw: bigint | null) => orNull(raw, (x) => toUnits(x, 18));
 
-export const LastDistributionSchema = z.strictObject({ date: IsoDate, amountKUSD: z.number(), txHash: hash32Schema, note: z.string() });
+export const LastDistributionSchema = z.strictObject({ date: isoDateSchema, amountKUSD: z.number(), txHash: hash32Schema, note: z.string() });
 
 function lastDistribution(e: EscrowInputs): z.infer<typeof LastDistributionSchema> | null {
   const y = e.lastYield;
@@ -42,22 +42,22 @@ export const IncentiveSchema = z.strictObject({
   distributionsFromEscrow: z.literal(true),
   label: z.string(),
   baseAPY: Fraction.describe("expectedAPY, which the escrow tops up (0 when unknown)"),
-  baseAPYPct: PctText,
+  baseAPYPct: pctTextSchema,
   incentiveAPY: Fraction.nullable().describe("what stakers actually received: the realized skUSD yield, escrow distributions included"),
-  incentiveAPYPct: PctText.nullable(),
+  incentiveAPYPct: pctTextSchema.nullable(),
   incentiveNote: z.string(),
   distributionLive: z.boolean().describe("a distribution into skUSD within the last 8 days"),
   lastVaultDistribution: LastDistributionSchema.nullable(),
   distributionNote: z.string(),
   totalAPY: Fraction.nullable().describe("the realized skUSD yield over the window (what stakers received, base and incentive together); see totalAPYNote"),
-  totalAPYPct: PctText.nullable(),
+  totalAPYPct: pctTextSchema.nullable(),
   totalAPYNote: z.string(),
   targetTotalAPY: Fraction.nullable(),
   fullRateToTVL: z.number().nullable().describe("the TVL up to which the balance pays the full target for the days remaining"),
-  fundedThrough: IsoDate.nullable().describe("the day the escrow stops paying: now + runwayDays, or endsAt when that comes first"),
+  fundedThrough: isoDateSchema.nullable().describe("the day the escrow stops paying: now + runwayDays, or endsAt when that comes first"),
   minRunwayDays: z.int(),
   wouldPayAPY: Fraction.nullable().describe("min(what the target needs above the base, what the balance sustains over the days left); conditional"),
-  wouldPayAPYPct: PctText.nullable(),
+  wouldPayAPYPct: pctTextSchema.nullable(),
   sustainableAPY: Fraction.nullable().describe("escrow balance / eligible TVL × 365 / days left"),
   capBinding: z.boolean().nullable(),
   taperBinding: z.boolean().nullable(),
@@ -71,7 +71,7 @@ export const IncentiveSchema = z.strictObject({
   eligibleTVL: z.number().nullable().describe("skUSD totalAssets / 1e18"),
   tvlCapUSD: z.number().nullable(),
   runwayDays: z.number().nullable(),
-  endsAt: IsoDate.nullable(),
+  endsAt: isoDateSchema.nullable(),
   observedAtBlock: BlockNumber,
   rpcUsed: z.string(),
   basis: z.string(),

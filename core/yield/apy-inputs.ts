@@ -3,7 +3,6 @@
  * and hedge account, the indexed LST rates and skUSD share prices, and the incentive escrow read
  * at one pinned block. Raw values only (null where a read failed); the I/O that fills them lives
  * in api/yield/apy-inputs.ts, so the report itself can be built and tested without a chain.
- * (Not apy-formula.ts's ApyInputs, which are the headline formula's operands.)
  */
 import type { Address, Hex } from "viem";
 import type { NetworkConfig } from "../network/types.js";

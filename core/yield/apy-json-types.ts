@@ -3,15 +3,13 @@
  * JSON only: the schemas become the OpenAPI document through z.toJSONSchema.
  */
 import { z } from "zod";
-import { pct } from "../reserves/solvency.js";
+import { pct } from "../reserves/solvency-formulas.js";
 import { round } from "../reserves/units.js";
 
 export const DAY = 86_400;
 
 /** A fraction (0.0635 is 6.35 %). */
 export const Fraction = z.number();
-export const PctText = z.string().regex(/^-?\d+\.\d{2}%$/).describe('percent text, two decimals ("6.35%")');
-export const IsoDate = z.iso.date();
 export const BlockNumber = z.int().nonnegative();
 
 // round and pct return null only for a null input; these keep a known figure typed as known.

@@ -3,8 +3,8 @@
  * the genesis cohort (what the incentive escrow delivers at each book size), and the incentive
  * schedule figures. Inputs in USD / fractions; nothing here reads anything.
  */
-import { pct } from "../reserves/solvency.js";
-import { headlineApy, sustainableApy, type ApyInputs } from "./apy-formula.js";
+import { pct } from "../reserves/solvency-formulas.js";
+import { headlineApy, sustainableApy, type HeadlineInputs } from "./apy-formula.js";
 
 /** Quantile of a sample (linear between order statistics); null when empty. */
 export function quantile(xs: readonly number[], q: number): number | null {
@@ -20,7 +20,7 @@ export function quantile(xs: readonly number[], q: number): number | null {
  * The headline across the funding cycle: recomputed with the 10th and 90th percentile of the
  * window's hourly funding (annualised), everything else equal; in percent, low first.
  */
-export function throughCycleBandPct(hourlyRates: readonly number[], base: Omit<ApyInputs, "fundingAnnual">): [number, number] | null {
+export function throughCycleBandPct(hourlyRates: readonly number[], base: Omit<HeadlineInputs, "fundingAnnual">): [number, number] | null {
   const lo = quantile(hourlyRates, 0.1);
   const hi = quantile(hourlyRates, 0.9);
   if (lo === null || hi === null) return null;
@@ -29,7 +29,7 @@ export function throughCycleBandPct(hourlyRates: readonly number[], base: Omit<A
 }
 
 /** The headline at a measured leverage instead of the model's L (same inputs otherwise). */
-export function netApyAtLeverage(l: number, i: ApyInputs): number {
+export function netApyAtLeverage(l: number, i: HeadlineInputs): number {
   return headlineApy(i, l).expectedAPY;
 }
 

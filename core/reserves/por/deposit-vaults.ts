@@ -5,7 +5,7 @@
  */
 import type { Address } from "viem";
 import { z } from "zod";
-import { RECONCILIATION } from "../solvency.js";
+import { RECONCILIATION } from "../solvency-formulas.js";
 import { orNull, round, toUnits } from "../units.js";
 import { addressSchema, hash32Schema, verifyViaSchema, weiSchema } from "../../schema-primitives.js";
 import { Amount, CountedInSolvency } from "./json-types.js";

@@ -1,15 +1,15 @@
 /** market: the ETH / USD price every ETH figure of the report is converted at. */
 import { z } from "zod";
 import { isoTime } from "../units.js";
-import { verifyViaSchema } from "../../schema-primitives.js";
-import { Amount, IsoTime } from "./json-types.js";
+import { verifyViaSchema, isoTimeSchema } from "../../schema-primitives.js";
+import { Amount } from "./json-types.js";
 import type { ChainSnapshot } from "./snapshot.js";
 import { cmd, cmds } from "./values.js";
 
 export const MarketSchema = z.strictObject({
   ethPriceUSD: Amount.describe("latestRoundData() answer of the ETH / USD feed at the report's block; null when no feed is configured or the read failed"),
   source: z.string(),
-  updatedAt: IsoTime.nullable().describe("the feed round's updatedAt"),
+  updatedAt: isoTimeSchema.nullable().describe("the feed round's updatedAt"),
   verifyVia: verifyViaSchema,
 });
 export type Market = z.infer<typeof MarketSchema>;

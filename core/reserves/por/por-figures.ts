@@ -4,7 +4,7 @@
  * computed once so that every section publishes the same value.
  */
 import type { Address } from "viem";
-import { outstandingKusd, recogniseL1Assets, vaultTvlUsd } from "../solvency.js";
+import { outstandingKusd, recogniseL1Assets, vaultTvlUsd } from "../solvency-formulas.js";
 import { orNull, toUnits } from "../units.js";
 import { PSM_KEYS, type ChainSnapshot, type HolderSnapshot, type StakingVaultSnapshot } from "./snapshot.js";
 import { add, eth, mul, sharesOf, usdc, v } from "./values.js";

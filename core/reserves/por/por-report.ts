@@ -5,14 +5,13 @@
  * by the assembler fails validation instead of drifting from the published document.
  */
 import type { Address, Hex } from "viem";
-import { hash32Schema } from "../../schema-primitives.js";
+import { hash32Schema, isoTimeSchema } from "../../schema-primitives.js";
 import { z } from "zod";
 import type { RegistryVersionConfig } from "../../network/registry-config.js";
 import { isoTime } from "../units.js";
 import { AttestationSchema, buildAttestation } from "./attestation.js";
 import { buildMinterRole, buildVaultV1, buildVaultV2, VaultV1Schema, VaultV2Schema } from "./deposit-vaults.js";
 import { buildHolder, buildMultisig, HolderSchema, MultisigSchema } from "./holders.js";
-import { IsoTime } from "./json-types.js";
 import { buildLiabilities, LiabilitiesSchema } from "./liabilities.js";
 import { buildMarket, MarketSchema } from "./market.js";
 import { computePorFigures, type ListedAccount, type PorFigures } from "./por-figures.js";
@@ -64,7 +63,7 @@ export const PorReportSchema = z
     chainId: z.int(),
     blockNumber: z.int().describe("every chain figure is a read pinned to this block"),
     blockHash: hash32Schema.nullable().describe("that block's hash: a reproduction on another node, or after a reorg, can tell it reads the same block; null when it could not be read"),
-    timestamp: IsoTime.describe("the block's timestamp"),
+    timestamp: isoTimeSchema.describe("the block's timestamp"),
     atHead: z.boolean().describe("false for a report at a past block (?block=N): the venue mirror is then reconciled against the recorded reading nearest at or before it (reserves.vault.composition.l1Assets.venueRead)"),
     reserves: ReservesSchema,
     liabilities: LiabilitiesSchema,

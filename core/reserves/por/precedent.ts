@@ -8,8 +8,7 @@ import { z } from "zod";
 import type { RegistryVersionConfig } from "../../network/registry-config.js";
 import { listedEntryAt } from "../../registry/versions.js";
 import { isoDate, toUnits } from "../units.js";
-import { addressSchema, hash32Schema, verifyViaSchema, weiSchema } from "../../schema-primitives.js";
-import { IsoDate } from "./json-types.js";
+import { addressSchema, hash32Schema, verifyViaSchema, weiSchema, isoDateSchema } from "../../schema-primitives.js";
 
 export type PsmLabel = { key: string; address: Address; label: string };
 
@@ -50,7 +49,7 @@ export function relationship(registry: readonly RegistryVersionConfig[], redeeme
 }
 
 export const PrecedentTransactionSchema = z.strictObject({
-  date: IsoDate,
+  date: isoDateSchema,
   txHash: hash32Schema,
   blockNumber: z.int(),
   psmAddress: addressSchema,
@@ -75,7 +74,7 @@ export const PrecedentSchema = z.strictObject({
   lifetimeKUSDBurned: z.number().describe("every Transfer to the zero address, the live PSM's redemption burns included"),
   lifetimeKUSDBurnedWei: weiSchema,
   redemptionBurnedKUSD: z.number(),
-  completeAsOf: IsoDate.describe("the date of the block the indexed history is complete to"),
+  completeAsOf: isoDateSchema.describe("the date of the block the indexed history is complete to"),
   completeAsOfBlock: z.int(),
   transactions: z.array(PrecedentTransactionSchema),
   note: z.string(),

@@ -4,10 +4,10 @@
  */
 import { z } from "zod";
 import { redemptionDepth } from "../redemption-routing.js";
-import { pct } from "../solvency.js";
+import { pct } from "../solvency-formulas.js";
 import { orNull, toUnits } from "../units.js";
-import { addressSchema } from "../../schema-primitives.js";
-import { Amount, PctString } from "./json-types.js";
+import { addressSchema, pctTextSchema } from "../../schema-primitives.js";
+import { Amount } from "./json-types.js";
 import type { PorFigures } from "./por-figures.js";
 import { buildPrecedent, PrecedentSchema, type PrecedentInputs } from "./precedent.js";
 import { PSM_KEYS, PSM_LABELS, type ChainSnapshot } from "./snapshot.js";
@@ -18,7 +18,7 @@ export const ByContractSchema = z.strictObject({
   label: z.string(),
   address: addressSchema,
   reserveUSDC: Amount,
-  pctOfOutstanding: PctString.nullable(),
+  pctOfOutstanding: pctTextSchema.nullable(),
   redeemOnly: z.boolean().nullable().describe("MINTER_ROLE revoked: minting disabled, redemption not"),
   canServeRedemptions: z.boolean().describe("not paused and holding USDC"),
 });
@@ -26,10 +26,10 @@ export type ByContract = z.infer<typeof ByContractSchema>;
 
 export const RedemptionDepthSchema = z.strictObject({
   instantSingleTransactionUSDC: z.number().describe("the deepest single PSM reserve, never the sum"),
-  instantSingleTransactionPctOfOutstanding: PctString.nullable(),
+  instantSingleTransactionPctOfOutstanding: pctTextSchema.nullable(),
   deepestLegAddress: addressSchema.nullable(),
   totalReachableUSDC: z.number().describe("the reserves of every PSM that can serve redemptions, summed"),
-  totalReachablePctOfOutstanding: PctString.nullable(),
+  totalReachablePctOfOutstanding: pctTextSchema.nullable(),
   totalReachableRequiresSequentialTransactions: z.boolean(),
   outstandingKUSD: Amount,
   precedent: PrecedentSchema,

@@ -1,8 +1,9 @@
 /** solvency (spec 2.3 rules 2–6): the 1:1 PSM backing and the USD aggregate over collateral. */
+import { pctTextSchema } from "../../schema-primitives.js";
 import { z } from "zod";
-import { aggregateCollateralRatio, collateralUsd, pct, psmSolvencyRatio, SOLVENCY_STATUS, solvencyStatus } from "../solvency.js";
+import { aggregateCollateralRatio, collateralUsd, pct, psmSolvencyRatio, SOLVENCY_STATUS, solvencyStatus } from "../solvency-formulas.js";
 import { round } from "../units.js";
-import { Amount, PctString } from "./json-types.js";
+import { Amount } from "./json-types.js";
 import type { PorFigures } from "./por-figures.js";
 
 export const SolvencySchema = z.strictObject({
@@ -10,15 +11,15 @@ export const SolvencySchema = z.strictObject({
   statusThresholds: z.string(),
   psmSolvent: z.boolean().nullable().describe("psmSolvencyRatio ≥ 1; null when the ratio is unknown"),
   psmSolvencyRatio: Amount.describe("combined PSM USDC / outstanding kUSD: the 1:1 mint-backing headline"),
-  psmSolvencyPct: PctString.nullable(),
+  psmSolvencyPct: pctTextSchema.nullable(),
   primaryBackingRatio: Amount.describe("equals psmSolvencyRatio"),
   collateralUSD: Amount.describe("vault v1 tvlUSD + insurance fund USD + combined PSM USDC"),
   liabilitiesUSD: Amount.describe("outstanding kUSD"),
   aggregateCollateralRatio: Amount.describe("collateralUSD / liabilitiesUSD"),
-  aggregateCollateralRatioPct: PctString.nullable(),
+  aggregateCollateralRatioPct: pctTextSchema.nullable(),
   aggregateBasis: z.string(),
   ratio: Amount.describe("deprecated alias of aggregateCollateralRatio"),
-  ratioPct: PctString.nullable().describe("deprecated alias of aggregateCollateralRatioPct"),
+  ratioPct: pctTextSchema.nullable().describe("deprecated alias of aggregateCollateralRatioPct"),
   ratioDeprecated: z.string(),
 });
 export type Solvency = z.infer<typeof SolvencySchema>;

@@ -8,8 +8,7 @@
  * cannot be read.
  */
 import { z } from "zod";
-import { hash32Schema } from "../../schema-primitives.js";
-import { IsoTime } from "./json-types.js";
+import { hash32Schema, isoTimeSchema } from "../../schema-primitives.js";
 
 export const RECORDED_VENUE_MAX_AGE_SECONDS = 7_200;
 
@@ -37,7 +36,7 @@ export const VenueReadSchema = z
   .strictObject({
     source: z.enum(VENUE_SOURCES).describe("live: read now (report at the head); recorded: the reading a signed statement used at this block or nearest before it; none: no venue equity counts"),
     reason: z.string().nullable().describe("why no venue equity counts (source none); null otherwise"),
-    venueTime: IsoTime.nullable().describe("the venue's own time of its answer; null when it gave none or there is no answer"),
+    venueTime: isoTimeSchema.nullable().describe("the venue's own time of its answer; null when it gave none or there is no answer"),
     ageSeconds: z.int().nonnegative().nullable().describe("seconds between the venue's answer and this report's moment (now at the head, the block's time at a past block)"),
     recordedAtBlock: z.int().nullable().describe("the block of the statement that recorded the reading (source recorded)"),
     statement: hash32Schema.nullable().describe("attestation_hash of that statement"),

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   aggregateCollateralRatio, collateralUsd, outstandingKusd, pct, psmSolvencyRatio, recogniseL1Assets, solvencyStatus, vaultTvlUsd,
-} from "./solvency.js";
+} from "./solvency-formulas.js";
 
 const k = (n: number) => BigInt(n) * 10n ** 18n;
 
