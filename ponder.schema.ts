@@ -12,15 +12,16 @@ export const psmSwap = onchainTable(
   "psm_swap",
   (t) => ({
     id: t.text().primaryKey(), // txHash-logIndex
-    psmKey: t.text().notNull(), // psmMint | psmRetiredMint | psmRedeemReserve
+    // What each column holds: PSM_SWAP_COLUMNS in core/indexed/columns.ts (GraphQL's descriptions).
+    psmKey: t.text().notNull(),
     psm: t.hex().notNull(),
     direction: swapDirection("direction").notNull(),
     user: t.hex().notNull(),
-    usdcAmount: t.bigint().notNull(), // USDC in (mint) or paid out (redeem), 6 decimals
-    kusdAmount: t.bigint().notNull(), // kUSD minted (mint) or taken in (redeem), 18 decimals
-    fee: t.bigint().notNull(), // as emitted, in fromToken units: USDC (6 decimals) for a mint, kUSD (18) for a redemption
-    feeBps: t.integer().notNull(), // fee / amount, in basis points
-    kusdBurned: t.bigint().notNull(), // kUSD the PSM burned in this redemption (the live PSM while minting is on), else 0
+    usdcAmount: t.bigint().notNull(),
+    kusdAmount: t.bigint().notNull(),
+    fee: t.bigint().notNull(),
+    feeBps: t.integer().notNull(),
+    kusdBurned: t.bigint().notNull(),
     txHash: t.hex().notNull(),
     blockNumber: t.bigint().notNull(),
     timestamp: t.bigint().notNull(),

@@ -1,4 +1,5 @@
 /** Aggregates analysts ask for: PSM volume per day or month, and redemptions by redeemer. */
+import { PSM_SWAP_COLUMNS } from "../../core/indexed/columns.js";
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import * as schema from "../../ponder.schema.js";
 import { builder } from "./builder.js";
@@ -21,7 +22,7 @@ const BucketRef = builder.objectRef<Bucket>("PsmVolumeBucket").implement({
     count: t.exposeInt("count"),
     usdcTotal: t.field({ type: "BigInt", description: "USDC, 6 decimals", resolve: (b) => b.usdcTotal }),
     kusdTotal: t.field({ type: "BigInt", description: "kUSD, 18 decimals", resolve: (b) => b.kusdTotal }),
-    feeTotal: t.field({ type: "BigInt", description: "Sum of Swap.fee in fromToken units: USDC (6 decimals) for mints, kUSD (18 decimals) for redemptions", resolve: (b) => b.feeTotal }),
+    feeTotal: t.field({ type: "BigInt", description: `Sum of fee. ${PSM_SWAP_COLUMNS.fee}`, resolve: (b) => b.feeTotal }),
   }),
 });
 

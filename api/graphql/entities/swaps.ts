@@ -7,6 +7,7 @@ import { connectionOf, keysetPage, OrderDirection, type Keyset } from "../connec
 import { RangeFilter, rangeConditions } from "../filters.js";
 import { address, isoOf } from "../inputs.js";
 import { AccountRef, PsmKeyEnum, PsmRef } from "../nodes.js";
+import { PSM_SWAP_COLUMNS as C } from "../../../core/indexed/columns.js";
 
 type Swap = typeof schema.psmSwap.$inferSelect;
 type Movement = typeof schema.psmReserveMovement.$inferSelect;
@@ -21,13 +22,13 @@ export const SwapRef = builder.objectRef<Swap>("PsmSwap").implement({
   fields: (t) => ({
     id: t.exposeString("id"),
     psm: t.field({ type: PsmRef, resolve: (s) => ({ key: s.psmKey, address: s.psm }) }),
-    direction: t.field({ type: SwapDirection, resolve: (s) => s.direction }),
-    user: t.field({ type: AccountRef, description: "The swapper (for a redemption, the redeemer).", resolve: (s) => ({ address: s.user }) }),
-    usdcAmount: t.field({ type: "BigInt", description: "USDC in (mint) or paid out (redeem), 6 decimals", resolve: (s) => s.usdcAmount }),
-    kusdAmount: t.field({ type: "BigInt", description: "kUSD minted (mint) or taken in (redeem), 18 decimals", resolve: (s) => s.kusdAmount }),
-    fee: t.field({ type: "BigInt", description: "As the PSM emitted it, in fromToken units: USDC (6 decimals) for a mint, kUSD (18 decimals) for a redemption", resolve: (s) => s.fee }),
-    feeBps: t.exposeInt("feeBps", { description: "fee / amount in basis points (the tier the PSM applied)" }),
-    kusdBurned: t.field({ type: "BigInt", description: "kUSD the PSM burned in this redemption, 18 decimals: the live PSM burns while minting is enabled; PSM v1 and v3 keep redeemed kUSD as inventory (0)", resolve: (s) => s.kusdBurned }),
+    direction: t.field({ type: SwapDirection, description: C.direction, resolve: (s) => s.direction }),
+    user: t.field({ type: AccountRef, description: C.user, resolve: (s) => ({ address: s.user }) }),
+    usdcAmount: t.field({ type: "BigInt", description: C.usdcAmount, resolve: (s) => s.usdcAmount }),
+    kusdAmount: t.field({ type: "BigInt", description: C.kusdAmount, resolve: (s) => s.kusdAmount }),
+    fee: t.field({ type: "BigInt", description: C.fee, resolve: (s) => s.fee }),
+    feeBps: t.exposeInt("feeBps", { description: C.feeBps }),
+    kusdBurned: t.field({ type: "BigInt", description: C.kusdBurned, resolve: (s) => s.kusdBurned }),
     txHash: t.exposeString("txHash"),
     blockNumber: t.field({ type: "BigInt", resolve: (s) => s.blockNumber }),
     logIndex: t.exposeInt("logIndex"),
