@@ -8,8 +8,8 @@
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import { keccak256, toBytes, type Abi, type Hex } from "viem";
 import type { FamilyId, ReferenceBundle } from "./reference-bundles.js";
@@ -36,8 +36,9 @@ type Metadata = {
   sources: Record<string, { keccak256: string }>;
 };
 
+/** solc output is kept between runs (compiling the references takes most of the suite's time), in the project's ignored .cache/. */
 export function defaultCacheDir(): string {
-  return join(tmpdir(), "kusd-fidelity-solc-cache");
+  return join(fileURLToPath(new URL("../..", import.meta.url)), ".cache", "fidelity-solc");
 }
 
 function canonical(value: unknown): unknown {

@@ -3,9 +3,8 @@
  * compare ABI surfaces, drive the scenario in lockstep, and write the table of every compared
  * item to a report file.
  */
-import { existsSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { compareAbiSurfaces } from "./abi-compare.js";
 import { startFidelityChain } from "./chain.js";
 import { compileReferences, type CompiledReference } from "./compile-reference.js";
@@ -64,12 +63,13 @@ export async function runFidelity(opts: {
   reportPath?: string;
 }): Promise<FidelityReport> {
   const started = Date.now();
-  const reportPath = opts.reportPath ?? join(tmpdir(), "kusd-fidelity-report.txt");
+  // Beside the browser suite's screenshot (test-results/, ignored by git): not a fixed path in the shared temp directory.
+  const reportPath = opts.reportPath ?? join(opts.projectRoot, "test-results", "fidelity-report.txt");
   const repoDir = operatorRepoDir(opts.projectRoot);
   if (!existsSync(repoDir)) {
     throw new Error(`the operator's sources are not at ${repoDir} (CI lays out ../shared beside the project)`);
   }
-  opts.log(`compiling ${REFERENCE_BUNDLES.length} reference bundles (cached under the OS temp dir)…`);
+  opts.log(`compiling ${REFERENCE_BUNDLES.length} reference bundles (cached in .cache/fidelity-solc)…`);
   const references = await compileReferences(REFERENCE_BUNDLES, repoDir);
   const ledger = new Ledger();
   const scenarioErrors: string[] = [];
@@ -111,6 +111,7 @@ export async function runFidelity(opts: {
   } finally {
     await anvil.stop();
   }
+  mkdirSync(dirname(reportPath), { recursive: true });
   writeFileSync(reportPath, `${text}\n`);
   return { rows: ledger.rows, failures, calls: ledger.calls, scenarioErrors, reportPath, durationMs };
 }
