@@ -1,11 +1,15 @@
 /**
- * Command line of `kusd-doctor` (checks in doctor.ts). The configuration comes from the caller
- * (`loadInput`, our network config in doctor-main.ts); this file owns arguments, the RPC
- * clients and exit codes: 0 ready (warnings allowed), 1 a check failed, 2 no verdict.
+ * Command line of `kusd-doctor` (the run in doctor.ts, its checks in checks.ts). The
+ * configuration comes from the caller (`loadInput`, our network config in main.ts); this file
+ * owns arguments, the RPC clients and exit codes: 0 ready (warnings allowed), 1 a check failed,
+ * 2 no verdict.
  */
 import { parseArgs } from "node:util";
 import { createPublicClient, http, type PublicClient } from "viem";
-import { runDoctor, renderDoctorTable, RpcUnreachableError, oneLine, type DoctorInput } from "./doctor.js";
+import { runDoctor } from "./doctor.js";
+import { renderDoctorTable } from "./render.js";
+import { oneLine, RpcUnreachableError } from "./rpc-errors.js";
+import type { DoctorInput } from "./types.js";
 import { UsageError } from "../cli/errors.js";
 
 export const DOCTOR_USAGE = `Usage: kusd-doctor [--rpc-url <Base RPC URL>] [--ethereum-rpc-url <URL>] [--json]

@@ -3,7 +3,9 @@
  * a CREATE2-deployed TestToken are deployed a few blocks apart, plus a second chain (id 1) as
  * the ethereum RPC. Expected values come from the deployment receipts and direct reads.
  * Provider limits anvil does not have (pruned state, a capped eth_getLogs range) are played by
- * a client that refuses those requests the way real nodes do.
+ * a client that refuses those requests the way real nodes do. The pure parts (verdicts, RPC
+ * error classification, the table, the command line without an RPC) are unit-tested beside
+ * them in clients/doctor/.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -14,29 +16,13 @@ import {
   getAddress,
   getContractAddress,
   http,
-  HttpRequestError,
   pad,
-  RpcRequestError,
-  TimeoutError,
   type Address,
   type Hex,
   type PublicClient,
 } from "viem";
-import {
-  bisectFirstBlock,
-  classifyRpcError,
-  judgeFeed,
-  judgeLogRange,
-  judgeStartBlock,
-  logRangeSpans,
-  renderDoctorTable,
-  runDoctor,
-  type DoctorFeed,
-  type DoctorInput,
-  type DoctorReport,
-  type DoctorRow,
-} from "../../clients/doctor/doctor.js";
-import { redactRpcUrl, runDoctorCli } from "../../clients/doctor/cli.js";
+import { runDoctor, type DoctorFeed, type DoctorInput, type DoctorReport, type DoctorRow } from "../../clients/doctor/doctor.js";
+import { runDoctorCli } from "../../clients/doctor/cli.js";
 import { loadArtifact } from "../../devnet/artifacts.js";
 import { freePort } from "../helpers/ports.js";
 import { startTestChain, type TestChain } from "../helpers/test-chain.js";
@@ -295,22 +281,6 @@ describe("kusd-doctor's command line", () => {
     }
   });
 
-  it("exits 0 with the usage on --help, and 2 on a usage error", async () => {
-    const loadInput = async () => {
-      throw new Error("--help must not load the configuration");
-    };
-    for (const flag of ["--help", "-h"]) {
-      const { exitCode, output } = await runDoctorCli([flag], {}, loadInput);
-      expect(exitCode).toBe(0);
-      expect(output).toMatch(/^Usage: kusd-doctor/);
-    }
-    expect((await runDoctorCli([], {}, async () => input())).exitCode).toBe(2);
-    expect((await runDoctorCli(["--rpc-url", "ws://x"], {}, async () => input())).exitCode).toBe(2);
-    const unknown = await runDoctorCli(["--rpc", "http://x"], {}, async () => input());
-    expect(unknown.exitCode).toBe(2);
-    expect(unknown.output).toContain("Usage: kusd-doctor");
-  });
-
   it("takes the RPC URLs from the environment, and hands them to the configuration", async () => {
     let seen: NodeJS.ProcessEnv = {};
     const { exitCode } = await runDoctorCli([], { PONDER_RPC_URL_8453: base.anvil.rpcUrl, KUSD_READ_RPC_URL_1: ethereum.anvil.rpcUrl }, async (env) => {
@@ -320,20 +290,6 @@ describe("kusd-doctor's command line", () => {
     expect(exitCode).toBe(0);
     expect(seen.PONDER_RPC_URL_8453).toBe(base.anvil.rpcUrl);
     expect(seen.PONDER_RPC_URL_1).toBe(ethereum.anvil.rpcUrl);
-  });
-
-  it("exits 2 when the configuration cannot be loaded", async () => {
-    const { exitCode, output } = await runDoctorCli(["--rpc-url", base.anvil.rpcUrl], {}, async () => {
-      throw new Error("PONDER_RPC_URL_1 is required when KUSD_NETWORK=base");
-    });
-    expect(exitCode).toBe(2);
-    expect(output).toBe("error: PONDER_RPC_URL_1 is required when KUSD_NETWORK=base\n");
-  });
-
-  it("never prints a provider URL's key", () => {
-    expect(redactRpcUrl("https://base-mainnet.g.alchemy.com/v2/SECRETKEY")).toBe("https://base-mainnet.g.alchemy.com/…");
-    expect(redactRpcUrl("https://rpc.example/?apikey=SECRET")).toBe("https://rpc.example/…");
-    expect(redactRpcUrl("http://127.0.0.1:8545")).toBe("http://127.0.0.1:8545");
   });
 });
 
@@ -368,87 +324,5 @@ describe("kusd-doctor's eth_getLogs range probe", () => {
     const within = rowOf(await doctor(input({ ethGetLogsBlockRange: 400 }), capped()), "eth_getLogs range");
     expect(within.result).toBe("ok");
     expect(within.detail).toContain(`configured 400 ≤ largest accepted range ${CAP} blocks`);
-  });
-});
-
-describe("kusd-doctor's pure helpers", () => {
-  it("bisects to the first block where a monotone predicate holds, in ceil(log2(n)) steps", async () => {
-    for (const [head, first] of [[0, 0], [1, 0], [1, 1], [1_000, 0], [1_000, 1_000], [40_000_000, 31_415_926]] as const) {
-      let calls = 0;
-      const found = await bisectFirstBlock(0, head, async (block) => {
-        calls++;
-        return block >= first;
-      });
-      expect(found).toBe(first);
-      expect(calls).toBeLessThanOrEqual(Math.ceil(Math.log2(head + 1)));
-    }
-  });
-
-  it("judges start blocks against the deployment block", () => {
-    expect(judgeStartBlock(90, 100)).toEqual({ result: "ok", detail: "start block 90 starts 10 blocks before the deployment" });
-    expect(judgeStartBlock(100, 100)).toEqual({ result: "ok", detail: "start block 100 is the deployment block" });
-    expect(judgeStartBlock(107, 100)).toEqual({ result: "FAIL", detail: "start block 107 would miss the first 7 blocks of history" });
-  });
-
-  it("judges a feed: every problem at once, a non-positive answer fails, staleness only warns", () => {
-    const spec: DoctorFeed = { name: "f", address: "0x0000000000000000000000000000000000000001", expectDescription: "ETH / USD", decimals: 8, source: "s", maxAgeSeconds: 60 };
-    const good = { description: { ok: true, value: "ETH / USD" }, decimals: { ok: true, value: 8 }, round: { ok: true, answer: 2n * 10n ** 8n, updatedAt: 1_000 } } as const;
-    expect(judgeFeed(spec, good, 1_030)).toEqual({ result: "ok", detail: '"ETH / USD", 8 decimals, answer 2, updated 30 s before the head' });
-    expect(judgeFeed(spec, good, 1_061).result).toBe("warn");
-    expect(judgeFeed({ ...spec, maxAgeSeconds: undefined }, good, 99_999).result).toBe("ok");
-    expect(judgeFeed(spec, { ...good, round: { ok: true, answer: 0n, updatedAt: 1_000 } }, 1_000)).toMatchObject({ result: "FAIL", detail: expect.stringContaining("answer is 0, not positive") });
-    const bad = judgeFeed({ ...spec, expectDescription: /^BTC/ }, { ...good, decimals: { ok: true, value: 18 } }, 1_000);
-    expect(bad.result).toBe("FAIL");
-    expect(bad.detail).toContain('description() is "ETH / USD", expected /^BTC/');
-    expect(bad.detail).toContain("decimals() is 18, expected 8");
-  });
-
-  it("probes each distinct span once, widest first, the configured one included", () => {
-    expect(logRangeSpans(null, 50_000_000)).toEqual([100_000, 10_000, 2_000, 1_000, 500, 100]);
-    expect(logRangeSpans(5_000, 50_000_000)).toEqual([100_000, 10_000, 5_000, 2_000, 1_000, 500, 100]);
-    expect(logRangeSpans(2_000, 1_200)).toEqual([1_200, 1_000, 500, 100]);
-  });
-
-  it("judges the eth_getLogs range against the configured one", () => {
-    const probe = { accepted: 2_000, chainLength: 50_000_000, rejected: [{ span: 10_000, reason: "too wide" }] };
-    expect(judgeLogRange(null, probe).result).toBe("ok");
-    expect(judgeLogRange(2_000, probe).result).toBe("ok");
-    expect(judgeLogRange(5_000, { ...probe, rejected: [{ span: 5_000, reason: "too wide" }] })).toEqual({ result: "FAIL", detail: "configured 5000 > largest accepted range 2000 blocks, refused (5000 blocks: too wide)" });
-    expect(judgeLogRange(null, { accepted: null, chainLength: 9, rejected: [{ span: 9, reason: "no" }] }).result).toBe("FAIL");
-    // A devnet shorter than the configured range cannot show whether the range works.
-    expect(judgeLogRange(2_000, { accepted: 30, chainLength: 30, rejected: [] }).result).toBe("warn");
-  });
-
-  it("tells pruned state and unreachable RPCs from other refusals", () => {
-    const rpcError = (message: string, code = -32000) => new RpcRequestError({ body: {}, error: { code, message }, url: "http://x" });
-    expect(classifyRpcError(rpcError("missing trie node 5f3c (path ) <nil>"))).toBe("archive");
-    expect(classifyRpcError(rpcError("header not found"))).toBe("archive");
-    expect(classifyRpcError(new Error("wrapped", { cause: rpcError("historical state 0xab is not available") }))).toBe("archive");
-    expect(classifyRpcError(new HttpRequestError({ url: "http://x", details: "fetch failed" }))).toBe("unreachable");
-    expect(classifyRpcError(new HttpRequestError({ url: "http://x", status: 429 }))).toBe("unreachable");
-    expect(classifyRpcError(new TimeoutError({ body: {}, url: "http://x" }))).toBe("unreachable");
-    expect(classifyRpcError(rpcError("execution reverted", 3))).toBe("other");
-    expect(classifyRpcError(new HttpRequestError({ url: "http://x", status: 400, details: "block range too large" }))).toBe("other");
-  });
-
-  it("renders a table with aligned columns and a summary", () => {
-    const report: DoctorReport = {
-      ok: false,
-      recommended: { ethGetLogsBlockRange: null },
-      rows: [
-        { check: "chain id", subject: "base", result: "ok", detail: "eth_chainId 8453" },
-        { check: "deployment block", subject: "kUSD", result: "FAIL", detail: "start block 9 would miss the first 1 blocks of history" },
-      ],
-      requests: 12,
-    };
-    expect(renderDoctorTable(report)).toBe(
-      [
-        "check             subject  result  detail",
-        "chain id          base     ok      eth_chainId 8453",
-        "deployment block  kUSD     FAIL    start block 9 would miss the first 1 blocks of history",
-        "NOT READY: 1 ok, 1 failed, 0 warnings; 12 RPC requests",
-        "",
-      ].join("\n"),
-    );
   });
 });
