@@ -17,7 +17,7 @@ export function operatorTables(schemaName: string = DEFAULT_OPERATOR_SCHEMA) {
 
   const signedStatement = schema.table("signed_statement", {
     id: bigserial("id", { mode: "number" }).primaryKey(),
-    // Stored lower-case (see operator-store.ts) so the unique constraint is case-insensitive too.
+    // Stored lower-case (see checkStatement in checks.ts) so the unique constraint is case-insensitive too.
     attestationHash: text("attestation_hash").notNull().unique(),
     signer: text("signer").notNull(),
     /** The signed unix time (seconds) from the payload, not when we stored it. */
