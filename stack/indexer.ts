@@ -3,6 +3,7 @@
  * per run (Ponder locks a schema while it runs) and a stable views schema for readers.
  */
 import { spawn, type ChildProcess } from "node:child_process";
+import postgres from "postgres";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { stopProcess } from "../devnet/anvil.js";
@@ -155,5 +156,15 @@ export async function startIndexer(options: IndexerOptions): Promise<Indexer> {
       await indexer.stop();
       throw new IndexerStartError(`ponder start was not ready within ${readyTimeoutMs / 1000} s`, { output });
     }
+  }
+}
+
+/** Drops `schemas` (a run's Ponder schema and its views) from the PostgreSQL at `databaseUrl`. */
+export async function dropSchemas(databaseUrl: string, schemas: string[]): Promise<void> {
+  const sql = postgres(databaseUrl, { onnotice: () => {}, max: 1 });
+  try {
+    for (const schema of schemas) await sql.unsafe(`DROP SCHEMA IF EXISTS "${schema.replaceAll('"', '""')}" CASCADE`);
+  } finally {
+    await sql.end({ timeout: 5 });
   }
 }

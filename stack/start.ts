@@ -5,7 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import { startDevnet } from "../devnet/devnet.js";
-import { startIndexer } from "./indexer.js";
+import { dropSchemas, startIndexer } from "./indexer.js";
 import { buildPage } from "./page-build.js";
 import { rpcBlockNumber } from "../devnet/rpc.js";
 import { devnetPorts, parseScale, printDevnet } from "../devnet/main.js";
@@ -89,6 +89,10 @@ async function main() {
     await devnet.stop();
     throw error;
   });
+  // Every run indexes a new devnet into a schema of its own: once stopped, nothing reads it again.
+  // The operator store's schema (signed statements) and Ponder's RPC cache stay, by design.
+  const databaseUrl = serviceEnv.DATABASE_URL;
+  if (databaseUrl) started.push({ stop: () => dropSchemas(databaseUrl, [indexer.schema, indexer.viewsSchema]) });
   started.push(indexer);
   // Only base is indexed (the ethereum devnet holds no protocol contract; instant reads ask it
   // directly): waiting for an ethereum block here would wait forever.

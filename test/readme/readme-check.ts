@@ -22,6 +22,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { posix } from "node:path";
 import { fileURLToPath } from "node:url";
+import { leftovers, snapshot } from "./leftovers.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const GRAPHQL_URL = process.env.README_CHECK_GRAPHQL ?? "http://127.0.0.1:42069/graphql";
@@ -258,6 +259,7 @@ async function main() {
   }
   let failed = 0;
   const started = Date.now();
+  const before = await snapshot();
   try {
     for (const block of blocks) {
       const head = headOf(block);
@@ -275,8 +277,16 @@ async function main() {
   } finally {
     await stopServers();
   }
-  console.log(`\n${blocks.length} blocks, ${failed} failed, ${((Date.now() - started) / 1000).toFixed(0)} s`);
-  process.exitCode = failed === 0 ? 0 : 1;
+  // Nothing a command started may outlive the check: ports close and folders go within a few seconds of the stop.
+  let left: string[] = [];
+  for (let i = 0; i < 30; i++) {
+    left = await leftovers(before, await snapshot());
+    if (left.length === 0 || left.every((l) => l.startsWith("schema"))) break;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  for (const l of left) console.log(`FAIL  left behind: ${l}`);
+  console.log(`\n${blocks.length} blocks, ${failed} failed, ${left.length} left behind, ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  process.exitCode = failed === 0 && left.length === 0 ? 0 : 1;
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) await main();
