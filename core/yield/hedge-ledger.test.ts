@@ -1,33 +1,13 @@
 /**
- * HedgeLedgerSchema, the published shape of GET /api/hedge-ledger: the ledger from hand-made
- * venue records (the fixtures of test/e2e/hedge-ledger.test.ts, where the spec 2.5 rules are
- * tested) passes it live and unavailable, and a document that gains or loses a field fails.
+ * The hedge ledger as assembled, and HedgeLedgerSchema, the published shape of GET
+ * /api/hedge-ledger: the ledger from hand-made venue records (hedge-ledger.fixture.ts; the
+ * spec 2.5 rules are tested beside their parts) passes it live and unavailable, and a document
+ * that gains or loses a field fails.
  */
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { buildHedgeLedger, HedgeLedgerSchema, LEDGER_SINCE_MS, unavailableHedgeLedger, type Fill, type FundingPayment, type HedgeLedger, type LedgerSource } from "./hedge-ledger.js";
-
-const t = (iso: string) => Date.parse(iso);
-const rec = (iso: string, usdc: number, szi: number, fundingRate: number, nSamples: number | null = null): FundingPayment => ({ time: t(iso), coin: "ETH", usdc, szi, fundingRate, nSamples });
-const fill = (iso: string, fee: number, closedPnl: number, tid: number): Fill => ({ time: t(iso), coin: "ETH", tid, fee, closedPnl, feeToken: "USDC" });
-
-const FUNDING = [
-  rec("2026-06-01T07:00:00Z", 2.4, -10, 0.00001, 8), // 8 hours aggregated
-  rec("2026-05-13T23:00:00Z", 100, -10, 0.001), // before the ledger starts
-  rec("2026-05-20T10:00:00Z", 0.3, -10, 0.00001),
-  rec("2026-07-01T00:00:00Z", 0, -20, 0), // zero rate
-  rec("2026-05-31T23:00:00Z", -0.6, -10, -0.00002), // the short paid
-  rec("2026-06-30T23:00:00Z", 0.25, -20, 0.000005),
-];
-const FILLS = [
-  fill("2026-05-13T00:00:00Z", 5, 0, 0),
-  fill("2026-05-15T09:00:00Z", 12.6, 0, 1),
-  fill("2026-05-31T23:59:59.999Z", 0.4, -40, 2),
-  fill("2026-06-01T00:00:00.000Z", 3, -100, 3),
-  fill("2026-07-31T12:00:00Z", 1, 250, 4),
-];
-const UNTIL = t("2026-08-15T00:00:00Z");
-const SRC: LedgerSource = { infoUrl: "http://venue.test/info", venue: "hyperliquid", account: "0x00000000000000000000000000000000000000aa", coin: "ETH", sinceMs: LEDGER_SINCE_MS, untilMs: UNTIL };
+import { buildHedgeLedger, HedgeLedgerSchema, LEDGER_SINCE_ISO, METHODOLOGY, replayRequests, unavailableHedgeLedger, type HedgeLedger } from "./hedge-ledger.js";
+import { FILLS, FUNDING, SRC, UNTIL } from "./hedge-ledger.fixture.js";
 
 /** The document as the route sends it: through JSON, like a client reads it. */
 const json = (l: HedgeLedger) => JSON.parse(JSON.stringify(l));
@@ -74,5 +54,42 @@ describe("HedgeLedgerSchema", () => {
     const schema = z.toJSONSchema(HedgeLedgerSchema) as { required: string[]; additionalProperties: boolean };
     expect(schema.additionalProperties).toBe(false);
     expect(schema.required).toEqual(Object.keys(json(live())));
+  });
+});
+
+describe("the document", () => {
+  it("rule 1 holds for the totals and each month of a ledger", () => {
+    const l = live();
+    expect(l.totals).toEqual({ fundingUsd: 2.35, feesUsd: 17, closedPnlUsd: 110, netUsd: 95.35, fundingEvents: 5, fills: 4 });
+    for (const m of [l.totals, ...l.months!]) expect(m.netUsd!).toBeCloseTo(m.fundingUsd! + m.closedPnlUsd! - m.feesUsd!, 9);
+  });
+
+  it("rule 3: sums the months to the totals", () => {
+    const l = live();
+    for (const k of ["fundingUsd", "feesUsd", "closedPnlUsd", "netUsd", "fundingEvents", "fills"] as const) {
+      expect(l.months!.reduce((s, m) => s + m[k], 0)).toBeCloseTo(l.totals[k]!, 9);
+    }
+  });
+
+  it("rule 6: carries the methodology that says netUsd is not profit", () => {
+    expect(buildHedgeLedger(SRC, [], [], { userFunding: 1, userFills: 1 }, UNTIL).methodology).toBe(METHODOLOGY);
+  });
+
+  it("carries the spec 2.5 fields, the start and the replay requests as text", () => {
+    const l = live();
+    expect(l).toMatchObject({ isLive: true, account: SRC.account, venue: "hyperliquid", sinceISO: LEDGER_SINCE_ISO, updatedAt: "2026-08-15T00:00:00.000Z" });
+    expect(LEDGER_SINCE_ISO).toBe("2026-05-14T00:00:00.000Z");
+    expect(l.replay).toEqual(replayRequests(SRC));
+  });
+
+  it("is all nulls with the reason when the venue cannot be read", () => {
+    const l = unavailableHedgeLedger(SRC, { ok: false, reason: "venue answered 500", status: 500 }, UNTIL);
+    expect(l.isLive).toBe(false);
+    expect(l.months).toBeNull();
+    expect(Object.values(l.totals).every((v) => v === null)).toBe(true);
+    const { basis, ...numbers } = l.denominator;
+    expect(Object.values(numbers).every((v) => v === null)).toBe(true);
+    expect(basis).toMatch(/nSamples/);
+    expect(l.venueRead).toEqual({ ok: false, reason: "venue answered 500", status: 500 });
   });
 });
