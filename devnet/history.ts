@@ -11,42 +11,26 @@ import { ChainDriver, encode, type Receipt, type Tx } from "./driver.js";
 import type { ContractRecord, Deployment, RegistryVersionConfig, RoleGrantRecord } from "./deployment.js";
 import { namedKeys, userKey, type DevnetKey, type KeyName } from "./keys.js";
 import { safeTxHash, signSafeTx } from "./safe.js";
-import { DATES, DAY, HISTORY_START, HOUR, LAST_STORY_DATE, iso } from "./timeline.js";
+import { DATES, DAY, HISTORY_START, HOUR, LAST_STORY_DATE } from "./timeline.js";
 import { planUserActivity, type ActivityDay } from "./users.js";
-import { accountAt, MARGIN_DEPOSITS } from "./venue/hedge.js";
+import { accountAt } from "./venue/hedge.js";
 import { ethPriceAt } from "./venue/market.js";
 import { hashUnit } from "./rng.js";
+import { STORY } from "./history/chapters.js";
+import {
+  DEFAULT_ADMIN_ROLE,
+  FEE_TIERS,
+  MANAGER_ROLE,
+  MINTER_ROLE,
+  PSM_ARTIFACTS,
+  SWAP_FEE_BPS,
+  TIMELOCK_DELAY,
+  USDC_FEED_MAX_DELAY,
+  usdc,
+} from "./history/constants.js";
+import type { HistoryWriter } from "./history/writer.js";
 
-export const MINTER_ROLE = keccak256(stringToHex("MINTER_ROLE"));
-export const DEFAULT_ADMIN_ROLE = `0x${"00".repeat(32)}` as Hex;
-const MANAGER_ROLE = keccak256(stringToHex("MANAGER_ROLE"));
-const STRATEGIST_ROLE = keccak256(stringToHex("STRATEGIST_ROLE"));
-
-/** The operator's TimelockController minimum delay (getMinDelay() = 172800 on Base). */
-export const TIMELOCK_DELAY = 172_800n;
-
-export const usdc = (n: number | bigint) => BigInt(n) * 1_000_000n;
-export const kusd = (n: number | bigint) => BigInt(n) * 10n ** 18n;
-
-/**
- * The fee ladder configured on the deployed PSMs (underwriting memo, section 3): the flat
- * `swapFees[USDC]` of 10 bps below 50,000 USDC, then tiers as LOWER bounds in USDC units,
- * stored strictly descending (the v3 and live PSMs refuse any other order): from 1,000,000
- * 5 bps, from 250,000 7 bps, from 50,000 8 bps. The same ladder applies to mints.
- */
-export const SWAP_FEE_BPS = 10n;
-export const FEE_TIERS = [
-  { threshold: usdc(1_000_000), feeBps: 5n },
-  { threshold: usdc(250_000), feeBps: 7n },
-  { threshold: usdc(50_000), feeBps: 8n },
-] as const;
-
-/** Which devnet contract reproduces each deployed PSM (see devnet/contracts). */
-export const PSM_ARTIFACTS = { psmMint: "KUSDPSM", psmRetiredMint: "KUSDPSMV3", psmRedeemReserve: "KUSDPSMV1" } as const;
-const PSM_KEYS = Object.keys(PSM_ARTIFACTS) as (keyof typeof PSM_ARTIFACTS)[];
-
-/** The depeg check's oracle may be this old (the v3 and live PSMs default to one hour). */
-const USDC_FEED_MAX_DELAY = 48n * 3_600n;
+export { DEFAULT_ADMIN_ROLE, FEE_TIERS, kusd, MINTER_ROLE, PSM_ARTIFACTS, SWAP_FEE_BPS, TIMELOCK_DELAY, usdc } from "./history/constants.js";
 
 /** Padding after the history so Ponder's finality depth (30 blocks on 8453) is passed. */
 export const BASE_PADDING_BLOCKS = 40;
@@ -61,14 +45,15 @@ export type BaseHistoryResult = Pick<Deployment, "roles" | "landmarks" | "regist
   historyEndBlock: number;
 };
 
-export class BaseHistory {
+export class BaseHistory implements HistoryWriter {
   readonly keys: Record<KeyName, DevnetKey>;
   readonly contracts: Record<string, ContractRecord> = {};
   readonly roles: RoleGrantRecord[] = [];
   readonly landmarks: Deployment["landmarks"] = {};
   private jobs: Job[] = [];
   private order = 0;
-  private userCount = 0;
+  /** Users in the activity plan: set by scheduleUsers, before any job runs. */
+  userCount = 0;
 
   constructor(
     readonly d: ChainDriver,
@@ -94,7 +79,7 @@ export class BaseHistory {
     return loadArtifact(this.contracts[name]!.artifact).abi;
   }
 
-  private async deploy(name: string, artifact: string, from: DevnetKey, args: readonly unknown[]) {
+  async deploy(name: string, artifact: string, from: DevnetKey, args: readonly unknown[]) {
     const { abi, bytecode } = loadArtifact(artifact);
     const receipt = await this.d.deploy(from.address, abi, bytecode, args);
     const block = await this.d.client.getBlock({ blockNumber: receipt.blockNumber });
@@ -118,7 +103,7 @@ export class BaseHistory {
     };
   }
 
-  private send(from: DevnetKey | Address, contract: string, fn: string, args: readonly unknown[] = [], value?: bigint) {
+  send(from: DevnetKey | Address, contract: string, fn: string, args: readonly unknown[] = [], value?: bigint) {
     return this.d.send(this.tx(from, contract, fn, args, value));
   }
 
@@ -127,7 +112,7 @@ export class BaseHistory {
   }
 
   /** A call executed by the 2-of-3 multisig: two owner signatures over the SafeTx hash. */
-  private async safe(contract: string, fn: string, args: readonly unknown[] = []): Promise<Receipt> {
+  async safe(contract: string, fn: string, args: readonly unknown[] = []): Promise<Receipt> {
     const to = this.addr(contract);
     const data = encode(this.abiOf(contract), fn, args);
     const safe = this.addr("multisig");
@@ -142,7 +127,7 @@ export class BaseHistory {
    * at `at`, and executes it once the 48 h delay has passed (scheduled now, so the job list
    * stays in time order). `args` are computed when the call is proposed.
    */
-  private timelocked(at: number, name: string, contract: string, fn: string, args: () => Promise<readonly unknown[]> | readonly unknown[], landmark?: string) {
+  timelocked(at: number, name: string, contract: string, fn: string, args: () => Promise<readonly unknown[]> | readonly unknown[], landmark?: string) {
     const salt = keccak256(stringToHex(name));
     let call: { to: Address; data: Hex } | undefined;
     this.schedule(at, `${name} (proposed to the timelock)`, async () => {
@@ -155,11 +140,11 @@ export class BaseHistory {
     });
   }
 
-  private landmark(name: string, receipt: Receipt) {
+  landmark(name: string, receipt: Receipt) {
     this.landmarks[name] = { tx: receipt.transactionHash, block: Number(receipt.blockNumber), timestamp: this.d.now - this.d.blockTime };
   }
 
-  private async grantMinter(via: "deployer" | "safe", holder: string) {
+  async grantMinter(via: "deployer" | "safe", holder: string) {
     const receipt =
       via === "safe"
         ? await this.safe("kUSD", "grantRole", [MINTER_ROLE, this.addr(holder)])
@@ -168,7 +153,7 @@ export class BaseHistory {
     this.landmark(`minterGranted:${holder}`, receipt);
   }
 
-  private async revokeMinter(holder: string) {
+  async revokeMinter(holder: string) {
     const receipt = await this.safe("kUSD", "revokeRole", [MINTER_ROLE, this.addr(holder)]);
     const grant = this.roles.find((r) => r.holder === this.addr(holder) && r.role === "MINTER_ROLE" && r.revokedBlock === null);
     if (grant) grant.revokedBlock = Number(receipt.blockNumber);
@@ -181,7 +166,7 @@ export class BaseHistory {
    * both admin roles to the multisig. PSM v1 has no treasury, no solvency flag and no depeg
    * flag: without an oracle it skips the depeg check.
    */
-  private async deployPsm(name: keyof typeof PSM_ARTIFACTS, treasury: string | null) {
+  async deployPsm(name: keyof typeof PSM_ARTIFACTS, treasury: string | null) {
     const deployer = this.keys.deployer;
     await this.deploy(name, PSM_ARTIFACTS[name], deployer, [this.addr("kUSD"), deployer.address]);
     await this.send(deployer, name, "addStable", [this.addr("usdc"), SWAP_FEE_BPS, usdc(10_000_000_000)]);
@@ -209,7 +194,7 @@ export class BaseHistory {
   }
 
   /** One uint256 view per argument list, batched into few JSON-RPC requests. */
-  private async readMany(contract: string, fn: string, argLists: readonly unknown[][]): Promise<bigint[]> {
+  async readMany(contract: string, fn: string, argLists: readonly unknown[][]): Promise<bigint[]> {
     const abi = this.abiOf(contract);
     const to = this.addr(contract);
     const out: bigint[] = [];
@@ -222,25 +207,25 @@ export class BaseHistory {
     return out;
   }
 
-  private balances(contract: string, holders: Address[]): Promise<bigint[]> {
+  balances(contract: string, holders: Address[]): Promise<bigint[]> {
     return this.readMany(contract, "balanceOf", holders.map((h) => [h]));
   }
 
-  /** Mint kUSD for `who` through the live PSM: faucet USDC, approve, swap. */
   /** One round of the ETH / USD feed at the market model's price for the current chain time. */
-  private async pushEthPrice() {
+  async pushEthPrice() {
     await this.send(this.keys.oracleKeeper, "ethUsdFeed", "submit", [BigInt(Math.round(ethPriceAt(this.d.now) * 100)) * 10n ** 6n]);
     // USDC / USD, read by the PSMs' depeg check: at par, with the feed's heartbeat.
     await this.send(this.keys.oracleKeeper, "usdcUsdFeed", "submit", [100_000_000n]);
   }
 
-  private async mintFor(who: DevnetKey, amountUsdc: bigint, psm = this.livePsm(this.d.now)) {
+  /** Mint kUSD for `who` through the live PSM: faucet USDC, approve, swap. */
+  async mintFor(who: DevnetKey, amountUsdc: bigint, psm = this.livePsm(this.d.now)) {
     await this.send(this.keys.circle, "usdc", "mint", [who.address, amountUsdc]);
     await this.send(who, "usdc", "approve", [this.addr(psm), maxUint256]);
     return this.send(who, psm, "swapStableForKUSD", [this.addr("usdc"), amountUsdc]);
   }
 
-  private schedule(at: number, name: string, run: () => Promise<void>) {
+  schedule(at: number, name: string, run: () => Promise<void>) {
     this.jobs.push({ at, order: this.order++, name, run });
   }
 
@@ -284,294 +269,9 @@ export class BaseHistory {
     };
   }
 
+  /** The story's chapters (devnet/history/), each scheduling its jobs at their dates. */
   private scheduleStory() {
-    const k = this.keys;
-    const S = (at: number, name: string, run: () => Promise<void>) => this.schedule(at, name, run);
-
-    S(DATES.genesis, "external tokens", async () => {
-      await this.deploy("usdc", "FiatTokenV2", k.circle, [k.circle.address]);
-      await this.deploy("weth", "WETH9", k.circle, []);
-      await this.deploy("wstETH", "RatedLST", k.oracleKeeper, ["Wrapped liquid staked Ether 2.0", "wstETH", k.oracleKeeper.address, parseEther("1.2150")]);
-      await this.deploy("cbETH", "RatedLST", k.oracleKeeper, ["Coinbase Wrapped Staked ETH", "cbETH", k.oracleKeeper.address, parseEther("1.0950")]);
-      // The ETH / USD feed the reports price ETH with (Chainlink-style, 8 decimals).
-      await this.deploy("ethUsdFeed", "PriceFeed", k.oracleKeeper, [8, "ETH / USD", k.oracleKeeper.address]);
-      await this.deploy("usdcUsdFeed", "PriceFeed", k.oracleKeeper, [8, "USDC / USD", k.oracleKeeper.address]);
-      await this.pushEthPrice();
-      await this.deploy("venueBridge", "VenueBridge", k.venueOperator, [this.addr("usdc"), k.venueOperator.address]);
-      await this.deploy("flashBorrower", "FlashBorrower", k.arbitrageur, []);
-    });
-
-    S(DATES.genesis, "protocol genesis", async () => {
-      const dep = k.deployer;
-      await this.deploy("multisig", "OperatorSafe", dep, [[k.operator.address, k.safeOwner2.address, k.safeOwner3.address], 2n]);
-      await this.deploy("kUSD", "KUSD", dep, [dep.address]);
-      // kUSD's constructor makes its admin a minter too; the deployer gives that up at genesis.
-      this.roles.push({ role: "MINTER_ROLE", roleHash: MINTER_ROLE, contract: "kUSD", holder: dep.address, grantedBlock: this.contracts.kUSD!.block, revokedBlock: null });
-      await this.deploy("treasuryV1", "KerneTreasury", dep, [zeroAddress, zeroAddress, zeroAddress]);
-      await this.send(dep, "treasuryV1", "transferOwnership", [this.addr("multisig")]);
-      await this.deploy("insuranceFund", "KerneInsuranceFund", dep, [this.addr("usdc"), this.addr("multisig")]);
-      await this.deployPsm("psmRedeemReserve", null);
-      await this.grantMinter("deployer", "psmRedeemReserve");
-      const renounced = await this.send(dep, "kUSD", "renounceRole", [MINTER_ROLE, dep.address]);
-      this.roles.find((r) => r.holder === dep.address && r.role === "MINTER_ROLE")!.revokedBlock = Number(renounced.blockNumber);
-      await this.send(dep, "kUSD", "grantRole", [DEFAULT_ADMIN_ROLE, this.addr("multisig")]);
-      await this.send(dep, "kUSD", "renounceRole", [DEFAULT_ADMIN_ROLE, dep.address]);
-      await this.deploy("skUSDDeprecated", "StakedKUSDV1", dep, [this.addr("kUSD"), this.addr("multisig")]);
-      await this.safe("skUSDDeprecated", "grantRole", [STRATEGIST_ROLE, k.operator.address]);
-      await this.deploy("vaultV1", "KerneVaultV1", dep, [this.addr("weth"), "Kerne ETH Vault", "kETH", this.addr("multisig"), k.operator.address, k.operator.address]);
-    });
-
-    S(DATES.genesis + 2 * HOUR, "founder seeds", async () => {
-      await this.mintFor(k.operator, usdc(400_000));
-      await this.send(k.operator, "kUSD", "approve", [this.addr("skUSDDeprecated"), maxUint256]);
-      await this.send(k.operator, "skUSDDeprecated", "deposit", [kusd(300_000), k.operator.address]);
-      await this.send(k.operator, "weth", "deposit", [], parseEther("30"));
-      await this.send(k.operator, "weth", "approve", [this.addr("vaultV1"), maxUint256]);
-      await this.send(k.operator, "vaultV1", "deposit", [parseEther("25"), k.operator.address]);
-      await this.send(k.operator, "vaultV1", "updateOffChainAssets", [parseEther("3")]);
-      await this.send(k.operator, "vaultV1", "updateHedgingReserve", [parseEther("1.5")]);
-      await this.send(k.hedgeWatchOnly, "weth", "deposit", [], parseEther("8"));
-      // The external holder whose dust stays in the superseded vault.
-      await this.mintFor(k.externalDustHolder, usdc(1_000));
-      await this.send(k.externalDustHolder, "kUSD", "approve", [this.addr("skUSDDeprecated"), maxUint256]);
-      // 1,000 USDC mints 999 kUSD (10 bps below 50,000 USDC): stake all of it.
-      await this.send(k.externalDustHolder, "skUSDDeprecated", "deposit", [kusd(999), k.externalDustHolder.address]);
-    });
-
-    // Vault v1 lets WETH out only through its queue and the admin's sweep (withdraw and redeem
-    // revert): an outside depositor leaves through the queue, the multisig sweeps to the
-    // exchange deposit address (the operator's venue account).
-    S(DATES.genesis + 3 * HOUR, "outside depositor enters vault v1", async () => {
-      await this.send(k.vaultDepositor, "weth", "deposit", [], parseEther("2"));
-      await this.send(k.vaultDepositor, "weth", "approve", [this.addr("vaultV1"), maxUint256]);
-      await this.send(k.vaultDepositor, "vaultV1", "deposit", [parseEther("2"), k.vaultDepositor.address]);
-    });
-    S(DATES.vaultQueueRequest, "vault v1 withdrawal requested", async () => {
-      this.landmark("vaultWithdrawalRequested", await this.send(k.vaultDepositor, "vaultV1", "requestWithdrawal", [parseEther("1.5")]));
-    });
-    S(DATES.vaultSweep, "vault v1 sweep to the exchange", async () => {
-      this.landmark("vaultSweep", await this.safe("vaultV1", "sweepToExchange", [parseEther("1")]));
-    });
-    S(DATES.vaultQueueClaim, "vault v1 withdrawal claimed", async () => {
-      this.landmark("vaultWithdrawalClaimed", await this.send(k.vaultDepositor, "vaultV1", "claimWithdrawal", [0n]));
-    });
-
-    S(DATES.ceremony, "2026-06-16 ceremony", async () => {
-      const dep = k.deployer;
-      await this.deploy("treasuryV2", "KerneTreasury", dep, [zeroAddress, zeroAddress, zeroAddress]);
-      await this.send(dep, "treasuryV2", "transferOwnership", [this.addr("multisig")]);
-      await this.deployPsm("psmRetiredMint", "treasuryV2");
-      await this.grantMinter("safe", "psmRetiredMint");
-      await this.revokeMinter("psmRedeemReserve");
-      await this.deploy("vaultV2", "KerneVault", dep, [this.addr("weth"), "Kerne ETH Vault v2", "kETHv2", this.addr("multisig"), k.operator.address, k.operator.address]);
-      await this.grantMinter("safe", "vaultV2");
-    });
-
-    S(DATES.ceremony + HOUR, "founder mints in era 2", async () => {
-      await this.mintFor(k.operator, usdc(200_000));
-    });
-
-    S(DATES.skusdRedeploy, "skUSD redeploy and migration", async () => {
-      const dep = k.deployer;
-      await this.deploy("skUSD", "StakedKUSD", dep, [this.addr("kUSD"), this.addr("multisig")]);
-      await this.deploy("incentiveEscrow", "IncentiveEscrow", dep, [this.addr("kUSD"), this.addr("skUSD"), k.operator.address, 1200n, kusd(2_000_000), BigInt(iso("2027-01-31T00:00:00Z"))]);
-      await this.safe("skUSD", "grantRole", [STRATEGIST_ROLE, this.addr("incentiveEscrow")]);
-      await this.send(k.operator, "kUSD", "approve", [this.addr("incentiveEscrow"), maxUint256]);
-      await this.send(k.operator, "incentiveEscrow", "fund", [kusd(40_000)]);
-      await this.migrateStakers();
-    });
-
-    S(DATES.skusdRedeploy + 6 * HOUR, "late distribution into the superseded vault", async () => {
-      // Lands after the stakers left: the virtual shares of the offset absorb most of it,
-      // so it is kUSD that no share can claim (the orphan).
-      await this.send(k.operator, "skUSDDeprecated", "distributeYield", [kusd(1_500)]);
-    });
-
-    S(DATES.mintPsmRedeploy, "mint PSM redeploy", async () => {
-      const dep = k.deployer;
-      await this.deploy("treasury", "KerneTreasury", dep, [zeroAddress, zeroAddress, zeroAddress]);
-      await this.send(dep, "treasury", "transferOwnership", [this.addr("multisig")]);
-      await this.deployPsm("psmMint", "treasury");
-      await this.grantMinter("safe", "psmMint");
-      await this.revokeMinter("psmRetiredMint");
-    });
-
-    S(DATES.mintPsmRedeploy + HOUR, "founder mints in era 3", async () => {
-      await this.mintFor(k.operator, usdc(300_000));
-    });
-
-    const redeem = (name: string, who: DevnetKey, psm: string, amount: bigint) => async () => {
-      await this.send(who, "kUSD", "approve", [this.addr(psm), maxUint256]);
-      this.landmark(name, await this.send(who, psm, "swapKUSDForStable", [this.addr("usdc"), amount]));
-    };
-    S(DATES.founderRedeemLegacy, "founder redeems (legacy PSM)", redeem("redemption:founder:psmRedeemReserve", k.operator, "psmRedeemReserve", kusd(20_000)));
-    S(DATES.vaultV2Whitelist, "vault v2 deposits shut", async () => {
-      await this.safe("vaultV2", "setWhitelistEnabled", [true]);
-    });
-    S(DATES.founderRedeemRetired, "founder redeems (retired mint PSM)", redeem("redemption:founder:psmRetiredMint", k.operator, "psmRetiredMint", kusd(15_000)));
-    S(DATES.vaultV2MinterRevoked, "vault v2 loses MINTER_ROLE", async () => {
-      await this.revokeMinter("vaultV2");
-    });
-
-    S(DATES.timelockAdminGranted - HOUR, "timelock and pause guardian deployed", async () => {
-      const safe = this.addr("multisig");
-      // Self-administered: no admin account, so the deploy emits exactly four role events.
-      await this.deploy("timelock", "Timelock", k.deployer, [TIMELOCK_DELAY, [safe], [safe], zeroAddress]);
-      await this.deploy("pauseGuardian", "PauseGuardian", k.deployer, [safe, PSM_KEYS.map((p) => this.addr(p))]);
-    });
-    S(DATES.timelockAdminGranted, "timelock made admin beside the Safe", async () => {
-      // From here until the handover both hold DEFAULT_ADMIN_ROLE, so the delay does not bind.
-      for (const c of ["kUSD", ...PSM_KEYS]) await this.safe(c, "grantRole", [DEFAULT_ADMIN_ROLE, this.addr("timelock")]);
-    });
-    S(DATES.timelockHandover, "custody handover", async () => {
-      // The operator's batch was 13 calls in one Safe transaction (MultiSend); our Safe makes one
-      // call per transaction, so the same 13 calls run in 13 consecutive blocks, in the same order:
-      // MANAGER to the timelock and to the guardian on each PSM (so an emergency stop exists at
-      // every step), then the Safe's own MANAGER and admin roles revoked, kUSD's admin last.
-      for (const p of PSM_KEYS) {
-        await this.safe(p, "grantRole", [MANAGER_ROLE, this.addr("timelock")]);
-        await this.safe(p, "grantRole", [MANAGER_ROLE, this.addr("pauseGuardian")]);
-      }
-      for (const p of PSM_KEYS) {
-        await this.safe(p, "revokeRole", [MANAGER_ROLE, this.addr("multisig")]);
-        await this.safe(p, "revokeRole", [DEFAULT_ADMIN_ROLE, this.addr("multisig")]);
-      }
-      this.landmark("timelockHandover", await this.safe("kUSD", "revokeRole", [DEFAULT_ADMIN_ROLE, this.addr("multisig")]));
-    });
-
-    S(DATES.lendingMarket - 12 * DAY, "lending market deployed", async () => {
-      // Euler-style isolated market: a kUSD escrow vault (collateral only) and a USDC vault
-      // that lends against it. Governed by the market's curator, not by the operator.
-      await this.deploy("lendingEscrowKUSD", "EVKVault", k.lendingGovernor, [this.addr("kUSD"), "EVK Escrow kUSD", "ekUSD-1", k.lendingGovernor.address, 0n]);
-      await this.deploy("lendingUSDC", "EVKVault", k.lendingGovernor, [this.addr("usdc"), "EVK Vault eUSDC-1", "eUSDC-1", k.lendingGovernor.address, 600n]);
-      await this.send(k.lendingGovernor, "lendingUSDC", "setCollateral", [this.addr("lendingEscrowKUSD"), 8500]);
-      await this.send(k.lendingGovernor, "lendingEscrowKUSD", "setController", [this.addr("lendingUSDC")]);
-    });
-
-    S(DATES.venueDeposit, "disclosed venue deposit", async () => {
-      const amount = usdc(MARGIN_DEPOSITS.find((m) => m.onChain)!.usd);
-      await this.send(k.circle, "usdc", "mint", [k.operator.address, amount]);
-      this.landmark("disclosedVenueDeposit", await this.send(k.operator, "usdc", "transfer", [this.addr("venueBridge"), amount]));
-    });
-    S(DATES.venueDeposit + DAY, "vault v2 mirror", async () => {
-      const a = accountAt(this.d.now);
-      await this.send(k.operator, "vaultV2", "updateL1Assets", [parseEther((50_000 / a.markPx).toFixed(18))]);
-    });
-
-    S(DATES.lendingMarket, "operator supplies the lending market", async () => {
-      await this.send(k.operator, "usdc", "approve", [this.addr("lendingUSDC"), maxUint256]);
-      await this.send(k.operator, "kUSD", "approve", [this.addr("lendingEscrowKUSD"), maxUint256]);
-      await this.send(k.circle, "usdc", "mint", [k.operator.address, usdc(30_000)]);
-      await this.send(k.operator, "lendingUSDC", "deposit", [usdc(30_000), k.operator.address]);
-      await this.send(k.operator, "lendingEscrowKUSD", "deposit", [kusd(20_000), k.operator.address]);
-      await this.mintFor(k.borrower, usdc(15_000));
-      await this.send(k.borrower, "kUSD", "approve", [this.addr("lendingEscrowKUSD"), maxUint256]);
-      await this.send(k.borrower, "lendingEscrowKUSD", "deposit", [kusd(14_985), k.borrower.address]);
-      await this.send(k.borrower, "lendingUSDC", "borrow", [usdc(9_000), k.borrower.address]);
-    });
-
-    // PSM v1 has no skim: its fees stay in its reserve. The retired mint PSM's mint fees go, and
-    // since the handover a skim (MANAGER_ROLE) waits out the timelock's delay.
-    this.timelocked(DATES.feeSkim, "fee skim", "psmRetiredMint", "skimSurplus", async () => [
-      this.addr("usdc"),
-      await this.read<bigint>("psmRetiredMint", "skimmableSurplus", [this.addr("usdc")]),
-    ], "feeSkim");
-    S(DATES.mintingOffDrill, "live PSM mints from inventory for an hour", async () => {
-      // With minting off the live PSM keeps redeemed kUSD as inventory and pays mints out of it;
-      // with minting on it burns what it redeems. Both in one job so no user mint lands between.
-      await this.safe("psmMint", "setMintingEnabled", [false]);
-      await this.send(k.operator, "kUSD", "approve", [this.addr("psmMint"), maxUint256]);
-      this.landmark("redemption:inventory:psmMint", await this.send(k.operator, "psmMint", "swapKUSDForStable", [this.addr("usdc"), kusd(4_000)]));
-      this.landmark("mintFromInventory", await this.mintFor(k.externalRedeemer, usdc(2_500), "psmMint"));
-      await this.safe("psmMint", "setMintingEnabled", [true]);
-    });
-    S(DATES.safeFunding, "operator funds the multisig", async () => {
-      await this.send(k.circle, "usdc", "mint", [k.operator.address, usdc(150_000)]);
-      this.landmark("safeFunding", await this.send(k.operator, "usdc", "transfer", [this.addr("multisig"), usdc(150_000)]));
-      await this.send(k.operator, "weth", "transfer", [this.addr("multisig"), parseEther("1")]);
-    });
-    S(DATES.psmTopUp, "multisig tops up the mint PSM", async () => {
-      this.landmark("psmTopUp", await this.safe("usdc", "transfer", [this.addr("psmMint"), usdc(100_000)]));
-    });
-    S(DATES.founderRedeemMint, "founder redeems (mint PSM)", redeem("redemption:founder:psmMint", k.operator, "psmMint", kusd(10_000)));
-    S(DATES.violation, "the registry violation", async () => {
-      this.landmark("violation", await this.send(k.hedgeWatchOnly, "weth", "transfer", [k.unlistedRecipient.address, parseEther("2")]));
-    });
-    // The guardian pauses at once (at the Safe's request); unpausing is the admin's, so it
-    // waits 48 h in the timelock.
-    S(DATES.pauseDrill, "pause drill", async () => {
-      this.landmark("pause", await this.safe("pauseGuardian", "pause", [this.addr("psmRetiredMint")]));
-    });
-    this.timelocked(DATES.pauseDrill + 60, "pause drill: unpause", "psmRetiredMint", "unpause", () => [], "unpause");
-    S(DATES.externalRedeem - 2 * DAY, "external wallet mints", async () => {
-      await this.mintFor(k.externalRedeemer, usdc(5_000));
-    });
-    S(DATES.externalRedeem, "external redemption", redeem("redemption:external:psmMint", k.externalRedeemer, "psmMint", kusd(5_000)));
-    S(DATES.flashLoan, "flash loan of the whole reserve", async () => {
-      const reserve = await this.read<bigint>("psmMint", "maxFlashLoan", [this.addr("usdc")]);
-      this.landmark("flashLoan", await this.send(k.arbitrageur, "flashBorrower", "borrow", [this.addr("psmMint"), this.addr("usdc"), reserve, true]));
-    });
-    S(DATES.feeLadderWalk, "an outside desk walks the live PSM's fee ladder", async () => {
-      // Mints and redemptions one unit either side of every tier boundary, so the indexed
-      // history holds each tier and each edge (thresholds are lower bounds in USDC units).
-      const w = k.ladderWalker;
-      await this.send(k.circle, "usdc", "mint", [w.address, usdc(2_700_000)]);
-      await this.send(w, "usdc", "approve", [this.addr("psmMint"), maxUint256]);
-      await this.send(w, "kUSD", "approve", [this.addr("psmMint"), maxUint256]);
-      for (const t of FEE_TIERS) {
-        for (const size of [t.threshold - 1n, t.threshold]) {
-          this.landmark(`feeLadder:mint:${size}`, await this.send(w, "psmMint", "swapStableForKUSD", [this.addr("usdc"), size]));
-        }
-      }
-      await this.send(w, "psmMint", "swapStableForKUSD", [this.addr("usdc"), usdc(10_000)]);
-      for (const t of [...FEE_TIERS].reverse()) {
-        // One kUSD wei below the boundary is one USDC unit below it once converted (floor).
-        for (const kusdIn of [t.threshold * 10n ** 12n - 1n, t.threshold * 10n ** 12n]) {
-          this.landmark(`redemption:external:feeLadder:${kusdIn}`, await this.send(w, "psmMint", "swapKUSDForStable", [this.addr("usdc"), kusdIn]));
-        }
-      }
-    });
-    S(DATES.insuranceTopUp, "movements among operator accounts", async () => {
-      await this.safe("usdc", "transfer", [this.addr("insuranceFund"), usdc(25_000)]);
-      await this.send(k.hedgeWatchOnly, "weth", "transfer", [this.addr("insuranceFund"), parseEther("3")]);
-      const v2Balance = await this.read<bigint>("usdc", "balanceOf", [this.addr("treasuryV2")]);
-      if (v2Balance > 0n) {
-        this.landmark("treasurySweep", await this.safe("treasuryV2", "emergencyWithdraw", [this.addr("usdc"), v2Balance, this.addr("treasury")]));
-      }
-    });
-    // The redeem-only prior PSM is capped at what it holds, through the timelock (MANAGER_ROLE is
-    // the timelock's since the handover): at its cap from then on, since the v3 cap check adds to
-    // max(currentExposure, balanceOf) and nothing moves its USDC in the meantime.
-    this.timelocked(DATES.insuranceTopUp + HOUR, "cap the prior mint PSM at what it holds", "psmRetiredMint", "setStableCap", async () => {
-      const [exposure, held] = await Promise.all([
-        this.read<bigint>("psmRetiredMint", "currentExposure", [this.addr("usdc")]),
-        this.read<bigint>("usdc", "balanceOf", [this.addr("psmRetiredMint")]),
-      ]);
-      return [this.addr("usdc"), exposure > held ? exposure : held];
-    }, "psmAtCap");
-  }
-
-  /** Everyone leaves the superseded vault for the new one, except two dust positions. */
-  private async migrateStakers() {
-    const k = this.keys;
-    const dust: Record<string, bigint> = { [k.operator.address]: 600_000n, [k.externalDustHolder.address]: 250_000n };
-    const holders = [k.operator.address, k.externalDustHolder.address, ...Array.from({ length: this.userCount }, (_, i) => userKey(i).address)];
-    const shares = await this.balances("skUSDDeprecated", holders);
-    const leaving = holders
-      .map((holder, i) => ({ holder, shares: shares[i]! - (dust[holder] ?? 0n) }))
-      .filter((x) => x.shares > 0n);
-    const assetsOut = await this.readMany("skUSDDeprecated", "previewRedeem", leaving.map((x) => [x.shares]));
-    const txs: Tx[] = [];
-    const deposits: Tx[] = [];
-    for (const [i, { holder, shares: leave }] of leaving.entries()) {
-      const assets = assetsOut[i]!;
-      txs.push(this.tx(holder, "skUSDDeprecated", "redeem", [leave, holder, holder]));
-      if (holder === k.externalDustHolder.address) continue;
-      deposits.push(this.tx(holder, "kUSD", "approve", [this.addr("skUSD"), maxUint256]));
-      deposits.push(this.tx(holder, "skUSD", "deposit", [assets, holder]));
-    }
-    await this.d.sendBlock(txs);
-    await this.d.sendBlock(deposits);
+    for (const chapter of STORY) chapter(this);
   }
 
   private schedulePeriodic(end: number) {
