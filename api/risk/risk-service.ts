@@ -7,7 +7,7 @@ import { BaseError, encodeFunctionData, ExecutionRevertedError, getAddress, pars
 import { kerneVaultAbi, kerneVaultV1Abi, kusdAbi, kusdpsmAbi, kusdpsmv1Abi, kusdpsmv3Abi, stakedKUSDAbi, stakedKUSDV1Abi, timelockAbi } from "../../abis/index.js";
 import { buildRiskStatus, getterTrigger, roleTrigger, type Gap, type OffChainTrigger, type RiskStatus, type Trigger } from "../../core/risk/risk-status.js";
 import { configurationGetters } from "../../core/risk/trigger-catalog.js";
-import { MINTER_ROLE } from "../../core/reserves/por/snapshot.js";
+import { DEFAULT_ADMIN_ROLE, MINTER_ROLE } from "../../core/network/roles.js";
 import sourceGetters from "../../networks/source-getters.json" with { type: "json" };
 import { roleHoldersAt } from "../io/indexed-reads.js";
 import { PinnedReader, tolerantReads } from "../io/pinned-reader.js";
@@ -18,7 +18,6 @@ import { reportBlockHash, type ReportBlock, type ReportContext } from "../contex
 import { readVenueNow } from "../reserves/por-service.js";
 import { offChainTriggers } from "../../core/risk/off-chain-triggers.js";
 
-const DEFAULT_ADMIN_ROLE: Hex = `0x${"00".repeat(32)}`;
 
 type Target = { key: string; address: Address; abi: Abi };
 

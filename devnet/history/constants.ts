@@ -1,10 +1,6 @@
 /** Roles, amounts and the PSMs' configuration the scripted history uses (re-exported by devnet/history.ts). */
-import { keccak256, stringToHex, type Hex } from "viem";
 
-export const MINTER_ROLE = keccak256(stringToHex("MINTER_ROLE"));
-export const DEFAULT_ADMIN_ROLE = `0x${"00".repeat(32)}` as Hex;
-export const MANAGER_ROLE = keccak256(stringToHex("MANAGER_ROLE"));
-export const STRATEGIST_ROLE = keccak256(stringToHex("STRATEGIST_ROLE"));
+export { DEFAULT_ADMIN_ROLE, MANAGER_ROLE, MINTER_ROLE, STRATEGIST_ROLE } from "../../core/network/roles.js";
 
 /** The operator's TimelockController minimum delay (getMinDelay() = 172800 on Base). */
 export const TIMELOCK_DELAY = 172_800n;

@@ -6,17 +6,15 @@
  * block, the timelock handover at block 49,623,130, the Euler market at 49,726,126, a redemption,
  * staking yield, the wstETH / stETH rate and one transfer that breaks the registry rule.
  */
-import { getAddress, keccak256, parseEther, stringToHex, type Address, type Hex } from "viem";
+import { getAddress, parseEther, type Address, type Hex } from "viem";
 import { loadArtifact } from "../artifacts.js";
 import { encode, type ChainDriver } from "../driver.js";
 import { FEE_TIERS, SWAP_FEE_BPS, usdc } from "../history.js";
 import { baseBlockAt, BASE_GENESIS_TIMESTAMP } from "../../core/network/base-blocks.js";
 import type { NetworkConfig } from "../../core/network/types.js";
 import { placeContract } from "./place.js";
+import { DEFAULT_ADMIN_ROLE, MANAGER_ROLE, MINTER_ROLE } from "../../core/network/roles.js";
 
-const MINTER_ROLE = keccak256(stringToHex("MINTER_ROLE"));
-const MANAGER_ROLE = keccak256(stringToHex("MANAGER_ROLE"));
-const DEFAULT_ADMIN_ROLE = `0x${"00".repeat(32)}` as Hex;
 
 export const timeOfHeight = (h: number) => BASE_GENESIS_TIMESTAMP + 2 * h;
 export const heightOf = (iso: string) => baseBlockAt(Date.parse(iso) / 1000);

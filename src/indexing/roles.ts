@@ -1,14 +1,9 @@
-import { keccak256, stringToHex, type Hex } from "viem";
+import type { Hex } from "viem";
+import { ROLE_NAMES } from "../../core/network/roles.js";
 import { ponder, type Context } from "ponder:registry";
 import { roleEvent, roleHolder } from "ponder:schema";
 import { contractKeyOf, lower } from "./lookup.js";
 
-const ROLE_NAMES = new Map<Hex, string>([
-  [`0x${"00".repeat(32)}`, "DEFAULT_ADMIN_ROLE"],
-  ...["MINTER_ROLE", "MANAGER_ROLE", "ARBITRAGEUR_ROLE", "STRATEGIST_ROLE", "PAUSER_ROLE"].map(
-    (name) => [keccak256(stringToHex(name)), name] as [Hex, string],
-  ),
-]);
 
 type RoleArgs = { role: Hex; account: Hex; sender: Hex };
 

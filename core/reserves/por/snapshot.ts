@@ -5,14 +5,14 @@
  */
 import type { NotDeployedRead } from "../../schema-primitives.js";
 import type { VenueBasis } from "./venue-read.js";
-import { keccak256, stringToHex, type Address } from "viem";
+import type { Address } from "viem";
 import type { PsmKey } from "../../network/types.js";
 import type { FeeSchedule } from "../redemption-routing.js";
 
 /** A raw value and the command that reproduces it, or null when the read failed. */
 export type Read<T> = { value: T; command: (field: string) => string } | null;
 
-export const MINTER_ROLE = keccak256(stringToHex("MINTER_ROLE"));
+export { MINTER_ROLE } from "../../network/roles.js";
 /** The order every per-PSM list of the report follows. */
 export const PSM_KEYS: readonly PsmKey[] = ["psmMint", "psmRetiredMint", "psmRedeemReserve"];
 
