@@ -12,7 +12,7 @@ import { BackingRatioFeedSchema, backingRatioCrossings } from "../../core/monito
 import { historyRowsAt } from "../history/history-service.js";
 import { MINTER_ROLE } from "../../core/reserves/por/snapshot.js";
 import { isoTime } from "../../core/reserves/units.js";
-import { ApiError, badRequest, onApiError } from "../http/errors.js";
+import { ApiError, badRequest } from "../http/errors.js";
 import { blockBound, kusdAmount } from "../http/query-params.js";
 import { contract, validQuery } from "../http/route-contract.js";
 import { indexedHead, minterGrantsIn, minterRoleChangesIn, psmPausesIn, redemptionsIn } from "../io/indexed-reads.js";
@@ -48,7 +48,6 @@ export const redemptionsContract = {
 
 export function eventsRoutes(ctx: ReportContext) {
   const app = new Hono();
-  app.onError(onApiError);
 
   /** The range asked for, defaulting to the newest MAX_RANGE_BLOCKS blocks up to the indexed head. */
   const range = async (q: { fromBlock?: bigint; toBlock?: bigint }) => {

@@ -4,7 +4,7 @@ import { HealthSchema, buildHealth, type DependencyState } from "../../core/moni
 import { isDatabaseUnavailable } from "../io/database-errors.js";
 import { readVenueNow } from "../reserves/por-service.js";
 import { buildSecurityTxt, securityTxtExpired, type SecurityTxtConfig } from "../../core/security-txt.js";
-import { errorBody, onApiError } from "../http/errors.js";
+import { errorBody } from "../http/errors.js";
 import { contract } from "../http/route-contract.js";
 import { indexedHead } from "../io/indexed-reads.js";
 import { CAUGHT_UP_LAG, type ReportContext } from "../context.js";
@@ -43,7 +43,6 @@ export type HealthRoutesOptions = { statementSignedAt: () => Promise<number | nu
 
 export function healthRoutes(ctx: ReportContext, o: HealthRoutesOptions) {
   const app = new Hono();
-  app.onError(onApiError);
   app.get("/api/health", ...contract(healthContract), async (c) => {
     const [head, chain, signedAt, venue] = await Promise.all([
       probe(() => indexedHead(ctx.db, "base")),

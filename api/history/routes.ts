@@ -2,7 +2,6 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { HISTORY_INTERVALS, HistorySeriesSchema, MAX_HISTORY_POINTS } from "../../core/history/series.js";
-import { onApiError } from "../http/errors.js";
 import { blockBound } from "../http/query-params.js";
 import { contract, validQuery } from "../http/route-contract.js";
 import { reportCacheControl } from "../http/rendered.js";
@@ -30,7 +29,6 @@ export const historyContract = {
 
 export function historyRoutes(ctx: ReportContext) {
   const app = new Hono();
-  app.onError(onApiError);
   app.get("/api/history", ...contract(historyContract), async (c) => {
     const q = validQuery(c, historyContract);
     const series = await loadHistory(ctx, { interval: q.interval ?? "DAY", fromBlock: q.fromBlock, toBlock: q.toBlock, step: q.step });

@@ -1,3 +1,4 @@
+import { withApiErrors } from "./errors.js";
 import { describe, expect, it } from "vitest";
 import { benchRoutes, constantBody } from "./bench-routes.js";
 
@@ -6,7 +7,7 @@ describe("constant bench route", () => {
     for (const bytes of [32, 100, 1_000, 36_108, 250_000]) expect(JSON.stringify(constantBody(bytes)).length).toBe(bytes);
   });
   it("answers the body, and 400 for a size out of range", async () => {
-    const app = benchRoutes();
+    const app = withApiErrors(benchRoutes());
     const ok = await app.request("/__bench/constant?bytes=5000");
     expect(ok.status).toBe(200);
     expect((await ok.text()).length).toBe(5000);

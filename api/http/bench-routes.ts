@@ -4,7 +4,7 @@
  * against the server's own limit in the same run. Off unless KUSD_BENCH_ROUTES=1.
  */
 import { Hono } from "hono";
-import { badRequest, onApiError } from "./errors.js";
+import { badRequest } from "./errors.js";
 
 /** A JSON value whose serialisation is `bytes` long (± a few), shaped like a report: nested objects of short fields. */
 export function constantBody(bytes: number): unknown {
@@ -17,7 +17,6 @@ export function constantBody(bytes: number): unknown {
 
 export function benchRoutes() {
   const app = new Hono();
-  app.onError(onApiError);
   const bodies = new Map<number, unknown>();
   app.get("/__bench/constant", (c) => {
     const bytes = Number(c.req.query("bytes") ?? 1000);

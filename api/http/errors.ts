@@ -3,7 +3,7 @@
  * Codes are stable strings clients can match on; the status is 4xx for anything the caller
  * can fix, and a handler bug is masked as `internal_error` without internals.
  */
-import type { Context } from "hono";
+import { Hono, type Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { KusdError } from "../../core/errors.js";
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from "../io/database-errors.js";
@@ -64,5 +64,11 @@ export function onApiError(err: Error, c: Context) {
   console.error(`[api] ${requestId} ${c.req.method} ${c.req.path}:`, err);
   return c.json(errorBody("internal_error", "internal error: report the requestId to the operator", { requestId }), 500);
 }
+
+/**
+ * A feature's routes with the API's error handling, as createApp mounts them: the features' own
+ * Hono apps set no handler and inherit the root's, so a test of one feature mounts it here.
+ */
+export const withApiErrors = (routes: Hono) => new Hono().onError(onApiError).route("/", routes);
 
 export const notFound = (c: Context) => c.json(errorBody("not_found", `no route ${c.req.method} ${c.req.path}`), 404);

@@ -4,6 +4,7 @@
  * that reads a chain (block resolution, failed reads, 4xx for a bad block) is tested on the
  * devnet in test/e2e/lending-occupancy-e2e.test.ts.
  */
+import { withApiErrors } from "../http/errors.js";
 import { describe, expect, it } from "vitest";
 import type { Address } from "viem";
 import type { ReportContext } from "../context.js";
@@ -18,7 +19,7 @@ const networkWith = (lending: NetworkConfig["lending"]) =>
 describe("GET /api/euler without a lending market", () => {
   it("404 lending_market_not_configured (Base mainnet today), before any chain read", async () => {
     const ctx = { network: networkWith({}), base: undefined as never, ethereum: undefined as never, db: undefined as never, venue: null, siteUrl: "http://site.test", venueMaxAgeSeconds: 0, headFreshMs: 0, marketPeers: [], honestyPeers: [] } satisfies ReportContext;
-    const res = await lendingRoutes(ctx).request("/api/euler");
+    const res = await withApiErrors(lendingRoutes(ctx)).request("/api/euler");
     expect(res.status).toBe(404);
     const body = (await res.json()) as any;
     expect(body.error.code).toBe("lending_market_not_configured");

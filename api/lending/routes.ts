@@ -8,7 +8,7 @@ import { z } from "zod";
 import { LendingOccupancySchema } from "../../core/lending/occupancy.js";
 import { blockParam } from "../http/query-params.js";
 import { contract, validQuery } from "../http/route-contract.js";
-import { ApiError, badRequest, onApiError } from "../http/errors.js";
+import { ApiError, badRequest } from "../http/errors.js";
 import { lendingMarketOf, loadOccupancy } from "./occupancy-service.js";
 import type { ReportContext } from "../context.js";
 
@@ -45,7 +45,6 @@ export function chainHeadResolver(ctx: ReportContext): ResolveBlock {
 
 export function lendingRoutes(ctx: ReportContext, opts: LendingRoutesOptions = {}) {
   const app = new Hono();
-  app.onError(onApiError);
   const resolveBlock = opts.resolveBlock ?? chainHeadResolver(ctx);
 
   app.get("/api/euler", ...contract(eulerContract), async (c) => {

@@ -24,7 +24,7 @@ import { withSignedCopies } from "../../core/attestation/copies.js";
 import { STATEMENT_MAX_AGE_SECONDS } from "../../core/attestation/verify.js";
 import { bindingTrust, verifyBeforeCharge } from "./verify-before-charge.js";
 import type { StatementService } from "../statements/statement-service.js";
-import { ApiError, errorBody, onApiError } from "../http/errors.js";
+import { ApiError, errorBody } from "../http/errors.js";
 import type { OperatorStore } from "../store/operator-store.js";
 import { instantReadPayload, parseInstantRead, readToken, refuseOperatorOwned, type InstantReadRequest, type TokenRead } from "./instant-read.js";
 import { buildDescriptor } from "./openapi.js";
@@ -66,7 +66,6 @@ const usd = (amount: bigint, decimals: number) => (Number(amount) / 10 ** decima
 
 export function createGateway(o: GatewayOptions) {
   const app = new Hono<{ Variables: Vars }>();
-  app.onError(onApiError);
   const now = o.now ?? (() => Math.floor(Date.now() / 1000));
   const base = o.basePath;
   const descriptor = buildDescriptor({

@@ -2,7 +2,6 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { PsmStatusSchema } from "../../core/psm/mint-readiness.js";
-import { onApiError } from "../http/errors.js";
 import { blockParam, blockParamErrors } from "../http/query-params.js";
 import { contract, validQuery } from "../http/route-contract.js";
 import { reportCacheControl } from "../http/rendered.js";
@@ -20,7 +19,6 @@ export const psmStatusContract = {
 
 export function psmRoutes(ctx: ReportContext) {
   const app = new Hono();
-  app.onError(onApiError);
   app.get("/api/psm-status", ...contract(psmStatusContract), async (c) => {
     const requested = validQuery(c, psmStatusContract).block;
     const at = await resolveReportBlock(ctx, requested);

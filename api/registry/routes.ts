@@ -6,7 +6,7 @@ import { Hono } from "hono";
 import { z } from "zod";
 import { RegistryDocumentSchema, RegistryVersionsSchema } from "../../core/registry/document-schema.js";
 import { violationView, ViolationPageSchema, type ViolationPage } from "../../core/registry/violation-view.js";
-import { ApiError, badRequest, onApiError } from "../http/errors.js";
+import { ApiError, badRequest } from "../http/errors.js";
 import { blockBound, limitParam } from "../http/query-params.js";
 import { contract, validQuery } from "../http/route-contract.js";
 import { indexedHead, violationsAfter } from "../io/indexed-reads.js";
@@ -46,7 +46,6 @@ export const violationsContract = {
 
 export function registryRoutes(ctx: ReportContext, registry: RegistryService) {
   const app = new Hono();
-  app.onError(onApiError);
 
   app.get("/api/por/accounts", ...contract(accountsContract), async (c) => {
     const { version } = validQuery(c, accountsContract);

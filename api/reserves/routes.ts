@@ -8,7 +8,7 @@ import { PorReportSchema } from "../../core/reserves/por/por-report.js";
 import { RedemptionPlanSchema } from "../../core/reserves/redemption-plan-schema.js";
 import { StatsSchema } from "../../core/reserves/stats.js";
 import { ChainReadError } from "../io/pinned-reader.js";
-import { ApiError, onApiError } from "../http/errors.js";
+import { ApiError } from "../http/errors.js";
 import { blockParam, blockParamErrors, kusdAmount } from "../http/query-params.js";
 import { contract, validQuery } from "../http/route-contract.js";
 import { resolveReportBlock, type ReportContext } from "../context.js";
@@ -52,7 +52,6 @@ export const redemptionPlanContract = {
 
 export function reservesRoutes(ctx: ReportContext) {
   const app = new Hono();
-  app.onError(onApiError);
 
   app.get("/api/por", ...contract(porContract), async (c) => {
     const requested = validQuery(c, porContract).block;

@@ -2,7 +2,6 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { RiskStatusSchema } from "../../core/risk/risk-status.js";
-import { onApiError } from "../http/errors.js";
 import { blockParam, blockParamErrors } from "../http/query-params.js";
 import { contract, validQuery } from "../http/route-contract.js";
 import { resolveReportBlock, type ReportContext } from "../context.js";
@@ -19,7 +18,6 @@ export const riskStatusContract = {
 
 export function riskRoutes(ctx: ReportContext, statementSignedAt: () => Promise<number | null>) {
   const app = new Hono();
-  app.onError(onApiError);
   app.get("/api/risk-status", ...contract(riskStatusContract), async (c) => {
     const at = await resolveReportBlock(ctx, validQuery(c, riskStatusContract).block);
     const status = await loadRiskStatus(ctx, at, statementSignedAt);

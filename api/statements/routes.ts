@@ -7,7 +7,7 @@ import type { Address, Hex } from "viem";
 import { z } from "zod";
 import { PublishedStatementSchema, SignerRegistrySchema, StatementHistorySchema, type PublishedStatement } from "../../core/attestation/published-schema.js";
 import { HEAD_MAX_AGE_SECONDS, sendRendered } from "../http/rendered.js";
-import { ApiError, onApiError } from "../http/errors.js";
+import { ApiError } from "../http/errors.js";
 import { limitParam } from "../http/query-params.js";
 import { contract, validQuery } from "../http/route-contract.js";
 import type { ReportContext } from "../context.js";
@@ -68,7 +68,6 @@ export const signerRegistryByHashContract = {
 
 export function statementRoutes({ ctx, statements, adminToken }: StatementRoutesOptions) {
   const app = new Hono();
-  app.onError(onApiError);
 
   // The stored bytes as published (what was signed and hashed), not a re-serialisation.
   app.get("/api/por/signed", ...contract(signedContract), async (c) => sendRendered(c, (await statements.latestRendered()).rendered, `public, max-age=${HEAD_MAX_AGE_SECONDS}`));

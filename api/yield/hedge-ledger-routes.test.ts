@@ -1,4 +1,5 @@
 /** GET /api/hedge-ledger without a venue: the answer needs no read. Against the devnet venue: test/e2e/hedge-ledger-e2e.test.ts. */
+import { withApiErrors } from "../http/errors.js";
 import { describe, expect, it } from "vitest";
 import type { ReportContext } from "../context.js";
 import { hedgeLedgerRoutes, parseUntil } from "./hedge-ledger-routes.js";
@@ -11,7 +12,7 @@ describe("the route without a venue", () => {
   const ctx = {
     network: { reporting: { venue: { name: "hyperliquid", url: null, account: ACCOUNT, coin: "ETH" } } },
   } as unknown as ReportContext;
-  const app = hedgeLedgerRoutes(ctx, () => UNTIL);
+  const app = withApiErrors(hedgeLedgerRoutes(ctx, () => UNTIL));
 
   it("answers 200, isLive false and null figures when no venue is configured", async () => {
     const res = await app.request("/api/hedge-ledger");

@@ -7,7 +7,7 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { contract, validQuery } from "../http/route-contract.js";
-import { badRequest, onApiError } from "../http/errors.js";
+import { badRequest } from "../http/errors.js";
 import type { ReportContext } from "../context.js";
 import { VenueReadError } from "../io/hyperliquid.js";
 import { buildHedgeLedger, HedgeLedgerSchema, LEDGER_SINCE_ISO, LEDGER_SINCE_MS, unavailableHedgeLedger, type LedgerSource } from "../../core/yield/hedge-ledger.js";
@@ -35,7 +35,6 @@ export function parseUntil(raw: string | undefined, nowMs: number): number {
 
 export function hedgeLedgerRoutes(ctx: ReportContext, now: () => number = Date.now) {
   const app = new Hono();
-  app.onError(onApiError);
 
   app.get("/api/hedge-ledger", ...contract(hedgeLedgerContract), async (c) => {
     const nowMs = now();

@@ -4,7 +4,6 @@ import { ApyReportSchema } from "../../core/yield/apy-report.js";
 import { HonestyIndexSchema } from "../../core/yield/honesty-index-schema.js";
 import { contract } from "../http/route-contract.js";
 import type { SigningKeys } from "../statements/keys.js";
-import { onApiError } from "../http/errors.js";
 import type { ReportContext } from "../context.js";
 import { renderApy } from "./apy-service.js";
 import { HEAD_MAX_AGE_SECONDS, sendRendered } from "../http/rendered.js";
@@ -36,7 +35,6 @@ export function boardVaults(ctx: ReportContext): BoardVault[] {
 
 export function yieldRoutes(ctx: ReportContext, keys: SigningKeys) {
   const app = new Hono();
-  app.onError(onApiError);
   app.get("/api/apy", ...contract(apyContract), async (c) => sendRendered(c, (await renderApy(ctx)).rendered, `public, max-age=${Math.max(ctx.venueMaxAgeSeconds, HEAD_MAX_AGE_SECONDS)}`));
   app.get("/api/honesty-index", ...contract(honestyIndexContract), async (c) => c.json(await loadHonestyIndex(ctx, keys, boardVaults(ctx))));
   return app;

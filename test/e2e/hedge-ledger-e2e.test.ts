@@ -3,6 +3,7 @@
  * an independent computation from raw `POST /info` answers, months add up to the totals, the
  * reader pages past 500 records, and a venue that fails gives 200, isLive false and nulls.
  */
+import { withApiErrors } from "../../api/http/errors.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startVenueServer, type VenueServer } from "../../devnet/venue/server.js";
 import { createReportContext, type ReportContext } from "../../api/context.js";
@@ -89,7 +90,7 @@ function expectAgrees(l: any, ind: Awaited<ReturnType<typeof independent>>) {
 }
 
 describe("GET /api/hedge-ledger on the devnet venue", () => {
-  const app = hedgeLedgerRoutes(ctx);
+  const app = withApiErrors(hedgeLedgerRoutes(ctx));
 
   it("equals an independent computation from raw /info answers up to a fixed until", async () => {
     const until = "2026-11-01T00:00:00.000Z";
@@ -143,7 +144,7 @@ describe("venue failure", () => {
   };
 
   it("gives 200, isLive false, null figures and the reason when the venue answers 500", async () => {
-    const l = await ledger(hedgeLedgerRoutes(withVenueUrl(`${failing.url}/info`)));
+    const l = await ledger(withApiErrors(hedgeLedgerRoutes(withVenueUrl(`${failing.url}/info`))));
     expectUnknown(l);
     expect(l.venueRead.status).toBe(500);
     expect(l.venueRead.reason).toMatch(/500/);
@@ -151,7 +152,7 @@ describe("venue failure", () => {
 
   it("gives the same when nothing listens", async () => {
     const port = await freePort();
-    const l = await ledger(hedgeLedgerRoutes(withVenueUrl(`http://127.0.0.1:${port}/info`)));
+    const l = await ledger(withApiErrors(hedgeLedgerRoutes(withVenueUrl(`http://127.0.0.1:${port}/info`))));
     expectUnknown(l);
     expect(l.venueRead.reason).toMatch(/unreachable/);
   });

@@ -4,6 +4,7 @@
  * every verifyVia command run with foundry's cast returns the raw value it names, a read that
  * fails is null and listed (200, never a 5xx), and a bad block is 4xx JSON.
  */
+import { withApiErrors } from "../../api/http/errors.js";
 import { afterEach, beforeAll, describe, expect, inject, it } from "vitest";
 import { formatUnits, getAddress, parseAbiItem, toFunctionSelector, type Address } from "viem";
 import { createReportContext } from "../../api/context.js";
@@ -30,7 +31,7 @@ async function read<T>(address: Address, fn: string, args: unknown[] = []): Prom
 
 
 const network = selectNetwork(readServiceEnv(process.env));
-const app = lendingRoutes(createReportContext(network, undefined as never, "http://site.test"));
+const app = withApiErrors(lendingRoutes(createReportContext(network, undefined as never, "http://site.test")));
 const get = async (path: string, via = app) => {
   const res = await via.request(path);
   expect(res.headers.get("content-type")).toMatch(/application\/json/);
@@ -175,7 +176,7 @@ describe("GET /api/euler: defaults and errors", () => {
 
   it("a read that fails is null and listed in failedReads, and the report is still 200", async () => {
     const proxied = { ...network, reporting: { ...network.reporting, readRpc: { ...network.reporting.readRpc, base: rpcProxyUrl } } };
-    const viaProxy = lendingRoutes(createReportContext(proxied, undefined as never, "http://site.test"));
+    const viaProxy = withApiErrors(lendingRoutes(createReportContext(proxied, undefined as never, "http://site.test")));
     await setFaults([{ selector: toFunctionSelector("totalBorrows()"), to: USDC_VAULT, mode: "error" }]);
     const { status, body } = await get(`/api/euler?block=${PINNED}`, viaProxy);
     expect(status).toBe(200);
