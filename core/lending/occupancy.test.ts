@@ -1,7 +1,7 @@
 /**
  * /api/euler without a chain: the pure report from hand-made reads (utilization, the operator's
  * shares, rounding, zero supply, failed reads) and its published schema. The route (404 without
- * a market) is tested in test/e2e/lending-occupancy.test.ts; everything that reads a chain on the
+ * a market) is tested in api/lending/routes.test.ts; everything that reads a chain on the
  * devnet (test/e2e/lending-occupancy-e2e.test.ts).
  */
 import { describe, expect, it } from "vitest";
