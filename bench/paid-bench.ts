@@ -18,7 +18,7 @@ import { startDevnet } from "../devnet/devnet.js";
 import { startIndexer } from "../stack/indexer.js";
 import { devnetKey } from "../devnet/keys.js";
 import { freePort } from "../test/helpers/ports.js";
-import { atLeast, atMost, recordFigures } from "./results.js";
+import { atMost, recordFigures } from "./results.js";
 
 const { values } = parseArgs({ options: { requests: { type: "string", default: "200" }, concurrency: { type: "string", default: "20" } } });
 const requests = Number(values.requests);

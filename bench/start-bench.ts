@@ -34,7 +34,7 @@ async function main() {
   const onData = (d: Buffer) => {
     for (const line of String(d).split("\n")) {
       if (!line.trim()) continue;
-      output = (output + line + "\n").slice(-8000);
+      output = (`${output + line}\n`).slice(-8000);
       // When the devnet, the indexer and the API come up, for where the time goes.
       if (/^\[devnet\] (history|played|deployed usdc)|^\[indexer\]|^services:/.test(line)) marks.push([line.slice(0, 70), (performance.now() - started) / 1000]);
     }

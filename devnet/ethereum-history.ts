@@ -4,7 +4,7 @@
  */
 import { parseUnits } from "viem";
 import { loadArtifact } from "./artifacts.js";
-import { ChainDriver, encode } from "./driver.js";
+import { type ChainDriver, encode } from "./driver.js";
 import type { ContractRecord } from "./deployment.js";
 import { devnetKey, userKey } from "./keys.js";
 import { ETHEREUM_PADDING_BLOCKS } from "./history.js";

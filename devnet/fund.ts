@@ -46,7 +46,7 @@ async function main(): Promise<number> {
     return 0;
   }
   const file = process.env.DEVNET_DEPLOYMENT ?? deploymentPath();
-  let deployment;
+  let deployment: ReturnType<typeof readDeployment>;
   try {
     deployment = readDeployment(file);
   } catch {

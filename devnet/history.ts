@@ -7,7 +7,7 @@
  */
 import { keccak256, maxUint256, parseEther, stringToHex, zeroAddress, zeroHash, type Abi, type Address, type Hex } from "viem";
 import { loadArtifact } from "./artifacts.js";
-import { ChainDriver, encode, type Receipt, type Tx } from "./driver.js";
+import { type ChainDriver, encode, type Receipt, type Tx } from "./driver.js";
 import type { ContractRecord, Deployment, RegistryVersionConfig, RoleGrantRecord } from "./deployment.js";
 import { namedKeys, userKey, type DevnetKey, type KeyName } from "./keys.js";
 import { safeTxHash, signSafeTx } from "./safe.js";
@@ -336,8 +336,8 @@ export class BaseHistory implements HistoryWriter {
     const users = [...new Set(rest.map((a) => userKey(a.user).address))];
     const kusdBal = new Map<Address, bigint>(users.map((u) => [u, 0n]));
     const shareBal = new Map<Address, bigint>(users.map((u) => [u, 0n]));
-    (await this.balances("kUSD", users)).forEach((b, i) => kusdBal.set(users[i]!, b));
-    (await this.balances(vault, users)).forEach((b, i) => shareBal.set(users[i]!, b));
+    for (const [i, b] of (await this.balances("kUSD", users)).entries()) kusdBal.set(users[i]!, b);
+    for (const [i, b] of (await this.balances(vault, users)).entries()) shareBal.set(users[i]!, b);
     const take = (m: Map<Address, bigint>, u: Address, fraction: number) => {
       const amount = ((m.get(u) ?? 0n) * BigInt(Math.floor(fraction * 1e6))) / 1_000_000n;
       m.set(u, (m.get(u) ?? 0n) - amount);

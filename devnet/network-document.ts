@@ -117,7 +117,8 @@ async function membershipSignatures(d: Deployment): Promise<Record<string, Recor
     for (const e of v.entries.filter((x) => x.kind === "eoa")) {
       const key = d.accounts[e.ref]?.privateKey;
       if (!key) continue;
-      (book[e.address.toLowerCase()] ??= {})[v.as_of] = await privateKeyToAccount(key).signMessage({ message: membershipMessage(v.as_of) });
+      const signature = await privateKeyToAccount(key).signMessage({ message: membershipMessage(v.as_of) });
+      book[e.address.toLowerCase()] = { ...book[e.address.toLowerCase()], [v.as_of]: signature };
     }
   }
   return book;

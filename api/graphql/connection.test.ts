@@ -88,7 +88,18 @@ describe("keysetPage", () => {
     let filtersRead = 0;
     let fetched = 0;
     const go = (args: Parameters<typeof keysetPage>[0]) =>
-      keysetPage(args, key, () => (filtersRead++, []), async () => (fetched++, []));
+      keysetPage(
+        args,
+        key,
+        () => {
+          filtersRead++;
+          return [];
+        },
+        async () => {
+          fetched++;
+          return [];
+        },
+      );
     await expect(go({ first: MAX_PAGE + 1 })).rejects.toMatchObject({ extensions: { code: "BAD_USER_INPUT", argument: "first" } });
     expect(filtersRead).toBe(0);
     await expect(go({ after: "not-a-cursor" })).rejects.toMatchObject({ extensions: { code: "BAD_USER_INPUT", argument: "after" } });

@@ -25,7 +25,7 @@ const PageInfo = builder.objectRef<Page<unknown>["pageInfo"]>("PageInfo").implem
   }),
 });
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: any Pothos object ref of node type T, whatever its schema types
 export function connectionOf<T>(name: string, node: ObjectRef<any, T>) {
   const Edge = builder.objectRef<{ cursor: string; node: T }>(`${name}Edge`).implement({
     fields: (t) => ({ cursor: t.exposeString("cursor"), node: t.field({ type: node, resolve: (e) => e.node as never }) }),

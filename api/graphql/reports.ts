@@ -7,9 +7,10 @@ import { GraphQLError } from "graphql";
 import { asApiError } from "../http/errors.js";
 import { resolveReportBlock } from "../context.js";
 import { loadPorReport } from "../reserves/por-service.js";
-import { loadStats, renderStats } from "../reserves/stats-service.js";
+import { type loadStats, renderStats } from "../reserves/stats-service.js";
 import type { StoredStatement } from "../store/operator-store.js";
 import { builder, type GraphQLContext } from "./builder.js";
+import type { RegistryDocument } from "../../core/registry/document-schema.js";
 import { badInput } from "./inputs.js";
 
 /** REST errors (a bad block, a block not indexed) become GraphQL errors with the same code. */
@@ -162,7 +163,7 @@ const RegistryEntryRef = builder.objectRef<RegistryEntryView>("RegistryEntry").i
   }),
 });
 
-type RegistryDoc = { registry: { registry_version: number; as_of: string; issued_at: number; account_set_digest: string; entries: any[] } };
+type RegistryDoc = RegistryDocument;
 const RegistryRef = builder.objectRef<RegistryDoc>("AccountRegistry").implement({
   fields: (t) => ({
     registryVersion: t.int({ resolve: (d) => d.registry.registry_version }),

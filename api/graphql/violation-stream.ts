@@ -9,7 +9,14 @@ export type ViolationEvent = { kind: "DETECTED" | "RETRACTED"; violation: Indexe
 export const pause = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve) => {
     const t = setTimeout(resolve, ms);
-    signal?.addEventListener("abort", () => (clearTimeout(t), resolve()), { once: true });
+    signal?.addEventListener(
+      "abort",
+      () => {
+        clearTimeout(t);
+        resolve();
+      },
+      { once: true },
+    );
   });
 
 export async function* violationStream(db: ReadDb, o: { fromBlock?: bigint; pollMs?: number; reorgWindow?: bigint; signal?: AbortSignal }): AsyncGenerator<ViolationEvent> {

@@ -45,7 +45,7 @@ export async function loadHistory(ctx: ReportContext, q: HistoryQuery): Promise<
   const fromBlock = q.fromBlock ?? first;
   if (fromBlock < first) throw badRequest("block_before_deployment", `fromBlock ${fromBlock} is before kUSD was deployed (block ${first})`, { fromBlock: Number(fromBlock), firstBlock: Number(first) });
   const rows = await historyRowsAt(ctx, to.blockNumber);
-  let plan;
+  let plan: ReturnType<typeof planPoints>;
   try {
     plan = planPoints(q.interval, { fromBlock, toBlock: to.blockNumber, step: q.step ?? null }, knownBlocks(rows));
   } catch (e) {

@@ -114,7 +114,10 @@ async function drain(reader: ReadableStreamDefaultReader<Uint8Array>, seen: numb
     for (;;) {
       const next = await Promise.race([reader.read(), timeUp]);
       if (next === "time up") return false;
-      if (next.done) return (ended = true);
+      if (next.done) {
+        ended = true;
+        return true;
+      }
       seen += next.value.byteLength;
       if (seen > maxBytes) return false;
     }

@@ -13,7 +13,10 @@ const byClient = new WeakMap<PublicClient, Map<string, Bounds>>();
 /** True or false as the chain says; null when eth_getCode itself failed (unknown, never a guess). */
 export async function hasCodeAt(client: PublicClient, address: Address, block: bigint): Promise<boolean | null> {
   let known = byClient.get(client);
-  if (!known) byClient.set(client, (known = new Map()));
+  if (!known) {
+    known = new Map();
+    byClient.set(client, known);
+  }
   const key = address.toLowerCase();
   const b = known.get(key) ?? { firstWithCode: null, lastWithout: null };
   if (b.firstWithCode !== null && block >= b.firstWithCode) return true;

@@ -4,7 +4,10 @@ import { coalesce, memo, perObject } from "./memo.js";
 const deferred = <T>() => {
   let resolve!: (v: T) => void;
   let reject!: (e: unknown) => void;
-  const promise = new Promise<T>((res, rej) => ((resolve = res), (reject = rej)));
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
   return { promise, resolve, reject };
 };
 
@@ -13,12 +16,20 @@ describe("coalesce", () => {
     const shared = coalesce<number>();
     let builds = 0;
     const gate = deferred<number>();
-    const build = () => (builds++, gate.promise);
+    const build = () => {
+      builds++;
+      return gate.promise;
+    };
     const together = [shared("a", build), shared("a", build), shared("a", build)];
     expect(builds).toBe(1);
     gate.resolve(7);
     expect(await Promise.all(together)).toEqual([7, 7, 7]);
-    expect(await shared("a", async () => (builds++, 8))).toBe(8);
+    expect(
+      await shared("a", async () => {
+        builds++;
+        return 8;
+      }),
+    ).toBe(8);
     expect(builds).toBe(2);
   });
 
@@ -36,7 +47,10 @@ describe("memo", () => {
   it("builds once per key, keeps the result, and evicts the least recently used past max", async () => {
     const m = memo<string>({ max: 2 });
     let builds = 0;
-    const build = (v: string) => async () => (builds++, v);
+    const build = (v: string) => async () => {
+      builds++;
+      return v;
+    };
     expect(await Promise.all([m("1", build("one")), m("1", build("x"))])).toEqual(["one", "one"]);
     await m("2", build("two"));
     await m("1", build("x")); // touch 1: 2 is now the oldest

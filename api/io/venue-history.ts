@@ -79,7 +79,9 @@ export async function pageByTime<T extends { time: number }>(
     const page = raw.map((r) => parse(r, ctx));
     for (const r of page) {
       const k = key(r);
-      if (!seen.has(k)) seen.add(k), records.push(r);
+      if (seen.has(k)) continue;
+      seen.add(k);
+      records.push(r);
     }
     if (page.length < VENUE_PAGE_SIZE) return { records: records.sort((a, b) => a.time - b.time), pages };
     startTime = Math.max(...page.map((r) => r.time)) + 1;

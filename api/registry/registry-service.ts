@@ -25,7 +25,10 @@ export type SignatureBook = Record<string, Record<string, Hex>>;
 export function loadSignatureBook(ctx: ReportContext, env: Pick<ServiceEnv, "KUSD_REGISTRY_SIGNATURES">): SignatureBook {
   const book: SignatureBook = structuredClone(ctx.network.registry.signatures);
   for (const v of ctx.network.registry.versions) {
-    for (const e of v.entries) if (e.published && "signature" in e.published) (book[e.address.toLowerCase()] ??= {})[v.as_of] = e.published.signature;
+    for (const e of v.entries) {
+      if (!e.published || !("signature" in e.published)) continue;
+      book[e.address.toLowerCase()] = { ...book[e.address.toLowerCase()], [v.as_of]: e.published.signature };
+    }
   }
   const file = env.KUSD_REGISTRY_SIGNATURES;
   if (!file) return book;

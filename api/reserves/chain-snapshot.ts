@@ -17,7 +17,7 @@ import {
   type Read,
   type StakingVaultSnapshot,
 } from "../../core/reserves/por/snapshot.js";
-import { ChainReadError, tolerantReads, type PinnedReader, type ReadSpec } from "../io/pinned-reader.js";
+import { type ChainReadError, tolerantReads, type PinnedReader, type ReadSpec } from "../io/pinned-reader.js";
 
 // The API's route modules import these constants from here.
 export { MINTER_ROLE, PSM_KEYS };

@@ -139,7 +139,10 @@ export class StatementService {
     }
     if (this.intervalSeconds === null || (await this.current(found, this.intervalSeconds))) return found;
     try {
-      await (this.reissuing ??= this.issue().finally(() => (this.reissuing = null)));
+      this.reissuing ??= this.issue().finally(() => {
+        this.reissuing = null;
+      });
+      await this.reissuing;
     } catch {
       return found;
     }

@@ -46,7 +46,7 @@ export function prettyJsonText(text: string, indent = "  "): string {
         out += newline() + ch;
         break;
       case ",":
-        out += "," + newline();
+        out += `,${newline()}`;
         break;
       case ":":
         out += ": ";

@@ -71,6 +71,7 @@ const PATHS: Record<FeedKind, string> = {
   redemption: "/api/events/redemptions",
 };
 
+// biome-ignore lint/suspicious/noExplicitAny: the API's JSON, read field by field by each caller
 async function getJson(url: string): Promise<any> {
   const res = await fetch(url, { signal: AbortSignal.timeout(15_000) });
   if (!res.ok) throw new MonitorError(`GET ${url}: HTTP ${res.status}`, { url, status: res.status });
@@ -87,7 +88,7 @@ export async function fetchFeed(o: Pick<MonitorOptions, "apiUrl" | "redemptionMi
   const items: FeedItem[] = [];
   let after: string | null = null;
   do {
-    const page: any = await getJson(`${base}&limit=1000${after ? `&after=${after}` : ""}`);
+    const page: { violations: FeedItem[]; next: string | null } = await getJson(`${base}&limit=1000${after ? `&after=${after}` : ""}`);
     items.push(...(page.violations as FeedItem[]));
     after = page.next;
   } while (after);

@@ -39,7 +39,10 @@ describe("stepRisk", () => {
   it("dates an alert by bisecting the blocks since the previous poll: the block of the change, in about log2 reads", async () => {
     // psm.paused switched at block 37; the previous poll was at 10, this one at 100.
     const reads: number[] = [];
-    const at = async (block: number) => (reads.push(block), status(block, block >= 37 ? ["psm.paused"] : []));
+    const at = async (block: number) => {
+      reads.push(block);
+      return status(block, block >= 37 ? ["psm.paused"] : []);
+    };
     const { next } = await stepRisk(undefined, status(10, []), 0, at);
     const a = await stepRisk(next, status(100, ["psm.paused"]), 0, at, 10);
     expect(a.messages[0]).toMatchObject({ type: "alert", id: "psm.paused@100", observedAtBlock: 100, changedAtBlock: 37 });

@@ -70,5 +70,9 @@ export async function runVerifyRegistry(argv: string[], io: SourceIo = {}): Prom
   }
 }
 
-const firstRpc = (doc: any): string | undefined =>
-  doc?.registry?.entries?.map((e: any) => e?.statement?.observation?.rpc_used).find((u: unknown) => typeof u === "string");
+/** The first RPC a downloaded (untrusted) registry names in an observation, if any. */
+const firstRpc = (doc: unknown): string | undefined => {
+  const entries = (doc as { registry?: { entries?: unknown } } | null)?.registry?.entries;
+  if (!Array.isArray(entries)) return undefined;
+  return entries.map((e) => (e as { statement?: { observation?: { rpc_used?: unknown } } } | null)?.statement?.observation?.rpc_used).find((u): u is string => typeof u === "string");
+};

@@ -71,7 +71,7 @@ describe("formulas", () => {
 
   it("fractions are computed on raw integers: 18-decimal amounts keep their precision", () => {
     // 1e24 + 1 over 3e24 + 3 is exactly a third; dividing the doubles would round both first.
-    expect(fraction(10n ** 24n + 1n, 3n * 10n ** 24n + 3n)).toBe(0.333333333333333333);
+    expect(fraction(10n ** 24n + 1n, 3n * 10n ** 24n + 3n)).toBe(1 / 3);
     expect(fraction(kusd(20_000), kusd(35_000))).toBeCloseTo(4 / 7, 15);
     // Below 1e-18 the fraction is 0 (truncated), never negative or NaN.
     expect(fraction(1n, 10n ** 30n)).toBe(0);

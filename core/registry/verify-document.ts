@@ -5,10 +5,13 @@
  * every predicate holds when re-run at its observed block. Fail-closed: malformed input is a
  * failed check, never an exception.
  */
-import { getAddress, isAddress, recoverMessageAddress, type Hex } from "viem";
+import { getAddress, isAddress, isHex, recoverMessageAddress, type Hex } from "viem";
 import { attestationHash, canonicalJson } from "../attestation/canonical.js";
 import { accountSetDigest, MEMBERSHIP_MESSAGE_TEMPLATE } from "./document.js";
 import { predicateHolds, type Predicate } from "./predicates.js";
+
+/** A published observation as read from the (untrusted) document: each field checked before use. */
+type Observation = { observed_value?: unknown; holds?: unknown; observed_at_block: number; secondary?: Observation };
 
 export type Check = { name: string; ok: boolean; detail?: string };
 /** Runs `eth_call` of `data` on `to` at `block`; returns the raw answer. */
@@ -16,15 +19,19 @@ export type EthCall = (to: string, data: Hex, block: number) => Promise<Hex>;
 
 export async function verifyRegistryDocument(doc: unknown, ethCall: EthCall | null): Promise<{ verified: boolean; checks: Check[] }> {
   const checks: Check[] = [];
-  const check = (name: string, ok: boolean, detail?: string) => (checks.push({ name, ok, ...(detail ? { detail } : {}) }), ok);
+  const check = (name: string, ok: boolean, detail?: string) => {
+    checks.push({ name, ok, ...(detail ? { detail } : {}) });
+    return ok;
+  };
   const done = () => ({ verified: checks.length > 0 && checks.every((c) => c.ok), checks });
 
+  // biome-ignore lint/suspicious/noExplicitAny: an untrusted document, each field checked below before it is relied on
   const r = (doc as { registry?: any } | null)?.registry;
   if (!check("shape", typeof r === "object" && r !== null && Array.isArray(r.entries), "a { registry: { …, entries: [] } } document")) return done();
   check("schema", typeof r.schema === "string" && /^[\w-]+-account-registry\/v1$/.test(r.schema), r.schema);
   check("membership message", typeof r.membership_message_template === "string" && r.membership_message === r.membership_message_template.replace("%s", r.as_of), "membership_message is the template with as_of");
   if (r.membership_message_template !== MEMBERSHIP_MESSAGE_TEMPLATE) check("template", true, "template differs from this tool's default; the document's own template is used");
-  const addresses = r.entries.map((e: any) => e?.statement?.address).filter((a: unknown) => typeof a === "string" && isAddress(a));
+  const addresses = r.entries.map((e: { statement?: { address?: unknown } } | null) => e?.statement?.address).filter((a: unknown) => typeof a === "string" && isAddress(a));
   check("account_set_digest", addresses.length === r.entries.length && accountSetDigest(addresses) === r.account_set_digest, `recomputed ${addresses.length === r.entries.length ? accountSetDigest(addresses) : "n/a"}`);
 
   for (const e of r.entries) {
@@ -49,13 +56,13 @@ export async function verifyRegistryDocument(doc: unknown, ethCall: EthCall | nu
       check(`${who} signature`, proof?.kind === "eoa_signature" && proof?.message === r.membership_message && recovered !== null && isAddress(who) && getAddress(recovered) === getAddress(who), `recovered ${recovered ?? "nothing"}`);
     } else if (s?.kind === "contract") {
       check(`${who} no signature`, e.membership_signature === null, "a contract proves membership with a predicate");
-      const preds: [string, Predicate | null | undefined, any][] = [
+      const preds: [string, Predicate | null | undefined, Observation | null | undefined][] = [
         ["predicate", proof?.predicate, s?.observation],
         ["secondary predicate", proof?.secondary_predicate, s?.observation?.secondary],
       ];
       for (const [label, p, obs] of preds) {
         if (!p) continue;
-        const observedOk = obs && typeof obs.observed_value === "string" && obs.holds === true && predicateHolds(p, obs.observed_value);
+        const observedOk = obs && isHex(obs.observed_value) && obs.holds === true && predicateHolds(p, obs.observed_value);
         check(`${who} ${label} observed`, !!observedOk, `holds at block ${obs?.observed_at_block} as published`);
         if (!ethCall || !obs) continue;
         try {

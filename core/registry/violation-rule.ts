@@ -53,7 +53,7 @@ export function versionInForce(index: RegistryIndex, at: number) {
 /** The class of a transfer at block time `at`; `violation` means "candidate" until the transaction ends. */
 export function classifyTransfer(index: RegistryIndex, t: { from: string; to: string; at: number }): { class: TransferClass; version: number | null } {
   const v = versionInForce(index, t.at);
-  if (!v || !v.listed.has(t.from.toLowerCase())) return { class: "inbound", version: v?.version ?? null };
+  if (!v?.listed.has(t.from.toLowerCase())) return { class: "inbound", version: v?.version ?? null };
   const to = t.to.toLowerCase();
   if (to === zeroAddress) return { class: "burn", version: v.version };
   if (v.listed.has(to)) return { class: "internal", version: v.version };

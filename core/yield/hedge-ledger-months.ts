@@ -18,7 +18,10 @@ export function monthKeys(sinceMs: number, untilMs: number): string[] {
     out.push(key);
     if (key >= last) return out;
     m += 1;
-    if (m === 12) (m = 0), (y += 1);
+    if (m === 12) {
+      m = 0;
+      y += 1;
+    }
   }
 }
 

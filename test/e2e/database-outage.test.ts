@@ -53,7 +53,13 @@ function load(url: string, everyMs = 250) {
       await new Promise((r) => setTimeout(r, everyMs));
     }
   })();
-  return { answers, stop: async () => ((running = false), await loop) };
+  return {
+    answers,
+    stop: async () => {
+      running = false;
+      await loop;
+    },
+  };
 }
 
 /** A small PSM mint by an account of its own: an event the indexer must not miss. */

@@ -150,7 +150,10 @@ describe("the scripted story", () => {
     const withdrawals = await client.getLogs({ event: WITHDRAW, fromBlock: 0n, toBlock: block });
     const queueClaims = await client.getLogs({ event: parseAbiItem("event WithdrawalClaimed(address indexed user, uint256 requestId, uint256 assets)"), fromBlock: 0n, toBlock: block });
     const times = new Map<bigint, number>();
-    const timeOf = async (n: bigint) => times.get(n) ?? (times.set(n, Number((await client.getBlock({ blockNumber: n })).timestamp)), times.get(n)!);
+    const timeOf = async (n: bigint) => {
+      if (!times.has(n)) times.set(n, Number((await client.getBlock({ blockNumber: n })).timestamp));
+      return times.get(n)!;
+    };
 
     const violations: Hex[] = [];
     for (const t of all) {

@@ -24,8 +24,7 @@ async function* sse(body: ReadableStream<Uint8Array>) {
     const { value, done } = await reader.read();
     if (done) return;
     buffer += decoder.decode(value, { stream: true });
-    let cut: number;
-    while ((cut = buffer.indexOf("\n\n")) >= 0) {
+    for (let cut = buffer.indexOf("\n\n"); cut >= 0; cut = buffer.indexOf("\n\n")) {
       const chunk = buffer.slice(0, cut);
       buffer = buffer.slice(cut + 2);
       const data = chunk.split("\n").filter((l) => l.startsWith("data:")).map((l) => l.slice(5).trim()).join("");

@@ -28,7 +28,7 @@ async function expectPointEqualsChain(p: any) {
   const chain = await readAt(BigInt(p.blockNumber));
   expect(p.kusdSupplyWei, `supply at ${p.blockNumber}`).toBe(chain.supply.toString());
   expect(p.kusdOutstandingWei, `outstanding at ${p.blockNumber}`).toBe(chain.outstanding.toString());
-  PSMS.forEach((k, i) => expect(p.psmUSDC[k], `${k} USDC at ${p.blockNumber}`).toBe(Number(formatUnits(chain.usdc[i]!, 6))));
+  for (const [i, k] of PSMS.entries()) expect(p.psmUSDC[k], `${k} USDC at ${p.blockNumber}`).toBe(Number(formatUnits(chain.usdc[i]!, 6)));
   const usdcTotal = Number(formatUnits(chain.usdc.reduce((a, b) => a + b, 0n), 6));
   if (chain.outstanding > 0n) expect(p.backingRatio).toBeCloseTo(usdcTotal / Number(formatUnits(chain.outstanding, 18)), 7);
   if (p.skusdSharePrice) {

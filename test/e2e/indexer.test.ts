@@ -193,7 +193,7 @@ describe("live indexing", () => {
     const circle = s.wallet(s.deployment.accounts.circle!.privateKey);
     const wallet = s.wallet(user.privateKey);
     await s.client.request({ method: "anvil_setBalance" as never, params: [user.address, "0x3635C9ADC5DEA00000"] as never });
-    const send = async (w: typeof wallet, hash: Promise<`0x${string}`>) => s.client.waitForTransactionReceipt({ hash: await hash });
+    const send = async (_w: typeof wallet, hash: Promise<`0x${string}`>) => s.client.waitForTransactionReceipt({ hash: await hash });
     await send(circle, circle.writeContract({ address: s.addr("usdc"), abi: fiatTokenV2Abi, functionName: "mint", args: [user.address, parseUnits("1000", 6)] }));
     await send(wallet, wallet.writeContract({ address: s.addr("usdc"), abi: fiatTokenV2Abi, functionName: "approve", args: [s.addr("psmMint"), maxUint256] }));
     const receipt = await send(wallet, wallet.writeContract({ address: s.addr("psmMint"), abi: kusdpsmAbi, functionName: "swapStableForKUSD", args: [s.addr("usdc"), parseUnits("1000", 6)] }));

@@ -37,7 +37,7 @@ const balanceOf = (token: string, holder: Address, block?: bigint) => read<bigin
 
 /** Every string under a `verifyVia` key, anywhere in the document. */
 function verifyCommands(doc: unknown, out: string[] = []): string[] {
-  if (Array.isArray(doc)) doc.forEach((x) => verifyCommands(x, out));
+  if (Array.isArray(doc)) for (const x of doc) verifyCommands(x, out);
   else if (doc && typeof doc === "object") {
     for (const [k, v] of Object.entries(doc)) {
       if (k === "verifyVia" && Array.isArray(v)) out.push(...v.filter((x): x is string => typeof x === "string"));
@@ -409,7 +409,10 @@ describe("report shape (spec 2.3)", () => {
     expect(["fully-backed", "backed-with-vault-collateral", "under-collateralised", "unknown"]).toContain(report.solvency.status);
     // Convention: …Wei fields are decimal strings; …Pct fields "12.34%"; Raw share counts strings.
     const walk = (doc: any, path: string) => {
-      if (Array.isArray(doc)) return doc.forEach((x, i) => walk(x, `${path}.${i}`));
+      if (Array.isArray(doc)) {
+        for (const [i, x] of doc.entries()) walk(x, `${path}.${i}`);
+        return;
+      }
       if (!doc || typeof doc !== "object") return;
       for (const [k, v] of Object.entries(doc)) {
         if (/Wei$/.test(k)) expect(v === null || (typeof v === "string" && /^\d+$/.test(v)), `${path}.${k}`).toBe(true);

@@ -131,7 +131,8 @@ describe("registry document", () => {
     const v = d.registry.versions.at(-1)!;
     const book: Record<string, Record<string, Hex>> = {};
     for (const e of v.entries.filter((x) => x.kind === "eoa")) {
-      (book[e.address.toLowerCase()] ??= {})[v.as_of] = await privateKeyToAccount(d.accounts[e.ref]!.privateKey).signMessage({ message: membershipMessage(v.as_of) });
+      const signature = await privateKeyToAccount(d.accounts[e.ref]!.privateKey).signMessage({ message: membershipMessage(v.as_of) });
+      book[e.address.toLowerCase()] = { ...book[e.address.toLowerCase()], [v.as_of]: signature };
     }
     await expect(checkedSignatures(v, book)).resolves.toHaveProperty("size", v.entries.filter((x) => x.kind === "eoa").length);
     const first = v.entries.find((x) => x.kind === "eoa")!.address.toLowerCase();

@@ -14,12 +14,17 @@ import { freePort } from "../helpers/ports.js";
 
 const root = join(import.meta.dirname, "..", "..");
 const dirs: string[] = [];
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
 
 const listening = (port: number) =>
   new Promise<boolean>((resolve) => {
     const socket = connect({ port, host: "127.0.0.1" });
-    socket.once("connect", () => (socket.destroy(), resolve(true)));
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(true);
+    });
     socket.once("error", () => resolve(false));
   });
 

@@ -88,7 +88,7 @@ class Lockstep {
     const values = await Promise.all(
       views.map((v) => Promise.all([this.view(this.ctx.pair.A, v, block), this.view(this.ctx.pair.B, v, block)])),
     );
-    views.forEach((v, i) => this.ctx.ledger.compare(this.step, call, v.label, values[i]![0], values[i]![1]));
+    for (const [i, v] of views.entries()) this.ctx.ledger.compare(this.step, call, v.label, values[i]![0], values[i]![1]);
   }
 
   /** Views whose every role exists on both sides; the rest are reported once as skipped. */

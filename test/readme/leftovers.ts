@@ -23,7 +23,10 @@ export type Snapshot = { ports: number[]; temp: string[]; schemas: string[] | nu
 const listening = (port: number) =>
   new Promise<boolean>((resolve) => {
     const socket = connect({ port, host: "127.0.0.1" });
-    socket.once("connect", () => (socket.destroy(), resolve(true)));
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(true);
+    });
     socket.once("error", () => resolve(false));
   });
 
