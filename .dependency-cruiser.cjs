@@ -7,28 +7,32 @@ module.exports = {
   forbidden: [
     {
       name: "core-is-pure",
-      comment: "core/ holds the domain rules: it imports nothing of the repository outside core/ (viem and node built-ins only)",
+      comment:
+        "core/ holds the domain rules: it imports nothing of the repository outside core/ (viem and node built-ins only)",
       severity: "error",
       from: { path: "^core/" },
       to: { path: "^(api|src|devnet|test|bench|abis|networks|bin)/|^ponder\\.(config|schema)\\.ts$" },
     },
     {
       name: "production-free-of-devnet",
-      comment: "only stack/ (npm start), tests and benchmarks use the devnet; the indexer, the API, the core and the clients read network documents",
+      comment:
+        "only stack/ (npm start), tests and benchmarks use the devnet; the indexer, the API, the core and the clients read network documents",
       severity: "error",
       from: { path: "^(core|api|src|clients)/|^ponder\\.(config|schema)\\.ts$" },
       to: { path: "^devnet/" },
     },
     {
       name: "clients-speak-http",
-      comment: "clients/ call the service over HTTP: they use the core and the network configuration, never the server's code",
+      comment:
+        "clients/ call the service over HTTP: they use the core and the network configuration, never the server's code",
       severity: "error",
       from: { path: "^clients/" },
       to: { path: "^(api|src/(indexing|api)|stack|devnet)/|^ponder\\.(config|schema)\\.ts$" },
     },
     {
       name: "page-speaks-http",
-      comment: "web/ is the reserves page: it runs in the browser, reads the public API over HTTP and shares only the pure core (the verifier)",
+      comment:
+        "web/ is the reserves page: it runs in the browser, reads the public API over HTTP and shares only the pure core (the verifier)",
       severity: "error",
       from: { path: "^web/" },
       to: { path: "^(api|src|stack|devnet|clients|bench|test)/|^ponder\\.(config|schema)\\.ts$" },

@@ -9,8 +9,8 @@ import {
   stakedKUSDAbi,
   weth9Abi,
 } from "./abis/index.js";
-import { network as net, runnerEnv, serviceEnv } from "./src/config.js";
 import { earliest } from "./core/network/types.js";
+import { network as net, runnerEnv, serviceEnv } from "./src/config.js";
 
 const psms = Object.values(net.psms);
 const stakingVaults = Object.values(net.stakingVaults);
@@ -33,7 +33,9 @@ const config = createConfig({
       rpc: net.chains.base.rpc,
       disableCache: net.chains.base.disableCache,
       pollingInterval: net.chains.base.pollingIntervalMs,
-      ...(net.chains.base.ethGetLogsBlockRange !== null && { ethGetLogsBlockRange: net.chains.base.ethGetLogsBlockRange }),
+      ...(net.chains.base.ethGetLogsBlockRange !== null && {
+        ethGetLogsBlockRange: net.chains.base.ethGetLogsBlockRange,
+      }),
     },
   },
   contracts: {
@@ -89,7 +91,12 @@ const config = createConfig({
       filter: { event: "Transfer", args: { dst: accounts } },
     },
     LST: { abi: ratedLSTAbi, chain: "base", address: lsts.map((l) => l.address), startBlock: earliest(...lsts) },
-    LendingVault: { abi: evkVaultAbi, chain: "base", address: lending.map((l) => l.address), startBlock: earliest(...lending) },
+    LendingVault: {
+      abi: evkVaultAbi,
+      chain: "base",
+      address: lending.map((l) => l.address),
+      startBlock: earliest(...lending),
+    },
   },
   blocks: {
     SharePrice: {

@@ -194,7 +194,11 @@ export const registryTransfer = onchainTable(
     timestamp: t.bigint().notNull(),
     logIndex: t.integer().notNull(),
   }),
-  (table) => ({ fromIdx: index().on(table.from), toIdx: index().on(table.to), blockIdx: index().on(table.blockNumber) }),
+  (table) => ({
+    fromIdx: index().on(table.from),
+    toIdx: index().on(table.to),
+    blockIdx: index().on(table.blockNumber),
+  }),
 );
 
 /**

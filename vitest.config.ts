@@ -7,7 +7,13 @@ export default defineConfig({
         // Pure domain rules beside their modules: no devnet.
         test: {
           name: "unit",
-          include: ["core/**/*.test.ts", "api/**/*.test.ts", "clients/**/*.test.ts", "src/**/*.test.ts", "web/src/**/*.test.ts"],
+          include: [
+            "core/**/*.test.ts",
+            "api/**/*.test.ts",
+            "clients/**/*.test.ts",
+            "src/**/*.test.ts",
+            "web/src/**/*.test.ts",
+          ],
           // One module graph for all files of a worker: isolated, each file re-imported zod, viem,
           // hono... (about 20 s of a 24 s run on 2 cores; 4 s without). So a unit test leaves no
           // global state behind: no vi.mock, stubbed env or globals, unrestored spies or timers.

@@ -7,37 +7,37 @@
  */
 import { Hono } from "hono";
 import { requestId } from "hono/request-id";
-import type { SigningKeys } from "./statements/keys.js";
-import type { StatementService } from "./statements/statement-service.js";
+import type { Registry } from "prom-client";
+import type { ServiceEnv } from "../core/network/env.js";
+import { indexerCaughtUp, type ReportContext, resolveReportBlock } from "./context.js";
+import { eventsRoutes } from "./events/routes.js";
 import { createGraphQL, malformedGetParams, withGraphQLErrorBody } from "./graphql/yoga.js";
+import { healthRoutes, securityTxtFromEnv } from "./health/routes.js";
+import { historyRoutes } from "./history/routes.js";
+import { benchRoutes } from "./http/bench-routes.js";
 import { bodyLimit } from "./http/body-limit.js";
 import { errorBody, notFound, onApiError } from "./http/errors.js";
+import type { KusdMetrics } from "./http/metrics.js";
 import { openApiDocument } from "./http/openapi-document.js";
 import { pageRoutes } from "./http/page.js";
 import { matchesPath } from "./http/route-match.js";
+import { countViolations } from "./io/indexed-reads.js";
+import { lendingRoutes } from "./lending/routes.js";
 import { createFacilitatorClient } from "./paid/facilitator.js";
 import { createGateway } from "./paid/gateway.js";
-import { benchRoutes } from "./http/bench-routes.js";
 import { operatorOwnedAddresses } from "./paid/operator-owned.js";
-import type { RegistryService } from "./registry/registry-service.js";
-import { indexerCaughtUp, resolveReportBlock, type ReportContext } from "./context.js";
-import type { Registry } from "prom-client";
-import type { KusdMetrics } from "./http/metrics.js";
-import { countViolations } from "./io/indexed-reads.js";
-import { loadPorReport } from "./reserves/por-service.js";
-import { eventsRoutes } from "./events/routes.js";
-import { historyRoutes } from "./history/routes.js";
 import { psmRoutes } from "./psm/routes.js";
-import { healthRoutes, securityTxtFromEnv } from "./health/routes.js";
-import { riskRoutes } from "./risk/routes.js";
-import { hedgeLedgerRoutes } from "./yield/hedge-ledger-routes.js";
-import { lendingRoutes } from "./lending/routes.js";
-import { reservesRoutes } from "./reserves/routes.js";
-import { statementRoutes } from "./statements/routes.js";
+import type { RegistryService } from "./registry/registry-service.js";
 import { registryRoutes } from "./registry/routes.js";
-import { yieldRoutes } from "./yield/routes.js";
+import { loadPorReport } from "./reserves/por-service.js";
+import { reservesRoutes } from "./reserves/routes.js";
+import { riskRoutes } from "./risk/routes.js";
+import type { SigningKeys } from "./statements/keys.js";
+import { statementRoutes } from "./statements/routes.js";
+import type { StatementService } from "./statements/statement-service.js";
 import type { OperatorStore } from "./store/operator-store.js";
-import type { ServiceEnv } from "../core/network/env.js";
+import { hedgeLedgerRoutes } from "./yield/hedge-ledger-routes.js";
+import { yieldRoutes } from "./yield/routes.js";
 
 /** The version of the free API's contract (the OpenAPI document's info.version). */
 export const API_VERSION = "1.0.0";
@@ -107,11 +107,14 @@ export function createApp(p: AppParts): Hono {
   app.route("/", historyRoutes(ctx));
   app.route("/", psmRoutes(ctx));
   app.route("/", riskRoutes(ctx, statementSignedAt));
-  app.route("/", healthRoutes(ctx, {
-    statementSignedAt,
-    securityTxt: securityTxtFromEnv(p.env),
-    siteUrl: p.siteUrl,
-  }));
+  app.route(
+    "/",
+    healthRoutes(ctx, {
+      statementSignedAt,
+      securityTxt: securityTxtFromEnv(p.env),
+      siteUrl: p.siteUrl,
+    }),
+  );
   app.route("/", statementRoutes({ ctx, statements, adminToken: p.adminToken }));
   if (p.pageDir) app.route("/", pageRoutes(p.pageDir));
   if (p.metrics) {
@@ -125,35 +128,49 @@ export function createApp(p: AppParts): Hono {
       },
     });
     const registry = p.metrics.serveFrom;
-    if (registry) app.get("/metrics", async (c) => c.body(await registry.metrics(), 200, { "content-type": registry.contentType }));
+    if (registry)
+      app.get("/metrics", async (c) => c.body(await registry.metrics(), 200, { "content-type": registry.contentType }));
   }
   // The paid gateway ({base_url} = <site>/paid), when a recipient and a facilitator are configured.
   const pay = network.payments;
   if (p.metrics) app.use("/paid/*", p.metrics.kusd.paidObserver());
   if (pay.recipient && pay.facilitator) {
-    app.route("/", createGateway({
-      basePath: "/paid",
-      publicUrl: `${p.siteUrl}/paid`,
-      network: pay.network,
-      recipient: pay.recipient,
-      builderCode: pay.builderCode,
-      asset: pay.asset,
-      prices: { reserves: 250_000n, instantRead: 29_000_000n },
-      facilitator: createFacilitatorClient(pay.facilitator.kind === "local" ? { ...pay.facilitator, network: pay.network } : pay.facilitator),
-      statements,
-      store,
-      keys,
-      chains: { base: ctx.base, ethereum: ctx.ethereum, ids: { base: network.chains.base.id, ethereum: network.chains.ethereum.id } },
-      operatorOwned: operatorOwnedAddresses(network),
-      operator: network.reporting.signers.operator,
-      paymentLeaseSeconds: p.paymentLeaseSeconds,
-      logRange: network.chains.base.ethGetLogsBlockRange ? BigInt(network.chains.base.ethGetLogsBlockRange) : undefined,
-    }));
+    app.route(
+      "/",
+      createGateway({
+        basePath: "/paid",
+        publicUrl: `${p.siteUrl}/paid`,
+        network: pay.network,
+        recipient: pay.recipient,
+        builderCode: pay.builderCode,
+        asset: pay.asset,
+        prices: { reserves: 250_000n, instantRead: 29_000_000n },
+        facilitator: createFacilitatorClient(
+          pay.facilitator.kind === "local" ? { ...pay.facilitator, network: pay.network } : pay.facilitator,
+        ),
+        statements,
+        store,
+        keys,
+        chains: {
+          base: ctx.base,
+          ethereum: ctx.ethereum,
+          ids: { base: network.chains.base.id, ethereum: network.chains.ethereum.id },
+        },
+        operatorOwned: operatorOwnedAddresses(network),
+        operator: network.reporting.signers.operator,
+        paymentLeaseSeconds: p.paymentLeaseSeconds,
+        logRange: network.chains.base.ethGetLogsBlockRange
+          ? BigInt(network.chains.base.ethGetLogsBlockRange)
+          : undefined,
+      }),
+    );
   }
   // Every unknown path answers JSON, also when a host mounts this app as a sub-app (Ponder's own
   // routes come before it); a known path asked with another method is a 405 naming the allowed ones.
   app.all("*", (c) => {
-    const allowed = [...new Set(app.routes.filter((r) => r.method !== "ALL" && matchesPath(r.path, c.req.path)).map((r) => r.method))];
+    const allowed = [
+      ...new Set(app.routes.filter((r) => r.method !== "ALL" && matchesPath(r.path, c.req.path)).map((r) => r.method)),
+    ];
     // A route of this method matched and fell through (a missing file under /assets/*): not found.
     if (allowed.length === 0 || allowed.includes(c.req.method)) return notFound(c);
     c.header("Allow", allowed.join(", "));
@@ -162,4 +179,3 @@ export function createApp(p: AppParts): Hono {
   app.notFound(notFound);
   return app;
 }
-

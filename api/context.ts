@@ -2,16 +2,16 @@
  * What every report needs: the deployment, the indexed tables, a chain client for pinned
  * reads, and the venue. Built once per process (Ponder API or a standalone reader).
  */
-import { createPublicClient, http, type Hex, type PublicClient } from "viem";
+import { createPublicClient, type Hex, http, type PublicClient } from "viem";
 import type { NetworkConfig } from "../core/network/types.js";
 import type { RecordedVenueReading } from "../core/reserves/por/venue-read.js";
 import type { MarketPeer } from "../core/yield/apy-market-context.js";
 import type { BoardVault } from "../core/yield/honesty-index-schema.js";
 import { ApiError, badRequest } from "./http/errors.js";
 import { blockParam } from "./http/query-params.js";
-import { indexedHead, type IndexedHead, type ReadDb } from "./io/indexed-reads.js";
-import { coalesce, memo, perObject } from "./io/memo.js";
 import { hyperliquidClient, type VenueClient } from "./io/hyperliquid.js";
+import { type IndexedHead, indexedHead, type ReadDb } from "./io/indexed-reads.js";
+import { coalesce, memo, perObject } from "./io/memo.js";
 
 export type ReportContext = {
   network: NetworkConfig;
@@ -52,7 +52,9 @@ export function reportHead(ctx: ReportContext): Promise<IndexedHead | null> {
 }
 
 const keptHashes = perObject((ctx: ReportContext) =>
-  ctx.headFreshMs > 0 ? memo<Hex | null>({ max: 256, ttlMs: ctx.headFreshMs, keep: (h) => h !== null }) : coalesce<Hex | null>(),
+  ctx.headFreshMs > 0
+    ? memo<Hex | null>({ max: 256, ttlMs: ctx.headFreshMs, keep: (h) => h !== null })
+    : coalesce<Hex | null>(),
 );
 
 /**
@@ -62,7 +64,12 @@ const keptHashes = perObject((ctx: ReportContext) =>
  * when the read fails (and a failure is not kept).
  */
 export function reportBlockHash(ctx: ReportContext, blockNumber: bigint): Promise<Hex | null> {
-  return keptHashes(ctx)(String(blockNumber), () => ctx.base.getBlock({ blockNumber }).then((b) => b.hash, () => null));
+  return keptHashes(ctx)(String(blockNumber), () =>
+    ctx.base.getBlock({ blockNumber }).then(
+      (b) => b.hash,
+      () => null,
+    ),
+  );
 }
 
 export const DEFAULT_VENUE_MAX_AGE_SECONDS = 5;
@@ -71,11 +78,21 @@ export function createReportContext(
   network: NetworkConfig,
   db: ReadDb,
   siteUrl: string,
-  options: { venueMaxAgeSeconds?: number; headFreshMs?: number; observeBuild?: ReportContext["observeBuild"]; venueRecords?: VenueRecords; marketPeers?: MarketPeer[]; honestyPeers?: BoardVault[] } = {},
+  options: {
+    venueMaxAgeSeconds?: number;
+    headFreshMs?: number;
+    observeBuild?: ReportContext["observeBuild"];
+    venueRecords?: VenueRecords;
+    marketPeers?: MarketPeer[];
+    honestyPeers?: BoardVault[];
+  } = {},
 ): ReportContext {
   // Batched JSON-RPC: a report's ~80 pinned reads go out as a few HTTP requests. No retries:
   // a read that fails is reported as unknown at once rather than slowing every request.
-  const client = (url: string) => createPublicClient({ transport: http(url, { batch: { batchSize: 100 }, retryCount: 0, timeout: 10_000 }) }) as PublicClient;
+  const client = (url: string) =>
+    createPublicClient({
+      transport: http(url, { batch: { batchSize: 100 }, retryCount: 0, timeout: 10_000 }),
+    }) as PublicClient;
   return {
     network,
     db,
@@ -103,14 +120,22 @@ export async function resolveReportBlock(ctx: ReportContext, requested: string |
   if (!head || head.blockNumber < BigInt(ctx.network.kUSD.startBlock)) {
     throw new ApiError(503, "not_indexed_yet", "the indexer has not reached the protocol's first block yet");
   }
-  if (requested === undefined || requested === "" || requested === "latest") return { blockNumber: head.blockNumber, atHead: true, head };
+  if (requested === undefined || requested === "" || requested === "latest")
+    return { blockNumber: head.blockNumber, atHead: true, head };
   const format = blockParam.safeParse(requested);
   if (!format.success) throw badRequest("invalid_block", format.error.issues[0]!.message, { block: requested });
   const blockNumber = BigInt(requested);
   const first = BigInt(ctx.network.kUSD.startBlock);
-  if (blockNumber < first) throw badRequest("block_before_deployment", `block ${blockNumber} is before kUSD was deployed (block ${first})`, { block: requested, firstBlock: Number(first) });
+  if (blockNumber < first)
+    throw badRequest("block_before_deployment", `block ${blockNumber} is before kUSD was deployed (block ${first})`, {
+      block: requested,
+      firstBlock: Number(first),
+    });
   if (blockNumber > head.blockNumber) {
-    throw new ApiError(422, "block_not_indexed", `block ${blockNumber} is past the indexed head ${head.blockNumber}`, { block: requested, indexedHead: Number(head.blockNumber) });
+    throw new ApiError(422, "block_not_indexed", `block ${blockNumber} is past the indexed head ${head.blockNumber}`, {
+      block: requested,
+      indexedHead: Number(head.blockNumber),
+    });
   }
   return { blockNumber, atHead: blockNumber === head.blockNumber, head };
 }
@@ -122,8 +147,13 @@ export const CAUGHT_UP_LAG = 10n;
  * Whether the indexer has caught up with the chain: a statement dated now must not be built
  * from a history still being backfilled.
  */
-export async function indexerCaughtUp(ctx: ReportContext): Promise<{ caughtUp: boolean; indexed: bigint | null; chain: bigint | null }> {
-  const [head, chain] = await Promise.all([indexedHead(ctx.db, "base"), ctx.base.getBlockNumber({ cacheTime: 0 }).catch(() => null)]);
+export async function indexerCaughtUp(
+  ctx: ReportContext,
+): Promise<{ caughtUp: boolean; indexed: bigint | null; chain: bigint | null }> {
+  const [head, chain] = await Promise.all([
+    indexedHead(ctx.db, "base"),
+    ctx.base.getBlockNumber({ cacheTime: 0 }).catch(() => null),
+  ]);
   const indexed = head?.blockNumber ?? null;
   return { caughtUp: indexed !== null && chain !== null && chain - indexed <= CAUGHT_UP_LAG, indexed, chain };
 }

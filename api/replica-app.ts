@@ -7,19 +7,29 @@
 import { drizzle } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
 import { collectDefaultMetrics, Registry } from "prom-client";
-import * as schema from "../ponder.schema.js";
 import type { ServiceEnv } from "../core/network/env.js";
 import type { NetworkConfig } from "../core/network/types.js";
+import * as schema from "../ponder.schema.js";
 import { createKusdMetrics } from "./http/metrics.js";
 import type { ReadDb } from "./io/indexed-reads.js";
 import { createService } from "./services.js";
 import { POSTGRES_OUTAGE_OPTIONS } from "./store/operator-store.js";
 
-export type ReplicaOptions = { env: ServiceEnv & { DATABASE_URL: string }; network: NetworkConfig; maxConnections?: number; pageDir?: string };
+export type ReplicaOptions = {
+  env: ServiceEnv & { DATABASE_URL: string };
+  network: NetworkConfig;
+  maxConnections?: number;
+  pageDir?: string;
+};
 
 export function createReplicaApp(o: ReplicaOptions) {
   const viewsSchema = o.env.KUSD_VIEWS_SCHEMA ?? "kusd";
-  const client = postgres(o.env.DATABASE_URL, { max: o.maxConnections ?? 10, connection: { search_path: viewsSchema }, onnotice: () => {}, ...POSTGRES_OUTAGE_OPTIONS });
+  const client = postgres(o.env.DATABASE_URL, {
+    max: o.maxConnections ?? 10,
+    connection: { search_path: viewsSchema },
+    onnotice: () => {},
+    ...POSTGRES_OUTAGE_OPTIONS,
+  });
   const db = drizzle(client, { schema, casing: "snake_case" }) as unknown as ReadDb;
   // The replica has no Ponder: it serves its own GET /metrics (the kUSD figures and Node's).
   const metricsRegistry = new Registry();

@@ -9,14 +9,14 @@ import type { Registry } from "prom-client";
 import type { ServiceEnv } from "../core/network/env.js";
 import type { NetworkConfig } from "../core/network/types.js";
 import { createApp } from "./app.js";
-import { createReportContext, reportBlockHash, type ReportContext } from "./context.js";
+import { createReportContext, type ReportContext, reportBlockHash } from "./context.js";
 import type { KusdMetrics } from "./http/metrics.js";
 import type { ReadDb } from "./io/indexed-reads.js";
 import { loadSignatureBook, RegistryService } from "./registry/registry-service.js";
 import { loadSigningKeys, type SigningKeys } from "./statements/keys.js";
 import { HOUR_SECONDS, StatementService } from "./statements/statement-service.js";
 import { venueRecords } from "./statements/venue-records.js";
-import { openOperatorStore, type OperatorStore } from "./store/operator-store.js";
+import { type OperatorStore, openOperatorStore } from "./store/operator-store.js";
 
 export type ServiceOptions = {
   env: ServiceEnv;
@@ -33,12 +33,23 @@ export type ServiceOptions = {
   host?: (app: Hono) => void;
 };
 
-export type Service = { app: Hono; ctx: ReportContext; store: Promise<OperatorStore>; statements: StatementService; siteUrl: string; close(): Promise<void> };
+export type Service = {
+  app: Hono;
+  ctx: ReportContext;
+  store: Promise<OperatorStore>;
+  statements: StatementService;
+  siteUrl: string;
+  close(): Promise<void>;
+};
 
 export function createService(o: ServiceOptions): Service {
   const { env, network } = o;
   const siteUrl = (env.KUSD_SITE_URL ?? `http://localhost:${env.PORT ?? o.defaultPort}`).replace(/\/$/, "");
-  const store = openOperatorStore({ databaseUrl: env.DATABASE_URL, directory: env.KUSD_STORE_DIR, schema: env.KUSD_STORE_SCHEMA });
+  const store = openOperatorStore({
+    databaseUrl: env.DATABASE_URL,
+    directory: env.KUSD_STORE_DIR,
+    schema: env.KUSD_STORE_SCHEMA,
+  });
   const ctx: ReportContext = createReportContext(network, o.db, siteUrl, {
     venueMaxAgeSeconds: env.KUSD_VENUE_MAX_AGE_SECONDS,
     headFreshMs: env.KUSD_HEAD_FRESH_MS,
@@ -49,7 +60,9 @@ export function createService(o: ServiceOptions): Service {
     honestyPeers: env.KUSD_HONESTY_PEERS,
   });
   const signer = o.role === "signer";
-  const keys: SigningKeys = signer ? loadSigningKeys(network, env) : { operator: null, attestation: null, attestationFrom: network.reporting.signers.attestationFrom };
+  const keys: SigningKeys = signer
+    ? loadSigningKeys(network, env)
+    : { operator: null, attestation: null, attestationFrom: network.reporting.signers.attestationFrom };
   const statements = new StatementService(ctx, store, keys);
   if (signer) statements.start(env.KUSD_STATEMENT_INTERVAL_SECONDS ?? HOUR_SECONDS);
   const app = createApp({

@@ -10,9 +10,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import type { Figure } from "./results.js";
-import { startDevnet, type Devnet } from "../devnet/devnet.js";
+import { type Devnet, startDevnet } from "../devnet/devnet.js";
 import { freePort } from "../test/helpers/ports.js";
+import type { Figure } from "./results.js";
 
 const BENCHES = ["start", "index", "api", "reports", "paid"] as const;
 const { values } = parseArgs({ options: { only: { type: "string" }, scale: { type: "string", default: "1100" } } });
@@ -29,22 +29,34 @@ for (const bench of BENCHES.filter((b) => chosen.includes(b))) {
   if (bench === "index" || bench === "api") {
     if (!shared) {
       console.log(`\n===== devnet at scale ${values.scale} for bench:index and bench:api =====`);
-      shared = await startDevnet({ ports: { base: await freePort(), ethereum: await freePort(), venue: await freePort() }, deploymentFile, scale: Number(values.scale), reuse: false });
+      shared = await startDevnet({
+        ports: { base: await freePort(), ethereum: await freePort(), venue: await freePort() },
+        deploymentFile,
+        scale: Number(values.scale),
+        reuse: false,
+      });
     }
     args.push("--", "--devnet", deploymentFile);
   }
   console.log(`\n===== npm run bench:${bench} ${args.slice(1).join(" ")} =====`);
   // Async spawn: the shared devnet's venue simulator lives in this process and must keep answering.
   const status = await new Promise<number | null>((done) =>
-    spawn("npm", ["run", "--silent", `bench:${bench}`, ...args], { stdio: "inherit", env: { ...process.env, BENCH_RESULTS: results } }).once("exit", done),
+    spawn("npm", ["run", "--silent", `bench:${bench}`, ...args], {
+      stdio: "inherit",
+      env: { ...process.env, BENCH_RESULTS: results },
+    }).once("exit", done),
   );
   if (status !== 0) failed.push(bench);
 }
 await shared?.stop();
 
-const figures = readFileSync(results, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l) as Figure & { bench: string });
+const figures = readFileSync(results, "utf8")
+  .split("\n")
+  .filter(Boolean)
+  .map((l) => JSON.parse(l) as Figure & { bench: string });
 rmSync(dir, { recursive: true, force: true });
-const num = (x: number) => (Math.abs(x) >= 100 ? x.toLocaleString("en-US", { maximumFractionDigits: 0 }) : x.toFixed(1));
+const num = (x: number) =>
+  Math.abs(x) >= 100 ? x.toLocaleString("en-US", { maximumFractionDigits: 0 }) : x.toFixed(1);
 const rows = figures.map((f) => [
   f.figure,
   `${num(f.value)} ${f.unit}`.trim(),
@@ -53,7 +65,9 @@ const rows = figures.map((f) => [
   f.target ?? "",
   f.holds === undefined ? "" : f.holds ? "yes" : "**no**",
 ]);
-console.log(`\n## npm run bench: ${new Date().toISOString().slice(0, 16)}Z, ${process.platform} ${process.arch}, Node ${process.version}\n`);
+console.log(
+  `\n## npm run bench: ${new Date().toISOString().slice(0, 16)}Z, ${process.platform} ${process.arch}, Node ${process.version}\n`,
+);
 console.log("| figure | value | same-run baseline | ratio | target | holds |");
 console.log("|---|---:|---|---:|---|---|");
 for (const r of rows) console.log(`| ${r.join(" | ")} |`);

@@ -10,15 +10,15 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { createPublicClient, createWalletClient, http, maxUint256, parseUnits, type Hex } from "viem";
+import { createPublicClient, createWalletClient, type Hex, http, maxUint256, parseUnits } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { fiatTokenV2Abi, kusdAbi, kusdpsmAbi } from "../abis/index.js";
 import { devnetChain } from "../devnet/chains.js";
 import type { Deployment } from "../devnet/deployment.js";
-import { atLeast, atMost, recordFigures } from "./results.js";
-import { benchDevnet } from "./bench-devnet.js";
 import { startIndexer } from "../stack/indexer.js";
 import { freePort } from "../test/helpers/ports.js";
+import { benchDevnet } from "./bench-devnet.js";
+import { atLeast, atMost, recordFigures } from "./results.js";
 
 const { values } = parseArgs({
   options: {
@@ -47,7 +47,8 @@ async function once(t: Target): Promise<number> {
   return performance.now() - started;
 }
 
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+const pct = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 
 /** `requests` requests from `concurrency` clients at once: latency percentiles under that load, and throughput. */
 async function measure(t: Target) {
@@ -55,9 +56,11 @@ async function measure(t: Target) {
   const latencies: number[] = [];
   const started = performance.now();
   let next = 0;
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (next++ < requests) latencies.push(await once(t));
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next++ < requests) latencies.push(await once(t));
+    }),
+  );
   const throughput = requests / ((performance.now() - started) / 1000);
   latencies.sort((a, b) => a - b);
   return { p50: pct(latencies, 50), p99: pct(latencies, 99), throughput };
@@ -68,27 +71,47 @@ async function main() {
   const devnet = await benchDevnet({ scale, file: deploymentFile, reuse: values.devnet });
   await addHeavyRedeemer(devnet.deployment);
   const databaseUrl = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL;
-  const indexer = await startIndexer({ port: await freePort(), deploymentFile, databaseUrl, pgliteDir: join(dir, "pglite"), viewsSchema: "bench_api_views", readyTimeoutMs: 3_600_000 });
+  const indexer = await startIndexer({
+    port: await freePort(),
+    deploymentFile,
+    databaseUrl,
+    pgliteDir: join(dir, "pglite"),
+    viewsSchema: "bench_api_views",
+    readyTimeoutMs: 3_600_000,
+  });
   try {
     const d = devnet.deployment;
     const { rpcBlockNumber } = await import("../devnet/rpc.js");
     await indexer.waitForBlock("base", await rpcBlockNumber(d.chains.base.rpcUrl), 3_600_000);
-    const sql = async (query: string) => (await (await fetch(`${indexer.url}/graphql`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query }) })).json()) as any;
+    const sql = async (query: string) =>
+      (await (
+        await fetch(`${indexer.url}/graphql`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ query }),
+        })
+      ).json()) as any;
     const volume = await sql(`{ psmVolume(interval: MONTH) { count } }`);
     const swaps = volume.data.psmVolume.reduce((a: number, b: { count: number }) => a + b.count, 0);
     const user = await mostActiveSwapper(indexer.url);
-    console.log(`indexed: ${swaps.toLocaleString("en-US")} swaps; page filtered by ${user.address} (${user.count} swaps)`);
+    console.log(
+      `indexed: ${swaps.toLocaleString("en-US")} swaps; page filtered by ${user.address} (${user.count} swaps)`,
+    );
     const fields = "id usdcAmount kusdAmount fee blockNumber logIndex txHash";
     const ours: Target = {
       name: "ours",
       url: `${indexer.url}/graphql`,
-      body: JSON.stringify({ query: `{ psmSwaps(first: 100, filter: { user: "${user.address}" }) { nodes { ${fields} } } }` }),
+      body: JSON.stringify({
+        query: `{ psmSwaps(first: 100, filter: { user: "${user.address}" }) { nodes { ${fields} } } }`,
+      }),
       count: (j) => j.data.psmSwaps.nodes.length,
     };
     const ponder: Target = {
       name: "ponder",
       url: `${indexer.url}/ponder/graphql`,
-      body: JSON.stringify({ query: `{ psmSwaps(where: { user: "${user.address.toLowerCase()}" }, limit: 100, orderBy: "blockNumber", orderDirection: "asc") { items { ${fields} } } }` }),
+      body: JSON.stringify({
+        query: `{ psmSwaps(where: { user: "${user.address.toLowerCase()}" }, limit: 100, orderBy: "blockNumber", orderDirection: "asc") { items { ${fields} } } }`,
+      }),
       count: (j) => j.data.psmSwaps.items.length,
     };
     // The same page with a nested object per row (the swap's user account), ours only: Ponder's
@@ -96,23 +119,45 @@ async function main() {
     const nested: Target = {
       name: "ours, nested",
       url: `${indexer.url}/graphql`,
-      body: JSON.stringify({ query: `{ psmSwaps(first: 100, filter: { user: "${user.address}" }) { nodes { ${fields} user { address } } } }` }),
+      body: JSON.stringify({
+        query: `{ psmSwaps(first: 100, filter: { user: "${user.address}" }) { nodes { ${fields} user { address } } } }`,
+      }),
       count: (j) => j.data.psmSwaps.nodes.length,
     };
     const a = await measure(ours);
     const b = await measure(ponder);
     const c = await measure(nested);
-    const row = (n: string, m: typeof a) => `${n.padEnd(14)} p50 ${m.p50.toFixed(2).padStart(7)} ms  p99 ${m.p99.toFixed(2).padStart(7)} ms  ${m.throughput.toFixed(0).padStart(6)} req/s`;
+    const row = (n: string, m: typeof a) =>
+      `${n.padEnd(14)} p50 ${m.p50.toFixed(2).padStart(7)} ms  p99 ${m.p99.toFixed(2).padStart(7)} ms  ${m.throughput.toFixed(0).padStart(6)} req/s`;
     const db = databaseUrl ? "PostgreSQL" : "PGlite";
     console.log(`\n${db}, ${requests} requests from ${concurrency} concurrent clients, page of 100 rows`);
     console.log(row("ours", a));
     console.log(row("ponder", b));
     console.log(row("ours, nested", c));
-    console.log(`ratios ours/ponder: p50 ${(a.p50 / b.p50).toFixed(2)}  p99 ${(a.p99 / b.p99).toFixed(2)}  throughput ${(a.throughput / b.throughput).toFixed(2)}`);
+    console.log(
+      `ratios ours/ponder: p50 ${(a.p50 / b.p50).toFixed(2)}  p99 ${(a.p99 / b.p99).toFixed(2)}  throughput ${(a.throughput / b.throughput).toFixed(2)}`,
+    );
     recordFigures("graphql", [
-      { figure: `POST /graphql, page of 100 swaps, ${concurrency} clients, ${db}: req/s`, value: a.throughput, unit: "req/s", baseline: { name: "Ponder's generated GraphQL, same page", value: b.throughput }, ...atLeast(a.throughput / b.throughput, 1.0) },
-      { figure: `POST /graphql, page of 100 swaps, ${concurrency} clients, ${db}: p99`, value: a.p99, unit: "ms", baseline: { name: "Ponder's p99", value: b.p99 }, ...atMost(a.p99, 30, "ms") },
-      { figure: `POST /graphql, page of 100 swaps with user { address }, ${concurrency} clients: p99`, value: c.p99, unit: "ms", ...atMost(c.p99, 30, "ms") },
+      {
+        figure: `POST /graphql, page of 100 swaps, ${concurrency} clients, ${db}: req/s`,
+        value: a.throughput,
+        unit: "req/s",
+        baseline: { name: "Ponder's generated GraphQL, same page", value: b.throughput },
+        ...atLeast(a.throughput / b.throughput, 1.0),
+      },
+      {
+        figure: `POST /graphql, page of 100 swaps, ${concurrency} clients, ${db}: p99`,
+        value: a.p99,
+        unit: "ms",
+        baseline: { name: "Ponder's p99", value: b.p99 },
+        ...atMost(a.p99, 30, "ms"),
+      },
+      {
+        figure: `POST /graphql, page of 100 swaps with user { address }, ${concurrency} clients: p99`,
+        value: c.p99,
+        unit: "ms",
+        ...atMost(c.p99, 30, "ms"),
+      },
     ]);
   } finally {
     await indexer.stop();
@@ -129,17 +174,53 @@ const HEAVY_REDEMPTIONS = 150;
 async function addHeavyRedeemer(d: Deployment) {
   const chain = devnetChain(8453, d.chains.base.rpcUrl);
   const client = createPublicClient({ chain, transport: http(d.chains.base.rpcUrl), pollingInterval: 50 }); // anvil mines at once: poll receipts fast
-  const wallet = (key: Hex) => createWalletClient({ account: privateKeyToAccount(key), chain, transport: http(d.chains.base.rpcUrl) });
+  const wallet = (key: Hex) =>
+    createWalletClient({ account: privateKeyToAccount(key), chain, transport: http(d.chains.base.rpcUrl) });
   const c = d.chains.base.contracts;
   const circle = wallet(d.accounts.circle!.privateKey);
   const arb = wallet(d.accounts.arbitrageur!.privateKey);
   const wait = async (hash: Promise<Hex>) => client.waitForTransactionReceipt({ hash: await hash });
-  await wait(circle.writeContract({ address: c.usdc!.address, abi: fiatTokenV2Abi, functionName: "mint", args: [arb.account.address, parseUnits("20000", 6)] }));
-  await wait(arb.writeContract({ address: c.usdc!.address, abi: fiatTokenV2Abi, functionName: "approve", args: [c.psmMint!.address, maxUint256] }));
-  await wait(arb.writeContract({ address: c.psmMint!.address, abi: kusdpsmAbi, functionName: "swapStableForKUSD", args: [c.usdc!.address, parseUnits("20000", 6)] }));
-  await wait(arb.writeContract({ address: c.kUSD!.address, abi: kusdAbi, functionName: "approve", args: [c.psmMint!.address, maxUint256] }));
+  await wait(
+    circle.writeContract({
+      address: c.usdc!.address,
+      abi: fiatTokenV2Abi,
+      functionName: "mint",
+      args: [arb.account.address, parseUnits("20000", 6)],
+    }),
+  );
+  await wait(
+    arb.writeContract({
+      address: c.usdc!.address,
+      abi: fiatTokenV2Abi,
+      functionName: "approve",
+      args: [c.psmMint!.address, maxUint256],
+    }),
+  );
+  await wait(
+    arb.writeContract({
+      address: c.psmMint!.address,
+      abi: kusdpsmAbi,
+      functionName: "swapStableForKUSD",
+      args: [c.usdc!.address, parseUnits("20000", 6)],
+    }),
+  );
+  await wait(
+    arb.writeContract({
+      address: c.kUSD!.address,
+      abi: kusdAbi,
+      functionName: "approve",
+      args: [c.psmMint!.address, maxUint256],
+    }),
+  );
   for (let i = 0; i < HEAVY_REDEMPTIONS; i++) {
-    await wait(arb.writeContract({ address: c.psmMint!.address, abi: kusdpsmAbi, functionName: "swapKUSDForStable", args: [c.usdc!.address, parseUnits("100", 18)] }));
+    await wait(
+      arb.writeContract({
+        address: c.psmMint!.address,
+        abi: kusdpsmAbi,
+        functionName: "swapKUSDForStable",
+        args: [c.usdc!.address, parseUnits("100", 18)],
+      }),
+    );
   }
   // Past Ponder's finality depth, like the history's own padding.
   for (let i = 0; i < 40; i++) await client.request({ method: "evm_mine" as never });
@@ -149,7 +230,16 @@ async function mostActiveSwapper(url: string): Promise<{ address: string; count:
   const counts = new Map<string, number>();
   let after: string | null = null;
   do {
-    const r: any = await (await fetch(`${url}/graphql`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: `query($after: String) { psmSwaps(first: 500, after: $after) { nodes { user { address } } pageInfo { hasNextPage endCursor } } }`, variables: { after } }) })).json();
+    const r: any = await (
+      await fetch(`${url}/graphql`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({
+          query: `query($after: String) { psmSwaps(first: 500, after: $after) { nodes { user { address } } pageInfo { hasNextPage endCursor } } }`,
+          variables: { after },
+        }),
+      })
+    ).json();
     for (const n of r.data.psmSwaps.nodes) counts.set(n.user.address, (counts.get(n.user.address) ?? 0) + 1);
     after = r.data.psmSwaps.pageInfo.hasNextPage ? r.data.psmSwaps.pageInfo.endCursor : null;
   } while (after);

@@ -3,7 +3,7 @@
  * `reuse` names a running devnet's deployment file (`--devnet FILE`), that one on its own ports.
  */
 import { readDeployment } from "../devnet/deployment.js";
-import { startDevnet, type Devnet } from "../devnet/devnet.js";
+import { type Devnet, startDevnet } from "../devnet/devnet.js";
 import { freePort } from "../test/helpers/ports.js";
 
 export async function benchDevnet(o: { scale: number; file: string; reuse?: string | undefined }): Promise<Devnet> {
@@ -11,7 +11,11 @@ export async function benchDevnet(o: { scale: number; file: string; reuse?: stri
   const portOf = (url: string) => Number(new URL(url).port);
   return startDevnet({
     ports: reused
-      ? { base: portOf(reused.chains.base.rpcUrl), ethereum: portOf(reused.chains.ethereum.rpcUrl), venue: portOf(reused.venue.url) }
+      ? {
+          base: portOf(reused.chains.base.rpcUrl),
+          ethereum: portOf(reused.chains.ethereum.rpcUrl),
+          venue: portOf(reused.venue.url),
+        }
       : { base: await freePort(), ethereum: await freePort(), venue: await freePort() },
     deploymentFile: reused ? o.reuse! : o.file,
     scale: reused?.scale ?? o.scale,

@@ -12,16 +12,16 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { benchDevnet } from "./bench-devnet.js";
+import { readServiceEnv } from "../core/network/env.js";
 import type { Deployment } from "../devnet/deployment.js";
-import { atLeast, recordFigures, type Figure } from "./results.js";
-import { startIndexer } from "../stack/indexer.js";
 import { devnetServiceEnv } from "../devnet/network-document.js";
 import { selectNetwork } from "../src/networks/index.js";
-import { readServiceEnv } from "../core/network/env.js";
+import { startIndexer } from "../stack/indexer.js";
 import { freePort } from "../test/helpers/ports.js";
-import { fetchAllLogs, subscriptions } from "./subscriptions.js";
+import { benchDevnet } from "./bench-devnet.js";
 import { formatBreakdown, ponderBreakdown } from "./ponder-metrics.js";
+import { atLeast, type Figure, recordFigures } from "./results.js";
+import { fetchAllLogs, subscriptions } from "./subscriptions.js";
 
 const { values } = parseArgs({
   options: {
@@ -43,7 +43,8 @@ const dir = mkdtempSync(join(tmpdir(), "kusd-bench-"));
 const deploymentFile = values.devnet ?? join(dir, "deployment.json");
 
 function postgresUrl(): string | null {
-  const url = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+  const url =
+    process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
   try {
     execFileSync("psql", [url, "-qtc", "select 1"], { stdio: "ignore" });
     return url;
@@ -52,7 +53,11 @@ function postgresUrl(): string | null {
   }
 }
 
-async function timeIndexer(label: string, opts: { root?: string; databaseUrl?: string }, lastBlock: number): Promise<number> {
+async function timeIndexer(
+  label: string,
+  opts: { root?: string; databaseUrl?: string },
+  lastBlock: number,
+): Promise<number> {
   const started = performance.now();
   const indexer = await startIndexer({
     port: await freePort(),
@@ -60,7 +65,9 @@ async function timeIndexer(label: string, opts: { root?: string; databaseUrl?: s
     pgliteDir: join(dir, `pglite-${label}-${Date.now()}`),
     viewsSchema: `bench_views_${label}`,
     readyTimeoutMs: 3_600_000,
-    ...(values["cpu-prof"] && { nodeArgs: ["--cpu-prof", `--cpu-prof-dir=${values["cpu-prof"]}`, `--cpu-prof-name=${label}.cpuprofile`] }),
+    ...(values["cpu-prof"] && {
+      nodeArgs: ["--cpu-prof", `--cpu-prof-dir=${values["cpu-prof"]}`, `--cpu-prof-name=${label}.cpuprofile`],
+    }),
     ...opts,
   });
   try {
@@ -83,7 +90,11 @@ const table = (header: string[], rows: string[][]) => {
 };
 
 /** Plays (or reuses, with --devnet) a devnet at `atScale` and runs `body` over it. */
-async function withDevnet<T>(atScale: number, file: string, body: (d: Deployment, events: number, rawSeconds: number) => Promise<T>): Promise<T> {
+async function withDevnet<T>(
+  atScale: number,
+  file: string,
+  body: (d: Deployment, events: number, rawSeconds: number) => Promise<T>,
+): Promise<T> {
   console.log(`devnet at scale ${atScale} ...`);
   const t0 = performance.now();
   const devnet = await benchDevnet({ scale: atScale, file, reuse: file === values.devnet ? values.devnet : undefined });
@@ -91,7 +102,9 @@ async function withDevnet<T>(atScale: number, file: string, body: (d: Deployment
     const d = devnet.deployment;
     process.env.DEVNET_DEPLOYMENT = file;
     const lastBlock = d.chains.base.historyEndBlock;
-    console.log(`history: ${lastBlock} blocks, ${d.users.count} users, played in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+    console.log(
+      `history: ${lastBlock} blocks, ${d.users.count} users, played in ${((performance.now() - t0) / 1000).toFixed(0)} s`,
+    );
     const filters = subscriptions(selectNetwork(readServiceEnv({ ...process.env, ...devnetServiceEnv(d, file) })));
     const r0 = performance.now();
     const events = await fetchAllLogs(d.chains.base.rpcUrl, filters, lastBlock);
@@ -118,7 +131,11 @@ async function main() {
       }
       const databaseUrl = database === "postgres" ? pg! : undefined;
       const ours = await timeIndexer(`ours_${database}`, { databaseUrl }, lastBlock);
-      const bare = await timeIndexer(`bare_${database}`, { databaseUrl, root: join(import.meta.dirname, "bare") }, lastBlock);
+      const bare = await timeIndexer(
+        `bare_${database}`,
+        { databaseUrl, root: join(import.meta.dirname, "bare") },
+        lastBlock,
+      );
       if (database === "pglite") scaling.push({ scale: d.scale, events, ours, bare });
       const rate = (sec: number) => events / sec;
       rows.push([
@@ -138,7 +155,9 @@ async function main() {
         ...atLeast(bare / ours, 0.8),
       });
     }
-    console.log(`\n${table(["database", "ours ev/s", "bare ev/s", "raw ev/s", "ours/bare", "ours/raw", "seconds ours/bare/raw"], rows)}`);
+    console.log(
+      `\n${table(["database", "ours ev/s", "bare ev/s", "raw ev/s", "ours/bare", "ours/raw", "seconds ours/bare/raw"], rows)}`,
+    );
     console.log("\nours and bare: from `ponder start` to the last history block indexed (startup included for both).");
   });
 
@@ -153,15 +172,27 @@ async function main() {
   }
   if (scaling.length > 1) {
     scaling.sort((a, b) => a.events - b.events);
-    console.log(`\nScaling (PGlite; seconds include each app's startup):\n${table(
-      ["scale", "events", "ours s", "ours ev/s", "bare s", "bare ev/s", "ours/bare"],
-      scaling.map((r) => [String(r.scale), r.events.toLocaleString("en-US"), r.ours.toFixed(1), (r.events / r.ours).toFixed(0), r.bare.toFixed(1), (r.events / r.bare).toFixed(0), (r.bare / r.ours).toFixed(2)]),
-    )}`);
+    console.log(
+      `\nScaling (PGlite; seconds include each app's startup):\n${table(
+        ["scale", "events", "ours s", "ours ev/s", "bare s", "bare ev/s", "ours/bare"],
+        scaling.map((r) => [
+          String(r.scale),
+          r.events.toLocaleString("en-US"),
+          r.ours.toFixed(1),
+          (r.events / r.ours).toFixed(0),
+          r.bare.toFixed(1),
+          (r.events / r.bare).toFixed(0),
+          (r.bare / r.ours).toFixed(2),
+        ]),
+      )}`,
+    );
     // Linear in events means a constant marginal cost: compare the slope between the two largest runs.
     const [a, b] = scaling.slice(-2);
     if (a && b) {
       const marginal = (x: "ours" | "bare") => ((b[x] - a[x]) / (b.events - a.events)) * 1e6;
-      console.log(`marginal cost between the two largest: ours ${marginal("ours").toFixed(0)} s per million events, bare ${marginal("bare").toFixed(0)}`);
+      console.log(
+        `marginal cost between the two largest: ours ${marginal("ours").toFixed(0)} s per million events, bare ${marginal("bare").toFixed(0)}`,
+      );
     }
   }
   recordFigures("index", figures);

@@ -61,7 +61,10 @@ export function ponderBreakdown(text: string): PonderBreakdown {
 /** A few lines for the bench's output: the top entries of each part. */
 export function formatBreakdown(label: string, b: PonderBreakdown, top = 6): string {
   const list = (rows: Array<{ key: string; value: number }>, unit: string) =>
-    rows.slice(0, top).map((r) => `${r.key || "-"} ${r.value.toFixed(0)}${unit}`).join(", ");
+    rows
+      .slice(0, top)
+      .map((r) => `${r.key || "-"} ${r.value.toFixed(0)}${unit}`)
+      .join(", ");
   return [
     `${label}:`,
     `  handlers (ms):       ${list(b.handlersMs, "")}`,

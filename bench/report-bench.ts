@@ -13,40 +13,56 @@ import { parseArgs } from "node:util";
 import { startDevnet } from "../devnet/devnet.js";
 import { startIndexer } from "../stack/indexer.js";
 import { freePort } from "../test/helpers/ports.js";
-import { atLeast, atMost, recordFigures, type Figure } from "./results.js";
+import { atLeast, atMost, type Figure, recordFigures } from "./results.js";
 
-const { values } = parseArgs({ options: { clients: { type: "string", default: "20" }, seconds: { type: "string", default: "8" }, only: { type: "string" } } });
+const { values } = parseArgs({
+  options: {
+    clients: { type: "string", default: "20" },
+    seconds: { type: "string", default: "8" },
+    only: { type: "string" },
+  },
+});
 const clients = Number(values.clients);
 const seconds = Number(values.seconds);
 const dir = mkdtempSync(join(tmpdir(), "kusd-bench-reports-"));
 const deploymentFile = join(dir, "deployment.json");
 process.env.DEVNET_DEPLOYMENT = deploymentFile;
 
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+const pct = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 
 type Load = { rps: number; p50: number; p99: number; errors: number };
 
 /** `clients` loops requesting `url` for `seconds`; every answer must be 200 and is read to its end. */
 async function load(url: string): Promise<Load> {
   const warmUntil = performance.now() + 1_000;
-  await Promise.all(Array.from({ length: clients }, async () => {
-    while (performance.now() < warmUntil) await (await fetch(url)).arrayBuffer();
-  }));
+  await Promise.all(
+    Array.from({ length: clients }, async () => {
+      while (performance.now() < warmUntil) await (await fetch(url)).arrayBuffer();
+    }),
+  );
   const latencies: number[] = [];
   let errors = 0;
   const started = performance.now();
   const until = started + seconds * 1000;
-  await Promise.all(Array.from({ length: clients }, async () => {
-    while (performance.now() < until) {
-      const t = performance.now();
-      const res = await fetch(url); // Node's fetch keeps connections alive
-      await res.arrayBuffer();
-      if (res.status !== 200) errors++;
-      latencies.push(performance.now() - t);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: clients }, async () => {
+      while (performance.now() < until) {
+        const t = performance.now();
+        const res = await fetch(url); // Node's fetch keeps connections alive
+        await res.arrayBuffer();
+        if (res.status !== 200) errors++;
+        latencies.push(performance.now() - t);
+      }
+    }),
+  );
   latencies.sort((a, b) => a - b);
-  return { rps: latencies.length / ((performance.now() - started) / 1000), p50: pct(latencies, 50), p99: pct(latencies, 99), errors };
+  return {
+    rps: latencies.length / ((performance.now() - started) / 1000),
+    p50: pct(latencies, 50),
+    p99: pct(latencies, 99),
+    errors,
+  };
 }
 
 /** Resident set (VmRSS) or its peak (VmHWM) of a process, in MB; null off Linux. */
@@ -60,7 +76,11 @@ function rssMb(pid: number, field: "VmRSS" | "VmHWM"): number | null {
 }
 
 async function main() {
-  const devnet = await startDevnet({ ports: { base: await freePort(), ethereum: await freePort(), venue: await freePort() }, deploymentFile, reuse: false });
+  const devnet = await startDevnet({
+    ports: { base: await freePort(), ethereum: await freePort(), venue: await freePort() },
+    deploymentFile,
+    reuse: false,
+  });
   const databaseUrl = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL;
   const indexer = await startIndexer({
     port: await freePort(),
@@ -92,26 +112,57 @@ async function main() {
     line(["---", "---:", "---:", "---:", "---:", "---:", "---:", "---:"]);
     const rssBefore = rssMb(indexer.process.pid!, "VmRSS");
     const figures: Figure[] = [];
-    for (const path of ["/api/por", "/api/stats", "/api/apy", "/api/por/signed"].filter((p) => !values.only || values.only.split(",").includes(p))) {
+    for (const path of ["/api/por", "/api/stats", "/api/apy", "/api/por/signed"].filter(
+      (p) => !values.only || values.only.split(",").includes(p),
+    )) {
       const first = await fetch(`${url}${path}`);
       if (first.status !== 200) throw new Error(`${path}: ${first.status} ${await first.text()}`);
       const bytes = (await first.text()).length;
       const report = await load(`${url}${path}`);
       const constant = await load(`${url}/__bench/constant?bytes=${bytes}`);
       const f = (x: number) => x.toFixed(1);
-      line([path, bytes, f(report.rps), f(report.p50), f(report.p99), f(constant.rps), f(constant.p99), (report.rps / constant.rps).toFixed(2) + (report.errors ? ` (${report.errors} non-200)` : "")]);
+      line([
+        path,
+        bytes,
+        f(report.rps),
+        f(report.p50),
+        f(report.p99),
+        f(constant.rps),
+        f(constant.p99),
+        (report.rps / constant.rps).toFixed(2) + (report.errors ? ` (${report.errors} non-200)` : ""),
+      ]);
       console.log(rows.at(-1));
       const ratio = report.rps / constant.rps;
       figures.push(
-        { figure: `GET ${path}, ${clients} clients: req/s`, value: report.rps, unit: "req/s", baseline: { name: "constant route, same size", value: constant.rps }, ...atLeast(ratio, 0.8) },
-        { figure: `GET ${path}, ${clients} clients: p99`, value: report.p99, unit: "ms", baseline: { name: "constant route p99", value: constant.p99 }, ...atMost(report.p99, 25, "ms") },
+        {
+          figure: `GET ${path}, ${clients} clients: req/s`,
+          value: report.rps,
+          unit: "req/s",
+          baseline: { name: "constant route, same size", value: constant.rps },
+          ...atLeast(ratio, 0.8),
+        },
+        {
+          figure: `GET ${path}, ${clients} clients: p99`,
+          value: report.p99,
+          unit: "ms",
+          baseline: { name: "constant route p99", value: constant.p99 },
+          ...atMost(report.p99, 25, "ms"),
+        },
       );
     }
-    console.log(`\n${clients} clients, ${seconds} s per target, keep-alive, ${databaseUrl ? "PostgreSQL" : "PGlite"}\n`);
+    console.log(
+      `\n${clients} clients, ${seconds} s per target, keep-alive, ${databaseUrl ? "PostgreSQL" : "PGlite"}\n`,
+    );
     console.log(rows.join("\n"));
     const peak = rssMb(indexer.process.pid!, "VmHWM");
     console.log(`\nRSS of the API+indexer process: ${rssBefore ?? "n/a"} MB before the load, peak ${peak ?? "n/a"} MB`);
-    if (peak !== null) figures.push({ figure: `peak RSS of the API+indexer process under the report load (before: ${rssBefore} MB)`, value: peak, unit: "MB", ...atMost(peak, 1024, "MB") });
+    if (peak !== null)
+      figures.push({
+        figure: `peak RSS of the API+indexer process under the report load (before: ${rssBefore} MB)`,
+        value: peak,
+        unit: "MB",
+        ...atMost(peak, 1024, "MB"),
+      });
     recordFigures("reports", figures);
   } finally {
     await indexer.stop();

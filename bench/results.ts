@@ -26,4 +26,7 @@ export function recordFigures(bench: string, figures: Figure[]): void {
 /** A ratio target: `value / baseline ≥ min`. */
 export const atLeast = (ratio: number, min: number) => ({ target: `≥ ${min} ×`, holds: ratio >= min });
 /** An absolute ceiling: `value ≤ max`. */
-export const atMost = (value: number, max: number, unit: string) => ({ target: `≤ ${max} ${unit}`, holds: value <= max });
+export const atMost = (value: number, max: number, unit: string) => ({
+  target: `≤ ${max} ${unit}`,
+  holds: value <= max,
+});

@@ -34,9 +34,10 @@ async function main() {
   const onData = (d: Buffer) => {
     for (const line of String(d).split("\n")) {
       if (!line.trim()) continue;
-      output = (`${output + line}\n`).slice(-8000);
+      output = `${output + line}\n`.slice(-8000);
       // When the devnet, the indexer and the API come up, for where the time goes.
-      if (/^\[devnet\] (history|played|deployed usdc)|^\[indexer\]|^services:/.test(line)) marks.push([line.slice(0, 70), (performance.now() - started) / 1000]);
+      if (/^\[devnet\] (history|played|deployed usdc)|^\[indexer\]|^services:/.test(line))
+        marks.push([line.slice(0, 70), (performance.now() - started) / 1000]);
     }
   };
   child.stdout!.on("data", onData);
@@ -45,7 +46,10 @@ async function main() {
   try {
     while (performance.now() - started < 300_000) {
       if (child.exitCode !== null) throw new Error(`npm start exited (${child.exitCode}):\n${output}`);
-      const ok = await fetch(`http://127.0.0.1:${port}/ready`).then((r) => r.status === 200, () => false);
+      const ok = await fetch(`http://127.0.0.1:${port}/ready`).then(
+        (r) => r.status === 200,
+        () => false,
+      );
       if (ok) {
         seconds = (performance.now() - started) / 1000;
         break;
@@ -60,7 +64,14 @@ async function main() {
   if (seconds === null) throw new Error("not ready after 300 s");
   for (const [line, at] of marks) console.log(`${at.toFixed(1).padStart(6)} s  ${line}`);
   console.log(`\nnpm start to /ready on a fresh clone: ${seconds.toFixed(1)} s`);
-  recordFigures("start", [{ figure: "npm start to /ready, fresh clone (npm install excluded)", value: seconds, unit: "s", ...atMost(seconds, 30, "s") }]);
+  recordFigures("start", [
+    {
+      figure: "npm start to /ready, fresh clone (npm install excluded)",
+      value: seconds,
+      unit: "s",
+      ...atMost(seconds, 30, "s"),
+    },
+  ]);
 }
 
 main().catch((error) => {

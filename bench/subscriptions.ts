@@ -2,8 +2,17 @@
  * The logs the indexer subscribes to, as eth_getLogs filters: the same addresses, events and
  * indexed-argument filters as ponder.config.ts, for counting events and timing raw fetches.
  */
-import { encodeEventTopics, type Abi, type Address, type Hex } from "viem";
-import { evkVaultAbi, fiatTokenV2Abi, kerneVaultAbi, kusdAbi, kusdpsmAbi, ratedLSTAbi, stakedKUSDAbi, weth9Abi } from "../abis/index.js";
+import { type Abi, type Address, encodeEventTopics, type Hex } from "viem";
+import {
+  evkVaultAbi,
+  fiatTokenV2Abi,
+  kerneVaultAbi,
+  kusdAbi,
+  kusdpsmAbi,
+  ratedLSTAbi,
+  stakedKUSDAbi,
+  weth9Abi,
+} from "../abis/index.js";
 import type { NetworkConfig } from "../core/network/types.js";
 
 export type LogFilter = { name: string; address: Address[]; topics: (Hex | Hex[] | null)[]; fromBlock: number };
@@ -16,7 +25,12 @@ export function subscriptions(net: NetworkConfig): LogFilter[] {
     address: xs.map((x) => x.address),
     fromBlock: Math.min(...xs.map((x) => x.startBlock)),
   });
-  const events = (name: string, abi: Abi, names: string[], src: { address: Address[]; fromBlock: number }): LogFilter => ({
+  const events = (
+    name: string,
+    abi: Abi,
+    names: string[],
+    src: { address: Address[]; fromBlock: number },
+  ): LogFilter => ({
     name,
     ...src,
     topics: [names.map((n) => topic0(abi, n))],
@@ -29,22 +43,73 @@ export function subscriptions(net: NetworkConfig): LogFilter[] {
   const filters: LogFilter[] = [
     events("KUSD", kusdAbi, ["Transfer", ...roles], all([net.kUSD])),
     events("PSM", kusdpsmAbi, ["Swap", "SurplusSkimmed", "Paused", "Unpaused", ...roles], all(psms)),
-    events("StakingVault", stakedKUSDAbi, ["Deposit", "Withdraw", "Transfer", "YieldDistributed", ...roles], all(Object.values(net.stakingVaults))),
-    events("DepositVault", kerneVaultAbi, ["Deposit", "Withdraw", "Transfer", "L1AssetsUpdated", "OffChainAssetsUpdated", "HedgingReserveUpdated", ...roles], all(Object.values(net.depositVaults))),
-    { name: "USDCOut", address: [net.usdc.address], fromBlock: usdcFrom, topics: [topic0(fiatTokenV2Abi, "Transfer"), accounts] },
-    { name: "USDCIn", address: [net.usdc.address], fromBlock: usdcFrom, topics: [topic0(fiatTokenV2Abi, "Transfer"), null, accounts] },
-    { name: "WETHOut", address: [net.weth.address], fromBlock: wethFrom, topics: [topic0(weth9Abi, "Transfer"), accounts] },
-    { name: "WETHIn", address: [net.weth.address], fromBlock: wethFrom, topics: [topic0(weth9Abi, "Transfer"), null, accounts] },
-    { name: "WETHOut", address: [net.weth.address], fromBlock: wethFrom, topics: [[topic0(weth9Abi, "Deposit"), topic0(weth9Abi, "Withdrawal")], accounts] },
+    events(
+      "StakingVault",
+      stakedKUSDAbi,
+      ["Deposit", "Withdraw", "Transfer", "YieldDistributed", ...roles],
+      all(Object.values(net.stakingVaults)),
+    ),
+    events(
+      "DepositVault",
+      kerneVaultAbi,
+      [
+        "Deposit",
+        "Withdraw",
+        "Transfer",
+        "L1AssetsUpdated",
+        "OffChainAssetsUpdated",
+        "HedgingReserveUpdated",
+        ...roles,
+      ],
+      all(Object.values(net.depositVaults)),
+    ),
+    {
+      name: "USDCOut",
+      address: [net.usdc.address],
+      fromBlock: usdcFrom,
+      topics: [topic0(fiatTokenV2Abi, "Transfer"), accounts],
+    },
+    {
+      name: "USDCIn",
+      address: [net.usdc.address],
+      fromBlock: usdcFrom,
+      topics: [topic0(fiatTokenV2Abi, "Transfer"), null, accounts],
+    },
+    {
+      name: "WETHOut",
+      address: [net.weth.address],
+      fromBlock: wethFrom,
+      topics: [topic0(weth9Abi, "Transfer"), accounts],
+    },
+    {
+      name: "WETHIn",
+      address: [net.weth.address],
+      fromBlock: wethFrom,
+      topics: [topic0(weth9Abi, "Transfer"), null, accounts],
+    },
+    {
+      name: "WETHOut",
+      address: [net.weth.address],
+      fromBlock: wethFrom,
+      topics: [[topic0(weth9Abi, "Deposit"), topic0(weth9Abi, "Withdrawal")], accounts],
+    },
   ];
   const rateTokens = Object.values(net.lsts).filter((l) => l.kind === "rate-event");
   if (rateTokens.length > 0) filters.push(events("LST", ratedLSTAbi, ["ExchangeRateUpdated"], all(rateTokens)));
-  if (Object.keys(net.lending).length > 0) filters.push(events("LendingVault", evkVaultAbi, ["Deposit", "Withdraw", "Borrow", "Repay"], all(Object.values(net.lending))));
+  if (Object.keys(net.lending).length > 0)
+    filters.push(
+      events("LendingVault", evkVaultAbi, ["Deposit", "Withdraw", "Borrow", "Repay"], all(Object.values(net.lending))),
+    );
   return filters;
 }
 
 /** Fetches every log of `filters` up to `toBlock` in `chunk`-block ranges; returns the count. */
-export async function fetchAllLogs(rpcUrl: string, filters: LogFilter[], toBlock: number, chunk = 5_000): Promise<number> {
+export async function fetchAllLogs(
+  rpcUrl: string,
+  filters: LogFilter[],
+  toBlock: number,
+  chunk = 5_000,
+): Promise<number> {
   let count = 0;
   let id = 0;
   for (const f of filters) {
@@ -56,7 +121,14 @@ export async function fetchAllLogs(rpcUrl: string, filters: LogFilter[], toBlock
           jsonrpc: "2.0",
           id: ++id,
           method: "eth_getLogs",
-          params: [{ address: f.address, topics: f.topics, fromBlock: `0x${from.toString(16)}`, toBlock: `0x${Math.min(toBlock, from + chunk - 1).toString(16)}` }],
+          params: [
+            {
+              address: f.address,
+              topics: f.topics,
+              fromBlock: `0x${from.toString(16)}`,
+              toBlock: `0x${Math.min(toBlock, from + chunk - 1).toString(16)}`,
+            },
+          ],
         }),
       });
       const body = (await res.json()) as { result?: unknown[]; error?: { message: string } };

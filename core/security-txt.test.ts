@@ -3,15 +3,28 @@ import { buildSecurityTxt, securityTxtExpired } from "./security-txt.js";
 
 describe("security.txt (RFC 9116)", () => {
   it("lists every Contact, Expires in ISO 8601, the policy, languages and its canonical URL", () => {
-    const text = buildSecurityTxt({ contacts: ["mailto:security@example.org", "https://example.org/report"], expires: "2027-05-01T00:00:00Z", policy: "https://example.org/policy", canonical: "https://example.org/.well-known/security.txt" });
+    const text = buildSecurityTxt({
+      contacts: ["mailto:security@example.org", "https://example.org/report"],
+      expires: "2027-05-01T00:00:00Z",
+      policy: "https://example.org/policy",
+      canonical: "https://example.org/.well-known/security.txt",
+    });
     expect(text).toBe(
       "Contact: mailto:security@example.org\nContact: https://example.org/report\nExpires: 2027-05-01T00:00:00.000Z\nPolicy: https://example.org/policy\nPreferred-Languages: en\nCanonical: https://example.org/.well-known/security.txt\n",
     );
   });
 
   it("refuses a contact that is not a URI and an Expires that is not a date", () => {
-    expect(() => buildSecurityTxt({ contacts: ["security@example.org"], expires: "2027-05-01T00:00:00Z", canonical: "https://x/.well-known/security.txt" })).toThrow(/Contact/);
-    expect(() => buildSecurityTxt({ contacts: ["mailto:a@b"], expires: "soon", canonical: "https://x/.well-known/security.txt" })).toThrow();
+    expect(() =>
+      buildSecurityTxt({
+        contacts: ["security@example.org"],
+        expires: "2027-05-01T00:00:00Z",
+        canonical: "https://x/.well-known/security.txt",
+      }),
+    ).toThrow(/Contact/);
+    expect(() =>
+      buildSecurityTxt({ contacts: ["mailto:a@b"], expires: "soon", canonical: "https://x/.well-known/security.txt" }),
+    ).toThrow();
   });
 
   it("knows when it has expired", () => {

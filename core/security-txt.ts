@@ -6,7 +6,9 @@
 import { z } from "zod";
 
 export const SecurityTxtConfigSchema = z.object({
-  contacts: z.array(z.string().regex(/^(mailto:|https:\/\/|tel:)/, "a Contact is a mailto:, https:// or tel: URI")).min(1),
+  contacts: z
+    .array(z.string().regex(/^(mailto:|https:\/\/|tel:)/, "a Contact is a mailto:, https:// or tel: URI"))
+    .min(1),
   expires: z.iso.datetime({ offset: true }),
   policy: z.url().optional(),
   languages: z.array(z.string()).default(["en"]),

@@ -10,7 +10,11 @@ describe("shellQuote", () => {
   });
 
   it("round-trips through bash exactly, apostrophes, dollars and backticks included", () => {
-    for (const s of ["I control this account. It belongs to the kUSD operator's published account registry as of 2026-08-13, and every transfer out of it is subject to the registry's violation predicate.", "$HOME `id` \\ \" ' ''", "a\nb"]) {
+    for (const s of [
+      "I control this account. It belongs to the kUSD operator's published account registry as of 2026-08-13, and every transfer out of it is subject to the registry's violation predicate.",
+      "$HOME `id` \\ \" ' ''",
+      "a\nb",
+    ]) {
       expect(execFileSync("bash", ["-c", `printf '%s' ${shellQuote(s)}`], { encoding: "utf8" })).toBe(s);
     }
   });

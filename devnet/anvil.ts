@@ -3,7 +3,7 @@
  * package ships the binary; we run it directly because killing the npm wrapper would leave the
  * real anvil behind.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { createRequire } from "node:module";
@@ -92,17 +92,25 @@ export async function startAnvil(options: AnvilOptions): Promise<AnvilHandle> {
   const stateDir = mkdtempSync(join(tmpdir(), "kusd-anvil-state-"));
   stateDirs.add(stateDir);
   const args = [
-    "--host", host,
-    "--port", String(options.port),
-    "--chain-id", String(options.chainId),
-    "--timestamp", String(options.timestamp),
-    "--gas-limit", String(options.gasLimit ?? 1_000_000_000n),
-    "--accounts", "1",
-    "--order", "fifo",
+    "--host",
+    host,
+    "--port",
+    String(options.port),
+    "--chain-id",
+    String(options.chainId),
+    "--timestamp",
+    String(options.timestamp),
+    "--gas-limit",
+    String(options.gasLimit ?? 1_000_000_000n),
+    "--accounts",
+    "1",
+    "--order",
+    "fifo",
     "--no-request-size-limit",
     // Anvil spills old states to disk (by default under ~/.foundry/anvil/tmp, never cleaned:
     // a few large devnets filled 78 GB). Each instance gets its own directory, removed on exit.
-    "--cache-path", stateDir,
+    "--cache-path",
+    stateDir,
   ];
   if (options.number !== undefined) args.push("--number", String(options.number));
   const child = spawn(foundryBinary("anvil"), args, { stdio: ["ignore", "pipe", "pipe"] });
@@ -119,7 +127,12 @@ export async function startAnvil(options: AnvilOptions): Promise<AnvilHandle> {
     child.once("exit", () => {
       exited = true;
       liveChildren.delete(child);
-      rm(stateDir, { recursive: true, force: true, maxRetries: 3 }).then(() => stateDirs.delete(stateDir), () => {}).finally(resolve);
+      rm(stateDir, { recursive: true, force: true, maxRetries: 3 })
+        .then(
+          () => stateDirs.delete(stateDir),
+          () => {},
+        )
+        .finally(resolve);
     }),
   );
 

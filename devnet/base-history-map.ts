@@ -3,7 +3,7 @@
  * each block of a short anvil chain stands for, and what the empty blocks in between look like.
  * No I/O here, so the mapping can be reasoned about (and tested) on its own.
  */
-import { keccak256, toBytes, toRlp, type Hex } from "viem";
+import { type Hex, keccak256, toBytes, toRlp } from "viem";
 
 export const BASE_GENESIS_TIMESTAMP = 1_686_789_347;
 
@@ -46,12 +46,39 @@ function rlpInt(value: unknown): Hex {
   return `0x${digits.length % 2 ? "0" : ""}${digits}`;
 }
 
-const INT_FIELDS = new Set(["difficulty", "number", "gasLimit", "gasUsed", "timestamp", "baseFeePerGas", "blobGasUsed", "excessBlobGas"]);
+const INT_FIELDS = new Set([
+  "difficulty",
+  "number",
+  "gasLimit",
+  "gasUsed",
+  "timestamp",
+  "baseFeePerGas",
+  "blobGasUsed",
+  "excessBlobGas",
+]);
 // Header fields in consensus order; the trailing ones exist only after their fork.
 const HEADER_FIELDS = [
-  "parentHash", "sha3Uncles", "miner", "stateRoot", "transactionsRoot", "receiptsRoot", "logsBloom", "difficulty",
-  "number", "gasLimit", "gasUsed", "timestamp", "extraData", "mixHash", "nonce", "baseFeePerGas", "withdrawalsRoot",
-  "blobGasUsed", "excessBlobGas", "parentBeaconBlockRoot", "requestsHash",
+  "parentHash",
+  "sha3Uncles",
+  "miner",
+  "stateRoot",
+  "transactionsRoot",
+  "receiptsRoot",
+  "logsBloom",
+  "difficulty",
+  "number",
+  "gasLimit",
+  "gasUsed",
+  "timestamp",
+  "extraData",
+  "mixHash",
+  "nonce",
+  "baseFeePerGas",
+  "withdrawalsRoot",
+  "blobGasUsed",
+  "excessBlobGas",
+  "parentBeaconBlockRoot",
+  "requestsHash",
 ] as const;
 
 /** RLP size of an empty block with this header, as anvil reports `size`. */
@@ -77,7 +104,8 @@ export class HeightMap {
     readonly genesisTimestamp = BASE_GENESIS_TIMESTAMP,
     readonly blockTime = 2,
   ) {
-    if (!(Number.isInteger(blockTime) && blockTime > 0)) throw new Error("blockTime must be a positive whole number of seconds");
+    if (!(Number.isInteger(blockTime) && blockTime > 0))
+      throw new Error("blockTime must be a positive whole number of seconds");
     if (!Number.isInteger(genesisTimestamp)) throw new Error("genesisTimestamp must be a whole number of seconds");
   }
 

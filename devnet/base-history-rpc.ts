@@ -29,16 +29,36 @@ const hex = (n: bigint): Hex => `0x${n.toString(16)}`;
 
 // Position of the block parameter of each method that reads state at a block.
 const STATE_PARAM: Record<string, number> = {
-  eth_call: 1, eth_getBalance: 1, eth_getCode: 1, eth_getStorageAt: 2, eth_getTransactionCount: 1,
-  eth_estimateGas: 1, eth_createAccessList: 1, eth_getProof: 2, eth_feeHistory: 1, debug_traceCall: 1,
+  eth_call: 1,
+  eth_getBalance: 1,
+  eth_getCode: 1,
+  eth_getStorageAt: 2,
+  eth_getTransactionCount: 1,
+  eth_estimateGas: 1,
+  eth_createAccessList: 1,
+  eth_getProof: 2,
+  eth_feeHistory: 1,
+  debug_traceCall: 1,
 };
 // Methods whose answers carry anvil block numbers but whose requests name no block.
 const REWRITE_ONLY = new Set(["trace_transaction", "eth_getFilterChanges", "eth_getFilterLogs"]);
 const BY_BLOCK = new Set([
-  "eth_blockNumber", "eth_getBlockByNumber", "eth_getBlockByHash", "eth_getLogs", "eth_getBlockReceipts",
-  "eth_getBlockTransactionCountByNumber", "eth_getBlockTransactionCountByHash", "eth_getUncleCountByBlockNumber",
-  "eth_getUncleCountByBlockHash", "eth_getTransactionByBlockNumberAndIndex", "eth_getTransactionByBlockHashAndIndex",
-  "eth_getTransactionByHash", "eth_getTransactionReceipt", "debug_traceBlockByNumber", "debug_traceBlockByHash", "trace_block",
+  "eth_blockNumber",
+  "eth_getBlockByNumber",
+  "eth_getBlockByHash",
+  "eth_getLogs",
+  "eth_getBlockReceipts",
+  "eth_getBlockTransactionCountByNumber",
+  "eth_getBlockTransactionCountByHash",
+  "eth_getUncleCountByBlockNumber",
+  "eth_getUncleCountByBlockHash",
+  "eth_getTransactionByBlockNumberAndIndex",
+  "eth_getTransactionByBlockHashAndIndex",
+  "eth_getTransactionByHash",
+  "eth_getTransactionReceipt",
+  "debug_traceBlockByNumber",
+  "debug_traceBlockByHash",
+  "trace_block",
 ]);
 
 /** Methods answered against the height map (the map must be fresh first); the rest pass through. */
@@ -61,7 +81,8 @@ function parseRef(param: unknown): { ref: Ref; form: Form } {
     if (QUANTITY.test(param)) return { ref: { height: BigInt(param) }, form: "plain" };
   } else if (typeof param === "object" && param !== null) {
     const o = param as Record<string, unknown>;
-    if (typeof o.blockHash === "string" && HASH.test(o.blockHash)) return { ref: { hash: o.blockHash as Hex }, form: { object: o } };
+    if (typeof o.blockHash === "string" && HASH.test(o.blockHash))
+      return { ref: { hash: o.blockHash as Hex }, form: { object: o } };
     if (o.blockNumber !== undefined) {
       const inner = parseRef(o.blockNumber);
       if (!("hash" in inner.ref)) return { ref: inner.ref, form: { object: o } };
@@ -133,7 +154,8 @@ function walk(value: unknown, f: (anvilNumber: bigint) => bigint): unknown {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value)) {
     if (k === "blockNumber" && typeof v === "string" && QUANTITY.test(v)) out[k] = hex(f(BigInt(v)));
-    else if (k === "blockNumber" && typeof v === "number") out[k] = Number(f(BigInt(v))); // parity traces
+    else if (k === "blockNumber" && typeof v === "number")
+      out[k] = Number(f(BigInt(v))); // parity traces
     else out[k] = walk(v, f);
   }
   return out;
@@ -225,7 +247,9 @@ export async function answer(t: Translator, method: string, params: unknown[]): 
   switch (method) {
     case "eth_getBlockTransactionCountByNumber":
     case "eth_getBlockTransactionCountByHash":
-      return ok(slot === null ? null : hex(BigInt(anvil && Array.isArray(anvil.transactions) ? anvil.transactions.length : 0)));
+      return ok(
+        slot === null ? null : hex(BigInt(anvil && Array.isArray(anvil.transactions) ? anvil.transactions.length : 0)),
+      );
     case "eth_getUncleCountByBlockNumber":
     case "eth_getUncleCountByBlockHash":
       return ok(slot === null ? null : "0x0");
@@ -240,7 +264,10 @@ export async function answer(t: Translator, method: string, params: unknown[]): 
     case "debug_traceBlockByHash":
     case "trace_block":
       if (!anvil) return gap ? ok([]) : fail(-32000, "block not found");
-      return forwardReal(t, method, [method === "debug_traceBlockByHash" ? anvil.hash : anvil.number, ...params.slice(1)]);
+      return forwardReal(t, method, [
+        method === "debug_traceBlockByHash" ? anvil.hash : anvil.number,
+        ...params.slice(1),
+      ]);
   }
   throw new Error(`unhandled method ${method}`); // BY_BLOCK and the switches disagree
 }

@@ -10,7 +10,7 @@ import { setMaxListeners } from "node:events";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { Address, Hex } from "viem";
 import { BASE_GENESIS_TIMESTAMP, HeightMap, type RpcBlock } from "./base-history-map.js";
-import { answer, isMapped, ParamError, type Answer, type Creation, type Translator } from "./base-history-rpc.js";
+import { type Answer, answer, type Creation, isMapped, ParamError, type Translator } from "./base-history-rpc.js";
 
 export { BASE_GENESIS_TIMESTAMP };
 
@@ -111,7 +111,12 @@ export async function startBaseHistory(o: BaseHistoryOptions): Promise<BaseHisto
   };
 
   async function blocks(numbers: bigint[]): Promise<(RpcBlock | null)[]> {
-    const calls = numbers.map((n) => ({ jsonrpc: "2.0", id: ++nextId, method: "eth_getBlockByNumber", params: [`0x${n.toString(16)}`, false] }));
+    const calls = numbers.map((n) => ({
+      jsonrpc: "2.0",
+      id: ++nextId,
+      method: "eth_getBlockByNumber",
+      params: [`0x${n.toString(16)}`, false],
+    }));
     const answers = (await post(calls)) as { id: number; result?: RpcBlock | null; error?: { message: string } }[];
     const byId = new Map(answers.map((a) => [a.id, a]));
     return calls.map((c) => {
@@ -143,7 +148,8 @@ export async function startBaseHistory(o: BaseHistoryOptions): Promise<BaseHisto
       let done = false;
       for (let i = got.length - 1; i >= 0 && !done; i--) {
         const parent = got[i];
-        if (!parent) done = true; // below anvil's first block (`anvil --number`)
+        if (!parent)
+          done = true; // below anvil's first block (`anvil --number`)
         else {
           if (parent.hash !== fresh[0]!.parentHash) throw new Reorganised();
           fresh.unshift(parent);
@@ -174,10 +180,12 @@ export async function startBaseHistory(o: BaseHistoryOptions): Promise<BaseHisto
       running = refreshSettled().finally(() => (running = null));
       return running;
     }
-    queued ??= running.catch(() => undefined).then(() => {
-      queued = null;
-      return sync();
-    });
+    queued ??= running
+      .catch(() => undefined)
+      .then(() => {
+        queued = null;
+        return sync();
+      });
     return queued;
   }
 
@@ -210,8 +218,15 @@ export async function startBaseHistory(o: BaseHistoryOptions): Promise<BaseHisto
     const calls = (Array.isArray(parsed) ? parsed : [parsed]) as Call[];
     if (calls.length === 0) return rpcError(null, -32600, "invalid request: empty batch");
     // One refresh serves the whole batch, so its answers agree on one chain.
-    const mapped = calls.some((c) => typeof c === "object" && c !== null && typeof c.method === "string" && isMapped(c.method));
-    const synced = mapped ? await sync().then(() => null, (e: Error) => e) : null;
+    const mapped = calls.some(
+      (c) => typeof c === "object" && c !== null && typeof c.method === "string" && isMapped(c.method),
+    );
+    const synced = mapped
+      ? await sync().then(
+          () => null,
+          (e: Error) => e,
+        )
+      : null;
     const answers = await Promise.all(calls.map((c) => one(c, synced)));
     return Array.isArray(parsed) ? answers : answers[0];
   }

@@ -5,7 +5,7 @@
  *   npm run build:contracts            write the artifacts
  *   npm run build:contracts -- --check exit 1 when the committed artifacts are stale
  */
-import { readdirSync, readFileSync, writeFileSync, mkdirSync, existsSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -50,7 +50,9 @@ function findImport(path: string): { contents: string } | { error: string } {
 export function compileContracts(): Artifact[] {
   const solc = require("solc");
   const sources: Record<string, { content: string }> = {};
-  for (const file of readdirSync(contractsDir).filter((f) => f.endsWith(".sol")).sort()) {
+  for (const file of readdirSync(contractsDir)
+    .filter((f) => f.endsWith(".sol"))
+    .sort()) {
     sources[file] = { content: readFileSync(join(contractsDir, file), "utf8") };
   }
   const output = JSON.parse(

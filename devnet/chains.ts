@@ -1,4 +1,4 @@
-import { defineChain, type Chain } from "viem";
+import { type Chain, defineChain } from "viem";
 
 /** A viem chain for a devnet RPC (chain id 8453 "base" or 1 "ethereum"). */
 export function devnetChain(id: number, rpcUrl: string): Chain {

@@ -9,7 +9,11 @@ import { fileURLToPath } from "node:url";
 import type { Address, Hex } from "viem";
 import type { RegistryVersionConfig } from "../core/network/registry-config.js";
 
-export type { DisclosedVenueDepositConfig, RegistryEntryConfig, RegistryVersionConfig } from "../core/network/registry-config.js";
+export type {
+  DisclosedVenueDepositConfig,
+  RegistryEntryConfig,
+  RegistryVersionConfig,
+} from "../core/network/registry-config.js";
 
 export const DEFAULT_DEPLOYMENT_PATH = join(resolve(dirname(fileURLToPath(import.meta.url))), "deployment.json");
 
@@ -39,7 +43,14 @@ export type ChainRecord = {
 
 export type AccountRecord = { address: Address; privateKey: Hex; label: string };
 
-export type RoleGrantRecord = { role: string; roleHash: Hex; contract: string; holder: Address; grantedBlock: number; revokedBlock: number | null };
+export type RoleGrantRecord = {
+  role: string;
+  roleHash: Hex;
+  contract: string;
+  holder: Address;
+  grantedBlock: number;
+  revokedBlock: number | null;
+};
 
 export type Deployment = {
   schema: "kusd-devnet-deployment/v1";

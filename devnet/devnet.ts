@@ -5,14 +5,14 @@
  */
 import { existsSync } from "node:fs";
 import type { Hex } from "viem";
-import { rpcChainId, startAnvil, type AnvilHandle } from "./anvil.js";
+import { type AnvilHandle, rpcChainId, startAnvil } from "./anvil.js";
+import { type Deployment, deploymentPath, readDeployment, writeDeployment } from "./deployment.js";
 import { ChainDriver } from "./driver.js";
-import { rpcCall } from "./rpc.js";
-import { readDeployment, writeDeployment, deploymentPath, type Deployment } from "./deployment.js";
-import { networkFileOf, writeDevnetServiceFiles } from "./network-document.js";
 import { runEthereumHistory } from "./ethereum-history.js";
 import { BaseHistory } from "./history.js";
 import { namedKeys } from "./keys.js";
+import { networkFileOf, writeDevnetServiceFiles } from "./network-document.js";
+import { rpcCall } from "./rpc.js";
 import { HISTORY_START } from "./timeline.js";
 import { startVenueServer, type VenueServer } from "./venue/server.js";
 
@@ -42,14 +42,20 @@ export type Devnet = {
 
 export class DevnetPortInUseError extends Error {
   override name = "DevnetPortInUseError";
-  constructor(message: string, readonly details: { rpcUrl: string; expectedChainId: number; foundChainId: number | null }) {
+  constructor(
+    message: string,
+    readonly details: { rpcUrl: string; expectedChainId: number; foundChainId: number | null },
+  ) {
     super(message);
   }
 }
 
 async function blockHash(rpcUrl: string, block: number): Promise<Hex | null> {
   try {
-    return (await rpcCall<{ hash: Hex } | null>(rpcUrl, "eth_getBlockByNumber", [`0x${block.toString(16)}`, false]))?.hash ?? null;
+    return (
+      (await rpcCall<{ hash: Hex } | null>(rpcUrl, "eth_getBlockByNumber", [`0x${block.toString(16)}`, false]))?.hash ??
+      null
+    );
   } catch {
     return null;
   }
@@ -101,15 +107,21 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
     await Promise.all(anvils.map((a) => a.stop()));
   };
   try {
-    for (const [name, chainId] of [["base", BASE_CHAIN_ID], ["ethereum", ETHEREUM_CHAIN_ID]] as const) {
+    for (const [name, chainId] of [
+      ["base", BASE_CHAIN_ID],
+      ["ethereum", ETHEREUM_CHAIN_ID],
+    ] as const) {
       const rpcUrl = `http://127.0.0.1:${ports[name]}`;
       const found = await rpcChainId(rpcUrl);
       if (found !== null) {
-        throw new DevnetPortInUseError(`port ${ports[name]} already serves a chain that does not hold this deployment`, {
-          rpcUrl,
-          expectedChainId: chainId,
-          foundChainId: found,
-        });
+        throw new DevnetPortInUseError(
+          `port ${ports[name]} already serves a chain that does not hold this deployment`,
+          {
+            rpcUrl,
+            expectedChainId: chainId,
+            foundChainId: found,
+          },
+        );
       }
       anvils.push(await startAnvil({ port: ports[name], chainId, timestamp: HISTORY_START }));
       log(`${name}: anvil (chain ${chainId}) on ${rpcUrl}`);

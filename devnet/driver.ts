@@ -5,14 +5,14 @@
  * decoded error instead of leaving a silently different chain.
  */
 import {
+  type Abi,
+  type Address,
   createPublicClient,
   decodeErrorResult,
   encodeDeployData,
   encodeFunctionData,
-  http,
-  type Abi,
-  type Address,
   type Hex,
+  http,
   type PublicClient,
 } from "viem";
 import * as abis from "../abis/index.js";
@@ -40,9 +40,7 @@ export class ScriptRevertError extends Error {
   }
 }
 
-const ALL_ERRORS = Object.values(abis).flatMap((abi) =>
-  (abi as Abi).filter((item) => item.type === "error"),
-) as Abi;
+const ALL_ERRORS = Object.values(abis).flatMap((abi) => (abi as Abi).filter((item) => item.type === "error")) as Abi;
 
 /** Best-effort decoding of revert data against every devnet ABI. */
 export function describeRevert(data: unknown): string {
@@ -139,7 +137,10 @@ export class ChainDriver {
       hash = await this.rpc<Hex>("eth_sendTransaction", [this.toRpcTx({ gas: SEND_GAS, ...tx })]);
     } catch (error) {
       if (error instanceof ScriptRevertError) {
-        throw new ScriptRevertError(`transaction reverted: ${error.details.reason}`, { tx, reason: error.details.reason });
+        throw new ScriptRevertError(`transaction reverted: ${error.details.reason}`, {
+          tx,
+          reason: error.details.reason,
+        });
       }
       throw error;
     }
@@ -171,7 +172,9 @@ export class ChainDriver {
     // Explicit nonces: anvil serves a JSON-RPC batch concurrently, so two sends from one
     // sender would otherwise race for the same nonce.
     const senders = [...new Set(txs.map((tx) => tx.from.toLowerCase()))];
-    const counts = await this.rpcBatch<Hex>(senders.map((s) => ({ method: "eth_getTransactionCount", params: [s, "pending"] })));
+    const counts = await this.rpcBatch<Hex>(
+      senders.map((s) => ({ method: "eth_getTransactionCount", params: [s, "pending"] })),
+    );
     const nextNonce = new Map(senders.map((s, i) => [s, BigInt(counts[i]!)]));
     const withNonces = txs.map((tx) => {
       const key = tx.from.toLowerCase();
@@ -227,14 +230,27 @@ export class ChainDriver {
     }
   }
 
-  async deploy(from: Address, abi: Abi, bytecode: Hex, args: readonly unknown[] = []): Promise<Receipt & { contractAddress: Address }> {
+  async deploy(
+    from: Address,
+    abi: Abi,
+    bytecode: Hex,
+    args: readonly unknown[] = [],
+  ): Promise<Receipt & { contractAddress: Address }> {
     const data = encodeDeployData({ abi, bytecode, args } as Parameters<typeof encodeDeployData>[0]);
     const receipt = await this.send({ from, data, gas: 8_000_000n });
-    if (!receipt.contractAddress) throw new ScriptRevertError("deployment created no contract", { tx: { from }, reason: "no address" });
+    if (!receipt.contractAddress)
+      throw new ScriptRevertError("deployment created no contract", { tx: { from }, reason: "no address" });
     return receipt as Receipt & { contractAddress: Address };
   }
 
-  async write(from: Address, to: Address, abi: Abi, functionName: string, args: readonly unknown[] = [], value?: bigint) {
+  async write(
+    from: Address,
+    to: Address,
+    abi: Abi,
+    functionName: string,
+    args: readonly unknown[] = [],
+    value?: bigint,
+  ) {
     return this.send({ from, to, data: encode(abi, functionName, args), value });
   }
 

@@ -4,10 +4,10 @@
  */
 import { parseUnits } from "viem";
 import { loadArtifact } from "./artifacts.js";
-import { type ChainDriver, encode } from "./driver.js";
 import type { ContractRecord } from "./deployment.js";
-import { devnetKey, userKey } from "./keys.js";
+import { type ChainDriver, encode } from "./driver.js";
 import { ETHEREUM_PADDING_BLOCKS } from "./history.js";
+import { devnetKey, userKey } from "./keys.js";
 import { DAY, HISTORY_START } from "./timeline.js";
 
 export const ETHEREUM_TOKENS = [
@@ -24,9 +24,20 @@ export async function runEthereumHistory(d: ChainDriver, now: number) {
   const contracts: Record<string, ContractRecord> = {};
   d.at(HISTORY_START + 60);
   for (const t of ETHEREUM_TOKENS) {
-    const receipt = await d.deploy(issuer.address, abi, bytecode, [t.name, t.symbol, t.decimals, parseUnits(t.supply, t.decimals), issuer.address]);
+    const receipt = await d.deploy(issuer.address, abi, bytecode, [
+      t.name,
+      t.symbol,
+      t.decimals,
+      parseUnits(t.supply, t.decimals),
+      issuer.address,
+    ]);
     const block = await d.client.getBlock({ blockNumber: receipt.blockNumber });
-    contracts[t.symbol] = { address: receipt.contractAddress, block: Number(receipt.blockNumber), timestamp: Number(block.timestamp), artifact: "TestToken" };
+    contracts[t.symbol] = {
+      address: receipt.contractAddress,
+      block: Number(receipt.blockNumber),
+      timestamp: Number(block.timestamp),
+      artifact: "TestToken",
+    };
   }
   // Some circulation, so supply is not all in one wallet.
   for (let i = 0; i < 12; i++) {

@@ -5,17 +5,20 @@
  * and multisig movements, a PSM top-up, a fee skim, a flash loan, a disclosed venue deposit,
  * and exactly one transfer that breaks the account-registry rule.
  */
-import { keccak256, maxUint256, parseEther, stringToHex, zeroAddress, zeroHash, type Abi, type Address, type Hex } from "viem";
+import {
+  type Abi,
+  type Address,
+  type Hex,
+  keccak256,
+  maxUint256,
+  parseEther,
+  stringToHex,
+  zeroAddress,
+  zeroHash,
+} from "viem";
 import { loadArtifact } from "./artifacts.js";
-import { type ChainDriver, encode, type Receipt, type Tx } from "./driver.js";
 import type { ContractRecord, Deployment, RegistryVersionConfig, RoleGrantRecord } from "./deployment.js";
-import { namedKeys, userKey, type DevnetKey, type KeyName } from "./keys.js";
-import { safeTxHash, signSafeTx } from "./safe.js";
-import { DATES, DAY, HISTORY_START, HOUR, LAST_STORY_DATE } from "./timeline.js";
-import { planUserActivity, type ActivityDay } from "./users.js";
-import { accountAt } from "./venue/hedge.js";
-import { ethPriceAt } from "./venue/market.js";
-import { hashUnit } from "./rng.js";
+import { type ChainDriver, encode, type Receipt, type Tx } from "./driver.js";
 import { STORY } from "./history/chapters.js";
 import {
   DEFAULT_ADMIN_ROLE,
@@ -29,8 +32,24 @@ import {
   usdc,
 } from "./history/constants.js";
 import type { HistoryWriter } from "./history/writer.js";
+import { type DevnetKey, type KeyName, namedKeys, userKey } from "./keys.js";
+import { hashUnit } from "./rng.js";
+import { safeTxHash, signSafeTx } from "./safe.js";
+import { DATES, DAY, HISTORY_START, HOUR, LAST_STORY_DATE } from "./timeline.js";
+import { type ActivityDay, planUserActivity } from "./users.js";
+import { accountAt } from "./venue/hedge.js";
+import { ethPriceAt } from "./venue/market.js";
 
-export { DEFAULT_ADMIN_ROLE, FEE_TIERS, kusd, MINTER_ROLE, PSM_ARTIFACTS, SWAP_FEE_BPS, TIMELOCK_DELAY, usdc } from "./history/constants.js";
+export {
+  DEFAULT_ADMIN_ROLE,
+  FEE_TIERS,
+  kusd,
+  MINTER_ROLE,
+  PSM_ARTIFACTS,
+  SWAP_FEE_BPS,
+  TIMELOCK_DELAY,
+  usdc,
+} from "./history/constants.js";
 
 /** Padding after the history so Ponder's finality depth (30 blocks on 8453) is passed. */
 export const BASE_PADDING_BLOCKS = 40;
@@ -108,7 +127,12 @@ export class BaseHistory implements HistoryWriter {
   }
 
   async read<T>(contract: string, fn: string, args: readonly unknown[] = []): Promise<T> {
-    return (await this.d.client.readContract({ address: this.addr(contract), abi: this.abiOf(contract), functionName: fn, args })) as T;
+    return (await this.d.client.readContract({
+      address: this.addr(contract),
+      abi: this.abiOf(contract),
+      functionName: fn,
+      args,
+    })) as T;
   }
 
   /** A call executed by the 2-of-3 multisig: two owner signatures over the SafeTx hash. */
@@ -119,7 +143,18 @@ export class BaseHistory implements HistoryWriter {
     const nonce = await this.read<bigint>("multisig", "nonce");
     const hash = safeTxHash({ chainId: this.chainId, safe, to, value: 0n, data, nonce });
     const signatures = await signSafeTx(hash, [this.keys.operator.privateKey, this.keys.safeOwner2.privateKey]);
-    return this.send(this.keys.operator, "multisig", "execTransaction", [to, 0n, data, 0, 0n, 0n, 0n, zeroAddress, zeroAddress, signatures]);
+    return this.send(this.keys.operator, "multisig", "execTransaction", [
+      to,
+      0n,
+      data,
+      0,
+      0n,
+      0n,
+      0n,
+      zeroAddress,
+      zeroAddress,
+      signatures,
+    ]);
   }
 
   /**
@@ -127,7 +162,14 @@ export class BaseHistory implements HistoryWriter {
    * at `at`, and executes it once the 48 h delay has passed (scheduled now, so the job list
    * stays in time order). `args` are computed when the call is proposed.
    */
-  timelocked(at: number, name: string, contract: string, fn: string, args: () => Promise<readonly unknown[]> | readonly unknown[], landmark?: string) {
+  timelocked(
+    at: number,
+    name: string,
+    contract: string,
+    fn: string,
+    args: () => Promise<readonly unknown[]> | readonly unknown[],
+    landmark?: string,
+  ) {
     const salt = keccak256(stringToHex(name));
     let call: { to: Address; data: Hex } | undefined;
     this.schedule(at, `${name} (proposed to the timelock)`, async () => {
@@ -141,7 +183,11 @@ export class BaseHistory implements HistoryWriter {
   }
 
   landmark(name: string, receipt: Receipt) {
-    this.landmarks[name] = { tx: receipt.transactionHash, block: Number(receipt.blockNumber), timestamp: this.d.now - this.d.blockTime };
+    this.landmarks[name] = {
+      tx: receipt.transactionHash,
+      block: Number(receipt.blockNumber),
+      timestamp: this.d.now - this.d.blockTime,
+    };
   }
 
   async grantMinter(via: "deployer" | "safe", holder: string) {
@@ -149,13 +195,22 @@ export class BaseHistory implements HistoryWriter {
       via === "safe"
         ? await this.safe("kUSD", "grantRole", [MINTER_ROLE, this.addr(holder)])
         : await this.send(this.keys.deployer, "kUSD", "grantRole", [MINTER_ROLE, this.addr(holder)]);
-    this.roles.push({ role: "MINTER_ROLE", roleHash: MINTER_ROLE, contract: "kUSD", holder: this.addr(holder), grantedBlock: Number(receipt.blockNumber), revokedBlock: null });
+    this.roles.push({
+      role: "MINTER_ROLE",
+      roleHash: MINTER_ROLE,
+      contract: "kUSD",
+      holder: this.addr(holder),
+      grantedBlock: Number(receipt.blockNumber),
+      revokedBlock: null,
+    });
     this.landmark(`minterGranted:${holder}`, receipt);
   }
 
   async revokeMinter(holder: string) {
     const receipt = await this.safe("kUSD", "revokeRole", [MINTER_ROLE, this.addr(holder)]);
-    const grant = this.roles.find((r) => r.holder === this.addr(holder) && r.role === "MINTER_ROLE" && r.revokedBlock === null);
+    const grant = this.roles.find(
+      (r) => r.holder === this.addr(holder) && r.role === "MINTER_ROLE" && r.revokedBlock === null,
+    );
     if (grant) grant.revokedBlock = Number(receipt.blockNumber);
     this.landmark(`minterRevoked:${holder}`, receipt);
   }
@@ -200,7 +255,9 @@ export class BaseHistory implements HistoryWriter {
     const out: bigint[] = [];
     for (let i = 0; i < argLists.length; i += 500) {
       const results = await this.d.rpcBatch<Hex>(
-        argLists.slice(i, i + 500).map((args) => ({ method: "eth_call", params: [{ to, data: encode(abi, fn, args) }, "latest"] })),
+        argLists
+          .slice(i, i + 500)
+          .map((args) => ({ method: "eth_call", params: [{ to, data: encode(abi, fn, args) }, "latest"] })),
       );
       out.push(...results.map((r) => BigInt(r)));
     }
@@ -208,12 +265,18 @@ export class BaseHistory implements HistoryWriter {
   }
 
   balances(contract: string, holders: Address[]): Promise<bigint[]> {
-    return this.readMany(contract, "balanceOf", holders.map((h) => [h]));
+    return this.readMany(
+      contract,
+      "balanceOf",
+      holders.map((h) => [h]),
+    );
   }
 
   /** One round of the ETH / USD feed at the market model's price for the current chain time. */
   async pushEthPrice() {
-    await this.send(this.keys.oracleKeeper, "ethUsdFeed", "submit", [BigInt(Math.round(ethPriceAt(this.d.now) * 100)) * 10n ** 6n]);
+    await this.send(this.keys.oracleKeeper, "ethUsdFeed", "submit", [
+      BigInt(Math.round(ethPriceAt(this.d.now) * 100)) * 10n ** 6n,
+    ]);
     // USDC / USD, read by the PSMs' depeg check: at par, with the feed's heartbeat.
     await this.send(this.keys.oracleKeeper, "usdcUsdFeed", "submit", [100_000_000n]);
   }
@@ -235,10 +298,15 @@ export class BaseHistory implements HistoryWriter {
     const k = this.keys;
     const end = this.options.now - 2 * HOUR;
     if (end < LAST_STORY_DATE) {
-      throw new Error(`the scripted story runs to ${new Date(LAST_STORY_DATE * 1000).toISOString()}; the clock says ${new Date(this.options.now * 1000).toISOString()}`);
+      throw new Error(
+        `the scripted story runs to ${new Date(LAST_STORY_DATE * 1000).toISOString()}; the clock says ${new Date(this.options.now * 1000).toISOString()}`,
+      );
     }
     await this.d.rpc("anvil_autoImpersonateAccount", [true]);
-    await this.d.setBalances(Object.values(k).map((x) => x.address), parseEther("10000"));
+    await this.d.setBalances(
+      Object.values(k).map((x) => x.address),
+      parseEther("10000"),
+    );
     // The founder float is disclosed in the reports: give it a plausible balance, not a gas float.
     await this.d.setBalances([k.hedgeWatchOnly.address], parseEther("12"));
 
@@ -263,7 +331,11 @@ export class BaseHistory implements HistoryWriter {
       roles: this.roles,
       landmarks: this.landmarks,
       registry: { operator: k.operator.address, versions: this.registryVersions() },
-      signers: { operator: k.operator.address, attestation: k.attestationSigner.address, attestationFrom: DATES.attestationKeyFrom },
+      signers: {
+        operator: k.operator.address,
+        attestation: k.attestationSigner.address,
+        attestationFrom: DATES.attestationKeyFrom,
+      },
       users: { count: this.userCount, firstIndex: 0 },
       historyEndBlock,
     };
@@ -281,7 +353,10 @@ export class BaseHistory implements HistoryWriter {
       const dayIndex = day;
       this.schedule(t, "LST rates", async () => {
         await this.pushEthPrice();
-        for (const [name, apr] of [["wstETH", 0.031], ["cbETH", 0.029]] as const) {
+        for (const [name, apr] of [
+          ["wstETH", 0.031],
+          ["cbETH", 0.029],
+        ] as const) {
           const rate = await this.read<bigint>(name, "exchangeRate");
           const daily = (apr / 365) * (1 + 0.4 * (hashUnit(dayIndex, name.length) - 0.5));
           const next = rate + (rate * BigInt(Math.round(daily * 1e12))) / 10n ** 12n;
@@ -313,7 +388,10 @@ export class BaseHistory implements HistoryWriter {
     const plan = planUserActivity(this.options.scale, HISTORY_START + DAY, end - DAY);
     this.userCount = Math.max(0, ...plan.flatMap((d) => d.actions.map((a) => a.user + 1)));
     this.schedule(HISTORY_START, "fund users", async () => {
-      await this.d.setBalances(Array.from({ length: this.userCount }, (_, i) => userKey(i).address), parseEther("100"));
+      await this.d.setBalances(
+        Array.from({ length: this.userCount }, (_, i) => userKey(i).address),
+        parseEther("100"),
+      );
     });
     for (const day of plan) this.schedule(day.at, `users day ${day.day}`, () => this.runUserDay(day));
   }
@@ -323,11 +401,16 @@ export class BaseHistory implements HistoryWriter {
     const vault = this.liveStakingVault(this.d.now);
     const mints = day.actions.filter((a) => a.kind === "mint");
     if (mints.length > 0) {
-      await this.d.sendBlock(mints.map((a) => this.tx(this.keys.circle, "usdc", "mint", [userKey(a.user).address, a.usdc])));
+      await this.d.sendBlock(
+        mints.map((a) => this.tx(this.keys.circle, "usdc", "mint", [userKey(a.user).address, a.usdc])),
+      );
       await this.d.sendBlock(
         mints.flatMap((a) => {
           const u = userKey(a.user).address;
-          return [this.tx(u, "usdc", "approve", [this.addr(psm), maxUint256]), this.tx(u, psm, "swapStableForKUSD", [this.addr("usdc"), a.usdc])];
+          return [
+            this.tx(u, "usdc", "approve", [this.addr(psm), maxUint256]),
+            this.tx(u, psm, "swapStableForKUSD", [this.addr("usdc"), a.usdc]),
+          ];
         }),
       );
     }
@@ -349,7 +432,10 @@ export class BaseHistory implements HistoryWriter {
       if (a.kind === "stake") {
         const amount = take(kusdBal, u, a.fraction);
         if (amount === 0n) continue;
-        txs.push(this.tx(u, "kUSD", "approve", [this.addr(vault), maxUint256]), this.tx(u, vault, "deposit", [amount, u]));
+        txs.push(
+          this.tx(u, "kUSD", "approve", [this.addr(vault), maxUint256]),
+          this.tx(u, vault, "deposit", [amount, u]),
+        );
       } else if (a.kind === "transferKUSD") {
         const amount = take(kusdBal, u, a.fraction);
         if (amount > 0n) txs.push(this.tx(u, "kUSD", "transfer", [userKey(a.to).address, amount]));
@@ -373,13 +459,35 @@ export class BaseHistory implements HistoryWriter {
   private registryVersions(): RegistryVersionConfig[] {
     const k = this.keys;
     const c = (ref: string, role: string, label: string, holds: boolean, backs: boolean) => ({
-      address: this.addr(ref), kind: "contract" as const, chain: "base" as const, role, venue: null, label, holds_protocol_funds: holds, backs_kusd: backs, ref,
+      address: this.addr(ref),
+      kind: "contract" as const,
+      chain: "base" as const,
+      role,
+      venue: null,
+      label,
+      holds_protocol_funds: holds,
+      backs_kusd: backs,
+      ref,
     });
     const e = (ref: KeyName, role: string, label: string, venue: string | null, holds: boolean) => ({
-      address: k[ref].address, kind: "eoa" as const, chain: "base" as const, role, venue, label, holds_protocol_funds: holds, backs_kusd: false, ref,
+      address: k[ref].address,
+      kind: "eoa" as const,
+      chain: "base" as const,
+      role,
+      venue,
+      label,
+      holds_protocol_funds: holds,
+      backs_kusd: false,
+      ref,
     });
     const v1 = [
-      e("operator", "venue_margin", "Operator account: hedge margin on the venue, vault v1 strategist", "hyperliquid", true),
+      e(
+        "operator",
+        "venue_margin",
+        "Operator account: hedge margin on the venue, vault v1 strategist",
+        "hyperliquid",
+        true,
+      ),
       e("hedgeWatchOnly", "hedge_base_watch_only", "Founder float on Base (watch-only for the hedge)", null, true),
       c("multisig", "admin_multisig", "Admin multisig (2-of-3)", true, false),
       c("treasuryV1", "treasury", "Protocol treasury v1", true, false),
@@ -391,29 +499,43 @@ export class BaseHistory implements HistoryWriter {
     ];
     const v2 = [
       ...v1.map((x) =>
-        x.ref === "treasuryV1" ? { ...x, role: "treasury_v1_superseded", label: "Protocol treasury v1 (superseded)" }
-        : x.ref === "psmRedeemReserve" ? { ...x, role: "psm_redeem_reserve", label: "kUSD PSM v1 (redeem reserve)" }
-        : x),
+        x.ref === "treasuryV1"
+          ? { ...x, role: "treasury_v1_superseded", label: "Protocol treasury v1 (superseded)" }
+          : x.ref === "psmRedeemReserve"
+            ? { ...x, role: "psm_redeem_reserve", label: "kUSD PSM v1 (redeem reserve)" }
+            : x,
+      ),
       c("treasuryV2", "treasury", "Protocol treasury v2", true, false),
       c("psmRetiredMint", "psm_mint", "kUSD PSM 2026-06-16 (mint)", true, true),
       c("vaultV2", "vault_v2_attested", "Kerne vault v2 (live deposit vault)", true, false),
     ];
     const v3 = [
-      ...v2.map((x) => (x.ref === "skUSDDeprecated" ? { ...x, role: "staked_vault_superseded", label: "skUSD v1 (superseded)" } : x)),
+      ...v2.map((x) =>
+        x.ref === "skUSDDeprecated" ? { ...x, role: "staked_vault_superseded", label: "skUSD v1 (superseded)" } : x,
+      ),
       c("skUSD", "staked_vault", "skUSD staking vault", false, false),
       c("incentiveEscrow", "incentive_escrow", "skUSD incentive escrow", true, false),
     ];
     const v4 = [
       ...v3.map((x) =>
-        x.ref === "treasuryV2" ? { ...x, role: "treasury_v2_superseded", label: "Protocol treasury v2 (superseded)" }
-        : x.ref === "psmRetiredMint" ? { ...x, role: "psm_prev_mint_retired", label: "kUSD PSM 2026-06-16 (retired mint, redeem only)" }
-        : x),
+        x.ref === "treasuryV2"
+          ? { ...x, role: "treasury_v2_superseded", label: "Protocol treasury v2 (superseded)" }
+          : x.ref === "psmRetiredMint"
+            ? { ...x, role: "psm_prev_mint_retired", label: "kUSD PSM 2026-06-16 (retired mint, redeem only)" }
+            : x,
+      ),
       c("treasury", "treasury", "Protocol treasury v3 (PSM fee sink)", true, false),
       c("psmMint", "psm_mint", "kUSD PSM (live mint)", true, true),
     ];
     const v5 = [
       ...v4,
-      c("timelock", "admin_timelock", "TimelockController, 48 h (admin of kUSD and the PSMs since 2026-08-06)", false, false),
+      c(
+        "timelock",
+        "admin_timelock",
+        "TimelockController, 48 h (admin of kUSD and the PSMs since 2026-08-06)",
+        false,
+        false,
+      ),
       c("pauseGuardian", "pause_guardian", "Pause guardian (pauses a PSM at the Safe's request)", false, false),
       e("attestationSigner", "attestation_signer", "Attestation signing key (from 2026-08-13)", null, false),
       e("paymentRecipient", "x402_recipient", "Paid gateway payment recipient", null, true),
@@ -421,27 +543,75 @@ export class BaseHistory implements HistoryWriter {
     const day = (t: number) => new Date(t * 1000).toISOString().slice(0, 10);
     const disclosures = [
       {
-        address: this.addr("venueBridge"), symbol: "USDC", venue: "hyperliquid", chain: "base" as const, asset: "USDC",
+        address: this.addr("venueBridge"),
+        symbol: "USDC",
+        venue: "hyperliquid",
+        chain: "base" as const,
+        asset: "USDC",
         what_it_is: "The venue's deposit contract: USDC sent here is credited as margin to the sender's venue account.",
-        receives_from: [k.operator.address], public_per_address_read: 'POST /info {"type":"clearinghouseState","user":"<address>"}', disclosed_at: day(DATES.venueDisclosure),
+        receives_from: [k.operator.address],
+        public_per_address_read: 'POST /info {"type":"clearinghouseState","user":"<address>"}',
+        disclosed_at: day(DATES.venueDisclosure),
       },
       {
-        address: this.addr("lendingUSDC"), symbol: "eUSDC-1", venue: "euler", chain: "base" as const, asset: "USDC",
+        address: this.addr("lendingUSDC"),
+        symbol: "eUSDC-1",
+        venue: "euler",
+        chain: "base" as const,
+        asset: "USDC",
         what_it_is: "Isolated lending vault (EVK) the operator supplies USDC to.",
-        receives_from: [k.operator.address], public_per_address_read: "cast call <vault> 'balanceOf(address)(uint256)' <address>", disclosed_at: day(DATES.venueDisclosure),
+        receives_from: [k.operator.address],
+        public_per_address_read: "cast call <vault> 'balanceOf(address)(uint256)' <address>",
+        disclosed_at: day(DATES.venueDisclosure),
       },
       {
-        address: this.addr("lendingEscrowKUSD"), symbol: "ekUSD-1", venue: "euler", chain: "base" as const, asset: "kUSD",
+        address: this.addr("lendingEscrowKUSD"),
+        symbol: "ekUSD-1",
+        venue: "euler",
+        chain: "base" as const,
+        asset: "kUSD",
         what_it_is: "EVK escrow vault holding kUSD as collateral for the isolated market.",
-        receives_from: [k.operator.address], public_per_address_read: "cast call <vault> 'balanceOf(address)(uint256)' <address>", disclosed_at: day(DATES.venueDisclosure),
+        receives_from: [k.operator.address],
+        public_per_address_read: "cast call <vault> 'balanceOf(address)(uint256)' <address>",
+        disclosed_at: day(DATES.venueDisclosure),
       },
     ];
     return [
-      { registry_version: 1, issued_at: DATES.registryV1, as_of: day(DATES.registryV1), entries: v1, disclosed_venue_deposits: [] },
-      { registry_version: 2, issued_at: DATES.ceremony - HOUR, as_of: day(DATES.ceremony), entries: v2, disclosed_venue_deposits: [] },
-      { registry_version: 3, issued_at: DATES.skusdRedeploy - HOUR, as_of: day(DATES.skusdRedeploy), entries: v3, disclosed_venue_deposits: [] },
-      { registry_version: 4, issued_at: DATES.mintPsmRedeploy - HOUR, as_of: day(DATES.mintPsmRedeploy), entries: v4, disclosed_venue_deposits: [] },
-      { registry_version: 5, issued_at: DATES.venueDisclosure, as_of: day(DATES.venueDisclosure), entries: v5, disclosed_venue_deposits: disclosures },
+      {
+        registry_version: 1,
+        issued_at: DATES.registryV1,
+        as_of: day(DATES.registryV1),
+        entries: v1,
+        disclosed_venue_deposits: [],
+      },
+      {
+        registry_version: 2,
+        issued_at: DATES.ceremony - HOUR,
+        as_of: day(DATES.ceremony),
+        entries: v2,
+        disclosed_venue_deposits: [],
+      },
+      {
+        registry_version: 3,
+        issued_at: DATES.skusdRedeploy - HOUR,
+        as_of: day(DATES.skusdRedeploy),
+        entries: v3,
+        disclosed_venue_deposits: [],
+      },
+      {
+        registry_version: 4,
+        issued_at: DATES.mintPsmRedeploy - HOUR,
+        as_of: day(DATES.mintPsmRedeploy),
+        entries: v4,
+        disclosed_venue_deposits: [],
+      },
+      {
+        registry_version: 5,
+        issued_at: DATES.venueDisclosure,
+        as_of: day(DATES.venueDisclosure),
+        entries: v5,
+        disclosed_venue_deposits: disclosures,
+      },
     ];
   }
 }

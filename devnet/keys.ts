@@ -3,7 +3,7 @@
  * so addresses are the same on every machine and tests can sign as any of them.
  * These keys guard nothing but a local chain; never fund them anywhere else.
  */
-import { keccak256, stringToHex, type Hex } from "viem";
+import { type Hex, keccak256, stringToHex } from "viem";
 import { privateKeyToAddress } from "viem/accounts";
 
 export type DevnetKey = { label: string; address: `0x${string}`; privateKey: Hex };
@@ -49,7 +49,8 @@ export const KEY_LABELS = {
 export type KeyName = keyof typeof KEY_LABELS;
 
 export function namedKeys(): Record<KeyName, DevnetKey> {
-  return Object.fromEntries(
-    Object.entries(KEY_LABELS).map(([name, label]) => [name, devnetKey(label)]),
-  ) as Record<KeyName, DevnetKey>;
+  return Object.fromEntries(Object.entries(KEY_LABELS).map(([name, label]) => [name, devnetKey(label)])) as Record<
+    KeyName,
+    DevnetKey
+  >;
 }

@@ -4,8 +4,8 @@
  */
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import { readRunnerEnv, type RunnerEnv } from "../core/network/env.js";
-import { startDevnet, DEFAULT_PORTS, type Devnet } from "./devnet.js";
+import { type RunnerEnv, readRunnerEnv } from "../core/network/env.js";
+import { DEFAULT_PORTS, type Devnet, startDevnet } from "./devnet.js";
 
 /** The devnet's ports from the runners' configuration (DEVNET_*_PORT), the defaults where unset. */
 export function devnetPorts(env: Pick<RunnerEnv, "DEVNET_BASE_PORT" | "DEVNET_ETHEREUM_PORT" | "DEVNET_VENUE_PORT">) {
@@ -19,14 +19,19 @@ export function devnetPorts(env: Pick<RunnerEnv, "DEVNET_BASE_PORT" | "DEVNET_ET
 export function parseScale(argv: string[]): number {
   const { values } = parseArgs({ args: argv, options: { scale: { type: "string" } }, strict: false });
   const scale = values.scale === undefined ? 1 : Number(values.scale);
-  if (!Number.isFinite(scale) || scale <= 0) throw new Error(`--scale must be a positive number, got ${String(values.scale)}`);
+  if (!Number.isFinite(scale) || scale <= 0)
+    throw new Error(`--scale must be a positive number, got ${String(values.scale)}`);
   return scale;
 }
 
 export function printDevnet(devnet: Devnet, print: (line: string) => void = console.log) {
   const { deployment: d } = devnet;
-  print(`base      ${d.chains.base.rpcUrl}  (chain ${d.chains.base.chainId}, history to block ${d.chains.base.historyEndBlock})`);
-  print(`ethereum  ${d.chains.ethereum.rpcUrl}  (chain ${d.chains.ethereum.chainId}, history to block ${d.chains.ethereum.historyEndBlock})`);
+  print(
+    `base      ${d.chains.base.rpcUrl}  (chain ${d.chains.base.chainId}, history to block ${d.chains.base.historyEndBlock})`,
+  );
+  print(
+    `ethereum  ${d.chains.ethereum.rpcUrl}  (chain ${d.chains.ethereum.chainId}, history to block ${d.chains.ethereum.historyEndBlock})`,
+  );
   print(`venue     ${d.venue.url}/info  (Hyperliquid info API simulator)`);
   print(`addresses ${devnet.deploymentFile}`);
 }

@@ -9,20 +9,38 @@ import { writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { Address, Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
+import { PSM_VERSIONS, type PsmKey } from "../core/network/types.js";
 import { membershipMessage } from "../core/registry/document.js";
 import type { IndexedContractSpec, NetworkDocument } from "../src/networks/document.js";
-import { PSM_VERSIONS, type PsmKey } from "../core/network/types.js";
 import type { ContractRecord, Deployment } from "./deployment.js";
 
 /** Devnet contract name → where the operator's registry file keeps the deployed counterpart. */
 const OPERATOR_NAMES = {
-  contracts: { kUSD: "kUSD", skUSD: "skUSD", psmMint: "KUSDPSM", vaultV2: "KerneVault", treasury: "KerneTreasury", insuranceFund: "KerneInsuranceFund", incentiveEscrow: "IncentiveEscrow" },
-  retired: { psmRedeemReserve: "KUSDPSM_v1_redeemReserve", psmRetiredMint: "KUSDPSM_2026_06_16_redeemReserve", skUSDDeprecated: "skUSD_v1", vaultV1: "KerneVault_v1", treasuryV2: "KerneTreasury_v2", treasuryV1: "KerneTreasury_v1" },
+  contracts: {
+    kUSD: "kUSD",
+    skUSD: "skUSD",
+    psmMint: "KUSDPSM",
+    vaultV2: "KerneVault",
+    treasury: "KerneTreasury",
+    insuranceFund: "KerneInsuranceFund",
+    incentiveEscrow: "IncentiveEscrow",
+  },
+  retired: {
+    psmRedeemReserve: "KUSDPSM_v1_redeemReserve",
+    psmRetiredMint: "KUSDPSM_2026_06_16_redeemReserve",
+    skUSDDeprecated: "skUSD_v1",
+    vaultV1: "KerneVault_v1",
+    treasuryV2: "KerneTreasury_v2",
+    treasuryV1: "KerneTreasury_v1",
+  },
   admin: { multisig: "safe", timelock: "timelock", pauseGuardian: "pauseGuardian" },
   externalTokens: { usdc: "USDC", weth: "WETH", wstETH: "wstETH", cbETH: "cbETH" },
 } as const;
 
-export function devnetNetworkDocument(d: Deployment, signatures: Record<string, Record<string, Hex>> = {}): NetworkDocument {
+export function devnetNetworkDocument(
+  d: Deployment,
+  signatures: Record<string, Record<string, Hex>> = {},
+): NetworkDocument {
   const c = d.chains.base.contracts;
   const record = (name: string): ContractRecord => {
     const r = c[name];
@@ -30,7 +48,11 @@ export function devnetNetworkDocument(d: Deployment, signatures: Record<string, 
     return r;
   };
   const section = <T>(names: Record<string, string>, shape: (a: Address) => T) =>
-    Object.fromEntries(Object.entries(names).filter(([name]) => c[name]).map(([name, operatorName]) => [operatorName, shape(c[name]!.address)]));
+    Object.fromEntries(
+      Object.entries(names)
+        .filter(([name]) => c[name])
+        .map(([name, operatorName]) => [operatorName, shape(c[name]!.address)]),
+    );
   const ref = (name: string): string => {
     for (const [sec, names] of Object.entries(OPERATOR_NAMES)) {
       const operatorName = (names as Record<string, string>)[name];
@@ -47,7 +69,8 @@ export function devnetNetworkDocument(d: Deployment, signatures: Record<string, 
   const psm = (key: PsmKey) => ({ ...indexed(key), version: PSM_VERSIONS[key] });
   const rateEvent = (name: string) => ({ kind: "rate-event" as const, at: ref(name), startBlock: record(name).block });
   return {
-    _comment: "Written by the devnet from its deployment, in the shape of the operator's registry file plus our kusd section.",
+    _comment:
+      "Written by the devnet from its deployment, in the shape of the operator's registry file plus our kusd section.",
     chainId: d.chains.base.chainId,
     chainName: "base (devnet)",
     admin: section(OPERATOR_NAMES.admin, (a) => a) as NetworkDocument["admin"],
@@ -75,7 +98,11 @@ export function devnetNetworkDocument(d: Deployment, signatures: Record<string, 
       publicRpc: { base: d.chains.base.rpcUrl, ethereum: d.chains.ethereum.rpcUrl },
       contracts: {
         kUSD: indexed("kUSD"),
-        psms: { psmMint: psm("psmMint"), psmRetiredMint: psm("psmRetiredMint"), psmRedeemReserve: psm("psmRedeemReserve") },
+        psms: {
+          psmMint: psm("psmMint"),
+          psmRetiredMint: psm("psmRetiredMint"),
+          psmRedeemReserve: psm("psmRedeemReserve"),
+        },
         stakingVaults: { skUSD: indexed("skUSD"), skUSDDeprecated: indexed("skUSDDeprecated") },
         depositVaults: { vaultV1: indexed("vaultV1"), vaultV2: indexed("vaultV2") },
         lending: { lendingUSDC: indexed("lendingUSDC"), lendingEscrowKUSD: indexed("lendingEscrowKUSD") },
@@ -126,7 +153,10 @@ async function membershipSignatures(d: Deployment): Promise<Record<string, Recor
 
 /** Writes network.json (with the registry's membership signatures) beside the deployment file. */
 export async function writeDevnetServiceFiles(d: Deployment, deploymentFile: string): Promise<void> {
-  writeFileSync(networkFileOf(deploymentFile), `${JSON.stringify(devnetNetworkDocument(d, await membershipSignatures(d)), null, 2)}\n`);
+  writeFileSync(
+    networkFileOf(deploymentFile),
+    `${JSON.stringify(devnetNetworkDocument(d, await membershipSignatures(d)), null, 2)}\n`,
+  );
 }
 
 /** What a service over this devnet is configured with: the same variables production uses. */

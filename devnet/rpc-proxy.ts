@@ -46,7 +46,8 @@ export function parseFaults(value: unknown): RpcFault[] {
     if (typeof f !== "object" || f === null) throw bad("not an object");
     const { method, selector, to, mode, rate } = f as Record<string, unknown>;
     if (typeof mode !== "string" || !MODES.has(mode)) throw bad(`mode must be one of ${[...MODES].join(", ")}`);
-    if (rate !== undefined && !(typeof rate === "number" && rate > 0 && rate <= 1)) throw bad("rate must be a number in (0, 1]");
+    if (rate !== undefined && !(typeof rate === "number" && rate > 0 && rate <= 1))
+      throw bad("rate must be a number in (0, 1]");
     if (method !== undefined && typeof method !== "string") throw bad("method must be a string");
     if (selector !== undefined && !(typeof selector === "string" && HEX.test(selector) && selector.length === 10))
       throw bad("selector must be 0x and 4 bytes of hex");
@@ -63,13 +64,21 @@ function matches(fault: RpcFault, req: RpcRequest): boolean {
   if (req.method !== "eth_call" || !Array.isArray(req.params)) return false;
   const tx = req.params[0] as { to?: unknown; data?: unknown; input?: unknown } | undefined;
   const data = tx?.data ?? tx?.input;
-  if (fault.selector !== undefined && (typeof data !== "string" || data.slice(0, 10).toLowerCase() !== fault.selector.toLowerCase()))
+  if (
+    fault.selector !== undefined &&
+    (typeof data !== "string" || data.slice(0, 10).toLowerCase() !== fault.selector.toLowerCase())
+  )
     return false;
-  if (fault.to !== undefined && (typeof tx?.to !== "string" || tx.to.toLowerCase() !== fault.to.toLowerCase())) return false;
+  if (fault.to !== undefined && (typeof tx?.to !== "string" || tx.to.toLowerCase() !== fault.to.toLowerCase()))
+    return false;
   return true;
 }
 
-const rpcError = (id: unknown, message: string) => ({ jsonrpc: "2.0", id: id ?? null, error: { code: -32603, message } });
+const rpcError = (id: unknown, message: string) => ({
+  jsonrpc: "2.0",
+  id: id ?? null,
+  error: { code: -32603, message },
+});
 
 function readBody(req: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
@@ -94,10 +103,14 @@ export async function startRpcProxy(options: { upstream: string; port?: number; 
   // collects an abort listener per request and warns past a few thousand of them.
   const inFlight = new Set<AbortController>();
 
-  const faultFor = (req: RpcRequest) => faults.find((f) => matches(f, req) && (f.rate === undefined || random() < f.rate));
+  const faultFor = (req: RpcRequest) =>
+    faults.find((f) => matches(f, req) && (f.rate === undefined || random() < f.rate));
 
   /** Sends `body` upstream; the upstream's answer as is, or null when there is none. */
-  async function forward(body: Buffer | string, calls: number): Promise<{ status: number; type: string; body: Buffer } | null> {
+  async function forward(
+    body: Buffer | string,
+    calls: number,
+  ): Promise<{ status: number; type: string; body: Buffer } | null> {
     counts.forwarded += calls;
     const aborter = new AbortController();
     inFlight.add(aborter);
@@ -108,7 +121,11 @@ export async function startRpcProxy(options: { upstream: string; port?: number; 
         body: typeof body === "string" ? body : new Uint8Array(body),
         signal: aborter.signal,
       });
-      return { status: up.status, type: up.headers.get("content-type") ?? "application/json", body: Buffer.from(await up.arrayBuffer()) };
+      return {
+        status: up.status,
+        type: up.headers.get("content-type") ?? "application/json",
+        body: Buffer.from(await up.arrayBuffer()),
+      };
     } catch {
       return null;
     } finally {
@@ -123,7 +140,11 @@ export async function startRpcProxy(options: { upstream: string; port?: number; 
     } catch {
       parsed = undefined; // not JSON: let the upstream answer it
     }
-    const calls: RpcRequest[] = Array.isArray(parsed) ? parsed : typeof parsed === "object" && parsed !== null ? [parsed] : [];
+    const calls: RpcRequest[] = Array.isArray(parsed)
+      ? parsed
+      : typeof parsed === "object" && parsed !== null
+        ? [parsed]
+        : [];
     const hits = calls.map((c) => faultFor(c));
 
     if (hits.some((f) => f?.mode === "timeout")) {
@@ -139,11 +160,17 @@ export async function startRpcProxy(options: { upstream: string; port?: number; 
       await forward(raw, calls.length); // it reaches upstream; its answer is dropped
       return;
     }
-    for (const [mode, status, message] of [["http500", 500, "injected fault"], ["http429", 429, "Too Many Requests (injected fault)"]] as const) {
+    for (const [mode, status, message] of [
+      ["http500", 500, "injected fault"],
+      ["http429", 429, "Too Many Requests (injected fault)"],
+    ] as const) {
       if (!hits.some((f) => f?.mode === mode)) continue;
       counts.failed += calls.length;
       const firstHit = calls[hits.findIndex((f) => f?.mode === mode)];
-      return sendJson(res, status, { ...rpcError(firstHit?.id, message), ...(status === 429 && { error: { code: 429, message } }) });
+      return sendJson(res, status, {
+        ...rpcError(firstHit?.id, message),
+        ...(status === 429 && { error: { code: 429, message } }),
+      });
     }
     const failing = hits.filter((f) => f !== undefined).length;
     if (failing === 0) {

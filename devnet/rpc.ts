@@ -1,5 +1,10 @@
 /** One JSON-RPC call over fetch, for the few places that talk to a node before viem is set up. */
-export async function rpcCall<T>(rpcUrl: string, method: string, params: unknown[] = [], timeoutMs = 5_000): Promise<T> {
+export async function rpcCall<T>(
+  rpcUrl: string,
+  method: string,
+  params: unknown[] = [],
+  timeoutMs = 5_000,
+): Promise<T> {
   const res = await fetch(rpcUrl, {
     method: "POST",
     headers: { "content-type": "application/json" },

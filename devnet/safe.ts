@@ -1,5 +1,5 @@
 /** Signs and submits OperatorSafe transactions the way Safe tooling does (SafeTx EIP-712 hash). */
-import { hashTypedData, zeroAddress, type Address, type Hex } from "viem";
+import { type Address, type Hex, hashTypedData, zeroAddress } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 
 export const SAFE_TX_TYPES = {
@@ -17,7 +17,14 @@ export const SAFE_TX_TYPES = {
   ],
 } as const;
 
-export function safeTxHash(args: { chainId: number; safe: Address; to: Address; value: bigint; data: Hex; nonce: bigint }): Hex {
+export function safeTxHash(args: {
+  chainId: number;
+  safe: Address;
+  to: Address;
+  value: bigint;
+  data: Hex;
+  nonce: bigint;
+}): Hex {
   return hashTypedData({
     domain: { chainId: args.chainId, verifyingContract: args.safe },
     types: SAFE_TX_TYPES,

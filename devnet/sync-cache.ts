@@ -19,19 +19,29 @@ const TABLES: Record<string, string> = {
   rpc_request_results: "block_number",
 };
 
-export async function clearDevnetSyncRows(databaseUrl: string, chains: { chainId: number; throughBlock: number }[]): Promise<number> {
+export async function clearDevnetSyncRows(
+  databaseUrl: string,
+  chains: { chainId: number; throughBlock: number }[],
+): Promise<number> {
   const sql = postgres(databaseUrl, { max: 1, onnotice: () => {} });
   try {
-    const [schema] = await sql<{ exists: boolean }[]>`select exists (select 1 from information_schema.schemata where schema_name = 'ponder_sync')`;
+    const [schema] = await sql<
+      { exists: boolean }[]
+    >`select exists (select 1 from information_schema.schemata where schema_name = 'ponder_sync')`;
     if (!schema?.exists) return 0;
     const present = new Set(
-      (await sql<{ table_name: string }[]>`select table_name from information_schema.tables where table_schema = 'ponder_sync'`).map((r) => r.table_name),
+      (
+        await sql<
+          { table_name: string }[]
+        >`select table_name from information_schema.tables where table_schema = 'ponder_sync'`
+      ).map((r) => r.table_name),
     );
     let removed = 0;
     for (const [table, column] of Object.entries(TABLES)) {
       if (!present.has(table)) continue;
       for (const { chainId, throughBlock } of chains) {
-        const result = await sql`delete from ponder_sync.${sql(table)} where chain_id = ${chainId} and ${sql(column)} <= ${throughBlock}`;
+        const result =
+          await sql`delete from ponder_sync.${sql(table)} where chain_id = ${chainId} and ${sql(column)} <= ${throughBlock}`;
         removed += result.count;
       }
     }

@@ -35,8 +35,10 @@ export function planUserActivity(scale: number, from: number, to: number, seed =
     push(join, { kind: "mint", user, usdc });
     if (rng() < 0.75) push(join + 1, { kind: "stake", user, fraction: 0.5 + rng() * 0.5 });
     const peer = Math.floor(rng() * users);
-    if (peer !== user && rng() < 0.3) push(join + 2, { kind: "transferShares", user, to: peer, fraction: 0.1 + rng() * 0.4 });
-    if (peer !== user && rng() < 0.2) push(join + 2, { kind: "transferKUSD", user, to: peer, fraction: 0.2 + rng() * 0.3 });
+    if (peer !== user && rng() < 0.3)
+      push(join + 2, { kind: "transferShares", user, to: peer, fraction: 0.1 + rng() * 0.4 });
+    if (peer !== user && rng() < 0.2)
+      push(join + 2, { kind: "transferKUSD", user, to: peer, fraction: 0.2 + rng() * 0.3 });
     if (rng() < 0.3) push(join + 3 + Math.floor(rng() * 20), { kind: "unstake", user, fraction: 0.3 + rng() * 0.7 });
   }
   return [...byDay.entries()]

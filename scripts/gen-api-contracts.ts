@@ -64,7 +64,11 @@ function canonicalJson(value: unknown): string {
     Array.isArray(v)
       ? v.map(sorted)
       : v !== null && typeof v === "object"
-        ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, sorted((v as Record<string, unknown>)[k])]))
+        ? Object.fromEntries(
+            Object.keys(v)
+              .sort()
+              .map((k) => [k, sorted((v as Record<string, unknown>)[k])]),
+          )
         : v;
   return `${JSON.stringify(sorted(value), null, 2)}\n`;
 }

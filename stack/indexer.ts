@@ -2,16 +2,16 @@
  * Runs the indexer and its API (`ponder start`) as a child process: a fresh database schema
  * per run (Ponder locks a schema while it runs) and a stable views schema for readers.
  */
-import { spawn, type ChildProcess } from "node:child_process";
-import postgres from "postgres";
+import { type ChildProcess, spawn } from "node:child_process";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
+import postgres from "postgres";
+import { serviceEnvSchema } from "../core/network/env.js";
 import { stopProcess } from "../devnet/anvil.js";
 import { deploymentPath, readDeployment } from "../devnet/deployment.js";
 import { devnetServiceEnv } from "../devnet/network-document.js";
 import { rpcBlockNumber } from "../devnet/rpc.js";
 import { clearDevnetSyncRows } from "../devnet/sync-cache.js";
-import { serviceEnvSchema } from "../core/network/env.js";
 
 const require = createRequire(import.meta.url);
 
@@ -53,7 +53,10 @@ export type Indexer = {
 
 export class IndexerStartError extends Error {
   override name = "IndexerStartError";
-  constructor(message: string, readonly details: { output: string }) {
+  constructor(
+    message: string,
+    readonly details: { output: string },
+  ) {
     super(message);
   }
 }
@@ -94,7 +97,12 @@ export async function startIndexer(options: IndexerOptions): Promise<Indexer> {
     env.DATABASE_URL = options.databaseUrl;
     // A devnet's chain ids collide with the chains of any earlier devnet in this database.
     if (d) {
-      const heads = await Promise.all([d.chains.base, d.chains.ethereum].map(async (c) => ({ chainId: c.chainId, throughBlock: (await rpcBlockNumber(c.rpcUrl)) + 1_000 })));
+      const heads = await Promise.all(
+        [d.chains.base, d.chains.ethereum].map(async (c) => ({
+          chainId: c.chainId,
+          throughBlock: (await rpcBlockNumber(c.rpcUrl)) + 1_000,
+        })),
+      );
       await clearDevnetSyncRows(options.databaseUrl, heads);
     }
   } else {
@@ -103,7 +111,20 @@ export async function startIndexer(options: IndexerOptions): Promise<Indexer> {
 
   const child = spawn(
     process.execPath,
-    [...heapFlags(env), ...(options.nodeArgs ?? []), ponderBin(), "start", "--schema", schema, "--views-schema", viewsSchema, "--port", String(options.port), "--log-format", "json"],
+    [
+      ...heapFlags(env),
+      ...(options.nodeArgs ?? []),
+      ponderBin(),
+      "start",
+      "--schema",
+      schema,
+      "--views-schema",
+      viewsSchema,
+      "--port",
+      String(options.port),
+      "--log-format",
+      "json",
+    ],
     { cwd: options.root ?? root, env, stdio: ["ignore", "pipe", "pipe"] },
   );
   options.onSpawn?.(child);
@@ -145,7 +166,10 @@ export async function startIndexer(options: IndexerOptions): Promise<Indexer> {
   const readyTimeoutMs = options.readyTimeoutMs ?? 180_000;
   const deadline = Date.now() + readyTimeoutMs;
   for (;;) {
-    const done = await Promise.race([exited.then(() => "exited" as const), new Promise((r) => setTimeout(r, 250)).then(() => "tick" as const)]);
+    const done = await Promise.race([
+      exited.then(() => "exited" as const),
+      new Promise((r) => setTimeout(r, 250)).then(() => "tick" as const),
+    ]);
     if (done === "exited") throw new IndexerStartError("ponder start exited before it was ready", { output });
     try {
       if ((await fetch(`${url}/ready`)).status === 200) return indexer;

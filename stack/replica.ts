@@ -19,6 +19,10 @@ if (!databaseUrl) {
   process.exit(2);
 }
 const port = env.PORT ?? 42070;
-const { app } = createReplicaApp({ env: { ...env, DATABASE_URL: databaseUrl, PORT: port }, network: await loadNetwork(env), pageDir: resolve("web/dist") });
+const { app } = createReplicaApp({
+  env: { ...env, DATABASE_URL: databaseUrl, PORT: port },
+  network: await loadNetwork(env),
+  pageDir: resolve("web/dist"),
+});
 answerClientErrorsWithJson(serve({ fetch: app.fetch, port }) as Server);
 console.log(`read replica on http://localhost:${port} (/graphql, /api/…)`);

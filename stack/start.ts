@@ -4,12 +4,12 @@
  * PORT sets the API port (42069); DATABASE_URL selects PostgreSQL instead of PGlite.
  */
 import { readFileSync } from "node:fs";
+import { readRunnerEnv, readServiceEnv } from "../core/network/env.js";
 import { startDevnet } from "../devnet/devnet.js";
+import { devnetPorts, parseScale, printDevnet } from "../devnet/main.js";
+import { rpcBlockNumber } from "../devnet/rpc.js";
 import { dropSchemas, startIndexer } from "./indexer.js";
 import { buildPage } from "./page-build.js";
-import { rpcBlockNumber } from "../devnet/rpc.js";
-import { devnetPorts, parseScale, printDevnet } from "../devnet/main.js";
-import { readRunnerEnv, readServiceEnv } from "../core/network/env.js";
 
 /**
  * What has been started so far, stopped in reverse on SIGINT or SIGTERM, whenever it arrives:
@@ -102,11 +102,15 @@ async function main() {
 
   console.log("\nservices:");
   printDevnet(devnet, (line) => console.log(`  ${line}`));
-  console.log(`  page      ${indexer.url}/  (the reserves page: figures, chart, the statement verified in your browser)`);
+  console.log(
+    `  page      ${indexer.url}/  (the reserves page: figures, chart, the statement verified in your browser)`,
+  );
   console.log(`  api       ${indexer.url}  (/health, /ready, /status, /api/openapi.json, /graphql)`);
-  for (const path of ["/api/por", "/api/stats", "/api/por/signed", "/api/por/signer-registry"]) console.log(`            ${indexer.url}${path}`);
+  for (const path of ["/api/por", "/api/stats", "/api/por/signed", "/api/por/signer-registry"])
+    console.log(`            ${indexer.url}${path}`);
   console.log(`  database  schema ${indexer.schema}, views in schema ${indexer.viewsSchema}`);
-  for (const [chain, s] of Object.entries(status)) console.log(`  indexed   ${chain} at block ${s.block?.number ?? "-"}`);
+  for (const [chain, s] of Object.entries(status))
+    console.log(`  indexed   ${chain} at block ${s.block?.number ?? "-"}`);
   console.log("\nCtrl-C stops everything this command started");
   await new Promise(() => {}); // until a signal: shutdown() stops everything and exits
 }

@@ -7,16 +7,25 @@
 import { Hono } from "hono";
 import { parseUnits } from "viem";
 import { z } from "zod";
-import { MinterGrantFeedSchema, minterGrantView, MinterRoleChangeFeedSchema, minterRoleChangeView, PsmPauseFeedSchema, psmPauseView, RedemptionFeedSchema, redemptionView } from "../../core/monitoring/event-feeds.js";
 import { BackingRatioFeedSchema, backingRatioCrossings } from "../../core/monitoring/backing-ratio-crossings.js";
-import { historyRowsAt } from "../history/history-service.js";
+import {
+  MinterGrantFeedSchema,
+  MinterRoleChangeFeedSchema,
+  minterGrantView,
+  minterRoleChangeView,
+  PsmPauseFeedSchema,
+  psmPauseView,
+  RedemptionFeedSchema,
+  redemptionView,
+} from "../../core/monitoring/event-feeds.js";
 import { MINTER_ROLE } from "../../core/reserves/por/snapshot.js";
 import { isoTime } from "../../core/reserves/units.js";
+import type { ReportContext } from "../context.js";
+import { historyRowsAt } from "../history/history-service.js";
 import { ApiError, badRequest } from "../http/errors.js";
 import { blockBound, kusdAmount } from "../http/query-params.js";
 import { contract, validQuery } from "../http/route-contract.js";
 import { indexedHead, minterGrantsIn, minterRoleChangesIn, psmPausesIn, redemptionsIn } from "../io/indexed-reads.js";
-import type { ReportContext } from "../context.js";
 
 export const MAX_RANGE_BLOCKS = 100_000n;
 
@@ -24,24 +33,52 @@ const TAGS = ["Monitoring"];
 const rangeQuery = { fromBlock: blockBound("fromBlock"), toBlock: blockBound("toBlock") };
 const errors = { 503: "the indexer has not started yet" };
 
-export const minterGrantsContract = { summary: "MINTER_ROLE grants on kUSD in a block range", tags: TAGS, query: z.object(rangeQuery), response: MinterGrantFeedSchema, errors };
-export const minterRoleChangesContract = { summary: "MINTER_ROLE grants and revocations in a block range", tags: TAGS, query: z.object(rangeQuery), response: MinterRoleChangeFeedSchema, errors };
+export const minterGrantsContract = {
+  summary: "MINTER_ROLE grants on kUSD in a block range",
+  tags: TAGS,
+  query: z.object(rangeQuery),
+  response: MinterGrantFeedSchema,
+  errors,
+};
+export const minterRoleChangesContract = {
+  summary: "MINTER_ROLE grants and revocations in a block range",
+  tags: TAGS,
+  query: z.object(rangeQuery),
+  response: MinterRoleChangeFeedSchema,
+  errors,
+};
 export const backingRatioContract = {
   summary: "Blocks where psmUSDC / outstanding kUSD fell below a threshold, and where it came back, in a block range",
-  description: "From indexed state (the history series' rows): an event is the block whose transfers or mints moved the ratio across the threshold.",
+  description:
+    "From indexed state (the history series' rows): an event is the block whose transfers or mints moved the ratio across the threshold.",
   tags: TAGS,
   query: z.object({
     ...rangeQuery,
-    below: z.string().regex(/^\d{1,3}(\.\d{1,8})?$/, "below is a ratio such as 1 or 0.995").transform(Number).describe("the threshold, e.g. 1 for 100 %"),
+    below: z
+      .string()
+      .regex(/^\d{1,3}(\.\d{1,8})?$/, "below is a ratio such as 1 or 0.995")
+      .transform(Number)
+      .describe("the threshold, e.g. 1 for 100 %"),
   }),
   response: BackingRatioFeedSchema,
   errors,
 };
-export const psmPausesContract = { summary: "PSM pauses in a block range", tags: TAGS, query: z.object(rangeQuery), response: PsmPauseFeedSchema, errors };
+export const psmPausesContract = {
+  summary: "PSM pauses in a block range",
+  tags: TAGS,
+  query: z.object(rangeQuery),
+  response: PsmPauseFeedSchema,
+  errors,
+};
 export const redemptionsContract = {
   summary: "PSM redemptions of at least minKusd in a block range",
   tags: TAGS,
-  query: z.object({ ...rangeQuery, minKusd: kusdAmount("minKusd is a non-negative kUSD amount").optional().describe("smallest redemption reported, in kUSD (default 0)") }),
+  query: z.object({
+    ...rangeQuery,
+    minKusd: kusdAmount("minKusd is a non-negative kUSD amount")
+      .optional()
+      .describe("smallest redemption reported, in kUSD (default 0)"),
+  }),
   response: RedemptionFeedSchema,
   errors,
 };
@@ -56,40 +93,55 @@ export function eventsRoutes(ctx: ReportContext) {
     const toBlock = q.toBlock ?? head.blockNumber;
     const fromBlock = q.fromBlock ?? (toBlock > MAX_RANGE_BLOCKS ? toBlock - MAX_RANGE_BLOCKS : 0n);
     if (toBlock < fromBlock) throw badRequest("invalid_range", "toBlock is before fromBlock");
-    if (toBlock - fromBlock > MAX_RANGE_BLOCKS) throw badRequest("range_too_large", `at most ${MAX_RANGE_BLOCKS} blocks per request`);
-    return { fromBlock, toBlock, indexedHead: { blockNumber: Number(head.blockNumber), timestamp: isoTime(head.timestamp) } };
+    if (toBlock - fromBlock > MAX_RANGE_BLOCKS)
+      throw badRequest("range_too_large", `at most ${MAX_RANGE_BLOCKS} blocks per request`);
+    return {
+      fromBlock,
+      toBlock,
+      indexedHead: { blockNumber: Number(head.blockNumber), timestamp: isoTime(head.timestamp) },
+    };
   };
 
   app.get("/api/events/minter-grants", ...contract(minterGrantsContract), async (c) => {
     const r = await range(validQuery(c, minterGrantsContract));
     const rows = await minterGrantsIn(ctx.db, r.fromBlock, r.toBlock, MINTER_ROLE);
-    return c.json({ indexedHead: r.indexedHead, events: rows.map(minterGrantView) } satisfies z.infer<typeof MinterGrantFeedSchema>);
+    return c.json({ indexedHead: r.indexedHead, events: rows.map(minterGrantView) } satisfies z.infer<
+      typeof MinterGrantFeedSchema
+    >);
   });
 
   app.get("/api/events/minter-role-changes", ...contract(minterRoleChangesContract), async (c) => {
     const r = await range(validQuery(c, minterRoleChangesContract));
     const rows = await minterRoleChangesIn(ctx.db, r.fromBlock, r.toBlock, MINTER_ROLE);
-    return c.json({ indexedHead: r.indexedHead, events: rows.map(minterRoleChangeView) } satisfies z.infer<typeof MinterRoleChangeFeedSchema>);
+    return c.json({ indexedHead: r.indexedHead, events: rows.map(minterRoleChangeView) } satisfies z.infer<
+      typeof MinterRoleChangeFeedSchema
+    >);
   });
 
   app.get("/api/events/backing-ratio", ...contract(backingRatioContract), async (c) => {
     const q = validQuery(c, backingRatioContract);
     const r = await range(q);
     const rows = await historyRowsAt(ctx, r.toBlock);
-    return c.json({ indexedHead: r.indexedHead, events: backingRatioCrossings(rows, q.below, r) } satisfies z.infer<typeof BackingRatioFeedSchema>);
+    return c.json({ indexedHead: r.indexedHead, events: backingRatioCrossings(rows, q.below, r) } satisfies z.infer<
+      typeof BackingRatioFeedSchema
+    >);
   });
 
   app.get("/api/events/psm-pauses", ...contract(psmPausesContract), async (c) => {
     const r = await range(validQuery(c, psmPausesContract));
     const rows = await psmPausesIn(ctx.db, r.fromBlock, r.toBlock);
-    return c.json({ indexedHead: r.indexedHead, events: rows.map(psmPauseView) } satisfies z.infer<typeof PsmPauseFeedSchema>);
+    return c.json({ indexedHead: r.indexedHead, events: rows.map(psmPauseView) } satisfies z.infer<
+      typeof PsmPauseFeedSchema
+    >);
   });
 
   app.get("/api/events/redemptions", ...contract(redemptionsContract), async (c) => {
     const q = validQuery(c, redemptionsContract);
     const r = await range(q);
     const rows = await redemptionsIn(ctx.db, r.fromBlock, r.toBlock, parseUnits(q.minKusd ?? "0", 18));
-    return c.json({ indexedHead: r.indexedHead, events: rows.map(redemptionView) } satisfies z.infer<typeof RedemptionFeedSchema>);
+    return c.json({ indexedHead: r.indexedHead, events: rows.map(redemptionView) } satisfies z.infer<
+      typeof RedemptionFeedSchema
+    >);
   });
 
   return app;

@@ -5,9 +5,9 @@
  */
 import SchemaBuilder from "@pothos/core";
 import { createGraphQLError } from "graphql-yoga";
-import type { StatementService } from "../statements/statement-service.js";
-import type { RegistryService } from "../registry/registry-service.js";
 import type { ReportContext } from "../context.js";
+import type { RegistryService } from "../registry/registry-service.js";
+import type { StatementService } from "../statements/statement-service.js";
 import type { Loaders } from "./loaders.js";
 
 export type GraphQLContext = {
@@ -30,12 +30,15 @@ export const builder = new SchemaBuilder<{
 }>({ defaultFieldNullability: false });
 
 builder.scalarType("BigInt", {
-  description: "An integer of any size as a decimal string: raw token units (see the field's decimals), block numbers, unix seconds.",
+  description:
+    "An integer of any size as a decimal string: raw token units (see the field's decimals), block numbers, unix seconds.",
   serialize: (v) => v.toString(),
   parseValue: (v) => {
     // A GraphQLError (yoga's, see limits.ts): the caller's mistake is named as BAD_USER_INPUT, never masked as an internal error.
     if ((typeof v !== "string" || !/^-?\d{1,78}$/.test(v)) && !(typeof v === "number" && Number.isSafeInteger(v))) {
-      throw createGraphQLError("BigInt must be a decimal string of at most 78 digits", { extensions: { code: "BAD_USER_INPUT" } });
+      throw createGraphQLError("BigInt must be a decimal string of at most 78 digits", {
+        extensions: { code: "BAD_USER_INPUT" },
+      });
     }
     return BigInt(v as string | number);
   },

@@ -2,12 +2,20 @@
 import { eq } from "drizzle-orm";
 import { bigint, integer, PgDialect, pgTable, text } from "drizzle-orm/pg-core";
 import { describe, expect, it } from "vitest";
-import { keysetPage, toPage, type Keyset, type PageQuery } from "./connection.js";
+import { type Keyset, keysetPage, type PageQuery, toPage } from "./connection.js";
 import { DEFAULT_PAGE, decodeCursor, encodeCursor, MAX_PAGE } from "./inputs.js";
 
-const t = pgTable("t", { blockNumber: bigint("block_number", { mode: "bigint" }).notNull(), logIndex: integer("log_index").notNull(), id: text("id").notNull() });
+const t = pgTable("t", {
+  blockNumber: bigint("block_number", { mode: "bigint" }).notNull(),
+  logIndex: integer("log_index").notNull(),
+  id: text("id").notNull(),
+});
 type Row = typeof t.$inferSelect;
-const key: Keyset<Row> = { columns: [t.blockNumber, t.logIndex], types: ["bigint", "int"], of: (r) => [r.blockNumber, r.logIndex] };
+const key: Keyset<Row> = {
+  columns: [t.blockNumber, t.logIndex],
+  types: ["bigint", "int"],
+  of: (r) => [r.blockNumber, r.logIndex],
+};
 const rows: Row[] = [1, 2, 3, 4].map((i) => ({ blockNumber: BigInt(10 + i), logIndex: i, id: `r${i}` }));
 
 const dialect = new PgDialect();
@@ -20,10 +28,15 @@ const render = (q: PageQuery) => ({
 /** Runs keysetPage over a fake table: records the query and answers with the first `limit` rows. */
 async function run(args: Parameters<typeof keysetPage>[0], filters: ReturnType<Parameters<typeof keysetPage>[2]> = []) {
   const seen: PageQuery[] = [];
-  const page = await keysetPage(args, key, () => filters, async (q) => {
-    seen.push(q);
-    return rows.slice(0, q.limit);
-  });
+  const page = await keysetPage(
+    args,
+    key,
+    () => filters,
+    async (q) => {
+      seen.push(q);
+      return rows.slice(0, q.limit);
+    },
+  );
   return { page, query: render(seen[0]!) };
 }
 
@@ -31,7 +44,12 @@ describe("toPage", () => {
   it("keeps `first` rows and reports a next page when it got first + 1", () => {
     const page = toPage(rows.slice(0, 3), 2, key.of, false);
     expect(page.edges.map((e) => e.node.id)).toEqual(["r1", "r2"]);
-    expect(page.pageInfo).toEqual({ hasNextPage: true, hasPreviousPage: false, startCursor: encodeCursor([11n, 1]), endCursor: encodeCursor([12n, 2]) });
+    expect(page.pageInfo).toEqual({
+      hasNextPage: true,
+      hasPreviousPage: false,
+      startCursor: encodeCursor([11n, 1]),
+      endCursor: encodeCursor([12n, 2]),
+    });
   });
 
   it("has no next page when fewer than first + 1 rows came back, and a previous page only after a cursor", () => {
@@ -42,12 +60,19 @@ describe("toPage", () => {
   });
 
   it("an empty page has null cursors", () => {
-    expect(toPage([], 5, key.of, true).pageInfo).toEqual({ hasNextPage: false, hasPreviousPage: true, startCursor: null, endCursor: null });
+    expect(toPage([], 5, key.of, true).pageInfo).toEqual({
+      hasNextPage: false,
+      hasPreviousPage: true,
+      startCursor: null,
+      endCursor: null,
+    });
   });
 
   it("each edge's cursor is its row's key", () => {
     const page = toPage(rows, 4, key.of, false);
-    expect(page.edges.map((e) => decodeCursor(e.cursor, 2))).toEqual(rows.map((r) => [String(r.blockNumber), String(r.logIndex)]));
+    expect(page.edges.map((e) => decodeCursor(e.cursor, 2))).toEqual(
+      rows.map((r) => [String(r.blockNumber), String(r.logIndex)]),
+    );
   });
 });
 
@@ -68,7 +93,10 @@ describe("keysetPage", () => {
   it("continues after the cursor (row comparison, typed values) after the filters, descending when asked", async () => {
     const after = encodeCursor([12n, 2]);
     const { page, query } = await run({ first: 10, after, orderDirection: "DESC" }, [eq(t.id, "x"), undefined]);
-    expect(query.where).toMatchObject({ sql: '("t"."id" = $1 and ("t"."block_number", "t"."log_index") < ($2, $3))', params: ["x", 12n, 2] });
+    expect(query.where).toMatchObject({
+      sql: '("t"."id" = $1 and ("t"."block_number", "t"."log_index") < ($2, $3))',
+      params: ["x", 12n, 2],
+    });
     expect(query.orderBy).toEqual(['"t"."block_number" desc', '"t"."log_index" desc']);
     expect(page.pageInfo.hasPreviousPage).toBe(true);
     expect(page.pageInfo.hasNextPage).toBe(false);
@@ -77,10 +105,15 @@ describe("keysetPage", () => {
   it("binds a text key as a string", async () => {
     const textKey: Keyset<Row> = { columns: [t.id], types: ["text"], of: (r) => [r.id] };
     let where: PageQuery["where"];
-    await keysetPage({ after: encodeCursor(["r2"]) }, textKey, () => [], async (q) => {
-      where = q.where;
-      return [];
-    });
+    await keysetPage(
+      { after: encodeCursor(["r2"]) },
+      textKey,
+      () => [],
+      async (q) => {
+        where = q.where;
+        return [];
+      },
+    );
     expect(dialect.sqlToQuery(where!)).toMatchObject({ sql: '("t"."id") > ($1)', params: ["r2"] });
   });
 
@@ -100,10 +133,16 @@ describe("keysetPage", () => {
           return [];
         },
       );
-    await expect(go({ first: MAX_PAGE + 1 })).rejects.toMatchObject({ extensions: { code: "BAD_USER_INPUT", argument: "first" } });
+    await expect(go({ first: MAX_PAGE + 1 })).rejects.toMatchObject({
+      extensions: { code: "BAD_USER_INPUT", argument: "first" },
+    });
     expect(filtersRead).toBe(0);
-    await expect(go({ after: "not-a-cursor" })).rejects.toMatchObject({ extensions: { code: "BAD_USER_INPUT", argument: "after" } });
-    await expect(go({ after: encodeCursor(["1"]) })).rejects.toMatchObject({ message: "after is not a cursor this API issued" });
+    await expect(go({ after: "not-a-cursor" })).rejects.toMatchObject({
+      extensions: { code: "BAD_USER_INPUT", argument: "after" },
+    });
+    await expect(go({ after: encodeCursor(["1"]) })).rejects.toMatchObject({
+      message: "after is not a cursor this API issued",
+    });
     expect(filtersRead).toBe(2);
     expect(fetched).toBe(0);
   });

@@ -4,7 +4,7 @@
  * inserts, and a walk from the start visits every row exactly once.
  */
 import type { ObjectRef } from "@pothos/core";
-import { and, asc, desc, sql, type AnyColumn, type SQL, type SQLWrapper } from "drizzle-orm";
+import { type AnyColumn, and, asc, desc, type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import { builder } from "./builder.js";
 import { present } from "./filters.js";
 import { decodeCursor, encodeCursor, pageSize } from "./inputs.js";
@@ -28,7 +28,10 @@ const PageInfo = builder.objectRef<Page<unknown>["pageInfo"]>("PageInfo").implem
 // biome-ignore lint/suspicious/noExplicitAny: any Pothos object ref of node type T, whatever its schema types
 export function connectionOf<T>(name: string, node: ObjectRef<any, T>) {
   const Edge = builder.objectRef<{ cursor: string; node: T }>(`${name}Edge`).implement({
-    fields: (t) => ({ cursor: t.exposeString("cursor"), node: t.field({ type: node, resolve: (e) => e.node as never }) }),
+    fields: (t) => ({
+      cursor: t.exposeString("cursor"),
+      node: t.field({ type: node, resolve: (e) => e.node as never }),
+    }),
   });
   return builder.objectRef<Page<T>>(`${name}Connection`).implement({
     fields: (t) => ({
@@ -58,7 +61,12 @@ export type PageQuery = { where: SQL | undefined; orderBy: SQL[]; limit: number 
  * cursor is decoded (so a bad argument fails with the same error as always); `fetch` runs the
  * select on the connection's table.
  */
-export async function keysetPage<Row>(args: PageArgs, key: Keyset<Row>, filters: () => (SQL | undefined)[], fetch: (q: PageQuery) => PromiseLike<Row[]>): Promise<Page<Row>> {
+export async function keysetPage<Row>(
+  args: PageArgs,
+  key: Keyset<Row>,
+  filters: () => (SQL | undefined)[],
+  fetch: (q: PageQuery) => PromiseLike<Row[]>,
+): Promise<Page<Row>> {
   const first = pageSize(args.first);
   const isDesc = args.orderDirection === "DESC";
   const where = and(...present([...filters(), afterKey(key.columns, args.after, isDesc, key.types)]));
@@ -68,20 +76,40 @@ export async function keysetPage<Row>(args: PageArgs, key: Keyset<Row>, filters:
 }
 
 /** `(a, b) > (x, y)` (or `<` when descending) for the row key after the cursor. */
-export function afterKey(columns: SQLWrapper[], cursor: string | null | undefined, descending: boolean, types: KeyType[]): SQL | undefined {
+export function afterKey(
+  columns: SQLWrapper[],
+  cursor: string | null | undefined,
+  descending: boolean,
+  types: KeyType[],
+): SQL | undefined {
   const key = decodeCursor(cursor, columns.length);
   if (!key) return undefined;
-  const values = key.map((k, i) => (types[i] === "text" ? sql`${k}` : types[i] === "int" ? sql`${Number(k)}` : sql`${BigInt(k)}`));
-  const cols = sql.join(columns.map((c) => sql`${c}`), sql`, `);
+  const values = key.map((k, i) =>
+    types[i] === "text" ? sql`${k}` : types[i] === "int" ? sql`${Number(k)}` : sql`${BigInt(k)}`,
+  );
+  const cols = sql.join(
+    columns.map((c) => sql`${c}`),
+    sql`, `,
+  );
   const vals = sql.join(values, sql`, `);
   return descending ? sql`(${cols}) < (${vals})` : sql`(${cols}) > (${vals})`;
 }
 
 /** Builds the page from `first + 1` fetched rows. */
-export function toPage<T>(rows: T[], first: number, keyOf: (row: T) => (string | number | bigint)[], hadCursor: boolean): Page<T> {
+export function toPage<T>(
+  rows: T[],
+  first: number,
+  keyOf: (row: T) => (string | number | bigint)[],
+  hadCursor: boolean,
+): Page<T> {
   const edges = rows.slice(0, first).map((node) => ({ cursor: encodeCursor(keyOf(node)), node }));
   return {
     edges,
-    pageInfo: { hasNextPage: rows.length > first, hasPreviousPage: hadCursor, startCursor: edges[0]?.cursor ?? null, endCursor: edges.at(-1)?.cursor ?? null },
+    pageInfo: {
+      hasNextPage: rows.length > first,
+      hasPreviousPage: hadCursor,
+      startCursor: edges[0]?.cursor ?? null,
+      endCursor: edges.at(-1)?.cursor ?? null,
+    },
   };
 }

@@ -17,7 +17,13 @@ describe("the documented example queries (GraphiQL's tabs)", () => {
   it("pass the schema's validation and every limit (no database here: execution itself is not the point)", async () => {
     const yoga = createGraphQL({ db: {} } as never);
     for (const e of EXAMPLE_QUERIES) {
-      const res = await yoga.fetch(new Request("http://x/graphql", { method: "POST", headers: { "content-type": "application/json", accept: "application/json" }, body: JSON.stringify({ query: e.query }) }));
+      const res = await yoga.fetch(
+        new Request("http://x/graphql", {
+          method: "POST",
+          headers: { "content-type": "application/json", accept: "application/json" },
+          body: JSON.stringify({ query: e.query }),
+        }),
+      );
       const body = (await res.json()) as { errors?: { message: string; extensions?: { code?: string } }[] };
       // Masked execution errors (no database) are INTERNAL_SERVER_ERROR; a refusal has any other code.
       const refused = (body.errors ?? []).filter((x) => x.extensions?.code !== "INTERNAL_SERVER_ERROR");

@@ -14,7 +14,10 @@ export const RangeFilter = builder.inputType("RangeFilter", {
   }),
 });
 
-type Range = { fromBlock?: bigint | null; toBlock?: bigint | null; from?: string | null; to?: string | null } | null | undefined;
+type Range =
+  | { fromBlock?: bigint | null; toBlock?: bigint | null; from?: string | null; to?: string | null }
+  | null
+  | undefined;
 
 export function rangeConditions(range: Range, block: PgColumn, time: PgColumn): SQL[] {
   if (!range) return [];

@@ -10,19 +10,33 @@ const PointRef = builder.objectRef<HistoryPoint>("HistoryPoint").implement({
   description: "The state at blockNumber, from indexed rows: a direct read at that block gives the same figures.",
   fields: (t) => ({
     blockNumber: t.exposeInt("blockNumber"),
-    timestamp: t.exposeString("timestamp", { nullable: true, description: "null when no event is indexed at that block" }),
+    timestamp: t.exposeString("timestamp", {
+      nullable: true,
+      description: "null when no event is indexed at that block",
+    }),
     periodStart: t.string({ nullable: true, resolve: (p) => p.period?.start ?? null }),
     periodEnd: t.string({ nullable: true, description: "exclusive", resolve: (p) => p.period?.end ?? null }),
     kusdSupply: t.field({ type: "BigInt", description: "18 decimals", resolve: (p) => p.kusdSupplyWei }),
-    kusdOutstanding: t.field({ type: "BigInt", description: "18 decimals: supply minus the kUSD the PSMs hold", resolve: (p) => p.kusdOutstandingWei }),
+    kusdOutstanding: t.field({
+      type: "BigInt",
+      description: "18 decimals: supply minus the kUSD the PSMs hold",
+      resolve: (p) => p.kusdOutstandingWei,
+    }),
     psmUsdcMint: t.float({ resolve: (p) => p.psmUSDC.psmMint }),
     psmUsdcRetiredMint: t.float({ resolve: (p) => p.psmUSDC.psmRetiredMint }),
     psmUsdcRedeemReserve: t.float({ resolve: (p) => p.psmUSDC.psmRedeemReserve }),
     psmUsdc: t.float({ description: "the three PSMs together", resolve: (p) => p.psmUSDC.total }),
     backingRatio: t.exposeFloat("backingRatio", { nullable: true, description: "psmUsdc / kusdOutstanding" }),
-    skusdSharePrice: t.float({ nullable: true, description: "kUSD per skUSD share at skusdSharePriceBlock", resolve: (p) => p.skusdSharePrice?.kusdPerShare ?? null }),
+    skusdSharePrice: t.float({
+      nullable: true,
+      description: "kUSD per skUSD share at skusdSharePriceBlock",
+      resolve: (p) => p.skusdSharePrice?.kusdPerShare ?? null,
+    }),
     skusdSharePriceBlock: t.int({ nullable: true, resolve: (p) => p.skusdSharePrice?.blockNumber ?? null }),
-    redemptions: t.int({ description: "PSM redemptions since the previous point", resolve: (p) => p.redemptions.count }),
+    redemptions: t.int({
+      description: "PSM redemptions since the previous point",
+      resolve: (p) => p.redemptions.count,
+    }),
     redemptionsKusd: t.float({ resolve: (p) => p.redemptions.kusd }),
     redemptionsUsdc: t.float({ resolve: (p) => p.redemptions.usdc }),
   }),
@@ -42,7 +56,8 @@ const SeriesRef = builder.objectRef<HistorySeries>("HistorySeries").implement({
 builder.queryField("history", (t) =>
   t.field({
     type: SeriesRef,
-    description: "GET /api/history: supply, outstanding, PSM USDC, backing ratio, share price and redemptions per DAY, WEEK or every `step` BLOCKS.",
+    description:
+      "GET /api/history: supply, outstanding, PSM USDC, backing ratio, share price and redemptions per DAY, WEEK or every `step` BLOCKS.",
     args: {
       interval: t.arg({ type: HistoryInterval, defaultValue: "DAY" }),
       fromBlock: t.arg({ type: "BigInt" }),
@@ -50,6 +65,13 @@ builder.queryField("history", (t) =>
       step: t.arg({ type: "BigInt" }),
     },
     resolve: (_r, a, { reports }) =>
-      asGraphQL(() => loadHistory(reports, { interval: a.interval ?? "DAY", fromBlock: a.fromBlock ?? undefined, toBlock: a.toBlock ?? undefined, step: a.step ?? undefined })),
+      asGraphQL(() =>
+        loadHistory(reports, {
+          interval: a.interval ?? "DAY",
+          fromBlock: a.fromBlock ?? undefined,
+          toBlock: a.toBlock ?? undefined,
+          step: a.step ?? undefined,
+        }),
+      ),
   }),
 );

@@ -13,7 +13,8 @@ export const badInput = (message: string, details: Record<string, unknown> = {})
 
 export function address(value: string | null | undefined, name: string): `0x${string}` | undefined {
   if (value === null || value === undefined) return undefined;
-  if (!isAddress(value, { strict: false })) throw badInput(`${name} is not an address (0x and 40 hex characters)`, { argument: name });
+  if (!isAddress(value, { strict: false }))
+    throw badInput(`${name} is not an address (0x and 40 hex characters)`, { argument: name });
   return value.toLowerCase() as `0x${string}`;
 }
 
@@ -26,12 +27,14 @@ export function unixTime(value: string | null | undefined, name: string): bigint
 
 export function pageSize(first: number | null | undefined): number {
   const n = first ?? DEFAULT_PAGE;
-  if (!Number.isInteger(n) || n < 1 || n > MAX_PAGE) throw badInput(`first must be between 1 and ${MAX_PAGE}`, { argument: "first", max: MAX_PAGE });
+  if (!Number.isInteger(n) || n < 1 || n > MAX_PAGE)
+    throw badInput(`first must be between 1 and ${MAX_PAGE}`, { argument: "first", max: MAX_PAGE });
   return n;
 }
 
 /** Opaque keyset cursor: the row's sort key. */
-export const encodeCursor = (key: readonly (string | number | bigint)[]) => Buffer.from(JSON.stringify(key.map(String))).toString("base64url");
+export const encodeCursor = (key: readonly (string | number | bigint)[]) =>
+  Buffer.from(JSON.stringify(key.map(String))).toString("base64url");
 
 export function decodeCursor(cursor: string | null | undefined, arity: number): string[] | undefined {
   if (cursor === null || cursor === undefined) return undefined;

@@ -4,7 +4,13 @@ import { createGraphQL } from "./yoga.js";
 
 const yoga = createGraphQL({ db: {} } as never);
 const ask = async (query: string) => {
-  const res = await yoga.fetch(new Request("http://x/graphql", { method: "POST", headers: { "content-type": "application/json", accept: "application/json" }, body: JSON.stringify({ query }) }));
+  const res = await yoga.fetch(
+    new Request("http://x/graphql", {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json" },
+      body: JSON.stringify({ query }),
+    }),
+  );
   return (await res.json()) as { errors?: { message: string; extensions?: { code?: string } }[] };
 };
 
@@ -14,13 +20,17 @@ describe("chain-read report limit", () => {
     const out = await ask(aliased);
     expect(out.errors?.[0]?.message).toMatch(/15 chain-read reports/);
     expect(out.errors?.[0]?.extensions?.code).toBe("COST_LIMIT");
-    expect((await ask("{ a: reserves { blockNumber } b: stats { blockNumber } c: stats { blockNumber } }")).errors?.[0]?.message).toMatch(/3 chain-read reports/);
+    expect(
+      (await ask("{ a: reserves { blockNumber } b: stats { blockNumber } c: stats { blockNumber } }")).errors?.[0]
+        ?.message,
+    ).toMatch(/3 chain-read reports/);
   });
 });
 
 describe("GraphQL Armor's limits", () => {
   it("answer an error with a stable code per limit: depth, cost, aliases, tokens", async () => {
-    const nested = (depth: number): string => (depth === 0 ? "id" : `psmSwaps(first: 1) { nodes { ${nested(depth - 1)} } }`);
+    const nested = (depth: number): string =>
+      depth === 0 ? "id" : `psmSwaps(first: 1) { nodes { ${nested(depth - 1)} } }`;
     const cases = {
       depth: `{ ${nested(6)} }`,
       aliases: `{ ${Array.from({ length: 16 }, (_, i) => `a${i}: psmSwaps(first: 1) { nodes { id } }`).join(" ")} }`,
@@ -31,15 +41,27 @@ describe("GraphQL Armor's limits", () => {
     for (const [limit, query] of Object.entries(cases)) {
       const out = await ask(query);
       expect(out.errors?.length, limit).toBeGreaterThan(0);
-      expect({ limit, code: out.errors?.[0]?.extensions?.code }).toEqual({ limit, code: codes[limit as keyof typeof codes] });
+      expect({ limit, code: out.errors?.[0]?.extensions?.code }).toEqual({
+        limit,
+        code: codes[limit as keyof typeof codes],
+      });
     }
   });
 });
 
 describe("nesting limit", () => {
-  type Out = { status: number; body: { data?: unknown; errors?: { message: string; extensions?: { code?: string } }[] } };
+  type Out = {
+    status: number;
+    body: { data?: unknown; errors?: { message: string; extensions?: { code?: string } }[] };
+  };
   const post = async (body: string, accept = "application/json"): Promise<Out> => {
-    const res = await yoga.fetch(new Request("http://x/graphql", { method: "POST", headers: { "content-type": "application/json", accept }, body }));
+    const res = await yoga.fetch(
+      new Request("http://x/graphql", {
+        method: "POST",
+        headers: { "content-type": "application/json", accept },
+        body,
+      }),
+    );
     return { status: res.status, body: await res.json() };
   };
   const query = (q: string, accept?: string) => post(JSON.stringify({ query: q }), accept);
@@ -51,7 +73,12 @@ describe("nesting limit", () => {
     const out = await query(`{ account(address: ${listLiteral(5_000)}) { address } }`);
     expect(code(out)).toBe("NESTING_LIMIT");
     expect(out.body.errors?.[0]?.message).toContain(`Nesting limit of ${LIMITS.maxNesting} exceeded`);
-    const viaGet = await yoga.fetch(new Request(`http://x/graphql?${new URLSearchParams({ query: `{ account(address: ${listLiteral(5_000)}) { address } }` })}`, { headers: { accept: "application/json" } }));
+    const viaGet = await yoga.fetch(
+      new Request(
+        `http://x/graphql?${new URLSearchParams({ query: `{ account(address: ${listLiteral(5_000)}) { address } }` })}`,
+        { headers: { accept: "application/json" } },
+      ),
+    );
     expect(viaGet.status).toBe(200);
     expect(((await viaGet.json()) as Out["body"]).errors?.[0]?.extensions?.code).toBe("NESTING_LIMIT");
   });
@@ -61,7 +88,11 @@ describe("nesting limit", () => {
       const syntax = await query("{ account(", accept);
       expect(code(syntax)).toBe("GRAPHQL_PARSE_FAILED");
       const nested = await query(`{ account(address: ${listLiteral(5_000)}) { address } }`, accept);
-      expect({ accept, status: nested.status, code: code(nested) }).toEqual({ accept, status: syntax.status, code: "NESTING_LIMIT" });
+      expect({ accept, status: nested.status, code: code(nested) }).toEqual({
+        accept,
+        status: syntax.status,
+        code: "NESTING_LIMIT",
+      });
     }
   });
 
@@ -79,7 +110,9 @@ describe("nesting limit", () => {
     const atObject = await query(`{ psmSwaps(filter: ${objectLiteral(LIMITS.maxNesting - 2)}) { nodes { id } } }`);
     expect(code(atObject)).not.toBe("NESTING_LIMIT");
     expect(atObject.body.errors?.[0]?.message).toMatch(/not defined by type "PsmSwapFilter"/);
-    expect(code(await query(`{ account(address: ${listLiteral(LIMITS.maxNesting - 1)}) { address } }`))).toBe("NESTING_LIMIT");
+    expect(code(await query(`{ account(address: ${listLiteral(LIMITS.maxNesting - 1)}) { address } }`))).toBe(
+      "NESTING_LIMIT",
+    );
   });
 
   it("refuses variables nested 5,000 deep (lists and objects, list and object input types) as invalid values, never a 500", async () => {
@@ -92,7 +125,10 @@ describe("nesting limit", () => {
       { label: "PsmSwapFilter", q: "query($v: PsmSwapFilter) { psmSwaps(filter: $v) { nodes { id } } }" },
     ];
     for (const { label, q } of cases) {
-      for (const [shape, value] of [["list", list], ["object", object]]) {
+      for (const [shape, value] of [
+        ["list", list],
+        ["object", object],
+      ]) {
         const out = await post(`{"query":${JSON.stringify(q)},"variables":{"v":${value}}}`);
         expect({ label, shape, status: out.status }).toEqual({ label, shape, status: 400 });
         expect(out.body.errors?.[0]?.message, `${label} ${shape}`).toMatch(/^Variable "\$v" got invalid value/);
@@ -100,7 +136,8 @@ describe("nesting limit", () => {
       }
     }
     // Deep JSON that no variable reads (the variables or extensions object itself) is ignored.
-    for (const key of ["variables", "extensions"]) expect((await post(`{"query":"{ __typename }","${key}":${object}}`)).body.data).toEqual({ __typename: "Query" });
+    for (const key of ["variables", "extensions"])
+      expect((await post(`{"query":"{ __typename }","${key}":${object}}`)).body.data).toEqual({ __typename: "Query" });
   });
 });
 
@@ -122,7 +159,16 @@ describe("nestingError", () => {
 
 describe("a malformed BigInt variable", () => {
   it("is the caller's error (BAD_USER_INPUT), not a masked internal error", async () => {
-    const res = await yoga.fetch(new Request("http://x/graphql", { method: "POST", headers: { "content-type": "application/json", accept: "application/json" }, body: JSON.stringify({ query: "query($b: BigInt) { reserves(block: $b) { blockNumber } }", variables: { b: "12x" } }) }));
+    const res = await yoga.fetch(
+      new Request("http://x/graphql", {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json" },
+        body: JSON.stringify({
+          query: "query($b: BigInt) { reserves(block: $b) { blockNumber } }",
+          variables: { b: "12x" },
+        }),
+      }),
+    );
     const out = (await res.json()) as { errors?: { message: string; extensions?: { code?: string } }[] };
     expect(res.status).toBeLessThan(500);
     expect(out.errors?.[0]?.message).toMatch(/BigInt must be a decimal string/);

@@ -8,7 +8,15 @@ import type { GraphQLArmorRejectCallback } from "@escape.tech/graphql-armor-type
 import { GraphQLError, Lexer, Source, TokenKind, type ValidationRule } from "graphql";
 import { createGraphQLError, type Plugin } from "graphql-yoga";
 
-export const LIMITS = { maxDepth: 10, maxCost: 20_000, maxAliases: 15, maxTokens: 2_000, maxDirectives: 20, maxChainReports: 2, maxNesting: 64 } as const;
+export const LIMITS = {
+  maxDepth: 10,
+  maxCost: 20_000,
+  maxAliases: 15,
+  maxTokens: 2_000,
+  maxDirectives: 20,
+  maxChainReports: 2,
+  maxNesting: 64,
+} as const;
 
 /**
  * Root fields that build a report from pinned chain reads (about 80 for `reserves`): Armor's cost
@@ -23,16 +31,24 @@ export const chainReportLimit: ValidationRule = (context) => {
     OperationDefinition: {
       enter: (op) => {
         count = 0;
-        for (const sel of op.selectionSet.selections) if (sel.kind === "Field" && CHAIN_REPORT_FIELDS.has(sel.name.value)) count++;
+        for (const sel of op.selectionSet.selections)
+          if (sel.kind === "Field" && CHAIN_REPORT_FIELDS.has(sel.name.value)) count++;
         if (count > LIMITS.maxChainReports) {
-          context.reportError(new GraphQLError(`this operation asks for ${count} chain-read reports (${[...CHAIN_REPORT_FIELDS].join(", ")}); at most ${LIMITS.maxChainReports} per operation`, { extensions: { code: "COST_LIMIT" } }));
+          context.reportError(
+            new GraphQLError(
+              `this operation asks for ${count} chain-read reports (${[...CHAIN_REPORT_FIELDS].join(", ")}); at most ${LIMITS.maxChainReports} per operation`,
+              { extensions: { code: "COST_LIMIT" } },
+            ),
+          );
         }
       },
     },
   };
 };
 
-export const reportCost = (): Plugin => ({ onValidate: ({ addValidationRule }) => addValidationRule(chainReportLimit) });
+export const reportCost = (): Plugin => ({
+  onValidate: ({ addValidationRule }) => addValidationRule(chainReportLimit),
+});
 
 /**
  * Armor's errors carry no code of their own; each limit gets a stable one (the chain-report
@@ -77,7 +93,10 @@ export function nestingError(source: string | Source, limit: number = LIMITS.max
     for (let token = lexer.advance(); token.kind !== TokenKind.EOF; token = lexer.advance()) {
       if (CLOSERS.has(token.kind)) depth = Math.max(0, depth - 1);
       else if (OPENERS.has(token.kind) && ++depth > limit) {
-        return createGraphQLError(`Syntax Error: Nesting limit of ${limit} exceeded ([, { and ( may open at most ${limit} deep).`, { source: src, positions: [token.start], extensions: { code: "NESTING_LIMIT" } });
+        return createGraphQLError(
+          `Syntax Error: Nesting limit of ${limit} exceeded ([, { and ( may open at most ${limit} deep).`,
+          { source: src, positions: [token.start], extensions: { code: "NESTING_LIMIT" } },
+        );
       }
     }
   } catch {

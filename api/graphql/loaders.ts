@@ -9,7 +9,14 @@ import * as schema from "../../ponder.schema.js";
 import type { ReadDb } from "../io/indexed-reads.js";
 
 export type RedemptionSummary = { count: number; kusdTotal: bigint; usdcTotal: bigint; feeTotal: bigint };
-export type PsmSwapStats = { mints: number; redemptions: number; usdcIn: bigint; usdcOut: bigint; kusdMinted: bigint; kusdRedeemed: bigint };
+export type PsmSwapStats = {
+  mints: number;
+  redemptions: number;
+  usdcIn: bigint;
+  usdcOut: bigint;
+  kusdMinted: bigint;
+  kusdRedeemed: bigint;
+};
 export type ShareBalanceRow = typeof schema.shareBalance.$inferSelect;
 export type AccountBalanceRow = typeof schema.accountBalance.$inferSelect;
 
@@ -20,20 +27,37 @@ export function createLoaders(db: ReadDb) {
     redemptionSummary: new DataLoader<string, RedemptionSummary>(async (users) => {
       const s = schema.psmSwap;
       const rows = await db
-        .select({ user: s.user, count: sql<number>`count(*)`, kusd: sql<string>`sum(${s.kusdAmount})`, usdc: sql<string>`sum(${s.usdcAmount})`, fee: sql<string>`sum(${s.fee})` })
+        .select({
+          user: s.user,
+          count: sql<number>`count(*)`,
+          kusd: sql<string>`sum(${s.kusdAmount})`,
+          usdc: sql<string>`sum(${s.usdcAmount})`,
+          fee: sql<string>`sum(${s.fee})`,
+        })
         .from(s)
         .where(and(eq(s.direction, "redeem"), inArray(s.user, users as `0x${string}`[])))
         .groupBy(s.user);
       const by = new Map(rows.map((r) => [r.user, r]));
       return users.map((u) => {
         const r = by.get(u as `0x${string}`);
-        return { count: Number(r?.count ?? 0), kusdTotal: big(r?.kusd), usdcTotal: big(r?.usdc), feeTotal: big(r?.fee) };
+        return {
+          count: Number(r?.count ?? 0),
+          kusdTotal: big(r?.kusd),
+          usdcTotal: big(r?.usdc),
+          feeTotal: big(r?.fee),
+        };
       });
     }),
     psmStats: new DataLoader<string, PsmSwapStats>(async (keys) => {
       const s = schema.psmSwap;
       const rows = await db
-        .select({ psmKey: s.psmKey, direction: s.direction, count: sql<number>`count(*)`, usdc: sql<string>`sum(${s.usdcAmount})`, kusd: sql<string>`sum(${s.kusdAmount})` })
+        .select({
+          psmKey: s.psmKey,
+          direction: s.direction,
+          count: sql<number>`count(*)`,
+          usdc: sql<string>`sum(${s.usdcAmount})`,
+          kusd: sql<string>`sum(${s.kusdAmount})`,
+        })
         .from(s)
         .where(inArray(s.psmKey, keys as string[]))
         .groupBy(s.psmKey, s.direction);
@@ -41,17 +65,27 @@ export function createLoaders(db: ReadDb) {
         const mint = rows.find((r) => r.psmKey === k && r.direction === "mint");
         const redeem = rows.find((r) => r.psmKey === k && r.direction === "redeem");
         return {
-          mints: Number(mint?.count ?? 0), redemptions: Number(redeem?.count ?? 0),
-          usdcIn: big(mint?.usdc), usdcOut: big(redeem?.usdc), kusdMinted: big(mint?.kusd), kusdRedeemed: big(redeem?.kusd),
+          mints: Number(mint?.count ?? 0),
+          redemptions: Number(redeem?.count ?? 0),
+          usdcIn: big(mint?.usdc),
+          usdcOut: big(redeem?.usdc),
+          kusdMinted: big(mint?.kusd),
+          kusdRedeemed: big(redeem?.kusd),
         };
       });
     }),
     shareBalances: new DataLoader<string, ShareBalanceRow[]>(async (accounts) => {
-      const rows = await db.select().from(schema.shareBalance).where(inArray(schema.shareBalance.account, accounts as `0x${string}`[]));
+      const rows = await db
+        .select()
+        .from(schema.shareBalance)
+        .where(inArray(schema.shareBalance.account, accounts as `0x${string}`[]));
       return accounts.map((a) => rows.filter((r) => r.account === a && r.shares !== 0n));
     }),
     tokenBalances: new DataLoader<string, AccountBalanceRow[]>(async (accounts) => {
-      const rows = await db.select().from(schema.accountBalance).where(inArray(schema.accountBalance.account, accounts as `0x${string}`[]));
+      const rows = await db
+        .select()
+        .from(schema.accountBalance)
+        .where(inArray(schema.accountBalance.account, accounts as `0x${string}`[]));
       return accounts.map((a) => rows.filter((r) => r.account === a));
     }),
   };

@@ -11,39 +11,58 @@ import { builder } from "./builder.js";
 export type AccountNode = { address: string };
 export type PsmNode = { key: string; address: string };
 
-const RegistryEntry = builder.objectRef<{ role: string; label: string; kind: string; registryVersion: number }>("RegistryListing").implement({
-  description: "How the account registry version in force lists an account.",
-  fields: (t) => ({ role: t.exposeString("role"), label: t.exposeString("label"), kind: t.exposeString("kind"), registryVersion: t.exposeInt("registryVersion") }),
-});
+const RegistryEntry = builder
+  .objectRef<{ role: string; label: string; kind: string; registryVersion: number }>("RegistryListing")
+  .implement({
+    description: "How the account registry version in force lists an account.",
+    fields: (t) => ({
+      role: t.exposeString("role"),
+      label: t.exposeString("label"),
+      kind: t.exposeString("kind"),
+      registryVersion: t.exposeInt("registryVersion"),
+    }),
+  });
 
-const RedemptionSummary = builder.objectRef<{ count: number; kusdTotal: bigint; usdcTotal: bigint; feeTotal: bigint }>("RedemptionSummary").implement({
-  fields: (t) => ({
-    count: t.exposeInt("count"),
-    kusdTotal: t.field({ type: "BigInt", description: "kUSD, 18 decimals", resolve: (s) => s.kusdTotal }),
-    usdcTotal: t.field({ type: "BigInt", description: "USDC, 6 decimals", resolve: (s) => s.usdcTotal }),
-    feeTotal: t.field({ type: "BigInt", description: "kUSD, 18 decimals", resolve: (s) => s.feeTotal }),
-  }),
-});
+const RedemptionSummary = builder
+  .objectRef<{ count: number; kusdTotal: bigint; usdcTotal: bigint; feeTotal: bigint }>("RedemptionSummary")
+  .implement({
+    fields: (t) => ({
+      count: t.exposeInt("count"),
+      kusdTotal: t.field({ type: "BigInt", description: "kUSD, 18 decimals", resolve: (s) => s.kusdTotal }),
+      usdcTotal: t.field({ type: "BigInt", description: "USDC, 6 decimals", resolve: (s) => s.usdcTotal }),
+      feeTotal: t.field({ type: "BigInt", description: "kUSD, 18 decimals", resolve: (s) => s.feeTotal }),
+    }),
+  });
 
-export const ShareBalanceRef = builder.objectRef<{ vault: string; vaultKey: string; account: string; shares: bigint }>("ShareBalance").implement({
-  fields: (t) => ({
-    vault: t.string({ resolve: (b) => getAddress(b.vault) }),
-    vaultKey: t.exposeString("vaultKey"),
-    account: t.string({ resolve: (b) => getAddress(b.account) }),
-    shares: t.field({ type: "BigInt", description: "skUSD shares carry 24 decimals; vault v1/v2 shares 18", resolve: (b) => b.shares }),
-  }),
-});
+export const ShareBalanceRef = builder
+  .objectRef<{ vault: string; vaultKey: string; account: string; shares: bigint }>("ShareBalance")
+  .implement({
+    fields: (t) => ({
+      vault: t.string({ resolve: (b) => getAddress(b.vault) }),
+      vaultKey: t.exposeString("vaultKey"),
+      account: t.string({ resolve: (b) => getAddress(b.account) }),
+      shares: t.field({
+        type: "BigInt",
+        description: "skUSD shares carry 24 decimals; vault v1/v2 shares 18",
+        resolve: (b) => b.shares,
+      }),
+    }),
+  });
 
-export const TokenBalanceRef = builder.objectRef<{ token: string; tokenSymbol: string; account: string; balance: bigint; updatedBlock: bigint }>("TokenBalance").implement({
-  description: "A registry account's balance of a token, folded from the indexed transfers.",
-  fields: (t) => ({
-    token: t.string({ resolve: (b) => getAddress(b.token) }),
-    tokenSymbol: t.exposeString("tokenSymbol"),
-    account: t.string({ resolve: (b) => getAddress(b.account) }),
-    balance: t.field({ type: "BigInt", resolve: (b) => b.balance }),
-    updatedBlock: t.field({ type: "BigInt", resolve: (b) => b.updatedBlock }),
-  }),
-});
+export const TokenBalanceRef = builder
+  .objectRef<{ token: string; tokenSymbol: string; account: string; balance: bigint; updatedBlock: bigint }>(
+    "TokenBalance",
+  )
+  .implement({
+    description: "A registry account's balance of a token, folded from the indexed transfers.",
+    fields: (t) => ({
+      token: t.string({ resolve: (b) => getAddress(b.token) }),
+      tokenSymbol: t.exposeString("tokenSymbol"),
+      account: t.string({ resolve: (b) => getAddress(b.account) }),
+      balance: t.field({ type: "BigInt", resolve: (b) => b.balance }),
+      updatedBlock: t.field({ type: "BigInt", resolve: (b) => b.updatedBlock }),
+    }),
+  });
 
 export const AccountRef = builder.objectRef<AccountNode>("Account").implement({
   fields: (t) => ({
@@ -59,30 +78,54 @@ export const AccountRef = builder.objectRef<AccountNode>("Account").implement({
         return e ? { role: e.role, label: e.label, kind: e.kind, registryVersion: v } : null;
       },
     }),
-    redemptionSummary: t.field({ type: RedemptionSummary, resolve: (a, _args, { loaders }) => loaders.redemptionSummary.load(a.address.toLowerCase()) }),
-    shareBalances: t.field({ type: [ShareBalanceRef], resolve: (a, _args, { loaders }) => loaders.shareBalances.load(a.address.toLowerCase()) }),
-    tokenBalances: t.field({ type: [TokenBalanceRef], resolve: (a, _args, { loaders }) => loaders.tokenBalances.load(a.address.toLowerCase()) }),
+    redemptionSummary: t.field({
+      type: RedemptionSummary,
+      resolve: (a, _args, { loaders }) => loaders.redemptionSummary.load(a.address.toLowerCase()),
+    }),
+    shareBalances: t.field({
+      type: [ShareBalanceRef],
+      resolve: (a, _args, { loaders }) => loaders.shareBalances.load(a.address.toLowerCase()),
+    }),
+    tokenBalances: t.field({
+      type: [TokenBalanceRef],
+      resolve: (a, _args, { loaders }) => loaders.tokenBalances.load(a.address.toLowerCase()),
+    }),
   }),
 });
 
-const PsmStats = builder.objectRef<{ mints: number; redemptions: number; usdcIn: bigint; usdcOut: bigint; kusdMinted: bigint; kusdRedeemed: bigint }>("PsmSwapStats").implement({
-  fields: (t) => ({
-    mints: t.exposeInt("mints"),
-    redemptions: t.exposeInt("redemptions"),
-    usdcIn: t.field({ type: "BigInt", description: "USDC, 6 decimals", resolve: (s) => s.usdcIn }),
-    usdcOut: t.field({ type: "BigInt", description: "USDC, 6 decimals", resolve: (s) => s.usdcOut }),
-    kusdMinted: t.field({ type: "BigInt", description: "kUSD, 18 decimals", resolve: (s) => s.kusdMinted }),
-    kusdRedeemed: t.field({ type: "BigInt", description: "kUSD, 18 decimals", resolve: (s) => s.kusdRedeemed }),
-  }),
-});
+const PsmStats = builder
+  .objectRef<{
+    mints: number;
+    redemptions: number;
+    usdcIn: bigint;
+    usdcOut: bigint;
+    kusdMinted: bigint;
+    kusdRedeemed: bigint;
+  }>("PsmSwapStats")
+  .implement({
+    fields: (t) => ({
+      mints: t.exposeInt("mints"),
+      redemptions: t.exposeInt("redemptions"),
+      usdcIn: t.field({ type: "BigInt", description: "USDC, 6 decimals", resolve: (s) => s.usdcIn }),
+      usdcOut: t.field({ type: "BigInt", description: "USDC, 6 decimals", resolve: (s) => s.usdcOut }),
+      kusdMinted: t.field({ type: "BigInt", description: "kUSD, 18 decimals", resolve: (s) => s.kusdMinted }),
+      kusdRedeemed: t.field({ type: "BigInt", description: "kUSD, 18 decimals", resolve: (s) => s.kusdRedeemed }),
+    }),
+  });
 
-export const PsmKeyEnum = builder.enumType("PsmKey", { values: ["psmMint", "psmRetiredMint", "psmRedeemReserve"] as const });
+export const PsmKeyEnum = builder.enumType("PsmKey", {
+  values: ["psmMint", "psmRetiredMint", "psmRedeemReserve"] as const,
+});
 
 export const PsmRef = builder.objectRef<PsmNode>("Psm").implement({
   fields: (t) => ({
     key: t.exposeString("key"),
     address: t.string({ resolve: (p) => getAddress(p.address) }),
     label: t.string({ resolve: (p) => PSM_LABELS[p.key as PsmKey]?.label ?? p.key }),
-    swapStats: t.field({ type: PsmStats, description: "All indexed swaps of this PSM.", resolve: (p, _a, { loaders }) => loaders.psmStats.load(p.key) }),
+    swapStats: t.field({
+      type: PsmStats,
+      description: "All indexed swaps of this PSM.",
+      resolve: (p, _a, { loaders }) => loaders.psmStats.load(p.key),
+    }),
   }),
 });

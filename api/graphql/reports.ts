@@ -4,13 +4,13 @@
  * and the account registry. The same functions as the REST routes compute them.
  */
 import { GraphQLError } from "graphql";
-import { asApiError } from "../http/errors.js";
+import type { RegistryDocument } from "../../core/registry/document-schema.js";
 import { resolveReportBlock } from "../context.js";
+import { asApiError } from "../http/errors.js";
 import { loadPorReport } from "../reserves/por-service.js";
 import { type loadStats, renderStats } from "../reserves/stats-service.js";
 import type { StoredStatement } from "../store/operator-store.js";
 import { builder, type GraphQLContext } from "./builder.js";
-import type { RegistryDocument } from "../../core/registry/document-schema.js";
 import { badInput } from "./inputs.js";
 
 /** REST errors (a bad block, a block not indexed) become GraphQL errors with the same code. */
@@ -19,7 +19,14 @@ export async function asGraphQL<T>(work: () => Promise<T>): Promise<T> {
     return await work();
   } catch (e) {
     const known = asApiError(e);
-    if (known) throw new GraphQLError(known.message, { extensions: { code: known.status < 500 ? "BAD_USER_INPUT" : "UNAVAILABLE", reason: known.code, ...known.details } });
+    if (known)
+      throw new GraphQLError(known.message, {
+        extensions: {
+          code: known.status < 500 ? "BAD_USER_INPUT" : "UNAVAILABLE",
+          reason: known.code,
+          ...known.details,
+        },
+      });
     throw e;
   }
 }
@@ -43,12 +50,18 @@ type VenueReadDoc = Por["reserves"]["vault"]["composition"]["l1Assets"]["venueRe
 const VenueRead = builder.objectRef<VenueReadDoc>("VenueRead").implement({
   description: "Where the venue equity that caps vault v1's mirror came from (l1Assets.venueRead)",
   fields: (t) => ({
-    source: t.exposeString("source", { description: "live (read now, at the head), recorded (the reading a signed statement used at this block or nearest before it), or none" }),
+    source: t.exposeString("source", {
+      description:
+        "live (read now, at the head), recorded (the reading a signed statement used at this block or nearest before it), or none",
+    }),
     reason: t.exposeString("reason", { nullable: true, description: "why no venue equity counts (source none)" }),
     venueTime: t.exposeString("venueTime", { nullable: true, description: "the venue's own time of its answer" }),
     ageSeconds: t.exposeInt("ageSeconds", { nullable: true }),
     recordedAtBlock: t.exposeInt("recordedAtBlock", { nullable: true }),
-    statement: t.exposeString("statement", { nullable: true, description: "attestation_hash of the statement that recorded it" }),
+    statement: t.exposeString("statement", {
+      nullable: true,
+      description: "attestation_hash of the statement that recorded it",
+    }),
   }),
 });
 
@@ -60,10 +73,28 @@ const PorRef = builder.objectRef<Por>("ReservesReport").implement({
     timestamp: t.exposeString("timestamp"),
     solvency: t.field({ type: Solvency, resolve: (r) => r.solvency }),
     venueRead: t.field({ type: VenueRead, resolve: (r) => r.reserves.vault.composition.l1Assets.venueRead }),
-    kusdTotalSupply: t.field({ type: "BigInt", nullable: true, description: "18 decimals", resolve: (r) => r.liabilities.kUSD.totalSupplyWei }),
-    kusdOutstanding: t.field({ type: "BigInt", nullable: true, description: "18 decimals", resolve: (r) => r.liabilities.kUSD.outstandingWei }),
-    psmUsdcHeld: t.float({ nullable: true, description: "USDC across the three PSMs", resolve: (r) => r.reserves.psm.usdcHeld }),
-    minterRoleHeld: t.boolean({ nullable: true, description: "kUSD MINTER_ROLE held by the live mint PSM (live read; null when it failed)", resolve: (r) => r.reserves.vaultV2.minterRole.holdsRole }),
+    kusdTotalSupply: t.field({
+      type: "BigInt",
+      nullable: true,
+      description: "18 decimals",
+      resolve: (r) => r.liabilities.kUSD.totalSupplyWei,
+    }),
+    kusdOutstanding: t.field({
+      type: "BigInt",
+      nullable: true,
+      description: "18 decimals",
+      resolve: (r) => r.liabilities.kUSD.outstandingWei,
+    }),
+    psmUsdcHeld: t.float({
+      nullable: true,
+      description: "USDC across the three PSMs",
+      resolve: (r) => r.reserves.psm.usdcHeld,
+    }),
+    minterRoleHeld: t.boolean({
+      nullable: true,
+      description: "kUSD MINTER_ROLE held by the live mint PSM (live read; null when it failed)",
+      resolve: (r) => r.reserves.vaultV2.minterRole.holdsRole,
+    }),
     document: t.field({ type: "JSON", resolve: (r) => r }),
   }),
 });
@@ -72,7 +103,8 @@ builder.queryField("reserves", (t) =>
   t.field({
     type: PorRef,
     args: { block: t.arg({ type: "BigInt", description: "Default: the indexed head" }) },
-    resolve: (_r, args, { reports }) => asGraphQL(async () => loadPorReport(reports, await resolveReportBlock(reports, blockArg(args.block)))),
+    resolve: (_r, args, { reports }) =>
+      asGraphQL(async () => loadPorReport(reports, await resolveReportBlock(reports, blockArg(args.block)))),
   }),
 );
 
@@ -98,7 +130,10 @@ builder.queryField("stats", (t) =>
   t.field({
     type: StatsRef,
     args: { block: t.arg({ type: "BigInt" }) },
-    resolve: (_r, args, { reports }) => asGraphQL(async () => (await renderStats(reports, await resolveReportBlock(reports, blockArg(args.block)))).stats),
+    resolve: (_r, args, { reports }) =>
+      asGraphQL(
+        async () => (await renderStats(reports, await resolveReportBlock(reports, blockArg(args.block)))).stats,
+      ),
   }),
 );
 
@@ -115,7 +150,10 @@ export const SignedStatementRef = builder.objectRef<StoredStatement>("SignedStat
 });
 
 const services = (ctx: GraphQLContext) => {
-  if (!ctx.services?.statements) throw new GraphQLError("signed statements are not served by this instance", { extensions: { code: "UNAVAILABLE" } });
+  if (!ctx.services?.statements)
+    throw new GraphQLError("signed statements are not served by this instance", {
+      extensions: { code: "UNAVAILABLE" },
+    });
   return ctx.services.statements;
 };
 
@@ -129,7 +167,8 @@ builder.queryField("signedStatement", (t) =>
       const statements = services(ctx);
       if (!args.attestationHash) return statements.latest(); // issues the first one if none is stored yet
       const store = await statements.store;
-      if (!/^0x[0-9a-fA-F]{64}$/.test(args.attestationHash)) throw badInput("attestationHash is 0x and 64 hex characters");
+      if (!/^0x[0-9a-fA-F]{64}$/.test(args.attestationHash))
+        throw badInput("attestationHash is 0x and 64 hex characters");
       return store.statements.byHash(args.attestationHash);
     },
   }),
@@ -149,7 +188,15 @@ builder.queryField("signedStatements", (t) =>
   }),
 );
 
-type RegistryEntryView = { address: string; kind: string; role: string; label: string; statementDigest: string; membershipSignature: string | null; holds: boolean | null };
+type RegistryEntryView = {
+  address: string;
+  kind: string;
+  role: string;
+  label: string;
+  statementDigest: string;
+  membershipSignature: string | null;
+  holds: boolean | null;
+};
 
 const RegistryEntryRef = builder.objectRef<RegistryEntryView>("RegistryEntry").implement({
   fields: (t) => ({
@@ -159,7 +206,10 @@ const RegistryEntryRef = builder.objectRef<RegistryEntryView>("RegistryEntry").i
     label: t.exposeString("label"),
     statementDigest: t.exposeString("statementDigest"),
     membershipSignature: t.exposeString("membershipSignature", { nullable: true }),
-    predicateHolds: t.exposeBoolean("holds", { nullable: true, description: "Contracts: whether the membership predicate held when observed" }),
+    predicateHolds: t.exposeBoolean("holds", {
+      nullable: true,
+      description: "Contracts: whether the membership predicate held when observed",
+    }),
   }),
 });
 
@@ -172,10 +222,16 @@ const RegistryRef = builder.objectRef<RegistryDoc>("AccountRegistry").implement(
     accountSetDigest: t.string({ resolve: (d) => d.registry.account_set_digest }),
     entries: t.field({
       type: [RegistryEntryRef],
-      resolve: (d) => d.registry.entries.map((e) => ({
-        address: e.statement.address, kind: e.statement.kind, role: e.statement.role, label: e.statement.label,
-        statementDigest: e.statement_digest, membershipSignature: e.membership_signature, holds: e.statement.observation?.holds ?? null,
-      })),
+      resolve: (d) =>
+        d.registry.entries.map((e) => ({
+          address: e.statement.address,
+          kind: e.statement.kind,
+          role: e.statement.role,
+          label: e.statement.label,
+          statementDigest: e.statement_digest,
+          membershipSignature: e.membership_signature,
+          holds: e.statement.observation?.holds ?? null,
+        })),
     }),
     document: t.field({ type: "JSON", resolve: (d) => d }),
   }),
@@ -186,7 +242,8 @@ builder.queryField("accountRegistry", (t) =>
     type: RegistryRef,
     args: { version: t.arg.int({ description: "Default: the latest" }) },
     resolve: (_r, args, ctx) => {
-      if (!ctx.services?.registry) throw new GraphQLError("the registry is not served by this instance", { extensions: { code: "UNAVAILABLE" } });
+      if (!ctx.services?.registry)
+        throw new GraphQLError("the registry is not served by this instance", { extensions: { code: "UNAVAILABLE" } });
       return asGraphQL(() => ctx.services!.registry!.version(args.version ?? undefined));
     },
   }),

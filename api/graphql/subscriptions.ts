@@ -2,7 +2,7 @@
  * Live feeds besides violations (violations.ts): new signed statements and new redemptions,
  * polled from the store and the indexed tables and pushed as server-sent events.
  */
-import { and, asc, eq, gte, gt } from "drizzle-orm";
+import { and, asc, eq, gt, gte } from "drizzle-orm";
 import * as schema from "../../ponder.schema.js";
 import { indexedHead } from "../io/indexed-reads.js";
 import { builder } from "./builder.js";
@@ -45,10 +45,17 @@ builder.subscriptionField("redemptions", (t) =>
         const rows = await reports.db
           .select()
           .from(s)
-          .where(and(eq(s.direction, "redeem"), gt(s.blockNumber, cursor.block - 1n), args.minKusd != null ? gte(s.kusdAmount, args.minKusd) : undefined))
+          .where(
+            and(
+              eq(s.direction, "redeem"),
+              gt(s.blockNumber, cursor.block - 1n),
+              args.minKusd != null ? gte(s.kusdAmount, args.minKusd) : undefined,
+            ),
+          )
           .orderBy(asc(s.blockNumber), asc(s.logIndex));
         for (const r of rows) {
-          if (r.blockNumber < cursor.block || (r.blockNumber === cursor.block && r.logIndex <= cursor.logIndex)) continue;
+          if (r.blockNumber < cursor.block || (r.blockNumber === cursor.block && r.logIndex <= cursor.logIndex))
+            continue;
           cursor = { block: r.blockNumber, logIndex: r.logIndex };
           yield r;
         }

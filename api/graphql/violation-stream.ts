@@ -2,7 +2,7 @@
  * The live feed behind the `violations` subscription: polls the indexed violations, emits each
  * new one as DETECTED and, when a reorg takes one away within `reorgWindow` blocks, RETRACTED.
  */
-import { indexedHead, violationsAfter, type IndexedViolation, type ReadDb } from "../io/indexed-reads.js";
+import { type IndexedViolation, indexedHead, type ReadDb, violationsAfter } from "../io/indexed-reads.js";
 
 export type ViolationEvent = { kind: "DETECTED" | "RETRACTED"; violation: IndexedViolation };
 
@@ -19,7 +19,10 @@ export const pause = (ms: number, signal?: AbortSignal) =>
     );
   });
 
-export async function* violationStream(db: ReadDb, o: { fromBlock?: bigint; pollMs?: number; reorgWindow?: bigint; signal?: AbortSignal }): AsyncGenerator<ViolationEvent> {
+export async function* violationStream(
+  db: ReadDb,
+  o: { fromBlock?: bigint; pollMs?: number; reorgWindow?: bigint; signal?: AbortSignal },
+): AsyncGenerator<ViolationEvent> {
   const pollMs = o.pollMs ?? 1_000;
   const window = o.reorgWindow ?? 64n;
   const start = await indexedHead(db, "base");
@@ -28,7 +31,12 @@ export async function* violationStream(db: ReadDb, o: { fromBlock?: bigint; poll
   while (!o.signal?.aborted) {
     const head = await indexedHead(db, "base");
     if (head && head.blockNumber > floor) {
-      const rows = await violationsAfter(db, { after: null, fromBlock: floor + 1n, toBlock: head.blockNumber, limit: 10_000 });
+      const rows = await violationsAfter(db, {
+        after: null,
+        fromBlock: floor + 1n,
+        toBlock: head.blockNumber,
+        limit: 10_000,
+      });
       const seen = new Set(rows.map((r) => r.id));
       for (const [id, v] of known) {
         if (!seen.has(id)) {

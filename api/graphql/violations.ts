@@ -1,14 +1,15 @@
 /** GraphQL for registry violations: a listing and a live subscription (server-sent events). */
-import { getAddress } from "viem";
+
 import { eq } from "drizzle-orm";
+import { getAddress } from "viem";
+import { tokenDecimals } from "../../core/reserves/units.js";
 import * as schema from "../../ponder.schema.js";
 import type { IndexedViolation } from "../io/indexed-reads.js";
-import { tokenDecimals } from "../../core/reserves/units.js";
 import { builder } from "./builder.js";
-import { connectionOf, keysetPage, OrderDirection, type Keyset } from "./connection.js";
+import { connectionOf, type Keyset, keysetPage, OrderDirection } from "./connection.js";
 import { RangeFilter, rangeConditions } from "./filters.js";
 import { address } from "./inputs.js";
-import { violationStream, type ViolationEvent } from "./violation-stream.js";
+import { type ViolationEvent, violationStream } from "./violation-stream.js";
 
 export const ViolationRef = builder.objectRef<IndexedViolation>("Violation").implement({
   description: "A transfer out of a registry-listed account that no allowed pattern explains (spec 2.6 rule 2).",
@@ -23,12 +24,19 @@ export const ViolationRef = builder.objectRef<IndexedViolation>("Violation").imp
     txHash: t.exposeString("txHash"),
     blockNumber: t.field({ type: "BigInt", resolve: (v) => v.blockNumber }),
     logIndex: t.exposeInt("logIndex"),
-    timestamp: t.string({ description: "ISO 8601", resolve: (v) => new Date(Number(v.timestamp) * 1000).toISOString() }),
+    timestamp: t.string({
+      description: "ISO 8601",
+      resolve: (v) => new Date(Number(v.timestamp) * 1000).toISOString(),
+    }),
     registryVersion: t.exposeInt("registryVersion"),
   }),
 });
 
-const violationKey: Keyset<IndexedViolation> = { columns: [schema.registryViolation.blockNumber, schema.registryViolation.logIndex], types: ["bigint", "int"], of: (r) => [r.blockNumber, r.logIndex] };
+const violationKey: Keyset<IndexedViolation> = {
+  columns: [schema.registryViolation.blockNumber, schema.registryViolation.logIndex],
+  types: ["bigint", "int"],
+  of: (r) => [r.blockNumber, r.logIndex],
+};
 
 const ViolationEventKind = builder.enumType("ViolationEventKind", { values: ["DETECTED", "RETRACTED"] as const });
 
@@ -53,7 +61,12 @@ builder.queryField("violations", (t) =>
   t.field({
     type: connectionOf<IndexedViolation>("Violation", ViolationRef),
     description: "Registry violations in chain order (block, log index).",
-    args: { filter: t.arg({ type: ViolationFilter }), orderDirection: t.arg({ type: OrderDirection, defaultValue: "ASC" }), first: t.arg.int(), after: t.arg.string() },
+    args: {
+      filter: t.arg({ type: ViolationFilter }),
+      orderDirection: t.arg({ type: OrderDirection, defaultValue: "ASC" }),
+      first: t.arg.int(),
+      after: t.arg.string(),
+    },
     resolve: (_root, args, { reports }) => {
       const v = schema.registryViolation;
       const f = args.filter ?? {};
@@ -67,7 +80,14 @@ builder.queryField("violations", (t) =>
           ...rangeConditions(f.range, v.blockNumber, v.timestamp),
         ];
       };
-      return keysetPage(args, violationKey, filters, (q) => reports.db.select().from(v).where(q.where).orderBy(...q.orderBy).limit(q.limit));
+      return keysetPage(args, violationKey, filters, (q) =>
+        reports.db
+          .select()
+          .from(v)
+          .where(q.where)
+          .orderBy(...q.orderBy)
+          .limit(q.limit),
+      );
     },
   }),
 );
@@ -75,9 +95,11 @@ builder.queryField("violations", (t) =>
 builder.subscriptionField("violations", (t) =>
   t.field({
     type: ViolationEventRef,
-    description: "New violations as the indexer records them (DETECTED), and ones a reorg removed (RETRACTED). From the current head unless fromBlock is given.",
+    description:
+      "New violations as the indexer records them (DETECTED), and ones a reorg removed (RETRACTED). From the current head unless fromBlock is given.",
     args: { fromBlock: t.arg({ type: "BigInt" }) },
-    subscribe: (_root, args, { reports, signal }) => violationStream(reports.db, { fromBlock: args.fromBlock ?? undefined, signal }),
+    subscribe: (_root, args, { reports, signal }) =>
+      violationStream(reports.db, { fromBlock: args.fromBlock ?? undefined, signal }),
     resolve: (event) => event,
   }),
 );

@@ -4,16 +4,17 @@
  * GET, subscriptions as server-sent events. Every request gets fresh DataLoaders and a counted
  * database handle (`extensions.sqlQueries`); internal errors are masked.
  */
-import { withBodyIfEmpty } from "../http/empty-body.js";
+
+import { renderGraphiQL } from "@graphql-yoga/render-graphiql";
 import { createGraphQLError, createYoga, maskError, type Plugin } from "graphql-yoga";
+import type { ReportContext } from "../context.js";
+import { withBodyIfEmpty } from "../http/empty-body.js";
 import { databaseUnavailable } from "../http/errors.js";
 import { isDatabaseUnavailable } from "../io/database-errors.js";
-import { renderGraphiQL } from "@graphql-yoga/render-graphiql";
-import { EXAMPLE_QUERIES, exampleTab } from "./examples.js";
-import type { StatementService } from "../statements/statement-service.js";
 import type { RegistryService } from "../registry/registry-service.js";
-import type { ReportContext } from "../context.js";
+import type { StatementService } from "../statements/statement-service.js";
 import type { GraphQLContext } from "./builder.js";
+import { EXAMPLE_QUERIES, exampleTab } from "./examples.js";
 import { armor, nestingLimit, reportCost } from "./limits.js";
 import { countingDb, createLoaders } from "./loaders.js";
 import { schema } from "./schema.js";
@@ -23,7 +24,10 @@ const sqlCountExtension: Plugin<GraphQLContext> = {
   onExecute: ({ args }) => ({
     onExecuteDone: ({ result, setResult }) => {
       if (Symbol.asyncIterator in result) return;
-      setResult({ ...result, extensions: { ...result.extensions, sqlQueries: (args.contextValue as GraphQLContext).sqlQueries() } });
+      setResult({
+        ...result,
+        extensions: { ...result.extensions, sqlQueries: (args.contextValue as GraphQLContext).sqlQueries() },
+      });
     },
   }),
 };
@@ -38,11 +42,20 @@ export function createGraphQL(reports: ReportContext, services: GraphQLContext["
     // GraphiQL from the bundled assets of @graphql-yoga/render-graphiql (no CDN: it works
     // offline), with the README's example queries as tabs.
     renderGraphiQL,
-    graphiql: { title: "kUSD transparency GraphQL", defaultTabs: EXAMPLE_QUERIES.map((e) => ({ query: exampleTab(e) })) },
+    graphiql: {
+      title: "kUSD transparency GraphQL",
+      defaultTabs: EXAMPLE_QUERIES.map((e) => ({ query: exampleTab(e) })),
+    },
     plugins: [armor(), nestingLimit(), reportCost(), sqlCountExtension],
     context: ({ request }) => {
       const counted = countingDb(reports.db);
-      return { reports: { ...reports, db: counted.db }, loaders: createLoaders(counted.db), sqlQueries: counted.count, signal: request.signal, services };
+      return {
+        reports: { ...reports, db: counted.db },
+        loaders: createLoaders(counted.db),
+        sqlQueries: counted.count,
+        signal: request.signal,
+        services,
+      };
     },
   });
 }
@@ -54,7 +67,12 @@ function maskUnlessDatabaseDown(error: unknown, message: string, isDev?: boolean
   const e = databaseUnavailable();
   return createGraphQLError(e.message, {
     path: (error as { path?: readonly (string | number)[] }).path,
-    extensions: { code: "UNAVAILABLE", reason: e.code, ...e.details, http: { status: 503, headers: { "Retry-After": String(e.details.retryAfterSeconds) } } },
+    extensions: {
+      code: "UNAVAILABLE",
+      reason: e.code,
+      ...e.details,
+      http: { status: 503, headers: { "Retry-After": String(e.details.retryAfterSeconds) } },
+    },
   });
 }
 
@@ -83,6 +101,9 @@ export function malformedGetParams(url: URL): string | null {
  */
 export function withGraphQLErrorBody(res: Response): Promise<Response> {
   if (res.status < 400) return Promise.resolve(res);
-  const message = res.status === 415 ? "POST a JSON body with Content-Type: application/json (or use GET with ?query=)" : `request refused (${res.status})`;
+  const message =
+    res.status === 415
+      ? "POST a JSON body with Content-Type: application/json (or use GET with ?query=)"
+      : `request refused (${res.status})`;
   return withBodyIfEmpty(res, () => ({ errors: [{ message, extensions: { code: "BAD_REQUEST" } }] }));
 }

@@ -1,20 +1,21 @@
 /** GET /api/health and GET /.well-known/security.txt. */
 import { Hono } from "hono";
-import { HealthSchema, buildHealth, type DependencyState } from "../../core/monitoring/health.js";
-import { isDatabaseUnavailable } from "../io/database-errors.js";
-import { readVenueNow } from "../reserves/por-service.js";
-import { buildSecurityTxt, securityTxtExpired, type SecurityTxtConfig } from "../../core/security-txt.js";
+import { STATEMENT_MAX_AGE_SECONDS } from "../../core/attestation/verify.js";
+import { buildHealth, type DependencyState, HealthSchema } from "../../core/monitoring/health.js";
+import type { ServiceEnv } from "../../core/network/env.js";
+import { buildSecurityTxt, type SecurityTxtConfig, securityTxtExpired } from "../../core/security-txt.js";
+import { CAUGHT_UP_LAG, type ReportContext } from "../context.js";
 import { errorBody } from "../http/errors.js";
 import { contract } from "../http/route-contract.js";
+import { isDatabaseUnavailable } from "../io/database-errors.js";
 import { indexedHead } from "../io/indexed-reads.js";
-import { CAUGHT_UP_LAG, type ReportContext } from "../context.js";
-import type { ServiceEnv } from "../../core/network/env.js";
-
-import { STATEMENT_MAX_AGE_SECONDS } from "../../core/attestation/verify.js";
+import { readVenueNow } from "../reserves/por-service.js";
 
 export const healthContract = {
-  summary: "Whether the service serves current figures: the indexer's lag behind the chain and the age of the latest signed statement",
-  description: "Always 200 with `ok` and the reasons (Ponder's /ready is the probe that answers 503 until the backfill is done).",
+  summary:
+    "Whether the service serves current figures: the indexer's lag behind the chain and the age of the latest signed statement",
+  description:
+    "Always 200 with `ok` and the reasons (Ponder's /ready is the probe that answers 503 until the backfill is done).",
   tags: ["Monitoring"],
   response: HealthSchema,
 };
@@ -32,14 +33,20 @@ async function probe<T>(read: () => Promise<T>): Promise<{ value: T | null; stat
     return { value: await Promise.race([read(), timeout]), state: { ok: true, detail: "answered" } };
   } catch (e) {
     // viem's shortMessage, never the whole message: that one names the RPC URL, which may carry a key.
-    const detail = isDatabaseUnavailable(e) ? "database_unavailable" : ((e as { shortMessage?: string }).shortMessage ?? (e as Error).message.split("\n")[0]!);
+    const detail = isDatabaseUnavailable(e)
+      ? "database_unavailable"
+      : ((e as { shortMessage?: string }).shortMessage ?? (e as Error).message.split("\n")[0]!);
     return { value: null, state: { ok: false, detail } };
   } finally {
     clearTimeout(timer);
   }
 }
 
-export type HealthRoutesOptions = { statementSignedAt: () => Promise<number | null>; securityTxt: Omit<SecurityTxtConfig, "canonical"> | null; siteUrl: string };
+export type HealthRoutesOptions = {
+  statementSignedAt: () => Promise<number | null>;
+  securityTxt: Omit<SecurityTxtConfig, "canonical"> | null;
+  siteUrl: string;
+};
 
 export function healthRoutes(ctx: ReportContext, o: HealthRoutesOptions) {
   const app = new Hono();
@@ -63,22 +70,46 @@ export function healthRoutes(ctx: ReportContext, o: HealthRoutesOptions) {
           database: head.state,
           operatorStore: signedAt.state,
           chain: chain.state,
-          venue: venue === null ? { ok: null, detail: "no venue configured" } : venue.state ? { ok: true, detail: "answered clearinghouseState" } : { ok: false, detail: venue.reason ?? "not read" },
+          venue:
+            venue === null
+              ? { ok: null, detail: "no venue configured" }
+              : venue.state
+                ? { ok: true, detail: "answered clearinghouseState" }
+                : { ok: false, detail: venue.reason ?? "not read" },
         },
       }),
     );
   });
   app.get("/.well-known/security.txt", (c) => {
     const s = o.securityTxt;
-    if (!s) return c.json(errorBody("not_configured", "no security contact is configured (KUSD_SECURITY_CONTACT and KUSD_SECURITY_EXPIRES)"), 404);
-    if (securityTxtExpired(s.expires)) return c.json(errorBody("expired", `the configured security.txt expired at ${s.expires} (KUSD_SECURITY_EXPIRES)`), 404);
-    return c.text(buildSecurityTxt({ ...s, canonical: `${o.siteUrl}/.well-known/security.txt` }), 200, { "Content-Type": "text/plain; charset=utf-8" });
+    if (!s)
+      return c.json(
+        errorBody(
+          "not_configured",
+          "no security contact is configured (KUSD_SECURITY_CONTACT and KUSD_SECURITY_EXPIRES)",
+        ),
+        404,
+      );
+    if (securityTxtExpired(s.expires))
+      return c.json(
+        errorBody("expired", `the configured security.txt expired at ${s.expires} (KUSD_SECURITY_EXPIRES)`),
+        404,
+      );
+    return c.text(buildSecurityTxt({ ...s, canonical: `${o.siteUrl}/.well-known/security.txt` }), 200, {
+      "Content-Type": "text/plain; charset=utf-8",
+    });
   });
   return app;
 }
 
 /** security.txt's fields from KUSD_SECURITY_CONTACT, KUSD_SECURITY_EXPIRES and KUSD_SECURITY_POLICY; null without the first two. */
-export function securityTxtFromEnv(e: Pick<ServiceEnv, "KUSD_SECURITY_CONTACT" | "KUSD_SECURITY_EXPIRES" | "KUSD_SECURITY_POLICY">): HealthRoutesOptions["securityTxt"] {
+export function securityTxtFromEnv(
+  e: Pick<ServiceEnv, "KUSD_SECURITY_CONTACT" | "KUSD_SECURITY_EXPIRES" | "KUSD_SECURITY_POLICY">,
+): HealthRoutesOptions["securityTxt"] {
   if (!e.KUSD_SECURITY_CONTACT?.length || !e.KUSD_SECURITY_EXPIRES) return null;
-  return { contacts: e.KUSD_SECURITY_CONTACT, expires: e.KUSD_SECURITY_EXPIRES, ...(e.KUSD_SECURITY_POLICY && { policy: e.KUSD_SECURITY_POLICY }) };
+  return {
+    contacts: e.KUSD_SECURITY_CONTACT,
+    expires: e.KUSD_SECURITY_EXPIRES,
+    ...(e.KUSD_SECURITY_POLICY && { policy: e.KUSD_SECURITY_POLICY }),
+  };
 }

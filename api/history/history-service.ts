@@ -3,14 +3,22 @@
  * block hash: rows at a block never change, and a reorg changes the hash), then the pure
  * planner and builder. No chain read per point; the commands in verifyVia re-check the last one.
  */
-import { buildHistory, knownBlocks, planPoints, HistoryRangeError, type HistoryInterval, type HistoryRows, type HistorySeries } from "../../core/history/series.js";
-import { isoTime } from "../../core/reserves/units.js";
+import {
+  buildHistory,
+  type HistoryInterval,
+  HistoryRangeError,
+  type HistoryRows,
+  type HistorySeries,
+  knownBlocks,
+  planPoints,
+} from "../../core/history/series.js";
 import { PSM_KEYS } from "../../core/reserves/por/snapshot.js";
+import { isoTime } from "../../core/reserves/units.js";
+import { type ReportContext, reportBlockHash, resolveReportBlock } from "../context.js";
 import { badRequest } from "../http/errors.js";
-import { memo, perObject } from "../io/memo.js";
 import { historyRowsUpTo } from "../io/history-reads.js";
+import { memo, perObject } from "../io/memo.js";
 import { PinnedReader } from "../io/pinned-reader.js";
-import { reportBlockHash, resolveReportBlock, type ReportContext } from "../context.js";
 import { snapshotAddresses } from "../reserves/por-service.js";
 
 export type HistoryQuery = { interval: HistoryInterval; fromBlock?: bigint; toBlock?: bigint; step?: bigint };
@@ -20,7 +28,8 @@ const keptRows = perObject((_ctx: ReportContext) => memo<HistoryRows>({ max: 8 }
 /** The indexed rows behind the series up to `toBlock`, kept per block and block hash. */
 export async function historyRowsAt(ctx: ReportContext, toBlock: bigint): Promise<HistoryRows> {
   const n = ctx.network;
-  const read = () => historyRowsUpTo(ctx.db, { usdc: n.usdc.address, kUSD: n.kUSD.address, psms: snapshotAddresses(ctx).psms }, toBlock);
+  const read = () =>
+    historyRowsUpTo(ctx.db, { usdc: n.usdc.address, kUSD: n.kUSD.address, psms: snapshotAddresses(ctx).psms }, toBlock);
   const hash = await reportBlockHash(ctx, toBlock);
   return hash ? keptRows(ctx)(`${toBlock}:${hash}`, read) : read();
 }
@@ -29,13 +38,22 @@ export async function historyRowsAt(ctx: ReportContext, toBlock: bigint): Promis
 function verifyCommands(ctx: ReportContext, blockNumber: bigint): string[] {
   const n = ctx.network;
   const r = new PinnedReader(ctx.base, blockNumber, n.reporting.publicRpc.base);
-  const bal = (token: `0x${string}`, holder: `0x${string}`) => ({ to: token, signature: "balanceOf(address)(uint256)", args: [holder] as const });
+  const bal = (token: `0x${string}`, holder: `0x${string}`) => ({
+    to: token,
+    signature: "balanceOf(address)(uint256)",
+    args: [holder] as const,
+  });
   const line = (spec: Parameters<PinnedReader["command"]>[0], field: string) => r.recheckCommand(spec, field);
   return [
     line({ to: n.kUSD.address, signature: "totalSupply()(uint256)" }, "kusdSupplyWei"),
     ...PSM_KEYS.map((k) => line(bal(n.usdc.address, n.psms[k].address), `psmUSDC.${k} (6 decimals)`)),
-    ...PSM_KEYS.map((k) => line(bal(n.kUSD.address, n.psms[k].address), `kUSD held by ${k} (kusdOutstandingWei = supply − these)`)),
-    line({ to: n.stakingVaults.skUSD.address, signature: "convertToAssets(uint256)(uint256)", args: [10n ** 24n] }, "skusdSharePrice (at its own block)"),
+    ...PSM_KEYS.map((k) =>
+      line(bal(n.kUSD.address, n.psms[k].address), `kUSD held by ${k} (kusdOutstandingWei = supply − these)`),
+    ),
+    line(
+      { to: n.stakingVaults.skUSD.address, signature: "convertToAssets(uint256)(uint256)", args: [10n ** 24n] },
+      "skusdSharePrice (at its own block)",
+    ),
   ];
 }
 
@@ -43,7 +61,11 @@ export async function loadHistory(ctx: ReportContext, q: HistoryQuery): Promise<
   const first = BigInt(ctx.network.kUSD.startBlock);
   const to = await resolveReportBlock(ctx, q.toBlock === undefined ? undefined : String(q.toBlock));
   const fromBlock = q.fromBlock ?? first;
-  if (fromBlock < first) throw badRequest("block_before_deployment", `fromBlock ${fromBlock} is before kUSD was deployed (block ${first})`, { fromBlock: Number(fromBlock), firstBlock: Number(first) });
+  if (fromBlock < first)
+    throw badRequest("block_before_deployment", `fromBlock ${fromBlock} is before kUSD was deployed (block ${first})`, {
+      fromBlock: Number(fromBlock),
+      firstBlock: Number(first),
+    });
   const rows = await historyRowsAt(ctx, to.blockNumber);
   let plan: ReturnType<typeof planPoints>;
   try {

@@ -2,10 +2,10 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { HISTORY_INTERVALS, HistorySeriesSchema, MAX_HISTORY_POINTS } from "../../core/history/series.js";
-import { blockBound } from "../http/query-params.js";
-import { contract, validQuery } from "../http/route-contract.js";
-import { reportCacheControl } from "../http/rendered.js";
 import type { ReportContext } from "../context.js";
+import { blockBound } from "../http/query-params.js";
+import { reportCacheControl } from "../http/rendered.js";
+import { contract, validQuery } from "../http/route-contract.js";
 import { loadHistory } from "./history-service.js";
 
 export const historyContract = {
@@ -13,7 +13,10 @@ export const historyContract = {
   description: `Each point is the state at its blockNumber (a direct read there gives the same figures): kUSD supply and outstanding, USDC per PSM, psmUSDC/outstanding, skUSD's share price (with its sample's block) and redemptions since the previous point. At most ${MAX_HISTORY_POINTS} points.`,
   tags: ["Reserves"],
   query: z.object({
-    interval: z.enum(HISTORY_INTERVALS, { error: `interval must be one of ${HISTORY_INTERVALS.join(", ")}` }).optional().describe("DAY (default), WEEK, or BLOCKS with step"),
+    interval: z
+      .enum(HISTORY_INTERVALS, { error: `interval must be one of ${HISTORY_INTERVALS.join(", ")}` })
+      .optional()
+      .describe("DAY (default), WEEK, or BLOCKS with step"),
     fromBlock: blockBound("fromBlock").describe("first block (default: kUSD's deployment block)"),
     toBlock: blockBound("toBlock").describe("last block (default: the indexed head)"),
     step: z
@@ -31,7 +34,12 @@ export function historyRoutes(ctx: ReportContext) {
   const app = new Hono();
   app.get("/api/history", ...contract(historyContract), async (c) => {
     const q = validQuery(c, historyContract);
-    const series = await loadHistory(ctx, { interval: q.interval ?? "DAY", fromBlock: q.fromBlock, toBlock: q.toBlock, step: q.step });
+    const series = await loadHistory(ctx, {
+      interval: q.interval ?? "DAY",
+      fromBlock: q.fromBlock,
+      toBlock: q.toBlock,
+      step: q.step,
+    });
     // Pinned to a final toBlock, a series never changes; otherwise it moves with the head.
     const at = { blockNumber: BigInt(series.toBlock), head: { blockNumber: BigInt(series.indexedHead.blockNumber) } };
     c.header("Cache-Control", reportCacheControl(at, q.toBlock?.toString()));

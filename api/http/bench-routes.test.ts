@@ -1,10 +1,11 @@
-import { withApiErrors } from "./errors.js";
 import { describe, expect, it } from "vitest";
 import { benchRoutes, constantBody } from "./bench-routes.js";
+import { withApiErrors } from "./errors.js";
 
 describe("constant bench route", () => {
   it("serialises to the size asked for", () => {
-    for (const bytes of [32, 100, 1_000, 36_108, 250_000]) expect(JSON.stringify(constantBody(bytes)).length).toBe(bytes);
+    for (const bytes of [32, 100, 1_000, 36_108, 250_000])
+      expect(JSON.stringify(constantBody(bytes)).length).toBe(bytes);
   });
   it("answers the body, and 400 for a size out of range", async () => {
     const app = withApiErrors(benchRoutes());

@@ -8,7 +8,12 @@ import { badRequest } from "./errors.js";
 
 /** A JSON value whose serialisation is `bytes` long (± a few), shaped like a report: nested objects of short fields. */
 export function constantBody(bytes: number): unknown {
-  const row = { address: "0x0000000000000000000000000000000000000000", usd: 1234.5678, wei: "1234567800000000000000", note: "constant" };
+  const row = {
+    address: "0x0000000000000000000000000000000000000000",
+    usd: 1234.5678,
+    wei: "1234567800000000000000",
+    note: "constant",
+  };
   const rowBytes = JSON.stringify(row).length + 1;
   const rows = Array.from({ length: Math.max(0, Math.floor((bytes - 12) / rowBytes)) }, () => row);
   const pad = Math.max(0, bytes - JSON.stringify({ rows, pad: "" }).length);
@@ -20,7 +25,8 @@ export function benchRoutes() {
   const bodies = new Map<number, unknown>();
   app.get("/__bench/constant", (c) => {
     const bytes = Number(c.req.query("bytes") ?? 1000);
-    if (!Number.isInteger(bytes) || bytes < 32 || bytes > 1_000_000) throw badRequest("invalid_bytes", "bytes must be a whole number from 32 to 1,000,000");
+    if (!Number.isInteger(bytes) || bytes < 32 || bytes > 1_000_000)
+      throw badRequest("invalid_bytes", "bytes must be a whole number from 32 to 1,000,000");
     if (!bodies.has(bytes)) bodies.set(bytes, constantBody(bytes));
     // c.json serialises on every request, as a report route did before its answers were kept.
     return c.json(bodies.get(bytes));

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { Server } from "node:http";
-import { connect, type AddressInfo } from "node:net";
+import { type AddressInfo, connect } from "node:net";
 import { serve } from "@hono/node-server";
 import { Hono } from "hono";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -32,7 +32,9 @@ function parseResponse(buf: Buffer): { response: RawResponse; length: number } |
   const head = buf.indexOf("\r\n\r\n");
   if (head < 0) return null;
   const [statusLine, ...lines] = buf.subarray(0, head).toString("latin1").split("\r\n");
-  const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(":")).trim().toLowerCase(), l.slice(l.indexOf(":") + 1).trim()]));
+  const headers = Object.fromEntries(
+    lines.map((l) => [l.slice(0, l.indexOf(":")).trim().toLowerCase(), l.slice(l.indexOf(":") + 1).trim()]),
+  );
   const status = Number(statusLine!.split(" ")[1]);
   let at = head + 4;
   if (headers["transfer-encoding"] === "chunked") {
@@ -77,7 +79,8 @@ function writeThenReadClient(port: number) {
   });
   return {
     /** Resolves once the kernel has taken every byte (the server read them, or they fit its buffers). */
-    write: (data: Buffer | string) => new Promise<void>((resolve, reject) => socket.write(data, (err) => (err ? reject(err) : resolve()))),
+    write: (data: Buffer | string) =>
+      new Promise<void>((resolve, reject) => socket.write(data, (err) => (err ? reject(err) : resolve()))),
     async read(): Promise<RawResponse> {
       socket.resume();
       for (;;) {
@@ -101,7 +104,9 @@ function writeThenReadClient(port: number) {
 }
 
 const post = (path: string, headers: Record<string, string | number>) =>
-  `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join("")}\r\n`;
+  `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n${Object.entries(headers)
+    .map(([k, v]) => `${k}: ${v}\r\n`)
+    .join("")}\r\n`;
 const chunked = (body: Buffer, size: number) => {
   const parts: Buffer[] = [];
   for (let at = 0; at < body.length; at += size) {
@@ -134,7 +139,13 @@ afterAll(async () => {
 
 function expectPayloadTooLarge(res: RawResponse) {
   expect(res.status).toBe(413);
-  expect(JSON.parse(res.body)).toEqual({ error: { code: "payload_too_large", message: `request bodies are limited to ${MAX} bytes`, details: { maxBytes: MAX } } });
+  expect(JSON.parse(res.body)).toEqual({
+    error: {
+      code: "payload_too_large",
+      message: `request bodies are limited to ${MAX} bytes`,
+      details: { maxBytes: MAX },
+    },
+  });
 }
 
 describe("bodyLimit on a real server, with a client that writes the whole body before reading", () => {
@@ -169,7 +180,12 @@ describe("bodyLimit on a real server, with a client that writes the whole body b
   it("a 1 MB chunked body: a complete 413, and the connection answers the next request", async () => {
     const client = writeThenReadClient(port);
     try {
-      await client.write(Buffer.concat([Buffer.from(post("/echo", { "Transfer-Encoding": "chunked" })), chunked(Buffer.alloc(1024 * 1024, "b"), 16 * 1024)]));
+      await client.write(
+        Buffer.concat([
+          Buffer.from(post("/echo", { "Transfer-Encoding": "chunked" })),
+          chunked(Buffer.alloc(1024 * 1024, "b"), 16 * 1024),
+        ]),
+      );
       const res = await client.read();
       expectPayloadTooLarge(res);
       expect(res.headers.connection).not.toBe("close");
@@ -188,7 +204,9 @@ describe("bodyLimit on a real server, with a client that writes the whole body b
       const plain = await client.read();
       expect(plain.status).toBe(200);
       expect(JSON.parse(plain.body)).toEqual({ length: MAX, sha256: sha256(body) });
-      await client.write(Buffer.concat([Buffer.from(post("/echo", { "Transfer-Encoding": "chunked" })), chunked(body, 1000)]));
+      await client.write(
+        Buffer.concat([Buffer.from(post("/echo", { "Transfer-Encoding": "chunked" })), chunked(body, 1000)]),
+      );
       const buffered = await client.read();
       expect(buffered.status).toBe(200);
       expect(JSON.parse(buffered.body)).toEqual({ length: MAX, sha256: sha256(body) });
@@ -203,7 +221,9 @@ describe("bodyLimit on a real server, with a client that writes the whole body b
       const body = Buffer.alloc(MAX + 1, "c");
       await client.write(Buffer.concat([Buffer.from(post("/echo", { "Content-Length": body.length })), body]));
       expectPayloadTooLarge(await client.read());
-      await client.write(Buffer.concat([Buffer.from(post("/echo", { "Transfer-Encoding": "chunked" })), chunked(body, 4096)]));
+      await client.write(
+        Buffer.concat([Buffer.from(post("/echo", { "Transfer-Encoding": "chunked" })), chunked(body, 4096)]),
+      );
       expectPayloadTooLarge(await client.read());
     } finally {
       client.destroy();
@@ -230,7 +250,9 @@ describe("bodyLimit past its drain caps", () => {
     const client = writeThenReadClient(cappedPort);
     try {
       const t0 = performance.now();
-      await client.write(Buffer.concat([Buffer.from(post("/echo", { "Content-Length": 64 * 1024 })), Buffer.alloc(20 * 1024, "d")]));
+      await client.write(
+        Buffer.concat([Buffer.from(post("/echo", { "Content-Length": 64 * 1024 })), Buffer.alloc(20 * 1024, "d")]),
+      );
       const res = await client.read();
       expectPayloadTooLarge(res);
       expect(res.headers.connection).toBe("close");
@@ -247,7 +269,14 @@ describe("a body in tiny chunks", () => {
     const client = writeThenReadClient(port);
     try {
       // 40,000 chunks of 8 bytes: past DRAIN_MAX_EVENTS at under 512 bytes a chunk.
-      client.write(Buffer.concat([Buffer.from(post("/echo", { "Transfer-Encoding": "chunked" })), chunked(Buffer.alloc(40_000 * 8, "t"), 8)])).catch(() => {});
+      client
+        .write(
+          Buffer.concat([
+            Buffer.from(post("/echo", { "Transfer-Encoding": "chunked" })),
+            chunked(Buffer.alloc(40_000 * 8, "t"), 8),
+          ]),
+        )
+        .catch(() => {});
       const res = await client.read();
       expectPayloadTooLarge(res);
       expect(res.headers.connection).toBe("close");

@@ -28,7 +28,11 @@ export const DRAIN_MAX_EVENTS = 20_000;
 
 export type BodyLimitOptions = { maxBytes: number; drainMaxBytes?: number; drainMaxMs?: number };
 
-export function bodyLimit({ maxBytes, drainMaxBytes = DRAIN_MAX_BYTES, drainMaxMs = DRAIN_MAX_MS }: BodyLimitOptions): MiddlewareHandler {
+export function bodyLimit({
+  maxBytes,
+  drainMaxBytes = DRAIN_MAX_BYTES,
+  drainMaxMs = DRAIN_MAX_MS,
+}: BodyLimitOptions): MiddlewareHandler {
   const tooLarge = (c: Context, drained: boolean) => {
     if (!drained) c.header("Connection", "close");
     return c.json(errorBody("payload_too_large", `request bodies are limited to ${maxBytes} bytes`, { maxBytes }), 413);
@@ -66,7 +70,9 @@ export function bodyLimit({ maxBytes, drainMaxBytes = DRAIN_MAX_BYTES, drainMaxM
         chunks.push(value);
       }
     }
-    const drained = incoming ? await drainIncoming(incoming, seen, drainMaxBytes, drainMaxMs) : await drain(reader, seen, drainMaxBytes, drainMaxMs);
+    const drained = incoming
+      ? await drainIncoming(incoming, seen, drainMaxBytes, drainMaxMs)
+      : await drain(reader, seen, drainMaxBytes, drainMaxMs);
     return tooLarge(c, drained);
   };
 }
@@ -106,7 +112,12 @@ function drainIncoming(incoming: IncomingMessage, seen: number, maxBytes: number
 }
 
 /** Reads and drops the rest of a Fetch body (no Node request underneath): true when it ended within the caps (`seen` bytes already read count). */
-async function drain(reader: ReadableStreamDefaultReader<Uint8Array>, seen: number, maxBytes: number, maxMs: number): Promise<boolean> {
+async function drain(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  seen: number,
+  maxBytes: number,
+  maxMs: number,
+): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
   const timeUp = new Promise<"time up">((resolve) => (timer = setTimeout(() => resolve("time up"), maxMs)));
   let ended = false;

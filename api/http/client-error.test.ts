@@ -25,7 +25,11 @@ describe("clientErrorResponse", () => {
     expect(bad.startsWith("HTTP/1.1 400 ")).toBe(true);
     const body = bad.slice(bad.indexOf("\r\n\r\n") + 4);
     expect(bad).toContain(`Content-Length: ${Buffer.byteLength(body)}\r\n`);
-    expect(bodyOf(bad).error).toEqual({ code: "malformed_request", message: "the request is not valid HTTP", details: { parser: "HPE_INVALID_HEADER_TOKEN" } });
+    expect(bodyOf(bad).error).toEqual({
+      code: "malformed_request",
+      message: "the request is not valid HTTP",
+      details: { parser: "HPE_INVALID_HEADER_TOKEN" },
+    });
   });
 });
 

@@ -12,7 +12,12 @@ import type { Duplex } from "node:stream";
 export function clientErrorResponse(parserCode: string | undefined): string {
   const [status, reason, code, message] =
     parserCode === "HPE_HEADER_OVERFLOW"
-      ? [431, "Request Header Fields Too Large", "request_header_fields_too_large", "the request headers are larger than the server accepts"]
+      ? [
+          431,
+          "Request Header Fields Too Large",
+          "request_header_fields_too_large",
+          "the request headers are larger than the server accepts",
+        ]
       : parserCode === "HPE_REQUEST_TIMEOUT" || parserCode === "ERR_HTTP_REQUEST_TIMEOUT"
         ? [408, "Request Timeout", "request_timeout", "the request was not received in time"]
         : [400, "Bad Request", "malformed_request", "the request is not valid HTTP"];

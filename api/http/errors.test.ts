@@ -32,6 +32,8 @@ describe("onApiError", () => {
   it("answers an ApiError with its own status, code and details", async () => {
     const res = await app().request("/refused");
     expect(res.status).toBe(422);
-    expect(await res.json()).toEqual({ error: { code: "block_not_indexed", message: "block 9 is past the indexed head", details: { block: "9" } } });
+    expect(await res.json()).toEqual({
+      error: { code: "block_not_indexed", message: "block 9 is past the indexed head", details: { block: "9" } },
+    });
   });
 });

@@ -3,11 +3,11 @@
  * Codes are stable strings clients can match on; the status is 4xx for anything the caller
  * can fix, and a handler bug is masked as `internal_error` without internals.
  */
-import { Hono, type Context } from "hono";
+import { type Context, Hono } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { KusdError } from "../../core/errors.js";
-import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from "../io/database-errors.js";
 import { CHAIN_RETRY_AFTER_SECONDS, isChainUnavailable } from "../io/chain-errors.js";
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from "../io/database-errors.js";
 
 /** A KusdError with the HTTP status the edge answers it with. */
 export class ApiError extends KusdError {
@@ -22,7 +22,8 @@ export class ApiError extends KusdError {
   }
 }
 
-export const badRequest = (code: string, message: string, details?: Record<string, unknown>) => new ApiError(400, code, message, details);
+export const badRequest = (code: string, message: string, details?: Record<string, unknown>) =>
+  new ApiError(400, code, message, details);
 
 export function errorBody(code: string, message: string, details: Record<string, unknown> = {}) {
   return { error: { code, message, details } };
@@ -37,17 +38,24 @@ const STATUS_OF_CODE: Record<string, ContentfulStatusCode> = {
 
 /** The database down (stopped, restarting, unreachable): the caller may retry, nothing is wrong with the request. */
 export const databaseUnavailable = () =>
-  new ApiError(503, "database_unavailable", "the database is unavailable; retry after Retry-After seconds", { retryAfterSeconds: DATABASE_RETRY_AFTER_SECONDS });
+  new ApiError(503, "database_unavailable", "the database is unavailable; retry after Retry-After seconds", {
+    retryAfterSeconds: DATABASE_RETRY_AFTER_SECONDS,
+  });
 
 /** The answer an error gets at the edge: ApiError as itself, a domain error by its code, the database or the chain RPC down as 503, else null. */
 export function asApiError(err: unknown): ApiError | null {
   if (err instanceof ApiError) return err;
   if (isDatabaseUnavailable(err)) return databaseUnavailable();
-  if (isChainUnavailable(err)) return new ApiError(503, "chain_read_failed", "the chain RPC did not answer; retry after Retry-After seconds", { retryAfterSeconds: CHAIN_RETRY_AFTER_SECONDS });
+  if (isChainUnavailable(err))
+    return new ApiError(503, "chain_read_failed", "the chain RPC did not answer; retry after Retry-After seconds", {
+      retryAfterSeconds: CHAIN_RETRY_AFTER_SECONDS,
+    });
   const status = err instanceof KusdError ? STATUS_OF_CODE[err.code] : undefined;
   if (!status || !(err instanceof KusdError)) return null;
   // A domain error's details may hold bigints (a block number): as decimal strings, JSON can carry them.
-  const details = JSON.parse(JSON.stringify(err.details, (_k, v) => (typeof v === "bigint" ? v.toString() : v))) as Record<string, unknown>;
+  const details = JSON.parse(
+    JSON.stringify(err.details, (_k, v) => (typeof v === "bigint" ? v.toString() : v)),
+  ) as Record<string, unknown>;
   return new ApiError(status, err.code, err.message, details);
 }
 
@@ -62,7 +70,10 @@ export function onApiError(err: Error, c: Context) {
   // The id joins the caller's report to the log line; nothing else of the failure leaves the process.
   const requestId = (c.get("requestId") as string | undefined) ?? crypto.randomUUID();
   console.error(`[api] ${requestId} ${c.req.method} ${c.req.path}:`, err);
-  return c.json(errorBody("internal_error", "internal error: report the requestId to the operator", { requestId }), 500);
+  return c.json(
+    errorBody("internal_error", "internal error: report the requestId to the operator", { requestId }),
+    500,
+  );
 }
 
 /**

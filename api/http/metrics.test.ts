@@ -5,7 +5,12 @@ import { inputs } from "../../core/reserves/por/fixture.js";
 import { buildPorReport } from "../../core/reserves/por/por-report.js";
 import { createKusdMetrics } from "./metrics.js";
 
-const line = (text: string, metric: string) => text.split("\n").find((l) => l.startsWith(metric))?.split(" ").at(-1);
+const line = (text: string, metric: string) =>
+  text
+    .split("\n")
+    .find((l) => l.startsWith(metric))
+    ?.split(" ")
+    .at(-1);
 
 describe("kUSD's /metrics figures", () => {
   it("are read at scrape time from the report, the store, the index and the chain", async () => {
@@ -32,10 +37,24 @@ describe("kUSD's /metrics figures", () => {
 
   it("leave out what is unknown instead of exporting 0", async () => {
     const registry = new Registry();
-    createKusdMetrics(registry).attach({ por: async () => null, statementSignedAt: async () => null, violations: async () => null, heads: async () => [{ chain: "base", indexed: null, head: 100n }] });
+    createKusdMetrics(registry).attach({
+      por: async () => null,
+      statementSignedAt: async () => null,
+      violations: async () => null,
+      heads: async () => [{ chain: "base", indexed: null, head: 100n }],
+    });
     const text = await registry.metrics();
-    for (const m of ["kusd_backing_ratio{", "kusd_outstanding ", "kusd_statement_age_seconds ", "kusd_registry_violations ", "kusd_indexed_lag_blocks{"]) {
-      expect(text.split("\n").some((l) => l.startsWith(m)), m).toBe(false);
+    for (const m of [
+      "kusd_backing_ratio{",
+      "kusd_outstanding ",
+      "kusd_statement_age_seconds ",
+      "kusd_registry_violations ",
+      "kusd_indexed_lag_blocks{",
+    ]) {
+      expect(
+        text.split("\n").some((l) => l.startsWith(m)),
+        m,
+      ).toBe(false);
     }
   });
 
@@ -57,8 +76,12 @@ describe("kUSD's /metrics figures", () => {
     await app.request("/paid/no-such-route");
     const text = await registry.metrics();
     expect(line(text, 'kusd_paid_settlements_total{route="GET /paid/reserves"}')).toBe("2");
-    expect(line(text, 'kusd_paid_refusals_total{route="GET /paid/reserves",status="409",reason="payment_already_used"}')).toBe("1");
-    expect(line(text, 'kusd_paid_refusals_total{route="GET /paid/reserves",status="402",reason="payment_required"}')).toBe("1");
+    expect(
+      line(text, 'kusd_paid_refusals_total{route="GET /paid/reserves",status="409",reason="payment_already_used"}'),
+    ).toBe("1");
+    expect(
+      line(text, 'kusd_paid_refusals_total{route="GET /paid/reserves",status="402",reason="payment_required"}'),
+    ).toBe("1");
     expect(line(text, 'kusd_paid_refusals_total{route="other",status="404",reason="not_found"}')).toBe("1");
   });
 });

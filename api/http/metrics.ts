@@ -8,9 +8,9 @@
 import { decodePaymentRequiredHeader } from "@x402/core/http";
 import type { MiddlewareHandler } from "hono";
 import { Counter, Gauge, Histogram, type Registry } from "prom-client";
-import { porMetricSamples, type MetricSample } from "../../core/monitoring/por-metrics.js";
-import { memo } from "../io/memo.js";
+import { type MetricSample, porMetricSamples } from "../../core/monitoring/por-metrics.js";
 import type { PorReport } from "../../core/reserves/por/por-report.js";
+import { memo } from "../io/memo.js";
 
 export type MetricSources = {
   /** The reserves report at the indexed head, or null when it cannot be built. */
@@ -48,7 +48,14 @@ export function createKusdMetrics(registry: Registry): KusdMetrics {
   // One report per scrape, however many gauges collect from it.
   const perScrape = memo<MetricSample[] | null>({ max: 1, ttlMs: 500 });
   const reportSamples = () =>
-    perScrape("por", async () => (sources ? sources.por().then((r) => (r ? porMetricSamples(r) : null), () => null) : null));
+    perScrape("por", async () =>
+      sources
+        ? sources.por().then(
+            (r) => (r ? porMetricSamples(r) : null),
+            () => null,
+          )
+        : null,
+    );
 
   for (const [name, labelNames] of REPORT_GAUGES) {
     new Gauge({
@@ -94,8 +101,18 @@ export function createKusdMetrics(registry: Registry): KusdMetrics {
       }
     },
   });
-  const settlements = new Counter({ name: "kusd_paid_settlements_total", help: "Paid answers delivered with an on-chain settlement", labelNames: ["route"], registers: [registry] });
-  const refusals = new Counter({ name: "kusd_paid_refusals_total", help: "Paid requests answered 4xx, by status and error code", labelNames: ["route", "status", "reason"], registers: [registry] });
+  const settlements = new Counter({
+    name: "kusd_paid_settlements_total",
+    help: "Paid answers delivered with an on-chain settlement",
+    labelNames: ["route"],
+    registers: [registry],
+  });
+  const refusals = new Counter({
+    name: "kusd_paid_refusals_total",
+    help: "Paid requests answered 4xx, by status and error code",
+    labelNames: ["route", "status", "reason"],
+    registers: [registry],
+  });
   const builds = new Histogram({
     name: "kusd_report_build_seconds",
     help: "Time to build a report at a block (cached builds are not counted)",
@@ -117,7 +134,16 @@ export function createKusdMetrics(registry: Registry): KusdMetrics {
       const status = c.res.status;
       if (status >= 200 && status < 300 && c.res.headers.get("PAYMENT-RESPONSE")) settlements.inc({ route });
       else if (status >= 400 && status < 500) {
-        const reason = status === 402 ? refusedPayment(c.res.headers.get("PAYMENT-REQUIRED")) : await c.res.clone().json().then((b: { error?: { code?: string } }) => b?.error?.code ?? "unknown", () => "unknown");
+        const reason =
+          status === 402
+            ? refusedPayment(c.res.headers.get("PAYMENT-REQUIRED"))
+            : await c.res
+                .clone()
+                .json()
+                .then(
+                  (b: { error?: { code?: string } }) => b?.error?.code ?? "unknown",
+                  () => "unknown",
+                );
         refusals.inc({ route, status: String(status), reason });
       }
     },
@@ -145,7 +171,8 @@ function refusedPayment(header: string | null): string {
 }
 
 const HELP: Record<(typeof REPORT_GAUGES)[number][0], string> = {
-  kusd_backing_ratio: "Backing ratio at the report's block: psm = PSM USDC / outstanding kUSD (spec 2.3 rule 2); aggregate_usd = collateral USD / liabilities USD",
+  kusd_backing_ratio:
+    "Backing ratio at the report's block: psm = PSM USDC / outstanding kUSD (spec 2.3 rule 2); aggregate_usd = collateral USD / liabilities USD",
   kusd_outstanding: "kUSD outstanding: totalSupply minus what the three PSMs hold (the liability)",
   kusd_total_supply: "kUSD totalSupply()",
   kusd_psm_usdc: "USDC held by each PSM",

@@ -29,13 +29,17 @@ export function openApiDocument(app: Hono, o: OpenApiOptions): () => Promise<unk
         info: {
           title: "kUSD transparency API",
           version: o.version,
-          description: "Reserves, liabilities, solvency, redemption capacity, yield and the account registry of kUSD, each figure recomputable from public chain and venue reads (the verifyVia commands). Free endpoints; the paid gateway is described at /paid/openapi.json.",
+          description:
+            "Reserves, liabilities, solvency, redemption capacity, yield and the account registry of kUSD, each figure recomputable from public chain and venue reads (the verifyVia commands). Free endpoints; the paid gateway is described at /paid/openapi.json.",
           license: { name: "MIT", identifier: "MIT" },
         },
         servers: [{ url: o.siteUrl }],
         components: { schemas: { Error: z.toJSONSchema(ErrorSchema, { target: "draft-2020-12" }) as never } },
       },
       exclude: [/^\/paid/, /^\/graphql/, /^\/sql/, /^\/ponder/, "/api/openapi.json"],
-      defaultValidationErrorResponse: { description: "a query parameter is malformed", content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } },
+      defaultValidationErrorResponse: {
+        description: "a query parameter is malformed",
+        content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
+      },
     }));
 }

@@ -4,12 +4,13 @@
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { Hono } from "hono";
 import { serveStatic } from "@hono/node-server/serve-static";
+import { Hono } from "hono";
 import { errorBody } from "./errors.js";
 
 /** Scripts, styles and reads from this origin only; uPlot and Preact set inline styles. */
-const PAGE_CSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
+const PAGE_CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
 
 export function pageRoutes(dir: string) {
   const app = new Hono();
@@ -17,10 +18,21 @@ export function pageRoutes(dir: string) {
   app.get(
     "/assets/*",
     // Names carry a content hash: a file never changes under its name.
-    serveStatic({ root: dir, onFound: (_path, c) => { c.header("Cache-Control", "public, max-age=31536000, immutable"); } }),
+    serveStatic({
+      root: dir,
+      onFound: (_path, c) => {
+        c.header("Cache-Control", "public, max-age=31536000, immutable");
+      },
+    }),
   );
   app.get("/", async (c, next) => {
-    if (!existsSync(index)) return c.json(errorBody("page_not_built", "the reserves page is not built: run `npm run build:page` (npm start builds it)", { dir }), 503);
+    if (!existsSync(index))
+      return c.json(
+        errorBody("page_not_built", "the reserves page is not built: run `npm run build:page` (npm start builds it)", {
+          dir,
+        }),
+        503,
+      );
     c.header("Content-Security-Policy", PAGE_CSP);
     c.header("Cache-Control", "no-cache");
     return serveStatic({ path: index })(c, next);

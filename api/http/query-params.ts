@@ -10,12 +10,18 @@ const MAX_BLOCK_DIGITS = 15;
 /** `?block=N`, `latest` or absent (the indexed head); range checks need the head and live in the handler. */
 export const blockParam = z
   .string()
-  .regex(new RegExp(`^(latest|\\d{1,${MAX_BLOCK_DIGITS}})?$`), "block must be a non-negative decimal integer or 'latest'")
+  .regex(
+    new RegExp(`^(latest|\\d{1,${MAX_BLOCK_DIGITS}})?$`),
+    "block must be a non-negative decimal integer or 'latest'",
+  )
   .optional()
   .describe("Block the report is pinned to: a decimal block number or 'latest' (default: the indexed head)");
 
 /** The refusals every report pinned by `blockParam` documents. */
-export const blockParamErrors = { 422: "the block is past the indexed head", 503: "the indexer has not reached the protocol yet" } as const;
+export const blockParamErrors = {
+  422: "the block is past the indexed head",
+  503: "the indexer has not reached the protocol yet",
+} as const;
 
 /** A block bound of a range (`fromBlock`, `toBlock`): absent means the handler's default. */
 export const blockBound = (name: string) =>
@@ -31,7 +37,13 @@ export const limitParam = (max: number, fallback: number) =>
     .string()
     .regex(/^\d{1,4}$/, `limit must be an integer from 1 to ${max}`)
     .transform(Number)
-    .pipe(z.number().int().min(1, `limit must be an integer from 1 to ${max}`).max(max, `limit must be an integer from 1 to ${max}`))
+    .pipe(
+      z
+        .number()
+        .int()
+        .min(1, `limit must be an integer from 1 to ${max}`)
+        .max(max, `limit must be an integer from 1 to ${max}`),
+    )
     .optional()
     .transform((n) => n ?? fallback)
     .describe(`Page size, 1 to ${max} (default ${fallback})`);

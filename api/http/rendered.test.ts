@@ -15,11 +15,21 @@ describe("render", () => {
 describe("reportCacheControl", () => {
   const head = { blockNumber: 1_000n };
   it("immutable only for ?block=N at a final block", () => {
-    expect(reportCacheControl({ blockNumber: head.blockNumber - FINAL_DEPTH, head }, String(head.blockNumber - FINAL_DEPTH))).toBe("public, max-age=31536000, immutable");
-    expect(reportCacheControl({ blockNumber: head.blockNumber - FINAL_DEPTH + 1n, head }, "937")).toBe("public, max-age=2");
+    expect(
+      reportCacheControl({ blockNumber: head.blockNumber - FINAL_DEPTH, head }, String(head.blockNumber - FINAL_DEPTH)),
+    ).toBe("public, max-age=31536000, immutable");
+    expect(reportCacheControl({ blockNumber: head.blockNumber - FINAL_DEPTH + 1n, head }, "937")).toBe(
+      "public, max-age=2",
+    );
     expect(reportCacheControl({ blockNumber: 1_000n, head }, undefined)).toBe("public, max-age=2");
     expect(reportCacheControl({ blockNumber: 1_000n, head }, "latest")).toBe("public, max-age=2");
-    expect(reportCacheControl({ blockNumber: head.blockNumber - FINAL_DEPTH, head }, String(head.blockNumber - FINAL_DEPTH), ["stableCaps(address) at 0x…"])).toBe("no-store");
+    expect(
+      reportCacheControl(
+        { blockNumber: head.blockNumber - FINAL_DEPTH, head },
+        String(head.blockNumber - FINAL_DEPTH),
+        ["stableCaps(address) at 0x…"],
+      ),
+    ).toBe("no-store");
   });
 });
 

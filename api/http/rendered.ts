@@ -32,7 +32,11 @@ export const HEAD_MAX_AGE_SECONDS = 2;
  * reach of a reorg: a couple of seconds. A document with a read that did not land is this
  * request's answer only: no cache may keep it.
  */
-export function reportCacheControl(at: { blockNumber: bigint; head: { blockNumber: bigint } }, requestedBlock: string | undefined, failedReads: readonly string[] = []): string {
+export function reportCacheControl(
+  at: { blockNumber: bigint; head: { blockNumber: bigint } },
+  requestedBlock: string | undefined,
+  failedReads: readonly string[] = [],
+): string {
   if (failedReads.length > 0) return "no-store";
   const pinned = requestedBlock !== undefined && requestedBlock !== "" && requestedBlock !== "latest";
   if (pinned && at.blockNumber + FINAL_DEPTH <= at.head.blockNumber) return "public, max-age=31536000, immutable";

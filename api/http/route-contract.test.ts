@@ -14,7 +14,13 @@ const Answer = z.strictObject({ limit: z.number().int(), note: z.string() });
 const listContract = {
   summary: "a list",
   tags: ["Test"],
-  query: z.object({ limit: limitParam(50, 10), after: z.string().regex(/^\d+:\d+$/, "after is <block>:<logIndex>").optional() }),
+  query: z.object({
+    limit: limitParam(50, 10),
+    after: z
+      .string()
+      .regex(/^\d+:\d+$/, "after is <block>:<logIndex>")
+      .optional(),
+  }),
   queryErrorCodes: { after: "invalid_cursor" },
   response: Answer,
 };

@@ -29,7 +29,10 @@ declare module "hono" {
   }
 }
 
-const errorContent = (description: string) => ({ description, content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } });
+const errorContent = (description: string) => ({
+  description,
+  content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
+});
 
 function issueParam(issue: { path?: ReadonlyArray<PropertyKey | { key: PropertyKey }> }): string {
   const first = issue.path?.[0];
@@ -37,7 +40,9 @@ function issueParam(issue: { path?: ReadonlyArray<PropertyKey | { key: PropertyK
 }
 
 /** The middlewares of a route: its OpenAPI description, its parameter validators, its response check. */
-export function contract<Q extends z.ZodType | undefined, R extends z.ZodType>(c: RouteContract<Q, R>): [MiddlewareHandler, MiddlewareHandler, MiddlewareHandler, MiddlewareHandler] {
+export function contract<Q extends z.ZodType | undefined, R extends z.ZodType>(
+  c: RouteContract<Q, R>,
+): [MiddlewareHandler, MiddlewareHandler, MiddlewareHandler, MiddlewareHandler] {
   const described = describeRoute({
     summary: c.summary,
     ...(c.description && { description: c.description }),
@@ -56,10 +61,19 @@ export function contract<Q extends z.ZodType | undefined, R extends z.ZodType>(c
     // A contract breach is the server's bug: it must fail loudly in tests, never pass silently.
     const issues = parsed.error.issues.slice(0, 10).map((i) => ({ path: i.path.join("."), message: i.message }));
     console.error(`[api] ${ctx.req.method} ${ctx.req.path}: response breaks its schema`, JSON.stringify(issues));
-    ctx.res = ctx.json(errorBody("response_contract_violated", "the response does not match its published schema", { issues }), 500);
+    ctx.res = ctx.json(
+      errorBody("response_contract_violated", "the response does not match its published schema", { issues }),
+      500,
+    );
   };
   const refuse = (target: "query" | "param") =>
-    ((result: { success: boolean; error?: readonly { path?: ReadonlyArray<PropertyKey | { key: PropertyKey }>; message: string }[] }, ctx: { req: { query: (k: string) => string | undefined; param: (k: string) => string | undefined } }) => {
+    ((
+      result: {
+        success: boolean;
+        error?: readonly { path?: ReadonlyArray<PropertyKey | { key: PropertyKey }>; message: string }[];
+      },
+      ctx: { req: { query: (k: string) => string | undefined; param: (k: string) => string | undefined } },
+    ) => {
       if (result.success) return;
       const issue = result.error![0]!;
       const name = issueParam(issue);
@@ -73,6 +87,9 @@ export function contract<Q extends z.ZodType | undefined, R extends z.ZodType>(c
 }
 
 /** The query a contract's validator accepted, in its parsed form. */
-export function validQuery<Q extends z.ZodType>(ctx: { req: { valid: (target: never) => unknown } }, _contract: RouteContract<Q, z.ZodType>): z.output<Q> {
+export function validQuery<Q extends z.ZodType>(
+  ctx: { req: { valid: (target: never) => unknown } },
+  _contract: RouteContract<Q, z.ZodType>,
+): z.output<Q> {
   return ctx.req.valid("query" as never) as z.output<Q>;
 }

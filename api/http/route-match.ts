@@ -2,6 +2,11 @@
 /** Whether a route pattern (`/api/por/signed/:hash`) matches a concrete path. */
 export function matchesPath(pattern: string, path: string): boolean {
   if (pattern === "*" || pattern === "/*") return false;
-  const re = new RegExp(`^${pattern.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/\/:[^/]+/g, "/[^/]+").replace(/\/\*$/, "(/.*)?")}$`);
+  const re = new RegExp(
+    `^${pattern
+      .replace(/[.+?^${}()|[\]\\]/g, "\\$&")
+      .replace(/\/:[^/]+/g, "/[^/]+")
+      .replace(/\/\*$/, "(/.*)?")}$`,
+  );
   return re.test(path);
 }

@@ -1,5 +1,13 @@
+import {
+  ContractFunctionRevertedError,
+  encodeErrorResult,
+  HttpRequestError,
+  InternalRpcError,
+  parseAbi,
+  RpcRequestError,
+  TimeoutError,
+} from "viem";
 import { describe, expect, it } from "vitest";
-import { ContractFunctionRevertedError, HttpRequestError, InternalRpcError, RpcRequestError, TimeoutError, encodeErrorResult, parseAbi } from "viem";
 import { isChainUnavailable } from "./chain-errors.js";
 
 describe("isChainUnavailable", () => {
@@ -7,11 +15,25 @@ describe("isChainUnavailable", () => {
     expect(isChainUnavailable(new HttpRequestError({ url: "http://rpc", status: 500 }))).toBe(true);
     expect(isChainUnavailable(new TimeoutError({ body: {}, url: "http://rpc" }))).toBe(true);
     // A batch answered HTTP 500 surfaces as the JSON-RPC internal error.
-    expect(isChainUnavailable(new InternalRpcError(new RpcRequestError({ body: {}, url: "http://rpc", error: { code: -32603, message: "injected fault" } })))).toBe(true);
+    expect(
+      isChainUnavailable(
+        new InternalRpcError(
+          new RpcRequestError({ body: {}, url: "http://rpc", error: { code: -32603, message: "injected fault" } }),
+        ),
+      ),
+    ).toBe(true);
   });
   it("a contract that reverts, or anything that is not viem's, is not", () => {
     const abi = parseAbi(["error Nope()"]);
-    expect(isChainUnavailable(new ContractFunctionRevertedError({ abi, data: encodeErrorResult({ abi, errorName: "Nope" }), functionName: "f" }))).toBe(false);
+    expect(
+      isChainUnavailable(
+        new ContractFunctionRevertedError({
+          abi,
+          data: encodeErrorResult({ abi, errorName: "Nope" }),
+          functionName: "f",
+        }),
+      ),
+    ).toBe(false);
     expect(isChainUnavailable(new Error("fetch failed"))).toBe(false);
   });
 });

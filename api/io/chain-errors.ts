@@ -18,7 +18,15 @@ import {
 } from "viem";
 
 // A batched request that fails over HTTP reaches us as RpcRequestError/InternalRpcError, not HttpRequestError.
-const UNAVAILABLE = [HttpRequestError, TimeoutError, SocketClosedError, LimitExceededRpcError, ResourceUnavailableRpcError, InternalRpcError, RpcRequestError];
+const UNAVAILABLE = [
+  HttpRequestError,
+  TimeoutError,
+  SocketClosedError,
+  LimitExceededRpcError,
+  ResourceUnavailableRpcError,
+  InternalRpcError,
+  RpcRequestError,
+];
 const REVERTED = [ContractFunctionRevertedError, ExecutionRevertedError];
 
 export function isChainUnavailable(error: unknown): boolean {

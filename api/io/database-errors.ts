@@ -6,7 +6,16 @@
  * only a message; the error may be wrapped (OperatorStoreError's cause, AggregateError of each
  * address tried).
  */
-const SOCKET_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "EHOSTUNREACH", "ENETUNREACH", "ENOTFOUND", "EAI_AGAIN"]);
+const SOCKET_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "EPIPE",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+]);
 /** postgres.js's own codes for a connection that is gone or never came. */
 const DRIVER_CODES = new Set(["CONNECTION_CLOSED", "CONNECTION_ENDED", "CONNECTION_DESTROYED", "CONNECT_TIMEOUT"]);
 /** SQLSTATE: connection exceptions (08xxx); admin/crash shutdown and "cannot connect now" (57P01–57P03). */
@@ -23,7 +32,8 @@ const MESSAGES = [
 export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
   if (depth > 8 || typeof error !== "object" || error === null) return false;
   const e = error as { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
-  if (typeof e.code === "string" && (SOCKET_CODES.has(e.code) || DRIVER_CODES.has(e.code) || SQLSTATE.test(e.code))) return true;
+  if (typeof e.code === "string" && (SOCKET_CODES.has(e.code) || DRIVER_CODES.has(e.code) || SQLSTATE.test(e.code)))
+    return true;
   if (typeof e.message === "string" && MESSAGES.some((m) => m.test(e.message as string))) return true;
   if (Array.isArray(e.errors) && e.errors.some((x) => isDatabaseUnavailable(x, depth + 1))) return true;
   return isDatabaseUnavailable(e.cause, depth + 1);

@@ -5,8 +5,8 @@
  */
 import { and, asc, eq, inArray, lte, or, sql } from "drizzle-orm";
 import type { Address } from "viem";
-import type { PsmKey } from "../../core/network/types.js";
 import type { HistoryRows, PsmBalanceChange } from "../../core/history/series.js";
+import type { PsmKey } from "../../core/network/types.js";
 import * as schema from "../../ponder.schema.js";
 import type { ReadDb } from "./indexed-reads.js";
 
@@ -22,13 +22,24 @@ export async function historyRowsUpTo(db: ReadDb, a: HistoryAddresses, toBlock: 
   const tokens = [a.usdc.toLowerCase(), a.kUSD.toLowerCase()] as Address[];
   const [supply, transfers, prices, redemptions] = await Promise.all([
     db
-      .select({ blockNumber: s.blockNumber, timestamp: s.timestamp, delta: sql<string>`sum(case when ${s.kind} = 'mint' then ${s.amount} else -${s.amount} end)` })
+      .select({
+        blockNumber: s.blockNumber,
+        timestamp: s.timestamp,
+        delta: sql<string>`sum(case when ${s.kind} = 'mint' then ${s.amount} else -${s.amount} end)`,
+      })
       .from(s)
       .where(lte(s.blockNumber, toBlock))
       .groupBy(s.blockNumber, s.timestamp)
       .orderBy(asc(s.blockNumber)),
     db
-      .select({ blockNumber: t.blockNumber, timestamp: t.timestamp, token: t.token, from: t.from, to: t.to, amount: sql<string>`sum(${t.amount})` })
+      .select({
+        blockNumber: t.blockNumber,
+        timestamp: t.timestamp,
+        token: t.token,
+        from: t.from,
+        to: t.to,
+        amount: sql<string>`sum(${t.amount})`,
+      })
       .from(t)
       .where(and(lte(t.blockNumber, toBlock), inArray(t.token, tokens), or(inArray(t.from, psms), inArray(t.to, psms))))
       .groupBy(t.blockNumber, t.timestamp, t.token, t.from, t.to)
@@ -39,7 +50,13 @@ export async function historyRowsUpTo(db: ReadDb, a: HistoryAddresses, toBlock: 
       .where(and(eq(p.vaultKey, "skUSD"), lte(p.blockNumber, toBlock)))
       .orderBy(asc(p.blockNumber)),
     db
-      .select({ blockNumber: w.blockNumber, timestamp: w.timestamp, count: sql<string>`count(*)`, kusd: sql<string>`sum(${w.kusdAmount})`, usdc: sql<string>`sum(${w.usdcAmount})` })
+      .select({
+        blockNumber: w.blockNumber,
+        timestamp: w.timestamp,
+        count: sql<string>`count(*)`,
+        kusd: sql<string>`sum(${w.kusdAmount})`,
+        usdc: sql<string>`sum(${w.usdcAmount})`,
+      })
       .from(w)
       .where(and(eq(w.direction, "redeem"), lte(w.blockNumber, toBlock)))
       .groupBy(w.blockNumber, w.timestamp)
@@ -58,7 +75,17 @@ export async function historyRowsUpTo(db: ReadDb, a: HistoryAddresses, toBlock: 
   return {
     supply: supply.map((r) => ({ blockNumber: r.blockNumber, timestamp: Number(r.timestamp), delta: BigInt(r.delta) })),
     psmBalances,
-    sharePrices: prices.map((r) => ({ blockNumber: r.blockNumber, timestamp: Number(r.timestamp), assetsPerShare: r.assetsPerShare })),
-    redemptions: redemptions.map((r) => ({ blockNumber: r.blockNumber, timestamp: Number(r.timestamp), count: Number(r.count), kusd: BigInt(r.kusd), usdc: BigInt(r.usdc) })),
+    sharePrices: prices.map((r) => ({
+      blockNumber: r.blockNumber,
+      timestamp: Number(r.timestamp),
+      assetsPerShare: r.assetsPerShare,
+    })),
+    redemptions: redemptions.map((r) => ({
+      blockNumber: r.blockNumber,
+      timestamp: Number(r.timestamp),
+      count: Number(r.count),
+      kusd: BigInt(r.kusd),
+      usdc: BigInt(r.usdc),
+    })),
   };
 }

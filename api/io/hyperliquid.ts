@@ -19,7 +19,13 @@ export type VenueAccountState = {
   equityUsd: number;
   /** Absolute notional of open positions in USD. */
   notionalUsd: number;
-  positions: { coin: string; size: number; entryPx: number | null; positionValueUsd: number; unrealizedPnlUsd: number | null }[];
+  positions: {
+    coin: string;
+    size: number;
+    entryPx: number | null;
+    positionValueUsd: number;
+    unrealizedPnlUsd: number | null;
+  }[];
   /** The venue's own time of the answer, unix ms; null when the answer has none (never our clock in its place). */
   time: number | null;
 };
@@ -36,7 +42,12 @@ export async function postInfo(url: string, body: Record<string, unknown>, timeo
   const request = JSON.stringify(body);
   let res: Response;
   try {
-    res = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: request, signal: AbortSignal.timeout(timeoutMs) });
+    res = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: request,
+      signal: AbortSignal.timeout(timeoutMs),
+    });
   } catch (e) {
     throw new VenueReadError("venue unreachable", { url, request, cause: (e as Error).message });
   }

@@ -3,10 +3,11 @@
  * sees exactly the history up to it. The same functions serve the Ponder API process (its
  * read-only `db`) and a standalone reader over the views schema.
  */
-import { coalesce, perObject } from "./memo.js";
+
 import { and, asc, eq, gte, lte, sql } from "drizzle-orm";
 import type { ReadonlyDrizzle } from "ponder";
 import * as schema from "../../ponder.schema.js";
+import { coalesce, perObject } from "./memo.js";
 
 export type ReadDb = ReadonlyDrizzle<typeof schema>;
 
@@ -25,12 +26,22 @@ export function indexedHead(db: ReadDb, chain: "base" | "ethereum"): Promise<Ind
 const sharedHeads = perObject((_db: ReadDb) => coalesce<IndexedHead | null>());
 
 async function queryIndexedHead(db: ReadDb, chain: "base" | "ethereum"): Promise<IndexedHead | null> {
-  const result = await db.execute(sql`select chain_id, latest_checkpoint from _ponder_checkpoint where chain_name = ${chain}`);
-  const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as { chain_id: number | string; latest_checkpoint: string }[];
+  const result = await db.execute(
+    sql`select chain_id, latest_checkpoint from _ponder_checkpoint where chain_name = ${chain}`,
+  );
+  const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as {
+    chain_id: number | string;
+    latest_checkpoint: string;
+  }[];
   const row = rows[0];
   if (!row) return null;
   const cp = row.latest_checkpoint;
-  return { chain, chainId: Number(row.chain_id), timestamp: Number(cp.slice(0, 10)), blockNumber: BigInt(cp.slice(26, 42)) };
+  return {
+    chain,
+    chainId: Number(row.chain_id),
+    timestamp: Number(cp.slice(0, 10)),
+    blockNumber: BigInt(cp.slice(26, 42)),
+  };
 }
 
 export type IndexedRedemption = typeof schema.psmSwap.$inferSelect;
@@ -54,11 +65,22 @@ export async function kusdBurnedUpTo(db: ReadDb, block: bigint): Promise<bigint>
 }
 
 /** Accounts holding `role` on `contract` at `block`, replaying the indexed grants and revocations. */
-export async function roleHoldersAt(db: ReadDb, contract: `0x${string}`, role: `0x${string}`, block: bigint): Promise<{ account: `0x${string}`; sinceBlock: bigint }[]> {
+export async function roleHoldersAt(
+  db: ReadDb,
+  contract: `0x${string}`,
+  role: `0x${string}`,
+  block: bigint,
+): Promise<{ account: `0x${string}`; sinceBlock: bigint }[]> {
   const events = await db
     .select()
     .from(schema.roleEvent)
-    .where(and(eq(schema.roleEvent.contract, contract), eq(schema.roleEvent.role, role), lte(schema.roleEvent.blockNumber, block)))
+    .where(
+      and(
+        eq(schema.roleEvent.contract, contract),
+        eq(schema.roleEvent.role, role),
+        lte(schema.roleEvent.blockNumber, block),
+      ),
+    )
     .orderBy(asc(schema.roleEvent.blockNumber), asc(schema.roleEvent.id));
   const holders = new Map<string, bigint>();
   for (const e of events) {
@@ -74,7 +96,10 @@ export type IndexedViolation = typeof schema.registryViolation.$inferSelect;
  * Registry violations in (block, logIndex) order after a cursor, up to `toBlock`. The cursor is
  * the last row a reader saw, so polling with it misses nothing and repeats nothing.
  */
-export function violationsAfter(db: ReadDb, o: { after: { block: bigint; logIndex: number } | null; fromBlock: bigint; toBlock: bigint; limit: number }): Promise<IndexedViolation[]> {
+export function violationsAfter(
+  db: ReadDb,
+  o: { after: { block: bigint; logIndex: number } | null; fromBlock: bigint; toBlock: bigint; limit: number },
+): Promise<IndexedViolation[]> {
   const v = schema.registryViolation;
   const cursor = o.after ? sql`(${v.blockNumber}, ${v.logIndex}) > (${o.after.block}, ${o.after.logIndex})` : sql`true`;
   return db
@@ -94,7 +119,9 @@ export async function countViolations(db: ReadDb): Promise<number> {
 /** Alert-worthy indexed events in a block range, for monitors: MINTER_ROLE grants and revocations, PSM pauses, large redemptions. */
 export function minterGrantsIn(db: ReadDb, fromBlock: bigint, toBlock: bigint, role: `0x${string}`) {
   const e = schema.roleEvent;
-  return db.select().from(e)
+  return db
+    .select()
+    .from(e)
     .where(and(eq(e.role, role), eq(e.granted, true), gte(e.blockNumber, fromBlock), lte(e.blockNumber, toBlock)))
     .orderBy(asc(e.blockNumber), asc(e.id));
 }
@@ -102,21 +129,34 @@ export function minterGrantsIn(db: ReadDb, fromBlock: bigint, toBlock: bigint, r
 /** MINTER_ROLE grants and revocations, in chain order. */
 export function minterRoleChangesIn(db: ReadDb, fromBlock: bigint, toBlock: bigint, role: `0x${string}`) {
   const e = schema.roleEvent;
-  return db.select().from(e)
+  return db
+    .select()
+    .from(e)
     .where(and(eq(e.role, role), gte(e.blockNumber, fromBlock), lte(e.blockNumber, toBlock)))
     .orderBy(asc(e.blockNumber), asc(e.id));
 }
 
 export function psmPausesIn(db: ReadDb, fromBlock: bigint, toBlock: bigint) {
   const e = schema.psmPauseEvent;
-  return db.select().from(e)
+  return db
+    .select()
+    .from(e)
     .where(and(eq(e.paused, true), gte(e.blockNumber, fromBlock), lte(e.blockNumber, toBlock)))
     .orderBy(asc(e.blockNumber), asc(e.id));
 }
 
 export function redemptionsIn(db: ReadDb, fromBlock: bigint, toBlock: bigint, minKusd: bigint) {
   const e = schema.psmSwap;
-  return db.select().from(e)
-    .where(and(eq(e.direction, "redeem"), gte(e.kusdAmount, minKusd), gte(e.blockNumber, fromBlock), lte(e.blockNumber, toBlock)))
+  return db
+    .select()
+    .from(e)
+    .where(
+      and(
+        eq(e.direction, "redeem"),
+        gte(e.kusdAmount, minKusd),
+        gte(e.blockNumber, fromBlock),
+        lte(e.blockNumber, toBlock),
+      ),
+    )
     .orderBy(asc(e.blockNumber), asc(e.logIndex));
 }

@@ -4,7 +4,7 @@
  * command published in `verifyVia`, so a reproduction command cannot drift from the read it
  * reproduces.
  */
-import { parseAbiItem, type Abi, type Address, type PublicClient } from "viem";
+import { type Abi, type Address, type PublicClient, parseAbiItem } from "viem";
 import { KusdError } from "../../core/errors.js";
 import type { Read } from "../../core/reserves/por/snapshot.js";
 import type { NotDeployedRead } from "../../core/schema-primitives.js";
@@ -29,7 +29,8 @@ export function abiFromCastSignature(signature: string): Abi {
   return [parseAbiItem(`function ${m[1]}(${m[2]}) view returns (${m[3]})`)] as Abi;
 }
 
-const shellArg = (v: string | bigint | number) => (typeof v === "string" && !/^[\w.:-]+$/.test(v) ? `'${v}'` : String(v));
+const shellArg = (v: string | bigint | number) =>
+  typeof v === "string" && !/^[\w.:-]+$/.test(v) ? `'${v}'` : String(v);
 
 export class PinnedReader {
   constructor(
@@ -43,10 +44,19 @@ export class PinnedReader {
     const abi = abiFromCastSignature(spec.signature);
     const functionName = (abi[0] as { name: string }).name;
     try {
-      return (await this.client.readContract({ address: spec.to, abi, functionName, args: spec.args ?? [], blockNumber: this.blockNumber })) as T;
+      return (await this.client.readContract({
+        address: spec.to,
+        abi,
+        functionName,
+        args: spec.args ?? [],
+        blockNumber: this.blockNumber,
+      })) as T;
     } catch (e) {
       throw new ChainReadError(`read failed: ${spec.signature} on ${spec.to}`, {
-        to: spec.to, signature: spec.signature, block: this.blockNumber, cause: (e as Error).message?.split("\n")[0],
+        to: spec.to,
+        signature: spec.signature,
+        block: this.blockNumber,
+        cause: (e as Error).message?.split("\n")[0],
       });
     }
   }
@@ -55,7 +65,11 @@ export class PinnedReader {
     try {
       return await this.client.getBalance({ address, blockNumber: this.blockNumber });
     } catch (e) {
-      throw new ChainReadError(`balance read failed: ${address}`, { to: address, block: this.blockNumber, cause: (e as Error).message?.split("\n")[0] });
+      throw new ChainReadError(`balance read failed: ${address}`, {
+        to: address,
+        block: this.blockNumber,
+        cause: (e as Error).message?.split("\n")[0],
+      });
     }
   }
 
@@ -95,7 +109,8 @@ export function tolerantReads(r: PinnedReader) {
     } catch (e) {
       if (!(e instanceof ChainReadError)) throw e;
       const label = `${spec.signature}${spec.args?.length ? ` [${spec.args.join(", ")}]` : ""}`;
-      if ((await hasCodeAt(r.client, spec.to, r.blockNumber)) === false) notDeployed.push({ to: spec.to, read: label, reason: "not_deployed" });
+      if ((await hasCodeAt(r.client, spec.to, r.blockNumber)) === false)
+        notDeployed.push({ to: spec.to, read: label, reason: "not_deployed" });
       else failedReads.push(`${label} on ${spec.to}: ${e.details.cause ?? e.message}`);
       return null;
     }

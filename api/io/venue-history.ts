@@ -3,8 +3,9 @@
  * time range, paged the way the venue pages (at most 500 records per answer). Any failure, or
  * an answer that does not parse, is a VenueReadError: the caller reports unknown, not a guess.
  */
-import { postInfo, VenueReadError } from "./hyperliquid.js";
+
 import type { Fill, FundingPayment } from "../../core/yield/hedge-ledger.js";
+import { postInfo, VenueReadError } from "./hyperliquid.js";
 
 export const VENUE_PAGE_SIZE = 500;
 /** A runaway guard: 200 pages of 500 hourly records is over eleven years. */
@@ -21,7 +22,8 @@ const num = (v: unknown, field: string, ctx: Ctx): number => {
 };
 
 const obj = (v: unknown, field: string, ctx: Ctx): Record<string, unknown> => {
-  if (typeof v !== "object" || v === null || Array.isArray(v)) throw new VenueReadError(`venue record lacks ${field}`, ctx);
+  if (typeof v !== "object" || v === null || Array.isArray(v))
+    throw new VenueReadError(`venue record lacks ${field}`, ctx);
   return v as Record<string, unknown>;
 };
 
@@ -71,7 +73,8 @@ export async function pageByTime<T extends { time: number }>(
   const records: T[] = [];
   let startTime = startMs;
   for (let pages = 1; ; pages++) {
-    if (pages > MAX_PAGES) throw new VenueReadError(`more than ${MAX_PAGES} pages`, { url: infoUrl, request: JSON.stringify(body) });
+    if (pages > MAX_PAGES)
+      throw new VenueReadError(`more than ${MAX_PAGES} pages`, { url: infoUrl, request: JSON.stringify(body) });
     const request = { ...body, startTime, endTime: endMs };
     const ctx = { url: infoUrl, request: JSON.stringify(request) };
     const raw = await postInfo(infoUrl, request, timeoutMs);
@@ -89,13 +92,27 @@ export async function pageByTime<T extends { time: number }>(
 }
 
 export const readUserFunding = (infoUrl: string, user: string, startMs: number, endMs: number, timeoutMs?: number) =>
-  pageByTime(infoUrl, { type: "userFunding", user }, startMs, endMs, parseFundingRecord, (r) => `${r.coin}:${r.time}`, timeoutMs);
+  pageByTime(
+    infoUrl,
+    { type: "userFunding", user },
+    startMs,
+    endMs,
+    parseFundingRecord,
+    (r) => `${r.coin}:${r.time}`,
+    timeoutMs,
+  );
 
 export const readUserFills = (infoUrl: string, user: string, startMs: number, endMs: number, timeoutMs?: number) =>
   pageByTime(infoUrl, { type: "userFillsByTime", user }, startMs, endMs, parseFill, (f) => String(f.tid), timeoutMs);
 
 /** Both histories of the hedge account over [startMs, endMs]. */
-export async function readHedgeHistory(infoUrl: string, user: string, startMs: number, endMs: number, timeoutMs?: number) {
+export async function readHedgeHistory(
+  infoUrl: string,
+  user: string,
+  startMs: number,
+  endMs: number,
+  timeoutMs?: number,
+) {
   const [funding, fills] = await Promise.all([
     readUserFunding(infoUrl, user, startMs, endMs, timeoutMs),
     readUserFills(infoUrl, user, startMs, endMs, timeoutMs),

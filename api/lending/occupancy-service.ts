@@ -5,11 +5,18 @@
  * is an error (404). The report is assembled from the reads, purely, in core/lending/occupancy.ts.
  */
 import type { Address } from "viem";
+import {
+  buildOccupancyReport,
+  KUSD_DECIMALS,
+  type LendingOccupancy,
+  type OccupancyReads,
+  USDC_DECIMALS,
+  type VaultReads,
+} from "../../core/lending/occupancy.js";
 import type { NetworkConfig } from "../../core/network/types.js";
-import { buildOccupancyReport, KUSD_DECIMALS, USDC_DECIMALS, type LendingOccupancy, type OccupancyReads, type VaultReads } from "../../core/lending/occupancy.js";
-import { ChainReadError, PinnedReader, tolerantReads, type Read, type ReadSpec } from "../io/pinned-reader.js";
-import { ApiError } from "../http/errors.js";
 import type { ReportContext } from "../context.js";
+import { ApiError } from "../http/errors.js";
+import { ChainReadError, PinnedReader, type Read, type ReadSpec, tolerantReads } from "../io/pinned-reader.js";
 
 export type LendingMarket = {
   lendingUSDC: Address;
@@ -21,7 +28,10 @@ export type LendingMarket = {
 export class LendingMarketNotConfiguredError extends ApiError {
   override name = "LendingMarketNotConfiguredError";
   constructor(network: string, missing: string[]) {
-    super(404, "lending_market_not_configured", `network ${network} has no isolated lending market configured`, { network, missing });
+    super(404, "lending_market_not_configured", `network ${network} has no isolated lending market configured`, {
+      network,
+      missing,
+    });
   }
 }
 
@@ -33,21 +43,35 @@ export function lendingMarketOf(network: NetworkConfig): LendingMarket {
   if (missing.length) throw new LendingMarketNotConfiguredError(network.name, missing);
   const usdc = network.lending.lendingUSDC!;
   const escrow = network.lending.lendingEscrowKUSD!;
-  return { lendingUSDC: usdc.address, lendingEscrowKUSD: escrow.address, startBlock: BigInt(Math.max(usdc.startBlock, escrow.startBlock)) };
+  return {
+    lendingUSDC: usdc.address,
+    lendingEscrowKUSD: escrow.address,
+    startBlock: BigInt(Math.max(usdc.startBlock, escrow.startBlock)),
+  };
 }
 
-const errorCause = (e: unknown) => (e instanceof ChainReadError ? e.details.cause ?? e.message : (e as Error)?.message?.split("\n")[0] ?? String(e));
+const errorCause = (e: unknown) =>
+  e instanceof ChainReadError ? (e.details.cause ?? e.message) : ((e as Error)?.message?.split("\n")[0] ?? String(e));
 
 /** Every raw read of the report at the reader's block. Never throws for a failed chain read. */
-export async function readOccupancy(r: PinnedReader, market: LendingMarket, operator: Address): Promise<OccupancyReads> {
+export async function readOccupancy(
+  r: PinnedReader,
+  market: LendingMarket,
+  operator: Address,
+): Promise<OccupancyReads> {
   const { read, failedReads } = tolerantReads(r);
-  const u = (to: Address, signature: string, decimals?: number, args?: ReadSpec["args"]) => read<bigint>({ to, signature, args }, decimals);
+  const u = (to: Address, signature: string, decimals?: number, args?: ReadSpec["args"]) =>
+    read<bigint>({ to, signature, args }, decimals);
 
   async function blockTimestamp(): Promise<Read<number>> {
     try {
       const block = await r.client.getBlock({ blockNumber: r.blockNumber });
       const value = Number(block.timestamp);
-      return { value, command: (field) => `cast block ${r.blockNumber} --field timestamp --rpc-url ${r.commandRpcUrl}  # ${field} = ${value}` };
+      return {
+        value,
+        command: (field) =>
+          `cast block ${r.blockNumber} --field timestamp --rpc-url ${r.commandRpcUrl}  # ${field} = ${value}`,
+      };
     } catch (e) {
       failedReads.push(`eth_getBlockByNumber ${r.blockNumber}: ${errorCause(e)}`);
       return null;
@@ -62,22 +86,25 @@ export async function readOccupancy(r: PinnedReader, market: LendingMarket, oper
       u(address, "totalSupply()(uint256)", decimals),
       u(address, "balanceOf(address)(uint256)", decimals, [operator]),
     ]);
-    const operatorAssets = operatorShares ? await u(address, "convertToAssets(uint256)(uint256)", decimals, [operatorShares.value]) : null;
+    const operatorAssets = operatorShares
+      ? await u(address, "convertToAssets(uint256)(uint256)", decimals, [operatorShares.value])
+      : null;
     return { address, asset, totalAssets, totalShares, operatorShares, operatorAssets };
   }
 
   const L = market.lendingUSDC;
-  const [timestamp, governor, borrowLtvBps, lending, totalBorrows, cash, interestRate, operatorDebt, escrow] = await Promise.all([
-    blockTimestamp(),
-    read<Address>({ to: L, signature: "governorAdmin()(address)" }),
-    read<number>({ to: L, signature: "LTVBorrow(address)(uint16)", args: [market.lendingEscrowKUSD] }),
-    vault(L, USDC_DECIMALS),
-    u(L, "totalBorrows()(uint256)", USDC_DECIMALS),
-    u(L, "cash()(uint256)", USDC_DECIMALS),
-    u(L, "interestRate()(uint256)", 27),
-    u(L, "debtOf(address)(uint256)", USDC_DECIMALS, [operator]),
-    vault(market.lendingEscrowKUSD, KUSD_DECIMALS),
-  ]);
+  const [timestamp, governor, borrowLtvBps, lending, totalBorrows, cash, interestRate, operatorDebt, escrow] =
+    await Promise.all([
+      blockTimestamp(),
+      read<Address>({ to: L, signature: "governorAdmin()(address)" }),
+      read<number>({ to: L, signature: "LTVBorrow(address)(uint16)", args: [market.lendingEscrowKUSD] }),
+      vault(L, USDC_DECIMALS),
+      u(L, "totalBorrows()(uint256)", USDC_DECIMALS),
+      u(L, "cash()(uint256)", USDC_DECIMALS),
+      u(L, "interestRate()(uint256)", 27),
+      u(L, "debtOf(address)(uint256)", USDC_DECIMALS, [operator]),
+      vault(market.lendingEscrowKUSD, KUSD_DECIMALS),
+    ]);
   return {
     blockNumber: r.blockNumber,
     blockTimestamp: timestamp,

@@ -6,18 +6,22 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { LendingOccupancySchema } from "../../core/lending/occupancy.js";
+import type { ReportContext } from "../context.js";
+import { ApiError, badRequest } from "../http/errors.js";
 import { blockParam } from "../http/query-params.js";
 import { contract, validQuery } from "../http/route-contract.js";
-import { ApiError, badRequest } from "../http/errors.js";
 import { lendingMarketOf, loadOccupancy } from "./occupancy-service.js";
-import type { ReportContext } from "../context.js";
 
 export const eulerContract = {
   summary: "Occupancy of the operator's isolated lending market: supply, borrows, utilisation and who borrows",
   tags: ["Lending"],
   query: z.object({ block: blockParam }),
   response: LendingOccupancySchema,
-  errors: { 404: "no lending market is configured on this network", 422: "the block is past the head", 503: "the chain could not be read" },
+  errors: {
+    404: "no lending market is configured on this network",
+    422: "the block is past the head",
+    503: "the chain could not be read",
+  },
 };
 
 export type ResolveBlock = (requested?: string) => Promise<{ blockNumber: bigint }>;
@@ -27,18 +31,26 @@ export type LendingRoutesOptions = { resolveBlock?: ResolveBlock };
 export function chainHeadResolver(ctx: ReportContext): ResolveBlock {
   return async (requested) => {
     if (!blockParam.safeParse(requested).success) {
-      throw badRequest("invalid_block", "block must be a non-negative decimal integer or 'latest'", { block: requested });
+      throw badRequest("invalid_block", "block must be a non-negative decimal integer or 'latest'", {
+        block: requested,
+      });
     }
     let latest: bigint;
     try {
       latest = await ctx.base.getBlockNumber({ cacheTime: 0 });
     } catch (e) {
       // Without the head we cannot tell a future block from a past one: refuse rather than guess.
-      throw new ApiError(503, "chain_unavailable", "the chain's latest block could not be read", { cause: (e as Error).message?.split("\n")[0] });
+      throw new ApiError(503, "chain_unavailable", "the chain's latest block could not be read", {
+        cause: (e as Error).message?.split("\n")[0],
+      });
     }
     if (requested === undefined || requested === "" || requested === "latest") return { blockNumber: latest };
     const blockNumber = BigInt(requested);
-    if (blockNumber > latest) throw new ApiError(422, "block_not_mined", `block ${blockNumber} is past the chain's latest block ${latest}`, { block: requested, latestBlock: Number(latest) });
+    if (blockNumber > latest)
+      throw new ApiError(422, "block_not_mined", `block ${blockNumber} is past the chain's latest block ${latest}`, {
+        block: requested,
+        latestBlock: Number(latest),
+      });
     return { blockNumber };
   };
 }
@@ -51,10 +63,14 @@ export function lendingRoutes(ctx: ReportContext, opts: LendingRoutesOptions = {
     const market = lendingMarketOf(ctx.network); // 404 before any chain read
     const { blockNumber } = await resolveBlock(validQuery(c, eulerContract).block);
     if (blockNumber < market.startBlock) {
-      throw badRequest("block_before_deployment", `block ${blockNumber} is before the lending market was deployed (block ${market.startBlock})`, {
-        block: blockNumber.toString(),
-        firstBlock: Number(market.startBlock),
-      });
+      throw badRequest(
+        "block_before_deployment",
+        `block ${blockNumber} is before the lending market was deployed (block ${market.startBlock})`,
+        {
+          block: blockNumber.toString(),
+          firstBlock: Number(market.startBlock),
+        },
+      );
     }
     return c.json(await loadOccupancy(ctx, blockNumber));
   });

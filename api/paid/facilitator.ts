@@ -2,11 +2,12 @@
  * The x402 facilitator: in process against the configured chain by default (its gas-paying key
  * from configuration), or a remote facilitator by URL in production.
  */
-import { HTTPFacilitatorClient, type FacilitatorClient } from "@x402/core/server";
+
 import { x402Facilitator } from "@x402/core/facilitator";
-import { registerExactEvmScheme } from "@x402/evm/exact/facilitator";
+import { type FacilitatorClient, HTTPFacilitatorClient } from "@x402/core/server";
 import { toFacilitatorEvmSigner } from "@x402/evm";
-import { createWalletClient, http, publicActions, type Hex } from "viem";
+import { registerExactEvmScheme } from "@x402/evm/exact/facilitator";
+import { createWalletClient, type Hex, http, publicActions } from "viem";
 import { nonceManager, privateKeyToAccount } from "viem/accounts";
 import { base } from "viem/chains";
 
@@ -21,7 +22,12 @@ export function createFacilitatorClient(config: FacilitatorConfig): FacilitatorC
   const account = privateKeyToAccount(config.privateKey, { nonceManager });
   // Receipts are polled every 250 ms by default (viem's default for Base is 4 s, which would hold
   // every paid response that long after its settlement landed); the devnet mines at once.
-  const client = createWalletClient({ account, chain: base, transport: http(config.rpcUrl), pollingInterval: config.pollingIntervalMs ?? 250 }).extend(publicActions);
+  const client = createWalletClient({
+    account,
+    chain: base,
+    transport: http(config.rpcUrl),
+    pollingInterval: config.pollingIntervalMs ?? 250,
+  }).extend(publicActions);
   // The viem wallet client, extended with public actions, is the signer shape x402 expects.
   const signer = toFacilitatorEvmSigner(Object.assign(client, { address: account.address }) as never);
   const facilitator = registerExactEvmScheme(new x402Facilitator(), { signer, networks: config.network });

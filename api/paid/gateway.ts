@@ -13,23 +13,31 @@
  *   5. the handler: the stored statement with copies taken from its signed bytes, or an instant
  *      read signed with the key the signer binding assigns to now.
  */
-import { Hono, type Context } from "hono";
-import { paymentMiddleware, x402ResourceServer } from "@x402/hono";
+
 import type { FacilitatorClient } from "@x402/core/server";
 import { ExactEvmScheme } from "@x402/evm/exact/server";
+import { paymentMiddleware, x402ResourceServer } from "@x402/hono";
+import { type Context, Hono } from "hono";
 import type { Address, PublicClient } from "viem";
-import { signerFor, type SigningKeys } from "../statements/keys.js";
-import { signPayload, type SignedArtifact } from "../../core/attestation/sign.js";
 import { withSignedCopies } from "../../core/attestation/copies.js";
+import { type SignedArtifact, signPayload } from "../../core/attestation/sign.js";
 import { STATEMENT_MAX_AGE_SECONDS } from "../../core/attestation/verify.js";
-import { bindingTrust, verifyBeforeCharge } from "./verify-before-charge.js";
-import type { StatementService } from "../statements/statement-service.js";
 import { ApiError, errorBody } from "../http/errors.js";
+import { type SigningKeys, signerFor } from "../statements/keys.js";
+import type { StatementService } from "../statements/statement-service.js";
 import type { OperatorStore } from "../store/operator-store.js";
-import { instantReadPayload, parseInstantRead, readToken, refuseOperatorOwned, type InstantReadRequest, type TokenRead } from "./instant-read.js";
+import {
+  type InstantReadRequest,
+  instantReadPayload,
+  parseInstantRead,
+  readToken,
+  refuseOperatorOwned,
+  type TokenRead,
+} from "./instant-read.js";
 import { buildDescriptor } from "./openapi.js";
 import { REDELIVERY, replayGuard } from "./replay-guard.js";
 import { chainSettlementProbe, startRecoverySweep } from "./settlement-recovery.js";
+import { bindingTrust, verifyBeforeCharge } from "./verify-before-charge.js";
 
 export type GatewayOptions = {
   basePath: string;
@@ -57,10 +65,20 @@ export type GatewayOptions = {
   now?: () => number;
 };
 
-type Vars = { instantRead: InstantReadRequest & { token: TokenRead }; attestation: SignedArtifact; [REDELIVERY]?: boolean };
+type Vars = {
+  instantRead: InstantReadRequest & { token: TokenRead };
+  attestation: SignedArtifact;
+  [REDELIVERY]?: boolean;
+};
 
 /** The signed fields GET /reserves repeats beside the signed bytes: the spec's ratio, and where the binding is. */
-const RESERVES_COPIES = ["aggregate_solvency_ratio", "status", "schema_version", "signer_binding", "signer_binding_hash"];
+const RESERVES_COPIES = [
+  "aggregate_solvency_ratio",
+  "status",
+  "schema_version",
+  "signer_binding",
+  "signer_binding_hash",
+];
 
 const usd = (amount: bigint, decimals: number) => (Number(amount) / 10 ** decimals).toFixed(6);
 
@@ -74,9 +92,13 @@ export function createGateway(o: GatewayOptions) {
     recipient: o.recipient,
     builderCode: o.builderCode,
     asset: { address: o.asset.address, symbol: o.asset.symbol, decimals: o.asset.decimals },
-    prices: { reserves: usd(o.prices.reserves, o.asset.decimals), instantRead: usd(o.prices.instantRead, o.asset.decimals) },
+    prices: {
+      reserves: usd(o.prices.reserves, o.asset.decimals),
+      instantRead: usd(o.prices.instantRead, o.asset.decimals),
+    },
   });
-  for (const path of ["/openapi.json", "/.well-known/openapi.json"]) app.get(`${base}${path}`, (c) => c.json(descriptor));
+  for (const path of ["/openapi.json", "/.well-known/openapi.json"])
+    app.get(`${base}${path}`, (c) => c.json(descriptor));
   // Paid answers are bought with GET or POST only. Hono dispatches HEAD as GET, which would run
   // the GET handler outside the x402 middleware (it prices "GET /reserves"): refused first.
   app.use(`${base}/*`, async (c, next) => {
@@ -90,20 +112,35 @@ export function createGateway(o: GatewayOptions) {
     if (c.req.method !== "POST") return next();
     const type = c.req.header("content-type") ?? "";
     if (!/^application\/json\s*(;|$)/i.test(type)) {
-      throw new ApiError(415, "unsupported_media_type", "the request body must be JSON, sent with Content-Type: application/json", { contentType: type || null });
+      throw new ApiError(
+        415,
+        "unsupported_media_type",
+        "the request body must be JSON, sent with Content-Type: application/json",
+        { contentType: type || null },
+      );
     }
     const request = parseInstantRead(await c.req.text());
     refuseOperatorOwned(request.address, o.operatorOwned);
-    const token = await readToken(request.chain === "base" ? o.chains.base : o.chains.ethereum, request.chain, request.address);
+    const token = await readToken(
+      request.chain === "base" ? o.chains.base : o.chains.ethereum,
+      request.chain,
+      request.address,
+    );
     c.set("instantRead", { ...request, token });
     await next();
   });
   app.use(`${base}/reserves`, async (c, next) => {
     if (c.req.method !== "GET") return next();
-    const latest = await o.statements.latestRendered().then((r) => r.statement).catch((e: unknown) => {
-      if (e instanceof ApiError) throw new ApiError(503, "attestation_unavailable", "no attestation is available yet; nothing was charged", { reason: e.code });
-      throw e;
-    });
+    const latest = await o.statements
+      .latestRendered()
+      .then((r) => r.statement)
+      .catch((e: unknown) => {
+        if (e instanceof ApiError)
+          throw new ApiError(503, "attestation_unavailable", "no attestation is available yet; nothing was charged", {
+            reason: e.code,
+          });
+        throw e;
+      });
     c.set("attestation", JSON.parse(latest.artifact) as SignedArtifact);
     await next();
   });
@@ -115,22 +152,48 @@ export function createGateway(o: GatewayOptions) {
   startRecoverySweep({ payments: o.store.then((s) => s.payments), probe, network: o.network, leaseSeconds });
   const headBlock = () => o.chains.base.getBlockNumber().catch(() => null);
   app.use(`${base}/*`, replayGuard(o.store, { leaseSeconds, probe, headBlock }));
-  const price = (amount: bigint) => ({ asset: o.asset.address, amount: amount.toString(), extra: { name: o.asset.name, version: o.asset.version } });
-  const option = (amount: bigint) => ({ scheme: "exact", network: o.network, payTo: o.recipient, price: price(amount), maxTimeoutSeconds: 300, extra: { builderCode: o.builderCode } });
+  const price = (amount: bigint) => ({
+    asset: o.asset.address,
+    amount: amount.toString(),
+    extra: { name: o.asset.name, version: o.asset.version },
+  });
+  const option = (amount: bigint) => ({
+    scheme: "exact",
+    network: o.network,
+    payTo: o.recipient,
+    price: price(amount),
+    maxTimeoutSeconds: 300,
+    extra: { builderCode: o.builderCode },
+  });
   const unpaid = (operation: string) => () => ({
     contentType: "application/json",
-    body: errorBody("payment_required", `${operation} is paid per request over x402 v2: see the PAYMENT-REQUIRED header`, { descriptor: `${o.publicUrl}/openapi.json` }),
+    body: errorBody(
+      "payment_required",
+      `${operation} is paid per request over x402 v2: see the PAYMENT-REQUIRED header`,
+      { descriptor: `${o.publicUrl}/openapi.json` },
+    ),
   });
   const routes = {
-    [`GET ${base}/reserves`]: { accepts: option(o.prices.reserves), description: "kUSD hourly proof-of-reserves attestation (EIP-191 signed)", mimeType: "application/json", unpaidResponseBody: unpaid("GET /reserves") },
-    [`POST ${base}/instant-read`]: { accepts: option(o.prices.instantRead), description: "EIP-191 signed ERC-20 read at a pinned block", mimeType: "application/json", unpaidResponseBody: unpaid("POST /instant-read") },
+    [`GET ${base}/reserves`]: {
+      accepts: option(o.prices.reserves),
+      description: "kUSD hourly proof-of-reserves attestation (EIP-191 signed)",
+      mimeType: "application/json",
+      unpaidResponseBody: unpaid("GET /reserves"),
+    },
+    [`POST ${base}/instant-read`]: {
+      accepts: option(o.prices.instantRead),
+      description: "EIP-191 signed ERC-20 read at a pinned block",
+      mimeType: "application/json",
+      unpaidResponseBody: unpaid("POST /instant-read"),
+    },
   };
   const server = new x402ResourceServer(o.facilitator).register(o.network, new ExactEvmScheme());
   const x402 = paymentMiddleware(routes as never, server);
   app.use(`${base}/*`, (c, next) => (c.get(REDELIVERY) ? next() : x402(c, next)));
   // 4. What x402 is about to charge for must pass the buyer's own verification.
   const trust = bindingTrust(() => o.statements.binding(), o.operator);
-  for (const path of ["/reserves", "/instant-read"]) app.use(`${base}${path}`, verifyBeforeCharge(trust, { maxAgeSeconds: STATEMENT_MAX_AGE_SECONDS, now }));
+  for (const path of ["/reserves", "/instant-read"])
+    app.use(`${base}${path}`, verifyBeforeCharge(trust, { maxAgeSeconds: STATEMENT_MAX_AGE_SECONDS, now }));
 
   // 5. Handlers.
   app.get(`${base}/reserves`, (c) => c.json(withSignedCopies(c.get("attestation"), RESERVES_COPIES)));

@@ -3,7 +3,7 @@
  * payload. Validation runs before any payment is asked, so bad input is never charged: each
  * refusal is an ApiError with a stable code.
  */
-import { formatUnits, getAddress, isAddress, type Address, type PublicClient } from "viem";
+import { type Address, formatUnits, getAddress, isAddress, type PublicClient } from "viem";
 import { ApiError, badRequest } from "../http/errors.js";
 
 export const CHAINS = ["base", "ethereum"] as const;
@@ -18,21 +18,38 @@ export function parseInstantRead(raw: string): InstantReadRequest {
   } catch {
     throw badRequest("invalid_json", "the request body must be a JSON object");
   }
-  if (typeof body !== "object" || body === null || Array.isArray(body)) throw badRequest("invalid_body", "the request body must be a JSON object");
+  if (typeof body !== "object" || body === null || Array.isArray(body))
+    throw badRequest("invalid_body", "the request body must be a JSON object");
   const b = body as Record<string, unknown>;
   const unknown = Object.keys(b).filter((k) => k !== "chain" && k !== "address");
-  if (unknown.length) throw badRequest("unknown_field", `unknown field ${unknown.join(", ")}: only chain and address are accepted`, { fields: unknown });
+  if (unknown.length)
+    throw badRequest("unknown_field", `unknown field ${unknown.join(", ")}: only chain and address are accepted`, {
+      fields: unknown,
+    });
   const chain = b.chain ?? "base";
   if (typeof chain !== "string" || !(CHAINS as readonly string[]).includes(chain)) {
     throw badRequest("invalid_chain", "chain must be one of base, ethereum", { chain, allowed: CHAINS });
   }
-  if (b.address === undefined || b.address === null || b.address === "") throw badRequest("address_required", "address is required");
-  if (typeof b.address !== "string" || !/^0x[0-9a-fA-F]{40}$/.test(b.address) || !isAddress(b.address, { strict: false })) {
+  if (b.address === undefined || b.address === null || b.address === "")
+    throw badRequest("address_required", "address is required");
+  if (
+    typeof b.address !== "string" ||
+    !/^0x[0-9a-fA-F]{40}$/.test(b.address) ||
+    !isAddress(b.address, { strict: false })
+  ) {
     throw badRequest("invalid_address", "address must be 0x followed by 40 hex characters", { address: b.address });
   }
   // Mixed case is an EIP-55 checksum: a mistyped one is refused, never priced as another address.
-  if (b.address !== b.address.toLowerCase() && b.address.slice(2) !== b.address.slice(2).toUpperCase() && !isAddress(b.address, { strict: true })) {
-    throw badRequest("invalid_address_checksum", "the address's mixed case is not its EIP-55 checksum: check it, or send it all lower case", { address: b.address, checksummed: getAddress(b.address) });
+  if (
+    b.address !== b.address.toLowerCase() &&
+    b.address.slice(2) !== b.address.slice(2).toUpperCase() &&
+    !isAddress(b.address, { strict: true })
+  ) {
+    throw badRequest(
+      "invalid_address_checksum",
+      "the address's mixed case is not its EIP-55 checksum: check it, or send it all lower case",
+      { address: b.address, checksummed: getAddress(b.address) },
+    );
   }
   return { chain: chain as ReadChain, address: getAddress(b.address) };
 }
@@ -40,11 +57,23 @@ export function parseInstantRead(raw: string): InstantReadRequest {
 /** Spec 4 rule 3: the operator's own addresses are refused (403, documented), before any charge. */
 export function refuseOperatorOwned(address: Address, operatorOwned: ReadonlySet<string>) {
   if (operatorOwned.has(address.toLowerCase())) {
-    throw new ApiError(403, "operator_owned_address", "instant reads of the operator's own accounts and contracts are refused: use the free reports (/api/por, /api/por/accounts)", { address });
+    throw new ApiError(
+      403,
+      "operator_owned_address",
+      "instant reads of the operator's own accounts and contracts are refused: use the free reports (/api/por, /api/por/accounts)",
+      { address },
+    );
   }
 }
 
-export type TokenRead = { symbol: string; decimals: number; totalSupply: bigint; blockNumber: bigint; blockHash: `0x${string}`; timestamp: number };
+export type TokenRead = {
+  symbol: string;
+  decimals: number;
+  totalSupply: bigint;
+  blockNumber: bigint;
+  blockHash: `0x${string}`;
+  timestamp: number;
+};
 
 const ERC20 = [
   { type: "function", name: "symbol", stateMutability: "view", inputs: [], outputs: [{ type: "string" }] },
@@ -72,16 +101,36 @@ export async function readToken(client: PublicClient, chain: ReadChain, address:
   } catch (e) {
     throw new ChainUnavailableError(chain, (e as Error).message.split("\n")[0]!);
   }
-  if (!code || code === "0x") throw new ApiError(422, "not_a_contract", `no contract code at ${address} on ${chain}`, { address, chain, blockNumber: Number(block.number) });
+  if (!code || code === "0x")
+    throw new ApiError(422, "not_a_contract", `no contract code at ${address} on ${chain}`, {
+      address,
+      chain,
+      blockNumber: Number(block.number),
+    });
   try {
     const [symbol, decimals, totalSupply] = await Promise.all(
-      (["symbol", "decimals", "totalSupply"] as const).map((functionName) => client.readContract({ address, abi: ERC20, functionName, blockNumber: block.number })),
+      (["symbol", "decimals", "totalSupply"] as const).map((functionName) =>
+        client.readContract({ address, abi: ERC20, functionName, blockNumber: block.number }),
+      ),
     );
-    return { symbol: symbol as string, decimals: Number(decimals), totalSupply: totalSupply as bigint, blockNumber: block.number, blockHash: block.hash, timestamp: Number(block.timestamp) };
+    return {
+      symbol: symbol as string,
+      decimals: Number(decimals),
+      totalSupply: totalSupply as bigint,
+      blockNumber: block.number,
+      blockHash: block.hash,
+      timestamp: Number(block.timestamp),
+    };
   } catch (e) {
     const message = (e as Error).message ?? "";
-    if (/fetch failed|timed out|HTTP request failed|ECONNREFUSED/i.test(message)) throw new ChainUnavailableError(chain, message.split("\n")[0]!);
-    throw new ApiError(422, "not_an_erc20", `the contract at ${address} does not answer symbol(), decimals() and totalSupply() as an ERC-20`, { address, chain });
+    if (/fetch failed|timed out|HTTP request failed|ECONNREFUSED/i.test(message))
+      throw new ChainUnavailableError(chain, message.split("\n")[0]!);
+    throw new ApiError(
+      422,
+      "not_an_erc20",
+      `the contract at ${address} does not answer symbol(), decimals() and totalSupply() as an ERC-20`,
+      { address, chain },
+    );
   }
 }
 

@@ -11,10 +11,23 @@ const uint = z.union([z.string().regex(/^\d{1,78}$/), z.number().int().nonnegati
 
 export const ExactEvmPaymentSchema = z.object({
   x402Version: z.literal(2),
-  accepted: z.object({ scheme: z.string(), network: z.string().regex(/^[a-z0-9-]+:[a-zA-Z0-9-]+$/), amount: uint.optional(), asset: addressSchema.optional(), payTo: addressSchema.optional() }),
+  accepted: z.object({
+    scheme: z.string(),
+    network: z.string().regex(/^[a-z0-9-]+:[a-zA-Z0-9-]+$/),
+    amount: uint.optional(),
+    asset: addressSchema.optional(),
+    payTo: addressSchema.optional(),
+  }),
   payload: z.object({
     signature: z.string().regex(/^0x[0-9a-fA-F]{130,}$/),
-    authorization: z.object({ from: addressSchema, to: addressSchema, value: uint, validAfter: uint, validBefore: uint, nonce: hash32Schema }),
+    authorization: z.object({
+      from: addressSchema,
+      to: addressSchema,
+      value: uint,
+      validAfter: uint,
+      validBefore: uint,
+      nonce: hash32Schema,
+    }),
   }),
 });
 export type ExactEvmPayment = z.infer<typeof ExactEvmPaymentSchema>;
@@ -32,5 +45,8 @@ export function checkPaymentHeader(header: string): HeaderCheck {
   const parsed = ExactEvmPaymentSchema.safeParse(decoded);
   if (parsed.success) return { ok: true, payment: parsed.data };
   const issue = parsed.error.issues[0]!;
-  return { ok: false, reason: `the payment header is not an x402 v2 exact EVM payment: ${issue.path.join(".") || "(root)"} ${issue.message}` };
+  return {
+    ok: false,
+    reason: `the payment header is not an x402 v2 exact EVM payment: ${issue.path.join(".") || "(root)"} ${issue.message}`,
+  };
 }

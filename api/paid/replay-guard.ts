@@ -8,8 +8,9 @@
  * after the lease (settlement-recovery.ts); a settlement found that way was paid for and never
  * answered, so one retry of the same authorization gets its answer without a second charge.
  */
-import type { Context, MiddlewareHandler, Next } from "hono";
+
 import { decodePaymentRequiredHeader, decodePaymentResponseHeader, encodePaymentResponseHeader } from "@x402/core/http";
+import type { Context, MiddlewareHandler, Next } from "hono";
 import { withBodyIfEmpty } from "../http/empty-body.js";
 import { errorBody } from "../http/errors.js";
 import type { OperatorStore, PaymentAuthorization, PaymentRepository } from "../store/operator-store.js";
@@ -48,21 +49,41 @@ export function replayGuard(store: Promise<OperatorStore>, o: ReplayGuardOptions
     const reservation = { ...key, resource, reservedBlock };
     if (!(await payments.reserve(reservation))) {
       const existing = await recoverIfAbandoned(payments, await payments.get(key), o);
-      if (existing === null && (await payments.reserve(reservation))) return settleOnce(c, next, payments, reservation, o.probe);
-      if (existing?.status === "settled" && !existing.delivered && existing.resource === resource) return redeliver(c, next, payments, key, resource);
+      if (existing === null && (await payments.reserve(reservation)))
+        return settleOnce(c, next, payments, reservation, o.probe);
+      if (existing?.status === "settled" && !existing.delivered && existing.resource === resource)
+        return redeliver(c, next, payments, key, resource);
       if (existing?.status === "reserved") {
         const retryAfter = Math.max(1, Math.ceil(o.leaseSeconds - (Date.now() - existing.updatedAt.getTime()) / 1000));
         c.header("Retry-After", String(retryAfter));
-        return c.json(errorBody("payment_in_progress", "a request with this payment authorization is still in progress; retry it after Retry-After seconds (it is settled at most once)", { payer: key.payer, nonce: key.nonce, retryAfterSeconds: retryAfter }), 409);
+        return c.json(
+          errorBody(
+            "payment_in_progress",
+            "a request with this payment authorization is still in progress; retry it after Retry-After seconds (it is settled at most once)",
+            { payer: key.payer, nonce: key.nonce, retryAfterSeconds: retryAfter },
+          ),
+          409,
+        );
       }
-      return c.json(errorBody("payment_already_used", "this payment authorization was already presented; sign a new one", { payer: key.payer, nonce: key.nonce, settlementTx: existing?.settlementTx ?? null }), 409);
+      return c.json(
+        errorBody("payment_already_used", "this payment authorization was already presented; sign a new one", {
+          payer: key.payer,
+          nonce: key.nonce,
+          settlementTx: existing?.settlementTx ?? null,
+        }),
+        409,
+      );
     }
     return settleOnce(c, next, payments, reservation, o.probe);
   };
 }
 
 /** A reservation older than the lease is settled or released by what the chain shows; the row as it is then. */
-async function recoverIfAbandoned(payments: PaymentRepository, row: PaymentAuthorization | null, o: ReplayGuardOptions) {
+async function recoverIfAbandoned(
+  payments: PaymentRepository,
+  row: PaymentAuthorization | null,
+  o: ReplayGuardOptions,
+) {
   if (row?.status !== "reserved" || Date.now() - row.updatedAt.getTime() < o.leaseSeconds * 1000) return row;
   await recoverReservation(payments, row, o.probe);
   return payments.get(row);
@@ -73,7 +94,13 @@ async function recoverIfAbandoned(payments: PaymentRepository, row: PaymentAutho
  * payment refused with 402 may have failed in settlement after its transfer was sent (a timeout
  * waiting for the receipt): the chain decides whether it is released or recorded as owed.
  */
-async function settleOnce(c: Context, next: Next, payments: PaymentRepository, r: AuthorizationKey & { resource: string; reservedBlock: bigint | null }, probe: SettlementProbe) {
+async function settleOnce(
+  c: Context,
+  next: Next,
+  payments: PaymentRepository,
+  r: AuthorizationKey & { resource: string; reservedBlock: bigint | null },
+  probe: SettlementProbe,
+) {
   const key: AuthorizationKey = { network: r.network, payer: r.payer, nonce: r.nonce };
   let settledTx: string | null = null;
   try {
@@ -101,10 +128,19 @@ async function redeliver(c: Context, next: Next, payments: PaymentRepository, ke
   if (c.res.status >= 400) return; // not delivered: still owed, the payer may retry again
   const tx = await payments.claimRedelivery(key, resource);
   if (!tx) {
-    c.res = c.json(errorBody("payment_already_used", "this payment authorization was already presented; sign a new one", { payer: key.payer, nonce: key.nonce }), 409);
+    c.res = c.json(
+      errorBody("payment_already_used", "this payment authorization was already presented; sign a new one", {
+        payer: key.payer,
+        nonce: key.nonce,
+      }),
+      409,
+    );
     return;
   }
-  c.res.headers.set("PAYMENT-RESPONSE", encodePaymentResponseHeader({ success: true, transaction: tx, network: key.network, payer: key.payer } as never));
+  c.res.headers.set(
+    "PAYMENT-RESPONSE",
+    encodePaymentResponseHeader({ success: true, transaction: tx, network: key.network, payer: key.payer } as never),
+  );
   c.res.headers.set("Cache-Control", "private, no-store");
 }
 

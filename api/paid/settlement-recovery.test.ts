@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { PaymentAuthorization, PaymentKey, PaymentRepository } from "../store/operator-store.js";
-import { recoverReservation, startRecoverySweep, type SettlementProbe } from "./settlement-recovery.js";
+import { recoverReservation, type SettlementProbe, startRecoverySweep } from "./settlement-recovery.js";
 
 const TX = `0x${"ab".repeat(32)}`;
 const row = (over: Partial<PaymentAuthorization> = {}): PaymentAuthorization => ({
@@ -20,7 +20,8 @@ const row = (over: Partial<PaymentAuthorization> = {}): PaymentAuthorization => 
 /** An in-memory repository that records what recovery did to it. */
 function memory(rows: PaymentAuthorization[]) {
   const calls: string[] = [];
-  const find = (k: PaymentKey) => rows.find((r) => r.nonce === k.nonce && r.payer === k.payer && r.network === k.network);
+  const find = (k: PaymentKey) =>
+    rows.find((r) => r.nonce === k.nonce && r.payer === k.payer && r.network === k.network);
   const repo = {
     release: async (k: PaymentKey) => {
       calls.push(`release ${k.nonce.slice(0, 6)}`);
@@ -54,7 +55,9 @@ describe("recoverReservation", () => {
 
   it("leaves the row alone when the chain cannot be read or the settling tx cannot be found", async () => {
     const m = memory([row()]);
-    expect(await recoverReservation(m.repo, m.rows[0]!, async () => Promise.reject(new Error("rpc down")))).toBe("unknown");
+    expect(await recoverReservation(m.repo, m.rows[0]!, async () => Promise.reject(new Error("rpc down")))).toBe(
+      "unknown",
+    );
     expect(await recoverReservation(m.repo, m.rows[0]!, async () => ({ used: true, tx: null }))).toBe("unknown");
     expect(m.calls).toEqual([]);
     expect(m.rows[0]!.status).toBe("reserved");
@@ -70,8 +73,15 @@ describe("startRecoverySweep", () => {
       row({ nonce: `0x${"04".repeat(32)}`, updatedAt: new Date(now) }), // in flight
       row({ nonce: `0x${"05".repeat(32)}`, updatedAt: new Date(now - 120_000), network: "eip155:84532" }),
     ]);
-    const probe: SettlementProbe = async (r) => (r.nonce.startsWith("0x02") ? { used: true, tx: TX as `0x${string}` } : { used: false });
-    const sweep = startRecoverySweep({ payments: Promise.resolve(m.repo), probe, network: "eip155:8453", leaseSeconds: 60, onError: () => {} });
+    const probe: SettlementProbe = async (r) =>
+      r.nonce.startsWith("0x02") ? { used: true, tx: TX as `0x${string}` } : { used: false };
+    const sweep = startRecoverySweep({
+      payments: Promise.resolve(m.repo),
+      probe,
+      network: "eip155:8453",
+      leaseSeconds: 60,
+      onError: () => {},
+    });
     try {
       const counts = await sweep.runOnce();
       expect(counts).toEqual({ settled: 1, released: 1, unknown: 0 });

@@ -10,14 +10,16 @@
  *     is then settled once (the token itself refuses a nonce twice, so no path charges twice).
  * A read that fails leaves the row as it is: unknown is never guessed into either answer.
  */
-import { parseAbiItem, type Address, type Hex, type PublicClient } from "viem";
+import { type Address, type Hex, type PublicClient, parseAbiItem } from "viem";
 import { fiatTokenV2Abi } from "../../abis/index.js";
 import type { PaymentAuthorization, PaymentKey, PaymentRepository } from "../store/operator-store.js";
 
 export type SettlementFinding = { used: false } | { used: true; tx: Hex | null };
 
 /** Whether an authorization was executed on chain, and by which tx. */
-export type SettlementProbe = (row: Pick<PaymentAuthorization, "payer" | "nonce" | "reservedBlock">) => Promise<SettlementFinding>;
+export type SettlementProbe = (
+  row: Pick<PaymentAuthorization, "payer" | "nonce" | "reservedBlock">,
+) => Promise<SettlementFinding>;
 
 export type RecoveryOutcome = "settled" | "released" | "unknown";
 
@@ -27,18 +29,34 @@ const authorizationUsed = parseAbiItem("event AuthorizationUsed(address indexed 
  * Reads the token: `authorizationState`, then the `AuthorizationUsed` log from the reservation's
  * block (or `fallbackBlocks` back when it is unknown), in ranges a provider accepts.
  */
-export function chainSettlementProbe(client: PublicClient, asset: Address, options: { logRange?: bigint; fallbackBlocks?: bigint } = {}): SettlementProbe {
+export function chainSettlementProbe(
+  client: PublicClient,
+  asset: Address,
+  options: { logRange?: bigint; fallbackBlocks?: bigint } = {},
+): SettlementProbe {
   const logRange = options.logRange ?? 10_000n;
   const fallbackBlocks = options.fallbackBlocks ?? 50_000n;
   return async (row) => {
     const head = await client.getBlockNumber({ cacheTime: 0 });
     const args = [row.payer as Address, row.nonce as Hex] as const;
-    const used = await client.readContract({ address: asset, abi: fiatTokenV2Abi, functionName: "authorizationState", args, blockNumber: head });
+    const used = await client.readContract({
+      address: asset,
+      abi: fiatTokenV2Abi,
+      functionName: "authorizationState",
+      args,
+      blockNumber: head,
+    });
     if (!used) return { used: false };
     const first = row.reservedBlock ?? (head > fallbackBlocks ? head - fallbackBlocks : 0n);
     for (let from = first; from <= head; from += logRange) {
       const to = from + logRange - 1n < head ? from + logRange - 1n : head;
-      const logs = await client.getLogs({ address: asset, event: authorizationUsed, args: { authorizer: args[0], nonce: args[1] }, fromBlock: from, toBlock: to });
+      const logs = await client.getLogs({
+        address: asset,
+        event: authorizationUsed,
+        args: { authorizer: args[0], nonce: args[1] },
+        fromBlock: from,
+        toBlock: to,
+      });
       if (logs[0]) return { used: true, tx: logs[0].transactionHash };
     }
     return { used: true, tx: null };
@@ -46,7 +64,11 @@ export function chainSettlementProbe(client: PublicClient, asset: Address, optio
 }
 
 /** Settles the record of one abandoned reservation by what the chain shows. */
-export async function recoverReservation(payments: PaymentRepository, row: Pick<PaymentAuthorization, "network" | "payer" | "nonce" | "reservedBlock">, probe: SettlementProbe): Promise<RecoveryOutcome> {
+export async function recoverReservation(
+  payments: PaymentRepository,
+  row: Pick<PaymentAuthorization, "network" | "payer" | "nonce" | "reservedBlock">,
+  probe: SettlementProbe,
+): Promise<RecoveryOutcome> {
   let finding: SettlementFinding;
   try {
     finding = await probe(row);
@@ -83,7 +105,8 @@ export function startRecoverySweep(o: {
       try {
         const payments = await o.payments;
         const stale = await payments.staleReservations(new Date(Date.now() - o.leaseSeconds * 1000));
-        for (const row of stale.filter((r) => r.network === o.network)) counts[await recoverReservation(payments, row, o.probe)]++;
+        for (const row of stale.filter((r) => r.network === o.network))
+          counts[await recoverReservation(payments, row, o.probe)]++;
         return counts;
       } finally {
         running = null;

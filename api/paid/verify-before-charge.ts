@@ -7,8 +7,8 @@
  */
 import type { MiddlewareHandler } from "hono";
 import type { Address, Hex } from "viem";
-import { trustFromBinding, type SignerBinding } from "../../core/attestation/binding.js";
-import { pinnedTrust, verifyTrusted, type Trust } from "../../core/attestation/verify.js";
+import { type SignerBinding, trustFromBinding } from "../../core/attestation/binding.js";
+import { pinnedTrust, type Trust, verifyTrusted } from "../../core/attestation/verify.js";
 import { errorBody } from "../http/errors.js";
 
 /**
@@ -20,23 +20,39 @@ export function bindingTrust(binding: () => Promise<SignerBinding | null>, opera
   return async () => {
     const published = await binding();
     if (!published) return pinnedTrust([operator]);
-    if (kept?.hash !== published.attestation_hash) kept = { hash: published.attestation_hash, trust: await trustFromBinding(published, operator) };
+    if (kept?.hash !== published.attestation_hash)
+      kept = { hash: published.attestation_hash, trust: await trustFromBinding(published, operator) };
     return kept.trust;
   };
 }
 
-export function verifyBeforeCharge(trust: () => Promise<Trust>, o: { maxAgeSeconds: number; now?: () => number }): MiddlewareHandler {
+export function verifyBeforeCharge(
+  trust: () => Promise<Trust>,
+  o: { maxAgeSeconds: number; now?: () => number },
+): MiddlewareHandler {
   return async (c, next) => {
     await next();
     if (c.res.status !== 200) return;
-    const artifact = await c.res.clone().json().catch(() => null);
-    const result = await verifyTrusted(artifact, await trust(), { maxAgeSeconds: o.maxAgeSeconds, ...(o.now && { now: o.now() }) });
+    const artifact = await c.res
+      .clone()
+      .json()
+      .catch(() => null);
+    const result = await verifyTrusted(artifact, await trust(), {
+      maxAgeSeconds: o.maxAgeSeconds,
+      ...(o.now && { now: o.now() }),
+    });
     if (result.verified) return;
     const failed = result.checks.filter((check) => !check.ok);
     // An operator-side incident (a stored artifact altered, a key or binding out of step): logged.
-    console.error(`[paid] ${c.req.method} ${c.req.path}: refused an artifact that fails verification: ${failed.map((f) => `${f.name} (${f.detail ?? ""})`).join("; ")}`);
+    console.error(
+      `[paid] ${c.req.method} ${c.req.path}: refused an artifact that fails verification: ${failed.map((f) => `${f.name} (${f.detail ?? ""})`).join("; ")}`,
+    );
     c.res = c.json(
-      errorBody("artifact_unverifiable", `the artifact fails verification (${failed.map((f) => f.name).join(", ")}); nothing was charged`, { failedChecks: failed, checks: result.checks }),
+      errorBody(
+        "artifact_unverifiable",
+        `the artifact fails verification (${failed.map((f) => f.name).join(", ")}); nothing was charged`,
+        { failedChecks: failed, checks: result.checks },
+      ),
       503,
       { "Retry-After": "60" },
     );

@@ -1,11 +1,11 @@
 /** The I/O edge of GET /api/psm-status: each PSM's mint gates read at one block, then the pure builder. */
 import type { Address } from "viem";
-import { buildPsmStatus, psmStatusEntry, type PsmStatus } from "../../core/psm/mint-readiness.js";
 import { PSM_VERSIONS } from "../../core/network/types.js";
+import { buildPsmStatus, type PsmStatus, psmStatusEntry } from "../../core/psm/mint-readiness.js";
 import { MINTER_ROLE, PSM_KEYS, PSM_LABELS } from "../../core/reserves/por/snapshot.js";
-import { PinnedReader, tolerantReads, type ReadSpec } from "../io/pinned-reader.js";
+import { type ReportBlock, type ReportContext, reportBlockHash } from "../context.js";
 import { memo, perObject } from "../io/memo.js";
-import { reportBlockHash, type ReportBlock, type ReportContext } from "../context.js";
+import { PinnedReader, type ReadSpec, tolerantReads } from "../io/pinned-reader.js";
 
 // A block's gates cannot change (keyed by its hash, so a reorg is read afresh); a document with a
 // failed read is never kept, so the next request retries it.
@@ -32,12 +32,16 @@ async function readPsmStatus(ctx: ReportContext, at: ReportBlock): Promise<PsmSt
         stableCaps: [{ to: psm, signature: "stableCaps(address)(uint256)", args: [usdc] }, 6],
         currentExposure: [{ to: psm, signature: "currentExposure(address)(uint256)", args: [usdc] }, 6],
         usdcBalance: [{ to: usdc, signature: "balanceOf(address)(uint256)", args: [psm] }, 6],
-        psmHasMinterRole: [{ to: n.kUSD.address, signature: "hasRole(bytes32,address)(bool)", args: [MINTER_ROLE, psm] }],
+        psmHasMinterRole: [
+          { to: n.kUSD.address, signature: "hasRole(bytes32,address)(bool)", args: [MINTER_ROLE, psm] },
+        ],
       };
       const names = Object.keys(specs);
       const reads = await Promise.all(names.map((name) => read<bigint | boolean>(specs[name]![0], specs[name]![1])));
       const value = <T>(name: string) => (reads[names.indexOf(name)]?.value ?? null) as T | null;
-      const commands = Object.fromEntries(names.flatMap((name, i) => (reads[i] ? [[name, reads[i]!.command(`gates.${name}`)]] : [])));
+      const commands = Object.fromEntries(
+        names.flatMap((name, i) => (reads[i] ? [[name, reads[i]!.command(`gates.${name}`)]] : [])),
+      );
       return psmStatusEntry({
         key,
         label: PSM_LABELS[key].label,
@@ -56,5 +60,10 @@ async function readPsmStatus(ctx: ReportContext, at: ReportBlock): Promise<PsmSt
       });
     }),
   ]);
-  return buildPsmStatus({ blockNumber: at.blockNumber, timestamp: Number(block.timestamp) }, entries, failedReads, notDeployed);
+  return buildPsmStatus(
+    { blockNumber: at.blockNumber, timestamp: Number(block.timestamp) },
+    entries,
+    failedReads,
+    notDeployed,
+  );
 }

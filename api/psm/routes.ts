@@ -2,15 +2,16 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { PsmStatusSchema } from "../../core/psm/mint-readiness.js";
+import { type ReportContext, resolveReportBlock } from "../context.js";
 import { blockParam, blockParamErrors } from "../http/query-params.js";
-import { contract, validQuery } from "../http/route-contract.js";
 import { reportCacheControl } from "../http/rendered.js";
-import { resolveReportBlock, type ReportContext } from "../context.js";
+import { contract, validQuery } from "../http/route-contract.js";
 import { loadPsmStatus } from "./psm-status-service.js";
 
 export const psmStatusContract = {
   summary: "Can each PSM mint kUSD for USDC now, and how much more will it take: every gate a pinned read",
-  description: "ready = mintingEnabled ∧ ¬paused ∧ supportedStables(USDC) ∧ kUSD hasRole(MINTER_ROLE, psm) ∧ headroom > 0; headroom = stableCaps(USDC) − max(currentExposure(USDC), USDC.balanceOf(psm)) on the v3 and live PSMs (currentExposure alone on v1), as their bytecode binds the cap. The top-level ready and gates are the live mint PSM's.",
+  description:
+    "ready = mintingEnabled ∧ ¬paused ∧ supportedStables(USDC) ∧ kUSD hasRole(MINTER_ROLE, psm) ∧ headroom > 0; headroom = stableCaps(USDC) − max(currentExposure(USDC), USDC.balanceOf(psm)) on the v3 and live PSMs (currentExposure alone on v1), as their bytecode binds the cap. The top-level ready and gates are the live mint PSM's.",
   tags: ["Reserves"],
   query: z.object({ block: blockParam }),
   response: PsmStatusSchema,

@@ -4,15 +4,34 @@
  * file's keys), verifies every one and refuses to publish a bad one, and observes every
  * contract predicate at the indexed head. Documents are built once per process.
  */
-import type { ServiceEnv } from "../../core/network/env.js";
+
 import { readFileSync } from "node:fs";
-import { getAddress, isHex, recoverMessageAddress, type Address, type Hex } from "viem";
+import { type Address, getAddress, type Hex, isHex, recoverMessageAddress } from "viem";
+import type { ServiceEnv } from "../../core/network/env.js";
 import type { RegistryEntryConfig, RegistryVersionConfig } from "../../core/network/registry-config.js";
+import {
+  buildRegistryDocument,
+  type ContractProof,
+  membershipMessage,
+  type Observation,
+  REGISTRY_OPERATOR_NAME,
+  type RegistryDocument,
+  RegistryPublishError,
+} from "../../core/registry/document.js";
+import {
+  guardianOf,
+  hasAdminRole,
+  ownedBy,
+  type Predicate,
+  type PredicateSpec,
+  predicateHolds,
+  predicateOf,
+  safeOwnedBy,
+  timelockProposer,
+} from "../../core/registry/predicates.js";
+import type { ReportContext } from "../context.js";
 import { ApiError } from "../http/errors.js";
 import { indexedHead } from "../io/indexed-reads.js";
-import type { ReportContext } from "../context.js";
-import { buildRegistryDocument, membershipMessage, REGISTRY_OPERATOR_NAME, RegistryPublishError, type ContractProof, type Observation, type RegistryDocument } from "../../core/registry/document.js";
-import { guardianOf, hasAdminRole, ownedBy, predicateHolds, predicateOf, safeOwnedBy, timelockProposer, type Predicate, type PredicateSpec } from "../../core/registry/predicates.js";
 
 /** address (lower case) → as_of → signature */
 export type SignatureBook = Record<string, Record<string, Hex>>;
@@ -22,7 +41,10 @@ export type SignatureBook = Record<string, Record<string, Hex>>;
  * read from KUSD_REGISTRY_SOURCE, and the operator's own (signed offline) from the
  * KUSD_REGISTRY_SIGNATURES file. Signatures are public once published; no key is involved here.
  */
-export function loadSignatureBook(ctx: ReportContext, env: Pick<ServiceEnv, "KUSD_REGISTRY_SIGNATURES">): SignatureBook {
+export function loadSignatureBook(
+  ctx: ReportContext,
+  env: Pick<ServiceEnv, "KUSD_REGISTRY_SIGNATURES">,
+): SignatureBook {
   const book: SignatureBook = structuredClone(ctx.network.registry.signatures);
   for (const v of ctx.network.registry.versions) {
     for (const e of v.entries) {
@@ -50,25 +72,66 @@ export function predicateSpecsFor(
   const { multisig, timelock } = admins;
   const what = `${e.label} (${e.role})`;
   const chainToKey = safeOwnedBy(multisig, operator);
-  if (e.role === "admin_timelock") return { primary: timelockProposer(e.address, multisig), secondary: chainToKey, why: "A timelock acts only on what its proposer schedules; the proposer is the multisig, which chains to the operator's signing key." };
-  if (e.role === "pause_guardian") return { primary: guardianOf(e.address, multisig), secondary: chainToKey, why: "The guardian acts only at the multisig's request; the multisig chains to the operator's signing key." };
+  if (e.role === "admin_timelock")
+    return {
+      primary: timelockProposer(e.address, multisig),
+      secondary: chainToKey,
+      why: "A timelock acts only on what its proposer schedules; the proposer is the multisig, which chains to the operator's signing key.",
+    };
+  if (e.role === "pause_guardian")
+    return {
+      primary: guardianOf(e.address, multisig),
+      secondary: chainToKey,
+      why: "The guardian acts only at the multisig's request; the multisig chains to the operator's signing key.",
+    };
   if (timelock && /^(psm_|liability_token)/.test(e.role)) {
-    return { primary: hasAdminRole(e.address, timelock, what), secondary: timelockProposer(timelock, multisig), why: "Administered by the timelock (48 h delay), which only the multisig can drive." };
+    return {
+      primary: hasAdminRole(e.address, timelock, what),
+      secondary: timelockProposer(timelock, multisig),
+      why: "Administered by the timelock (48 h delay), which only the multisig can drive.",
+    };
   }
-  const why = "A contract has no key to sign with; its admin is shown on chain instead, and that admin chains to the operator's signing key.";
-  if (e.role === "admin_multisig") return { primary: safeOwnedBy(e.address, operator), secondary: null, why: "A Safe cannot sign a message on its own; its owner set names the operator's signing key." };
+  const why =
+    "A contract has no key to sign with; its admin is shown on chain instead, and that admin chains to the operator's signing key.";
+  if (e.role === "admin_multisig")
+    return {
+      primary: safeOwnedBy(e.address, operator),
+      secondary: null,
+      why: "A Safe cannot sign a message on its own; its owner set names the operator's signing key.",
+    };
   if (e.role.startsWith("treasury")) return { primary: ownedBy(e.address, multisig, what), secondary: chainToKey, why };
-  if (e.role === "incentive_escrow") return { primary: hasAdminRole(e.address, operator, what), secondary: null, why: "Administered directly by the operator's signing key, itself a signed entry." };
-  if (/^(psm_|vault_|staked_vault|insurance_fund|liability_token)/.test(e.role)) return { primary: hasAdminRole(e.address, multisig, what), secondary: chainToKey, why };
+  if (e.role === "incentive_escrow")
+    return {
+      primary: hasAdminRole(e.address, operator, what),
+      secondary: null,
+      why: "Administered directly by the operator's signing key, itself a signed entry.",
+    };
+  if (/^(psm_|vault_|staked_vault|insurance_fund|liability_token)/.test(e.role))
+    return { primary: hasAdminRole(e.address, multisig, what), secondary: chainToKey, why };
   return null;
 }
 
 /** A contract entry's predicates: as published (a version from KUSD_REGISTRY_SOURCE), else by its role. */
-function contractPredicates(e: RegistryEntryConfig, operator: Address, admins: { multisig: Address; timelock: Address | null }, chainId: number, rpc: string, version: number) {
+function contractPredicates(
+  e: RegistryEntryConfig,
+  operator: Address,
+  admins: { multisig: Address; timelock: Address | null },
+  chainId: number,
+  rpc: string,
+  version: number,
+) {
   if (e.published && "predicate" in e.published) return e.published;
   const specs = predicateSpecsFor(e, operator, admins);
-  if (!specs) throw new RegistryPublishError(`no membership predicate for role ${e.role}`, { address: e.address, registry_version: version });
-  return { predicate: predicateOf(specs.primary, chainId, rpc), secondary: specs.secondary ? predicateOf(specs.secondary, chainId, rpc) : null, why: specs.why };
+  if (!specs)
+    throw new RegistryPublishError(`no membership predicate for role ${e.role}`, {
+      address: e.address,
+      registry_version: version,
+    });
+  return {
+    predicate: predicateOf(specs.primary, chainId, rpc),
+    secondary: specs.secondary ? predicateOf(specs.secondary, chainId, rpc) : null,
+    why: specs.why,
+  };
 }
 
 /**
@@ -79,10 +142,19 @@ export async function checkedSignatures(v: RegistryVersionConfig, book: Signatur
   const signatures = new Map<string, Hex>();
   for (const e of v.entries.filter((x) => x.kind === "eoa")) {
     const sig = book[e.address.toLowerCase()]?.[v.as_of];
-    if (!sig || !isHex(sig)) throw new RegistryPublishError(`no membership signature for ${e.address} as of ${v.as_of}`, { address: e.address, registry_version: v.registry_version });
-    const recovered = await recoverMessageAddress({ message: membershipMessage(v.as_of), signature: sig }).catch(() => null);
+    if (!sig || !isHex(sig))
+      throw new RegistryPublishError(`no membership signature for ${e.address} as of ${v.as_of}`, {
+        address: e.address,
+        registry_version: v.registry_version,
+      });
+    const recovered = await recoverMessageAddress({ message: membershipMessage(v.as_of), signature: sig }).catch(
+      () => null,
+    );
     if (!recovered || getAddress(recovered) !== getAddress(e.address)) {
-      throw new RegistryPublishError(`membership signature of ${e.address} recovers to ${recovered ?? "nothing"}: refusing to publish`, { address: e.address, registry_version: v.registry_version });
+      throw new RegistryPublishError(
+        `membership signature of ${e.address} recovers to ${recovered ?? "nothing"}: refusing to publish`,
+        { address: e.address, registry_version: v.registry_version },
+      );
     }
     signatures.set(e.address.toLowerCase(), sig);
   }
@@ -112,10 +184,14 @@ export class RegistryService {
 
   async version(n?: number): Promise<RegistryDocument> {
     const docs = await this.all();
-    if (docs.size === 0) throw new ApiError(404, "registry_not_configured", "no registry version is configured for this network");
+    if (docs.size === 0)
+      throw new ApiError(404, "registry_not_configured", "no registry version is configured for this network");
     const wanted = n ?? Math.max(...docs.keys());
     const doc = docs.get(wanted);
-    if (!doc) throw new ApiError(404, "registry_version_not_found", `no registry version ${wanted}`, { versions: [...docs.keys()] });
+    if (!doc)
+      throw new ApiError(404, "registry_version_not_found", `no registry version ${wanted}`, {
+        versions: [...docs.keys()],
+      });
     return doc;
   }
 
@@ -127,7 +203,12 @@ export class RegistryService {
     } catch {
       observed = "0x";
     }
-    return { observed_at_block: Number(block), observed_value: observed, holds: predicateHolds(p, observed), rpc_used: rpcUsed };
+    return {
+      observed_at_block: Number(block),
+      observed_value: observed,
+      holds: predicateHolds(p, observed),
+      rpc_used: rpcUsed,
+    };
   }
 
   private async build(): Promise<Map<number, RegistryDocument>> {
@@ -145,7 +226,14 @@ export class RegistryService {
       const signatures = await checkedSignatures(v, book);
       for (const e of v.entries.filter((x) => x.kind === "contract")) {
         if (proofs.has(e.address.toLowerCase())) continue;
-        const { predicate, secondary, why } = contractPredicates(e, operator, { multisig, timelock: n.reporting.timelock ? getAddress(n.reporting.timelock) : null }, chainId, rpc, v.registry_version);
+        const { predicate, secondary, why } = contractPredicates(
+          e,
+          operator,
+          { multisig, timelock: n.reporting.timelock ? getAddress(n.reporting.timelock) : null },
+          chainId,
+          rpc,
+          v.registry_version,
+        );
         proofs.set(e.address.toLowerCase(), {
           predicate,
           secondary,
@@ -154,21 +242,29 @@ export class RegistryService {
           why,
         });
       }
-      docs.set(v.registry_version, buildRegistryDocument({
-        operatorName: REGISTRY_OPERATOR_NAME,
-        operator,
-        version: v,
-        signatures,
-        proofs,
-        publicStateRead: (e) => (e.kind === "eoa" ? `cast balance ${getAddress(e.address)} --rpc-url ${rpc}` : e.holds_protocol_funds ? `cast call ${n.usdc.address} 'balanceOf(address)(uint256)' ${getAddress(e.address)} --rpc-url ${rpc}` : null),
-        hedgeVenues: {
-          [n.reporting.venue.name]: {
-            public_per_address_read: `POST ${n.reporting.venue.url ?? "https://api.hyperliquid.xyz/info"} {"type":"clearinghouseState","user":"<address>"}`,
-            requires_authentication: false,
-            returns: "account equity, positions and margin of any address",
+      docs.set(
+        v.registry_version,
+        buildRegistryDocument({
+          operatorName: REGISTRY_OPERATOR_NAME,
+          operator,
+          version: v,
+          signatures,
+          proofs,
+          publicStateRead: (e) =>
+            e.kind === "eoa"
+              ? `cast balance ${getAddress(e.address)} --rpc-url ${rpc}`
+              : e.holds_protocol_funds
+                ? `cast call ${n.usdc.address} 'balanceOf(address)(uint256)' ${getAddress(e.address)} --rpc-url ${rpc}`
+                : null,
+          hedgeVenues: {
+            [n.reporting.venue.name]: {
+              public_per_address_read: `POST ${n.reporting.venue.url ?? "https://api.hyperliquid.xyz/info"} {"type":"clearinghouseState","user":"<address>"}`,
+              requires_authentication: false,
+              returns: "account equity, positions and margin of any address",
+            },
           },
-        },
-      }));
+        }),
+      );
     }
     return docs;
   }

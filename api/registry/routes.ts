@@ -5,14 +5,14 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { RegistryDocumentSchema, RegistryVersionsSchema } from "../../core/registry/document-schema.js";
-import { violationView, ViolationPageSchema, type ViolationPage } from "../../core/registry/violation-view.js";
+import { type ViolationPage, ViolationPageSchema, violationView } from "../../core/registry/violation-view.js";
+import { isoTime } from "../../core/reserves/units.js";
+import type { ReportContext } from "../context.js";
 import { ApiError, badRequest } from "../http/errors.js";
 import { blockBound, limitParam } from "../http/query-params.js";
 import { contract, validQuery } from "../http/route-contract.js";
 import { indexedHead, violationsAfter } from "../io/indexed-reads.js";
 import type { RegistryService } from "./registry-service.js";
-import type { ReportContext } from "../context.js";
-import { isoTime } from "../../core/reserves/units.js";
 
 type RegistryVersions = z.infer<typeof RegistryVersionsSchema>;
 
@@ -23,19 +23,37 @@ const TAGS = ["Account registry"];
 export const accountsContract = {
   summary: "The account registry, latest version or ?version=N (spec 2.6)",
   tags: TAGS,
-  query: z.object({ version: z.string().regex(/^[1-9]\d{0,5}$/, "version must be a positive integer").transform(Number).optional().describe("a published registry version") }),
+  query: z.object({
+    version: z
+      .string()
+      .regex(/^[1-9]\d{0,5}$/, "version must be a positive integer")
+      .transform(Number)
+      .optional()
+      .describe("a published registry version"),
+  }),
   response: RegistryDocumentSchema,
-  errors: { 404: "no such registry version", 503: "a membership proof does not check out: the version is not published" },
+  errors: {
+    404: "no such registry version",
+    503: "a membership proof does not check out: the version is not published",
+  },
 };
 
-export const versionsContract = { summary: "Every published registry version with its digest", tags: TAGS, response: RegistryVersionsSchema };
+export const versionsContract = {
+  summary: "Every published registry version with its digest",
+  tags: TAGS,
+  response: RegistryVersionsSchema,
+};
 
 export const violationsContract = {
   summary: "Transfers out of listed accounts that the registry's violation predicate flags, in (block, logIndex) order",
   tags: TAGS,
   query: z.object({
     limit: limitParam(MAX_VIOLATIONS_PAGE, 100),
-    after: z.string().regex(/^\d{1,15}:\d{1,9}$/, "after must be a cursor of the form <block>:<logIndex>").optional().describe("resume after this violation's cursor"),
+    after: z
+      .string()
+      .regex(/^\d{1,15}:\d{1,9}$/, "after must be a cursor of the form <block>:<logIndex>")
+      .optional()
+      .describe("resume after this violation's cursor"),
     fromBlock: blockBound("fromBlock"),
     toBlock: blockBound("toBlock"),
   }),
@@ -55,7 +73,13 @@ export function registryRoutes(ctx: ReportContext, registry: RegistryService) {
   app.get("/api/por/accounts/versions", ...contract(versionsContract), async (c) => {
     const docs = await registry.all();
     return c.json({
-      versions: [...docs.values()].map((d) => ({ registry_version: d.registry.registry_version, as_of: d.registry.as_of, issued_at: d.registry.issued_at, entries: d.registry.entries.length, account_set_digest: d.registry.account_set_digest })),
+      versions: [...docs.values()].map((d) => ({
+        registry_version: d.registry.registry_version,
+        as_of: d.registry.as_of,
+        issued_at: d.registry.issued_at,
+        entries: d.registry.entries.length,
+        account_set_digest: d.registry.account_set_digest,
+      })),
     } satisfies RegistryVersions);
   });
 
@@ -67,7 +91,11 @@ export function registryRoutes(ctx: ReportContext, registry: RegistryService) {
     const after = m ? { block: BigInt(m[1]!), logIndex: Number(m[2]) } : null;
     const fromBlock = q.fromBlock ?? 0n;
     const toBlock = q.toBlock ?? head.blockNumber;
-    if (toBlock < fromBlock) throw badRequest("invalid_range", "toBlock is before fromBlock", { fromBlock: Number(fromBlock), toBlock: Number(toBlock) });
+    if (toBlock < fromBlock)
+      throw badRequest("invalid_range", "toBlock is before fromBlock", {
+        fromBlock: Number(fromBlock),
+        toBlock: Number(toBlock),
+      });
     const rows = await violationsAfter(ctx.db, { after, fromBlock, toBlock, limit: q.limit });
     const views = rows.map(violationView);
     return c.json({

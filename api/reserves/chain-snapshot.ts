@@ -6,18 +6,18 @@
  */
 import type { Address } from "viem";
 import { PSM_VERSIONS, type PsmKey } from "../../core/network/types.js";
-import type { FeeSchedule, FeeTier } from "../../core/reserves/redemption-routing.js";
 import {
-  MINTER_ROLE,
-  PSM_KEYS,
   type ChainSnapshot,
   type DepositVaultSnapshot,
   type HolderSnapshot,
+  MINTER_ROLE,
+  PSM_KEYS,
   type PsmSnapshot,
   type Read,
   type StakingVaultSnapshot,
 } from "../../core/reserves/por/snapshot.js";
-import { type ChainReadError, tolerantReads, type PinnedReader, type ReadSpec } from "../io/pinned-reader.js";
+import type { FeeSchedule, FeeTier } from "../../core/reserves/redemption-routing.js";
+import { type ChainReadError, type PinnedReader, type ReadSpec, tolerantReads } from "../io/pinned-reader.js";
 
 // The API's route modules import these constants from here.
 export { MINTER_ROLE, PSM_KEYS };
@@ -49,7 +49,11 @@ async function feeTiers(r: PinnedReader, usdc: Address, psm: Address): Promise<F
   const tiers: FeeTier[] = [];
   for (let i = 0; i < 20; i++) {
     try {
-      const [threshold, feeBps] = await r.call<[bigint, bigint]>({ to: psm, signature: "tieredFees(address,uint256)(uint256,uint256)", args: [usdc, BigInt(i)] });
+      const [threshold, feeBps] = await r.call<[bigint, bigint]>({
+        to: psm,
+        signature: "tieredFees(address,uint256)(uint256,uint256)",
+        args: [usdc, BigInt(i)],
+      });
       tiers.push({ threshold, feeBps });
     } catch {
       break; // past the end of the array
@@ -73,8 +77,15 @@ async function feeSchedule(r: PinnedReader, usdc: Address, psm: Address, key: Ps
   }
 }
 
-async function readPsm(r: PinnedReader, read: TolerantRead, a: Pick<SnapshotAddresses, "usdc" | "kUSD">, key: PsmKey, address: Address): Promise<PsmSnapshot> {
-  const balance = (token: Address, decimals: number) => read<bigint>({ to: token, signature: "balanceOf(address)(uint256)", args: [address] }, decimals);
+async function readPsm(
+  r: PinnedReader,
+  read: TolerantRead,
+  a: Pick<SnapshotAddresses, "usdc" | "kUSD">,
+  key: PsmKey,
+  address: Address,
+): Promise<PsmSnapshot> {
+  const balance = (token: Address, decimals: number) =>
+    read<bigint>({ to: token, signature: "balanceOf(address)(uint256)", args: [address] }, decimals);
   const [usdc, kusd, holdsMinterRole, paused, fees] = await Promise.all([
     balance(a.usdc, 6),
     balance(a.kUSD, 18),
@@ -86,19 +97,24 @@ async function readPsm(r: PinnedReader, read: TolerantRead, a: Pick<SnapshotAddr
 }
 
 /** Only the three PSMs (reserves, kUSD held, minter role, pause, fee tiers): what the redemption planner needs. */
-export async function readPsmSnapshots(r: PinnedReader, a: Pick<SnapshotAddresses, "usdc" | "kUSD" | "psms">): Promise<Record<PsmKey, PsmSnapshot>> {
+export async function readPsmSnapshots(
+  r: PinnedReader,
+  a: Pick<SnapshotAddresses, "usdc" | "kUSD" | "psms">,
+): Promise<Record<PsmKey, PsmSnapshot>> {
   const { read } = tolerantReads(r);
-  const [psmMint, psmRetiredMint, psmRedeemReserve] = await Promise.all(PSM_KEYS.map((k) => readPsm(r, read, a, k, a.psms[k])));
+  const [psmMint, psmRetiredMint, psmRedeemReserve] = await Promise.all(
+    PSM_KEYS.map((k) => readPsm(r, read, a, k, a.psms[k])),
+  );
   return { psmMint: psmMint!, psmRetiredMint: psmRetiredMint!, psmRedeemReserve: psmRedeemReserve! };
 }
-
 
 export async function readChainSnapshot(r: PinnedReader, a: SnapshotAddresses): Promise<ChainSnapshot> {
   const { read, failedReads, notDeployed } = tolerantReads(r);
 
   const balanceOf = (token: Address, holder: Address, decimals: number) =>
     read<bigint>({ to: token, signature: "balanceOf(address)(uint256)", args: [holder] }, decimals);
-  const u = (to: Address, signature: string, decimals?: number, args?: ReadSpec["args"]) => read<bigint>({ to, signature, args }, decimals);
+  const u = (to: Address, signature: string, decimals?: number, args?: ReadSpec["args"]) =>
+    read<bigint>({ to, signature, args }, decimals);
 
   const psm = (key: PsmKey) => readPsm(r, read, a, key, a.psms[key]);
 
@@ -115,7 +131,16 @@ export async function readChainSnapshot(r: PinnedReader, a: SnapshotAddresses): 
       u(address, "l1Assets()(uint256)", 18),
       u(address, "hedgingReserve()(uint256)", 18),
     ]);
-    return { address, shareDecimals: decimals, totalAssets, totalSupply, wethBalance, offChainAssets, l1Assets, hedgingReserve };
+    return {
+      address,
+      shareDecimals: decimals,
+      totalAssets,
+      totalSupply,
+      wethBalance,
+      offChainAssets,
+      l1Assets,
+      hedgingReserve,
+    };
   };
 
   const stakingVault = async (address: Address): Promise<StakingVaultSnapshot> => {
@@ -126,10 +151,23 @@ export async function readChainSnapshot(r: PinnedReader, a: SnapshotAddresses): 
       u(address, "totalSupply()(uint256)", d),
       balanceOf(a.kUSD, address, 18),
       d === undefined ? Promise.resolve(null) : u(address, "convertToAssets(uint256)(uint256)", 18, [10n ** BigInt(d)]),
-      Promise.all(a.listedAccounts.map(async (account) => ({ account, shares: await balanceOf(address, account, d ?? 0) }))),
+      Promise.all(
+        a.listedAccounts.map(async (account) => ({ account, shares: await balanceOf(address, account, d ?? 0) })),
+      ),
     ]);
-    const redeemable = totalSupply ? await u(address, "convertToAssets(uint256)(uint256)", 18, [totalSupply.value]) : null;
-    return { address, shareDecimals: decimals, totalAssets, totalSupply, kusdBalance, redeemable, assetsPerShare, listedShares };
+    const redeemable = totalSupply
+      ? await u(address, "convertToAssets(uint256)(uint256)", 18, [totalSupply.value])
+      : null;
+    return {
+      address,
+      shareDecimals: decimals,
+      totalAssets,
+      totalSupply,
+      kusdBalance,
+      redeemable,
+      assetsPerShare,
+      listedShares,
+    };
   };
 
   const holder = async (address: Address): Promise<HolderSnapshot> => {
@@ -149,14 +187,20 @@ export async function readChainSnapshot(r: PinnedReader, a: SnapshotAddresses): 
 
   async function ethUsd(feed: Address) {
     const [round, decimals] = await Promise.all([
-      read<readonly [bigint, bigint, bigint, bigint, bigint]>({ to: feed, signature: "latestRoundData()(uint80,int256,uint256,uint256,uint80)" }),
+      read<readonly [bigint, bigint, bigint, bigint, bigint]>({
+        to: feed,
+        signature: "latestRoundData()(uint80,int256,uint256,uint256,uint80)",
+      }),
       read<number>({ to: feed, signature: "decimals()(uint8)" }),
     ]);
     if (!round || !decimals) return { answer: null, decimals: 8, updatedAt: null, address: feed };
     const spec: ReadSpec = { to: feed, signature: "latestRoundData()(uint80,int256,uint256,uint256,uint80)" };
     const answer = round.value[1];
     return {
-      answer: { value: answer, command: (field: string) => r.command(spec, field, `answer ${answer}`, Number(decimals.value)) },
+      answer: {
+        value: answer,
+        command: (field: string) => r.command(spec, field, `answer ${answer}`, Number(decimals.value)),
+      },
       decimals: Number(decimals.value),
       updatedAt: Number(round.value[3]),
       address: feed,
@@ -164,28 +208,49 @@ export async function readChainSnapshot(r: PinnedReader, a: SnapshotAddresses): 
   }
 
   const block = await r.client.getBlock({ blockNumber: r.blockNumber });
-  const [kusdTotalSupply, psmMint, psmRetiredMint, psmRedeemReserve, vaultV1, vaultV2, skUSD, skUSDDeprecated, insuranceFund, treasury, multisig, threshold, owners, operatorKusd, escrowShares, hedgeEth, hedgeWeth, price] =
-    await Promise.all([
-      u(a.kUSD, "totalSupply()(uint256)", 18),
-      psm("psmMint"),
-      psm("psmRetiredMint"),
-      psm("psmRedeemReserve"),
-      depositVault(a.vaultV1),
-      depositVault(a.vaultV2),
-      stakingVault(a.skUSD),
-      stakingVault(a.skUSDDeprecated),
-      holder(a.insuranceFund),
-      holder(a.treasury),
-      holder(a.multisig),
-      u(a.multisig, "getThreshold()(uint256)"),
-      read<readonly Address[]>({ to: a.multisig, signature: "getOwners()(address[])" }),
-      balanceOf(a.kUSD, a.operator, 18),
-      a.lendingEscrowKUSD ? balanceOf(a.lendingEscrowKUSD, a.operator, 18) : Promise.resolve(null),
-      a.hedgeWatchOnly ? nativeBalance(a.hedgeWatchOnly) : Promise.resolve(null),
-      a.hedgeWatchOnly ? balanceOf(a.weth, a.hedgeWatchOnly, 18) : Promise.resolve(null),
-      a.ethUsdFeed ? ethUsd(a.ethUsdFeed) : Promise.resolve(null),
-    ]);
-  const escrowKusd = a.lendingEscrowKUSD && escrowShares ? await u(a.lendingEscrowKUSD, "convertToAssets(uint256)(uint256)", 18, [escrowShares.value]) : null;
+  const [
+    kusdTotalSupply,
+    psmMint,
+    psmRetiredMint,
+    psmRedeemReserve,
+    vaultV1,
+    vaultV2,
+    skUSD,
+    skUSDDeprecated,
+    insuranceFund,
+    treasury,
+    multisig,
+    threshold,
+    owners,
+    operatorKusd,
+    escrowShares,
+    hedgeEth,
+    hedgeWeth,
+    price,
+  ] = await Promise.all([
+    u(a.kUSD, "totalSupply()(uint256)", 18),
+    psm("psmMint"),
+    psm("psmRetiredMint"),
+    psm("psmRedeemReserve"),
+    depositVault(a.vaultV1),
+    depositVault(a.vaultV2),
+    stakingVault(a.skUSD),
+    stakingVault(a.skUSDDeprecated),
+    holder(a.insuranceFund),
+    holder(a.treasury),
+    holder(a.multisig),
+    u(a.multisig, "getThreshold()(uint256)"),
+    read<readonly Address[]>({ to: a.multisig, signature: "getOwners()(address[])" }),
+    balanceOf(a.kUSD, a.operator, 18),
+    a.lendingEscrowKUSD ? balanceOf(a.lendingEscrowKUSD, a.operator, 18) : Promise.resolve(null),
+    a.hedgeWatchOnly ? nativeBalance(a.hedgeWatchOnly) : Promise.resolve(null),
+    a.hedgeWatchOnly ? balanceOf(a.weth, a.hedgeWatchOnly, 18) : Promise.resolve(null),
+    a.ethUsdFeed ? ethUsd(a.ethUsdFeed) : Promise.resolve(null),
+  ]);
+  const escrowKusd =
+    a.lendingEscrowKUSD && escrowShares
+      ? await u(a.lendingEscrowKUSD, "convertToAssets(uint256)(uint256)", 18, [escrowShares.value])
+      : null;
 
   return {
     blockNumber: r.blockNumber,

@@ -6,28 +6,42 @@
  * on every request (see LiveReads); the venue is read at most every `venueMaxAgeSeconds`.
  */
 import type { Address, Hex } from "viem";
-import { PinnedReader, tolerantReads } from "../io/pinned-reader.js";
-import { coalesce, memo, perObject, type Memo } from "../io/memo.js";
-import { render, type Rendered } from "../http/rendered.js";
-import { kusdBurnedUpTo, redemptionsUpTo } from "../io/indexed-reads.js";
+import type { PsmKey } from "../../core/network/types.js";
 import { everListed } from "../../core/registry/versions.js";
-import { reportBlockHash, type ReportBlock, type ReportContext } from "../context.js";
-import { venueReadCommand, VenueReadError, type VenueAccountState } from "../io/hyperliquid.js";
 import { buildPorReport, type PorReport } from "../../core/reserves/por/por-report.js";
 import type { ChainSnapshot, Read } from "../../core/reserves/por/snapshot.js";
-import type { PsmKey } from "../../core/network/types.js";
 import { none as noVenue, recordedVenueBasis, type VenueBasis } from "../../core/reserves/por/venue-read.js";
-import { MINTER_ROLE, PSM_KEYS, readChainSnapshot, readPsmSnapshots, type SnapshotAddresses } from "./chain-snapshot.js";
+import { type ReportBlock, type ReportContext, reportBlockHash } from "../context.js";
+import { type Rendered, render } from "../http/rendered.js";
+import { type VenueAccountState, VenueReadError, venueReadCommand } from "../io/hyperliquid.js";
+import { kusdBurnedUpTo, redemptionsUpTo } from "../io/indexed-reads.js";
+import { coalesce, type Memo, memo, perObject } from "../io/memo.js";
+import { PinnedReader, tolerantReads } from "../io/pinned-reader.js";
+import {
+  MINTER_ROLE,
+  PSM_KEYS,
+  readChainSnapshot,
+  readPsmSnapshots,
+  type SnapshotAddresses,
+} from "./chain-snapshot.js";
 
 export function snapshotAddresses(ctx: ReportContext): SnapshotAddresses {
   const n = ctx.network;
   const r = n.reporting;
-  const listed = new Set<Address>([...everListed(n.registry.versions).map((e) => e.address), r.operator, ...(r.hedgeWatchOnly ? [r.hedgeWatchOnly] : [])]);
+  const listed = new Set<Address>([
+    ...everListed(n.registry.versions).map((e) => e.address),
+    r.operator,
+    ...(r.hedgeWatchOnly ? [r.hedgeWatchOnly] : []),
+  ]);
   return {
     kUSD: n.kUSD.address,
     usdc: n.usdc.address,
     weth: n.weth.address,
-    psms: { psmMint: n.psms.psmMint.address, psmRetiredMint: n.psms.psmRetiredMint.address, psmRedeemReserve: n.psms.psmRedeemReserve.address },
+    psms: {
+      psmMint: n.psms.psmMint.address,
+      psmRetiredMint: n.psms.psmRetiredMint.address,
+      psmRedeemReserve: n.psms.psmRedeemReserve.address,
+    },
     vaultV1: n.depositVaults.vaultV1.address,
     vaultV2: n.depositVaults.vaultV2.address,
     skUSD: n.stakingVaults.skUSD.address,
@@ -46,20 +60,34 @@ export function snapshotAddresses(ctx: ReportContext): SnapshotAddresses {
 /** The registry's accounts with their kind (externally owned = the founder's wallets). */
 export function listedAccounts(ctx: ReportContext) {
   const r = ctx.network.reporting;
-  const entries = everListed(ctx.network.registry.versions).map((e) => ({ address: e.address, kind: e.kind, role: e.role }));
-  for (const [address, role] of [[r.operator, "venue_margin"], [r.hedgeWatchOnly, "hedge_base_watch_only"]] as const) {
-    if (address && !entries.some((e) => e.address.toLowerCase() === address.toLowerCase())) entries.push({ address, kind: "eoa", role });
+  const entries = everListed(ctx.network.registry.versions).map((e) => ({
+    address: e.address,
+    kind: e.kind,
+    role: e.role,
+  }));
+  for (const [address, role] of [
+    [r.operator, "venue_margin"],
+    [r.hedgeWatchOnly, "hedge_base_watch_only"],
+  ] as const) {
+    if (address && !entries.some((e) => e.address.toLowerCase() === address.toLowerCase()))
+      entries.push({ address, kind: "eoa", role });
   }
   return entries;
 }
 
 /** The PSMs alone at `blockNumber` (a handful of reads instead of the whole snapshot). */
 export function readPsms(ctx: ReportContext, blockNumber: bigint) {
-  return readPsmSnapshots(new PinnedReader(ctx.base, blockNumber, ctx.network.reporting.publicRpc.base), snapshotAddresses(ctx));
+  return readPsmSnapshots(
+    new PinnedReader(ctx.base, blockNumber, ctx.network.reporting.publicRpc.base),
+    snapshotAddresses(ctx),
+  );
 }
 
 export async function readSnapshot(ctx: ReportContext, blockNumber: bigint): Promise<ChainSnapshot> {
-  return readChainSnapshot(new PinnedReader(ctx.base, blockNumber, ctx.network.reporting.publicRpc.base), snapshotAddresses(ctx));
+  return readChainSnapshot(
+    new PinnedReader(ctx.base, blockNumber, ctx.network.reporting.publicRpc.base),
+    snapshotAddresses(ctx),
+  );
 }
 
 /** The venue's account state now, or null with the reason (not configured, or the read failed). */
@@ -79,9 +107,17 @@ async function readVenueState(ctx: ReportContext): Promise<{ state: VenueAccount
  * never serves the old branch), the RPC's head (attestation.rpcChainLength) and kUSD
  * hasRole(MINTER_ROLE, psm) for each PSM (spec: holdsRole is read live on every request).
  */
-type LiveReads = { blockHash: Hex | null; rpcChainLength: number | null; minterRoles: Record<PsmKey, Read<boolean> | null>; failedReads: string[] };
+type LiveReads = {
+  blockHash: Hex | null;
+  rpcChainLength: number | null;
+  minterRoles: Record<PsmKey, Read<boolean> | null>;
+  failedReads: string[];
+};
 
-type History = { redemptions: Awaited<ReturnType<typeof redemptionsUpTo>>; burned: Awaited<ReturnType<typeof kusdBurnedUpTo>> };
+type History = {
+  redemptions: Awaited<ReturnType<typeof redemptionsUpTo>>;
+  burned: Awaited<ReturnType<typeof kusdBurnedUpTo>>;
+};
 /** The venue read now: its answer (null with the reason when it failed) and when we read it. */
 export type VenueNow = { state: VenueAccountState | null; reason: string | null; readAtMs: number };
 type PorCaches = {
@@ -113,9 +149,18 @@ async function readLive(ctx: ReportContext, blockNumber: bigint): Promise<LiveRe
   const [blockHash, rpcChainLength, ...roles] = await Promise.all([
     reportBlockHash(ctx, blockNumber),
     ctx.base.getBlockNumber({ cacheTime: 0 }).then(Number, () => null),
-    ...PSM_KEYS.map((k) => read<boolean>({ to: n.kUSD.address, signature: "hasRole(bytes32,address)(bool)", args: [MINTER_ROLE, n.psms[k].address] })),
+    ...PSM_KEYS.map((k) =>
+      read<boolean>({
+        to: n.kUSD.address,
+        signature: "hasRole(bytes32,address)(bool)",
+        args: [MINTER_ROLE, n.psms[k].address],
+      }),
+    ),
   ]);
-  const minterRoles = Object.fromEntries(PSM_KEYS.map((k, i) => [k, roles[i] ?? null])) as Record<PsmKey, Read<boolean> | null>;
+  const minterRoles = Object.fromEntries(PSM_KEYS.map((k, i) => [k, roles[i] ?? null])) as Record<
+    PsmKey,
+    Read<boolean> | null
+  >;
   return { blockHash, rpcChainLength, minterRoles, failedReads };
 }
 
@@ -134,12 +179,22 @@ export function readVenueNow(ctx: ReportContext): Promise<VenueNow> {
  * reproducible from the moment it is published; otherwise the head reads the venue now, and a past
  * block takes the reading recorded nearest before it.
  */
-export async function venueBasisAt(ctx: ReportContext, at: ReportBlock, blockTimestamp: number): Promise<{ basis: VenueBasis; now: VenueNow | null }> {
+export async function venueBasisAt(
+  ctx: ReportContext,
+  at: ReportBlock,
+  blockTimestamp: number,
+): Promise<{ basis: VenueBasis; now: VenueNow | null }> {
   const recorded = ctx.venueRecords ? await ctx.venueRecords.atOrBefore(at.blockNumber) : null;
   if (at.atHead && recorded?.blockNumber !== Number(at.blockNumber)) {
     const now = await readVenueNow(ctx);
     const basis: VenueBasis = now.state
-      ? { source: "live", state: now.state, reason: null, ageSeconds: Math.max(0, Math.floor((Date.now() - now.readAtMs) / 1000)), recorded: null }
+      ? {
+          source: "live",
+          state: now.state,
+          reason: null,
+          ageSeconds: Math.max(0, Math.floor((Date.now() - now.readAtMs) / 1000)),
+          recorded: null,
+        }
       : noVenue(now.reason ?? "venue not read");
     return { basis, now };
   }
@@ -151,7 +206,11 @@ export async function venueBasisAt(ctx: ReportContext, at: ReportBlock, blockTim
 function withLiveRoles(s: ChainSnapshot, live: LiveReads): ChainSnapshot {
   const psm = (k: PsmKey) => ({ ...s.psms[k], holdsMinterRole: live.minterRoles[k] });
   const own = s.failedReads.filter((r) => !r.includes("hasRole("));
-  return { ...s, psms: { psmMint: psm("psmMint"), psmRetiredMint: psm("psmRetiredMint"), psmRedeemReserve: psm("psmRedeemReserve") }, failedReads: [...own, ...live.failedReads] };
+  return {
+    ...s,
+    psms: { psmMint: psm("psmMint"), psmRetiredMint: psm("psmRetiredMint"), psmRedeemReserve: psm("psmRedeemReserve") },
+    failedReads: [...own, ...live.failedReads],
+  };
 }
 
 /** The report at `at`, serialised once per distinct set of inputs. */
@@ -160,17 +219,31 @@ export async function renderPorReport(ctx: ReportContext, at: ReportBlock): Prom
   const c = cachesOf(ctx);
   const live = await c.live(String(at.blockNumber), () => readLive(ctx, at.blockNumber));
   // Without the block's hash nothing can be keyed safely: read everything for this request alone.
-  const keyed = <V>(m: Memo<V>, key: string, build: () => Promise<V>) => (live.blockHash ? m(`${at.blockNumber}:${live.blockHash}:${key}`, build) : build());
+  const keyed = <V>(m: Memo<V>, key: string, build: () => Promise<V>) =>
+    live.blockHash ? m(`${at.blockNumber}:${live.blockHash}:${key}`, build) : build();
   const [snapshot, history] = await Promise.all([
     keyed(c.snapshots, "", () => readSnapshot(ctx, at.blockNumber)),
     keyed(c.history, "", async () => {
-      const [redemptions, burned] = await Promise.all([redemptionsUpTo(ctx.db, at.blockNumber), kusdBurnedUpTo(ctx.db, at.blockNumber)]);
+      const [redemptions, burned] = await Promise.all([
+        redemptionsUpTo(ctx.db, at.blockNumber),
+        kusdBurnedUpTo(ctx.db, at.blockNumber),
+      ]);
       return { redemptions, burned };
     }),
   ]);
   const { basis, now } = await venueBasisAt(ctx, at, snapshot.blockTimestamp);
   const roles = PSM_KEYS.map((k) => String(live.minterRoles[k]?.value ?? null)).join(",");
-  const key = [roles, live.rpcChainLength, at.head.blockNumber, at.atHead, now?.readAtMs, basis.source, basis.ageSeconds, basis.reason, basis.recorded?.statement].join("|");
+  const key = [
+    roles,
+    live.rpcChainLength,
+    at.head.blockNumber,
+    at.atHead,
+    now?.readAtMs,
+    basis.source,
+    basis.ageSeconds,
+    basis.reason,
+    basis.recorded?.statement,
+  ].join("|");
   const built = await keyed(c.reports, key, async () => {
     const report = buildPor(ctx, at, withLiveRoles(snapshot, live), basis, history, live);
     const rendered = render(report);
@@ -185,7 +258,14 @@ export async function loadPorReport(ctx: ReportContext, at: ReportBlock): Promis
   return (await renderPorReport(ctx, at)).report;
 }
 
-function buildPor(ctx: ReportContext, at: ReportBlock, snapshot: ChainSnapshot, venue: VenueBasis, history: History, live: Pick<LiveReads, "blockHash" | "rpcChainLength">): PorReport {
+function buildPor(
+  ctx: ReportContext,
+  at: ReportBlock,
+  snapshot: ChainSnapshot,
+  venue: VenueBasis,
+  history: History,
+  live: Pick<LiveReads, "blockHash" | "rpcChainLength">,
+): PorReport {
   const n = ctx.network;
   return buildPorReport({
     chainId: n.chains.base.id,

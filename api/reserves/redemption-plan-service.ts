@@ -6,29 +6,47 @@
  */
 import { parseUnits } from "viem";
 import type { PsmKey } from "../../core/network/types.js";
-import type { RedemptionPlanReport } from "../../core/reserves/redemption-plan-schema.js";
 import { PSM_KEYS } from "../../core/reserves/por/snapshot.js";
+import type { RedemptionPlanReport } from "../../core/reserves/redemption-plan-schema.js";
 import { planRedemption } from "../../core/reserves/redemption-routing.js";
 import { toUnits } from "../../core/reserves/units.js";
-import { PinnedReader } from "../io/pinned-reader.js";
-import { ApiError } from "../http/errors.js";
 import type { ReportBlock, ReportContext } from "../context.js";
+import { ApiError } from "../http/errors.js";
+import { PinnedReader } from "../io/pinned-reader.js";
 import { readPsms } from "./por-service.js";
 
 /** `amount`: a positive kUSD decimal string, as the route validated it. */
-export async function loadRedemptionPlan(ctx: ReportContext, at: ReportBlock, amount: string): Promise<RedemptionPlanReport> {
+export async function loadRedemptionPlan(
+  ctx: ReportContext,
+  at: ReportBlock,
+  amount: string,
+): Promise<RedemptionPlanReport> {
   const kusd = parseUnits(amount, 18);
   const psms = await readPsms(ctx, at.blockNumber);
   const unread = PSM_KEYS.filter((k) => !psms[k].usdc || !psms[k].paused || !psms[k].fees);
   // A PSM that had no code yet at this block redeemed nothing then: it is left out of the plan.
   // Any other failed read is ours (503): no plan rather than a wrong one.
-  const notYetDeployed = new Set(await Promise.all(unread.map(async (k) => ((await hasCode(ctx, psms[k].address, at.blockNumber)) === false ? k : null))));
+  const notYetDeployed = new Set(
+    await Promise.all(
+      unread.map(async (k) => ((await hasCode(ctx, psms[k].address, at.blockNumber)) === false ? k : null)),
+    ),
+  );
   if (unread.some((k) => !notYetDeployed.has(k))) {
-    throw new ApiError(503, "chain_read_failed", "PSM reserves or fee schedules could not be read; no plan rather than a wrong one");
+    throw new ApiError(
+      503,
+      "chain_read_failed",
+      "PSM reserves or fee schedules could not be read; no plan rather than a wrong one",
+    );
   }
   const plan = planRedemption(
     kusd,
-    PSM_KEYS.filter((k) => !notYetDeployed.has(k)).map((k) => ({ key: k, address: psms[k].address, reserveUsdc: psms[k].usdc!.value, canServeRedemptions: psms[k].paused!.value === false, fees: psms[k].fees! })),
+    PSM_KEYS.filter((k) => !notYetDeployed.has(k)).map((k) => ({
+      key: k,
+      address: psms[k].address,
+      reserveUsdc: psms[k].usdc!.value,
+      canServeRedemptions: psms[k].paused!.value === false,
+      fees: psms[k].fees!,
+    })),
   );
   const usdc = ctx.network.usdc.address;
   const reader = new PinnedReader(ctx.base, at.blockNumber, ctx.network.reporting.publicRpc.base);
@@ -42,14 +60,20 @@ export async function loadRedemptionPlan(ctx: ReportContext, at: ReportBlock, am
       return { onChain, expected, spec };
     }),
   );
-  if (checks.some((x) => x.onChain === null)) throw new ApiError(503, "chain_read_failed", "a PSM's getFee could not be read at this block");
+  if (checks.some((x) => x.onChain === null))
+    throw new ApiError(503, "chain_read_failed", "a PSM's getFee could not be read at this block");
   const mismatch = checks.findIndex((x) => x.onChain !== x.expected);
   if (mismatch >= 0) {
-    throw new ApiError(503, "fee_rule_mismatch", "a PSM's getFee disagrees with the fee rule this service applies; no plan rather than a wrong one", {
-      psm: plan.legs[mismatch]!.address,
-      onChain: checks[mismatch]!.onChain!.toString(),
-      expected: checks[mismatch]!.expected.toString(),
-    });
+    throw new ApiError(
+      503,
+      "fee_rule_mismatch",
+      "a PSM's getFee disagrees with the fee rule this service applies; no plan rather than a wrong one",
+      {
+        psm: plan.legs[mismatch]!.address,
+        onChain: checks[mismatch]!.onChain!.toString(),
+        expected: checks[mismatch]!.expected.toString(),
+      },
+    );
   }
   return {
     blockNumber: Number(at.blockNumber),
@@ -77,7 +101,8 @@ export async function loadRedemptionPlan(ctx: ReportContext, at: ReportBlock, am
       ),
       cast: `cast send ${l.address} 'swapKUSDForStable(address,uint256)' ${usdc} ${l.kusdIn} --rpc-url ${ctx.network.reporting.publicRpc.base}  # after approving kUSD to this PSM`,
     })),
-    routing: "smallest reserve that fully covers the amount; otherwise split across PSMs deepest first, one transaction each; each leg's fee by its PSM's deployed rule (first tier whose lower bound the size reaches, else the flat fee; PSM v1 compares the raw kUSD amount), confirmed with getFee at this block",
+    routing:
+      "smallest reserve that fully covers the amount; otherwise split across PSMs deepest first, one transaction each; each leg's fee by its PSM's deployed rule (first tier whose lower bound the size reaches, else the flat fee; PSM v1 compares the raw kUSD amount), confirmed with getFee at this block",
   };
 }
 

@@ -7,13 +7,13 @@ import { z } from "zod";
 import { PorReportSchema } from "../../core/reserves/por/por-report.js";
 import { RedemptionPlanSchema } from "../../core/reserves/redemption-plan-schema.js";
 import { StatsSchema } from "../../core/reserves/stats.js";
-import { ChainReadError } from "../io/pinned-reader.js";
+import { type ReportContext, resolveReportBlock } from "../context.js";
 import { ApiError } from "../http/errors.js";
 import { blockParam, blockParamErrors, kusdAmount } from "../http/query-params.js";
-import { contract, validQuery } from "../http/route-contract.js";
-import { resolveReportBlock, type ReportContext } from "../context.js";
-import { renderPorReport } from "./por-service.js";
 import { reportCacheControl, sendRendered } from "../http/rendered.js";
+import { contract, validQuery } from "../http/route-contract.js";
+import { ChainReadError } from "../io/pinned-reader.js";
+import { renderPorReport } from "./por-service.js";
 import { loadRedemptionPlan } from "./redemption-plan-service.js";
 import { renderStats } from "./stats-service.js";
 
@@ -22,7 +22,8 @@ const blockErrors = { ...blockParamErrors, 503: `${blockParamErrors[503]}, or a 
 
 export const porContract = {
   summary: "Reserves, liabilities, solvency and redemption depth (spec 2.3)",
-  description: "Every chain figure is a read pinned to blockNumber with the cast command that reproduces it beside it (verifyVia); a read that fails is null, never guessed.",
+  description:
+    "Every chain figure is a read pinned to blockNumber with the cast command that reproduces it beside it (verifyVia); a read that fails is null, never guessed.",
   tags: TAGS,
   query: z.object({ block: blockParam }),
   response: PorReportSchema,
@@ -47,7 +48,10 @@ export const redemptionPlanContract = {
     block: blockParam,
   }),
   response: RedemptionPlanSchema,
-  errors: { ...blockErrors, 503: "PSM reserves, fee schedules or getFee could not be read, or getFee disagrees with the fee rule" },
+  errors: {
+    ...blockErrors,
+    503: "PSM reserves, fee schedules or getFee could not be read, or getFee disagrees with the fee rule",
+  },
 };
 
 export function reservesRoutes(ctx: ReportContext) {
@@ -66,7 +70,13 @@ export function reservesRoutes(ctx: ReportContext) {
     try {
       return sendRendered(c, (await renderStats(ctx, at)).rendered, reportCacheControl(at, requested));
     } catch (e) {
-      if (e instanceof ChainReadError) throw new ApiError(503, "chain_read_failed", "a chain read did not land; nothing is published rather than a guess", { read: e.details.signature });
+      if (e instanceof ChainReadError)
+        throw new ApiError(
+          503,
+          "chain_read_failed",
+          "a chain read did not land; nothing is published rather than a guess",
+          { read: e.details.signature },
+        );
       throw e;
     }
   });

@@ -1,11 +1,11 @@
 /** The I/O edge of GET /api/stats: seven balance reads pinned to one block, then the pure builder. */
 import type { PsmKey } from "../../core/network/types.js";
-import { buildStats, type Stats } from "../../core/reserves/stats.js";
 import { PSM_KEYS } from "../../core/reserves/por/snapshot.js";
-import { PinnedReader, type ReadSpec } from "../io/pinned-reader.js";
-import { reportBlockHash, type ReportBlock, type ReportContext } from "../context.js";
+import { buildStats, type Stats } from "../../core/reserves/stats.js";
+import { type ReportBlock, type ReportContext, reportBlockHash } from "../context.js";
+import { type Rendered, render } from "../http/rendered.js";
 import { memo, perObject } from "../io/memo.js";
-import { render, type Rendered } from "../http/rendered.js";
+import { PinnedReader, type ReadSpec } from "../io/pinned-reader.js";
 
 const keptStats = perObject((_ctx: ReportContext) => memo<RenderedStats>({ max: 64 }));
 export type RenderedStats = { stats: Stats; rendered: Rendered };
@@ -23,7 +23,11 @@ export async function renderStats(ctx: ReportContext, at: ReportBlock): Promise<
 export async function loadStats(ctx: ReportContext, at: ReportBlock): Promise<Stats> {
   const n = ctx.network;
   const r = new PinnedReader(ctx.base, at.blockNumber, n.reporting.publicRpc.base);
-  const bal = (token: `0x${string}`, holder: `0x${string}`): ReadSpec => ({ to: token, signature: "balanceOf(address)(uint256)", args: [holder] });
+  const bal = (token: `0x${string}`, holder: `0x${string}`): ReadSpec => ({
+    to: token,
+    signature: "balanceOf(address)(uint256)",
+    args: [holder],
+  });
   const usdcSpecs = PSM_KEYS.map((k) => bal(n.usdc.address, n.psms[k].address));
   const kusdSpecs = PSM_KEYS.map((k) => bal(n.kUSD.address, n.psms[k].address));
   const supplySpec: ReadSpec = { to: n.kUSD.address, signature: "totalSupply()(uint256)" };

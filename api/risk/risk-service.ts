@@ -3,21 +3,48 @@
  * (catalogued from its ABI), the admin and minter roles (indexed holders), the venue and the
  * statement, and the source-named getters probed for reverts, all at one block.
  */
-import { BaseError, encodeFunctionData, ExecutionRevertedError, getAddress, parseAbiItem, RawContractError, type Abi, type Address, type Hex } from "viem";
-import { kerneVaultAbi, kerneVaultV1Abi, kusdAbi, kusdpsmAbi, kusdpsmv1Abi, kusdpsmv3Abi, stakedKUSDAbi, stakedKUSDV1Abi, timelockAbi } from "../../abis/index.js";
-import { buildRiskStatus, getterTrigger, roleTrigger, type Gap, type OffChainTrigger, type RiskStatus, type Trigger } from "../../core/risk/risk-status.js";
-import { configurationGetters } from "../../core/risk/trigger-catalog.js";
+import {
+  type Abi,
+  type Address,
+  BaseError,
+  ExecutionRevertedError,
+  encodeFunctionData,
+  getAddress,
+  type Hex,
+  parseAbiItem,
+  RawContractError,
+} from "viem";
+import {
+  kerneVaultAbi,
+  kerneVaultV1Abi,
+  kusdAbi,
+  kusdpsmAbi,
+  kusdpsmv1Abi,
+  kusdpsmv3Abi,
+  stakedKUSDAbi,
+  stakedKUSDV1Abi,
+  timelockAbi,
+} from "../../abis/index.js";
 import { DEFAULT_ADMIN_ROLE, MINTER_ROLE } from "../../core/network/roles.js";
-import sourceGetters from "../../networks/source-getters.json" with { type: "json" };
-import { roleHoldersAt } from "../io/indexed-reads.js";
-import { PinnedReader, tolerantReads } from "../io/pinned-reader.js";
-import { hasCodeAt } from "../io/code-presence.js";
-import type { NotDeployedRead } from "../../core/schema-primitives.js";
-import { memo, perObject } from "../io/memo.js";
-import { reportBlockHash, type ReportBlock, type ReportContext } from "../context.js";
-import { readVenueNow } from "../reserves/por-service.js";
 import { offChainTriggers } from "../../core/risk/off-chain-triggers.js";
-
+import {
+  buildRiskStatus,
+  type Gap,
+  getterTrigger,
+  type OffChainTrigger,
+  type RiskStatus,
+  roleTrigger,
+  type Trigger,
+} from "../../core/risk/risk-status.js";
+import { configurationGetters } from "../../core/risk/trigger-catalog.js";
+import type { NotDeployedRead } from "../../core/schema-primitives.js";
+import sourceGetters from "../../networks/source-getters.json" with { type: "json" };
+import { type ReportBlock, type ReportContext, reportBlockHash } from "../context.js";
+import { hasCodeAt } from "../io/code-presence.js";
+import { roleHoldersAt } from "../io/indexed-reads.js";
+import { memo, perObject } from "../io/memo.js";
+import { PinnedReader, tolerantReads } from "../io/pinned-reader.js";
+import { readVenueNow } from "../reserves/por-service.js";
 
 type Target = { key: string; address: Address; abi: Abi };
 
@@ -40,15 +67,30 @@ function targets(ctx: ReportContext): Target[] {
 
 /** Whether a failed eth_call is the contract reverting, rather than the RPC failing. */
 function reverted(e: unknown): boolean {
-  return e instanceof BaseError && !!e.walk((x) => x instanceof RawContractError || x instanceof ExecutionRevertedError || /execution reverted/i.test((x as Error).message ?? ""));
+  return (
+    e instanceof BaseError &&
+    !!e.walk(
+      (x) =>
+        x instanceof RawContractError ||
+        x instanceof ExecutionRevertedError ||
+        /execution reverted/i.test((x as Error).message ?? ""),
+    )
+  );
 }
 
-async function probeGaps(ctx: ReportContext, live: Target[], blockNumber: bigint, failedReads: string[]): Promise<Gap[]> {
+async function probeGaps(
+  ctx: ReportContext,
+  live: Target[],
+  blockNumber: bigint,
+  failedReads: string[],
+): Promise<Gap[]> {
   const n = ctx.network;
   const addressOf: Record<string, Address> = Object.fromEntries(live.map((t) => [t.key, t.address]));
   const rpc = n.reporting.publicRpc.base;
   const probes = Object.values(sourceGetters.contracts).flatMap((c) =>
-    c.deployedAs.flatMap((key) => (addressOf[key] ? c.getters.map((getter) => ({ key, address: addressOf[key]!, getter, file: c.file })) : [])),
+    c.deployedAs.flatMap((key) =>
+      addressOf[key] ? c.getters.map((getter) => ({ key, address: addressOf[key]!, getter, file: c.file })) : [],
+    ),
   );
   const results = await Promise.all(
     probes.map(async (p) => {
@@ -79,33 +121,67 @@ async function probeGaps(ctx: ReportContext, live: Target[], blockNumber: bigint
     }));
 }
 
-async function onChainTriggers(ctx: ReportContext, live: Target[], blockNumber: bigint, read: ReturnType<typeof tolerantReads>["read"]): Promise<Trigger[]> {
+async function onChainTriggers(
+  ctx: ReportContext,
+  live: Target[],
+  blockNumber: bigint,
+  read: ReturnType<typeof tolerantReads>["read"],
+): Promise<Trigger[]> {
   const n = ctx.network;
   const getterTriggers = await Promise.all(
     live.flatMap((t) =>
       configurationGetters(t.abi).map(async (g) => {
-        const r = await read<boolean | bigint>({ to: t.address, signature: g.signature, args: g.arg === "stable" ? [n.usdc.address] : [] });
-        return getterTrigger({ contractKey: t.key, contract: t.address, getter: g, value: r?.value ?? null, verifyVia: r?.command(`triggers.onChain ${t.key}.${g.name}`) ?? null });
+        const r = await read<boolean | bigint>({
+          to: t.address,
+          signature: g.signature,
+          args: g.arg === "stable" ? [n.usdc.address] : [],
+        });
+        return getterTrigger({
+          contractKey: t.key,
+          contract: t.address,
+          getter: g,
+          value: r?.value ?? null,
+          verifyVia: r?.command(`triggers.onChain ${t.key}.${g.name}`) ?? null,
+        });
       }),
     ),
   );
   const governance = [n.reporting.timelock, n.reporting.multisig].filter((a): a is Address => a !== null);
-  const holders = (contract: Address, role: Hex) => roleHoldersAt(ctx.db, contract.toLowerCase() as Address, role, blockNumber).then((h) => h.map((x) => getAddress(x.account)), () => null);
+  const holders = (contract: Address, role: Hex) =>
+    roleHoldersAt(ctx.db, contract.toLowerCase() as Address, role, blockNumber).then(
+      (h) => h.map((x) => getAddress(x.account)),
+      () => null,
+    );
   const rpc = n.reporting.publicRpc.base;
-  const hasRoleCommand = (contract: Address, role: Hex, account: string) => `cast call ${contract} 'hasRole(bytes32,address)(bool)' ${role} ${account} --block ${blockNumber} --rpc-url ${rpc}`;
-  const adminTargets = live.filter((t) => ["kUSD", "psmMint", "psmRetiredMint", "psmRedeemReserve", "skUSD", "vaultV2"].includes(t.key));
+  const hasRoleCommand = (contract: Address, role: Hex, account: string) =>
+    `cast call ${contract} 'hasRole(bytes32,address)(bool)' ${role} ${account} --block ${blockNumber} --rpc-url ${rpc}`;
+  const adminTargets = live.filter((t) =>
+    ["kUSD", "psmMint", "psmRetiredMint", "psmRedeemReserve", "skUSD", "vaultV2"].includes(t.key),
+  );
   const roleTriggers = await Promise.all([
     holders(n.kUSD.address, MINTER_ROLE).then((h) =>
       roleTrigger({
-        contractKey: "kUSD", contract: n.kUSD.address, role: "MINTER_ROLE", holders: h, allowed: [n.psms.psmMint.address], allowedLabel: "the live mint PSM",
-        why: "whoever holds kUSD MINTER_ROLE can mint without depositing USDC", verifyVia: hasRoleCommand(n.kUSD.address, MINTER_ROLE, n.psms.psmMint.address),
+        contractKey: "kUSD",
+        contract: n.kUSD.address,
+        role: "MINTER_ROLE",
+        holders: h,
+        allowed: [n.psms.psmMint.address],
+        allowedLabel: "the live mint PSM",
+        why: "whoever holds kUSD MINTER_ROLE can mint without depositing USDC",
+        verifyVia: hasRoleCommand(n.kUSD.address, MINTER_ROLE, n.psms.psmMint.address),
       }),
     ),
     ...adminTargets.map((t) =>
       holders(t.address, DEFAULT_ADMIN_ROLE).then((h) =>
         roleTrigger({
-          contractKey: t.key, contract: t.address, role: "DEFAULT_ADMIN_ROLE", holders: h, allowed: governance, allowedLabel: "the timelock or the multisig",
-          why: "the admin grants every role, MINTER_ROLE included, and flips the switches above", verifyVia: hasRoleCommand(t.address, DEFAULT_ADMIN_ROLE, governance[0] ?? n.reporting.multisig),
+          contractKey: t.key,
+          contract: t.address,
+          role: "DEFAULT_ADMIN_ROLE",
+          holders: h,
+          allowed: governance,
+          allowedLabel: "the timelock or the multisig",
+          why: "the admin grants every role, MINTER_ROLE included, and flips the switches above",
+          verifyVia: hasRoleCommand(t.address, DEFAULT_ADMIN_ROLE, governance[0] ?? n.reporting.multisig),
         }),
       ),
     ),
@@ -113,10 +189,17 @@ async function onChainTriggers(ctx: ReportContext, live: Target[], blockNumber: 
   return [...getterTriggers, ...roleTriggers];
 }
 
-async function readOffChain(ctx: ReportContext, at: ReportBlock, statementSignedAt: () => Promise<number | null>): Promise<OffChainTrigger[]> {
+async function readOffChain(
+  ctx: ReportContext,
+  at: ReportBlock,
+  statementSignedAt: () => Promise<number | null>,
+): Promise<OffChainTrigger[]> {
   // Off-chain triggers are about now: at a past block they are not judged (offChainTriggers knows atHead).
   const pastBlock = { state: null, reason: "past block: the venue publishes current equity only" };
-  const [venue, signedAt] = await Promise.all([at.atHead ? readVenueNow(ctx) : pastBlock, statementSignedAt().catch(() => null)]);
+  const [venue, signedAt] = await Promise.all([
+    at.atHead ? readVenueNow(ctx) : pastBlock,
+    statementSignedAt().catch(() => null),
+  ]);
   return offChainTriggers({
     atHead: at.atHead,
     venueAccount: ctx.network.reporting.venue.account,
@@ -127,31 +210,76 @@ async function readOffChain(ctx: ReportContext, at: ReportBlock, statementSigned
   });
 }
 
-type ChainPart = { onChain: Trigger[]; gaps: Gap[]; failedReads: string[]; notDeployed: NotDeployedRead[]; timestamp: number };
-const keptChain = perObject((_ctx: ReportContext) => memo<ChainPart>({ max: 16, keep: (v) => v.failedReads.length === 0 }));
+type ChainPart = {
+  onChain: Trigger[];
+  gaps: Gap[];
+  failedReads: string[];
+  notDeployed: NotDeployedRead[];
+  timestamp: number;
+};
+const keptChain = perObject((_ctx: ReportContext) =>
+  memo<ChainPart>({ max: 16, keep: (v) => v.failedReads.length === 0 }),
+);
 
 /**
  * The contracts that exist at the block. One with no code yet (deployed later) has no switches and
  * no gaps there: it is listed as not deployed, not read. Unknown code (the read failed) is read.
  */
-async function deployedTargets(ctx: ReportContext, blockNumber: bigint): Promise<{ live: Target[]; notDeployed: NotDeployedRead[] }> {
+async function deployedTargets(
+  ctx: ReportContext,
+  blockNumber: bigint,
+): Promise<{ live: Target[]; notDeployed: NotDeployedRead[] }> {
   const all = targets(ctx);
   const code = await Promise.all(all.map((t) => hasCodeAt(ctx.base, t.address, blockNumber)));
   return {
     live: all.filter((_, i) => code[i] !== false),
-    notDeployed: all.filter((_, i) => code[i] === false).map((t) => ({ to: t.address, read: `${t.key}: its configuration getters and the source-named getters`, reason: "not_deployed" as const })),
+    notDeployed: all
+      .filter((_, i) => code[i] === false)
+      .map((t) => ({
+        to: t.address,
+        read: `${t.key}: its configuration getters and the source-named getters`,
+        reason: "not_deployed" as const,
+      })),
   };
 }
 
-export async function loadRiskStatus(ctx: ReportContext, at: ReportBlock, statementSignedAt: () => Promise<number | null>): Promise<RiskStatus> {
+export async function loadRiskStatus(
+  ctx: ReportContext,
+  at: ReportBlock,
+  statementSignedAt: () => Promise<number | null>,
+): Promise<RiskStatus> {
   const chain = async (): Promise<ChainPart> => {
-    const { read, failedReads, notDeployed } = tolerantReads(new PinnedReader(ctx.base, at.blockNumber, ctx.network.reporting.publicRpc.base));
+    const { read, failedReads, notDeployed } = tolerantReads(
+      new PinnedReader(ctx.base, at.blockNumber, ctx.network.reporting.publicRpc.base),
+    );
     const present = await deployedTargets(ctx, at.blockNumber);
-    const [block, onChain, gaps] = await Promise.all([ctx.base.getBlock({ blockNumber: at.blockNumber }), onChainTriggers(ctx, present.live, at.blockNumber, read), probeGaps(ctx, present.live, at.blockNumber, failedReads)]);
-    return { onChain, gaps, failedReads, notDeployed: [...present.notDeployed, ...notDeployed], timestamp: Number(block.timestamp) };
+    const [block, onChain, gaps] = await Promise.all([
+      ctx.base.getBlock({ blockNumber: at.blockNumber }),
+      onChainTriggers(ctx, present.live, at.blockNumber, read),
+      probeGaps(ctx, present.live, at.blockNumber, failedReads),
+    ]);
+    return {
+      onChain,
+      gaps,
+      failedReads,
+      notDeployed: [...present.notDeployed, ...notDeployed],
+      timestamp: Number(block.timestamp),
+    };
   };
   const hash = await reportBlockHash(ctx, at.blockNumber);
   // The chain part cannot change at a block (keyed by its hash); the off-chain part is read every time.
-  const [c, offChain] = await Promise.all([hash ? keptChain(ctx)(`${at.blockNumber}:${hash}`, chain) : chain(), readOffChain(ctx, at, statementSignedAt)]);
-  return buildRiskStatus({ blockNumber: at.blockNumber, timestamp: c.timestamp, onChain: c.onChain, offChain, gaps: c.gaps, gapSource: `${sourceGetters.source} (commit ${sourceGetters.commit}): every getter those files name, called at the block`, failedReads: c.failedReads, notDeployed: c.notDeployed });
+  const [c, offChain] = await Promise.all([
+    hash ? keptChain(ctx)(`${at.blockNumber}:${hash}`, chain) : chain(),
+    readOffChain(ctx, at, statementSignedAt),
+  ]);
+  return buildRiskStatus({
+    blockNumber: at.blockNumber,
+    timestamp: c.timestamp,
+    onChain: c.onChain,
+    offChain,
+    gaps: c.gaps,
+    gapSource: `${sourceGetters.source} (commit ${sourceGetters.commit}): every getter those files name, called at the block`,
+    failedReads: c.failedReads,
+    notDeployed: c.notDeployed,
+  });
 }

@@ -2,14 +2,16 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { RiskStatusSchema } from "../../core/risk/risk-status.js";
+import { type ReportContext, resolveReportBlock } from "../context.js";
 import { blockParam, blockParamErrors } from "../http/query-params.js";
 import { contract, validQuery } from "../http/route-contract.js";
-import { resolveReportBlock, type ReportContext } from "../context.js";
 import { loadRiskStatus } from "./risk-service.js";
 
 export const riskStatusContract = {
-  summary: "Every safety switch, threshold and role of the deployed contracts with its live value and safe state; venue and statement; source-vs-deployed gaps",
-  description: "triggers.onChain: the configuration getters of each deployed contract, catalogued from its ABI (a getter the contract sets, or a constant threshold), plus who holds DEFAULT_ADMIN_ROLE and kUSD MINTER_ROLE; each with the cast call that proves it. gaps: the getters the operator's audited source names that the deployed bytecode reverts on, found by calling each at the block.",
+  summary:
+    "Every safety switch, threshold and role of the deployed contracts with its live value and safe state; venue and statement; source-vs-deployed gaps",
+  description:
+    "triggers.onChain: the configuration getters of each deployed contract, catalogued from its ABI (a getter the contract sets, or a constant threshold), plus who holds DEFAULT_ADMIN_ROLE and kUSD MINTER_ROLE; each with the cast call that proves it. gaps: the getters the operator's audited source names that the deployed bytecode reverts on, found by calling each at the block.",
   tags: ["Monitoring"],
   query: z.object({ block: blockParam }),
   response: RiskStatusSchema,

@@ -3,11 +3,11 @@
  * KUSD_ATTESTATION_PRIVATE_KEY; the devnet runner sets its own keys there). Keys are held as viem
  * accounts and never logged or served; only their addresses leave this module.
  */
-import { getAddress, type Address, type Hex, type LocalAccount } from "viem";
+import { type Address, getAddress, type Hex, type LocalAccount } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import type { NetworkConfig } from "../../core/network/types.js";
-import type { ServiceEnv } from "../../core/network/env.js";
 import { KusdError } from "../../core/errors.js";
+import type { ServiceEnv } from "../../core/network/env.js";
+import type { NetworkConfig } from "../../core/network/types.js";
 
 export class SigningKeyError extends KusdError<{ key: string; expected?: Address; got?: Address }> {
   override name = "SigningKeyError";
@@ -28,11 +28,19 @@ export type SigningKeys = {
 const account = (name: string, key: Hex | undefined, expected: Address | null): LocalAccount | null => {
   if (!key) return null;
   const a = privateKeyToAccount(key);
-  if (expected && getAddress(expected) !== a.address) throw new SigningKeyError(`${name} does not belong to the configured signer`, { key: name, expected, got: a.address });
+  if (expected && getAddress(expected) !== a.address)
+    throw new SigningKeyError(`${name} does not belong to the configured signer`, {
+      key: name,
+      expected,
+      got: a.address,
+    });
   return a;
 };
 
-export function loadSigningKeys(network: NetworkConfig, e: Pick<ServiceEnv, "KUSD_OPERATOR_PRIVATE_KEY" | "KUSD_ATTESTATION_PRIVATE_KEY">): SigningKeys {
+export function loadSigningKeys(
+  network: NetworkConfig,
+  e: Pick<ServiceEnv, "KUSD_OPERATOR_PRIVATE_KEY" | "KUSD_ATTESTATION_PRIVATE_KEY">,
+): SigningKeys {
   const s = network.reporting.signers;
   return {
     operator: account("KUSD_OPERATOR_PRIVATE_KEY", e.KUSD_OPERATOR_PRIVATE_KEY, s.operator),
@@ -42,7 +50,11 @@ export function loadSigningKeys(network: NetworkConfig, e: Pick<ServiceEnv, "KUS
 }
 
 /** Spec 2.1 rule 2: artifacts dated before attestationFrom are the operator's, later ones the attestation key's. */
-export function signerFor(keys: SigningKeys, timestamp: number): { account: LocalAccount; role: "operator-account" | "attestation-key" } | null {
-  if (timestamp < keys.attestationFrom) return keys.operator ? { account: keys.operator, role: "operator-account" } : null;
+export function signerFor(
+  keys: SigningKeys,
+  timestamp: number,
+): { account: LocalAccount; role: "operator-account" | "attestation-key" } | null {
+  if (timestamp < keys.attestationFrom)
+    return keys.operator ? { account: keys.operator, role: "operator-account" } : null;
   return keys.attestation ? { account: keys.attestation, role: "attestation-key" } : null;
 }

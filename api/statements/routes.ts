@@ -5,15 +5,20 @@
 import { Hono } from "hono";
 import type { Address, Hex } from "viem";
 import { z } from "zod";
-import { PublishedStatementSchema, SignerRegistrySchema, StatementHistorySchema, type PublishedStatement } from "../../core/attestation/published-schema.js";
-import { HEAD_MAX_AGE_SECONDS, sendRendered } from "../http/rendered.js";
+import type { SignerBinding } from "../../core/attestation/binding.js";
+import {
+  type PublishedStatement,
+  PublishedStatementSchema,
+  SignerRegistrySchema,
+  StatementHistorySchema,
+} from "../../core/attestation/published-schema.js";
+import type { ReportContext } from "../context.js";
 import { ApiError } from "../http/errors.js";
 import { limitParam } from "../http/query-params.js";
+import { HEAD_MAX_AGE_SECONDS, sendRendered } from "../http/rendered.js";
 import { contract, validQuery } from "../http/route-contract.js";
-import type { ReportContext } from "../context.js";
 import { MAX_LIST_LIMIT } from "../store/operator-store.js";
 import type { StatementService } from "./statement-service.js";
-import type { SignerBinding } from "../../core/attestation/binding.js";
 
 export type StatementRoutesOptions = {
   ctx: ReportContext;
@@ -38,7 +43,12 @@ export const historyContract = {
   tags: STATEMENT_TAGS,
   query: z.object({
     limit: limitParam(MAX_LIST_LIMIT, 24),
-    before: z.string().regex(/^\d{1,12}$/, "before must be a unix timestamp in seconds").transform(Number).optional().describe("only statements signed before this unix time"),
+    before: z
+      .string()
+      .regex(/^\d{1,12}$/, "before must be a unix timestamp in seconds")
+      .transform(Number)
+      .optional()
+      .describe("only statements signed before this unix time"),
   }),
   response: StatementHistorySchema,
 };
@@ -46,7 +56,9 @@ export const historyContract = {
 export const statementByHashContract = {
   summary: "One past signed statement by its attestation_hash",
   tags: STATEMENT_TAGS,
-  params: z.object({ hash: z.string().regex(/^0x[0-9a-fA-F]{64}$/, "expected an attestation_hash: 0x and 64 hex characters") }),
+  params: z.object({
+    hash: z.string().regex(/^0x[0-9a-fA-F]{64}$/, "expected an attestation_hash: 0x and 64 hex characters"),
+  }),
   response: PublishedStatementSchema,
   errors: { 404: "no statement with this attestation_hash" },
 };
@@ -59,7 +71,8 @@ export const signerRegistryContract = {
 };
 
 export const signerRegistryByHashContract = {
-  summary: "A signer binding by its attestation_hash: the one a statement names in signer_binding_hash, whatever host serves it",
+  summary:
+    "A signer binding by its attestation_hash: the one a statement names in signer_binding_hash, whatever host serves it",
   tags: STATEMENT_TAGS,
   params: z.object({ hash: statementByHashContract.params.shape.hash }),
   response: SignerRegistrySchema,
@@ -70,7 +83,9 @@ export function statementRoutes({ ctx, statements, adminToken }: StatementRoutes
   const app = new Hono();
 
   // The stored bytes as published (what was signed and hashed), not a re-serialisation.
-  app.get("/api/por/signed", ...contract(signedContract), async (c) => sendRendered(c, (await statements.latestRendered()).rendered, `public, max-age=${HEAD_MAX_AGE_SECONDS}`));
+  app.get("/api/por/signed", ...contract(signedContract), async (c) =>
+    sendRendered(c, (await statements.latestRendered()).rendered, `public, max-age=${HEAD_MAX_AGE_SECONDS}`),
+  );
 
   app.get("/api/por/signed/history", ...contract(historyContract), async (c) => {
     const { limit, before } = validQuery(c, historyContract);
@@ -78,8 +93,18 @@ export function statementRoutes({ ctx, statements, adminToken }: StatementRoutes
     const rows = await store.statements.list({ limit, ...(before !== undefined && { before }) });
     const last = rows.at(-1);
     return c.json({
-      statements: rows.map((r) => ({ timestamp: r.timestamp, blockNumber: Number(r.blockNumber), signer: r.signer as Address, status: r.status, attestation_hash: r.attestationHash as Hex, url: `${ctx.siteUrl}/api/por/signed/${r.attestationHash}` })),
-      next: rows.length === limit && last ? `${ctx.siteUrl}/api/por/signed/history?limit=${limit}&before=${last.timestamp}` : null,
+      statements: rows.map((r) => ({
+        timestamp: r.timestamp,
+        blockNumber: Number(r.blockNumber),
+        signer: r.signer as Address,
+        status: r.status,
+        attestation_hash: r.attestationHash as Hex,
+        url: `${ctx.siteUrl}/api/por/signed/${r.attestationHash}`,
+      })),
+      next:
+        rows.length === limit && last
+          ? `${ctx.siteUrl}/api/por/signed/history?limit=${limit}&before=${last.timestamp}`
+          : null,
     } satisfies z.infer<typeof StatementHistorySchema>);
   });
 
@@ -105,7 +130,12 @@ export function statementRoutes({ ctx, statements, adminToken }: StatementRoutes
 
   app.get("/api/por/signer-registry", ...contract(signerRegistryContract), async (c) => {
     const binding = await statements.binding();
-    if (!binding) throw new ApiError(404, "binding_not_configured", "no attestation key is configured: every artifact is signed by the operator account");
+    if (!binding)
+      throw new ApiError(
+        404,
+        "binding_not_configured",
+        "no attestation key is configured: every artifact is signed by the operator account",
+      );
     return c.json(withVerify(binding));
   });
 
@@ -113,7 +143,10 @@ export function statementRoutes({ ctx, statements, adminToken }: StatementRoutes
   app.get("/api/por/signer-registry/:hash", ...contract(signerRegistryByHashContract), async (c) => {
     const hash = c.req.param("hash");
     const stored = await (await statements.store).bindings.byHash(hash);
-    if (!stored) throw new ApiError(404, "binding_not_found", "no signer binding with this attestation_hash was published here", { hash });
+    if (!stored)
+      throw new ApiError(404, "binding_not_found", "no signer binding with this attestation_hash was published here", {
+        hash,
+      });
     c.header("Cache-Control", "public, max-age=31536000, immutable");
     return c.json(withVerify(JSON.parse(stored) as SignerBinding));
   });

@@ -4,25 +4,25 @@
  * dated at that block's time, and so signed by whichever key the binding assigns to that date.
  */
 import type { PublishedStatement } from "../../core/attestation/published-schema.js";
-import type { OperatorStore, StoredStatement } from "../store/operator-store.js";
 import { ApiError } from "../http/errors.js";
-import { rendered, type Rendered } from "../http/rendered.js";
+import { type Rendered, rendered } from "../http/rendered.js";
 import { memo } from "../io/memo.js";
+import type { OperatorStore, StoredStatement } from "../store/operator-store.js";
 
 const newLatestMemo = () => memo<{ statement: StoredStatement; rendered: Rendered }>({ max: 1, ttlMs: 1_000 });
+
+import type { Hex } from "viem";
+import { type SignerBinding, signSignerBinding } from "../../core/attestation/binding.js";
+import { withSignedCopies } from "../../core/attestation/copies.js";
+import { signPayload } from "../../core/attestation/sign.js";
+import { buildStatementPayload, STATEMENT_COPIES } from "../../core/attestation/statement-payload.js";
 import type { ReportContext } from "../context.js";
 import { indexerCaughtUp, reportBlockHash, resolveReportBlock } from "../context.js";
 import { renderPorReport } from "../reserves/por-service.js";
+import { type SigningKeys, signerFor } from "./keys.js";
 import { recordVenueReading } from "./venue-records.js";
-import { signSignerBinding, type SignerBinding } from "../../core/attestation/binding.js";
-import { signerFor, type SigningKeys } from "./keys.js";
-import { signPayload } from "../../core/attestation/sign.js";
-import { buildStatementPayload, STATEMENT_COPIES } from "../../core/attestation/statement-payload.js";
-import { withSignedCopies } from "../../core/attestation/copies.js";
-import type { Hex } from "viem";
 
 export const HOUR_SECONDS = 3_600;
-
 
 export class StatementService {
   private bindingPromise: Promise<SignerBinding | null> | null = null;
@@ -48,15 +48,20 @@ export class StatementService {
    * when there is none.
    */
   binding(): Promise<SignerBinding | null> {
-    this.bindingPromise ??= (this.keys.operator && this.keys.attestation
-      ? signSignerBinding(this.keys.operator, this.keys.attestation.address, this.keys.attestationFrom).then(async (b) => {
-          await (await this.store).bindings.save(JSON.stringify(b));
-          return b;
-        })
-      : this.store.then((s) => s.bindings.latest()).then((stored) => {
-          if (stored === null) this.bindingPromise = null; // not stored yet: ask again next time
-          return stored === null ? null : (JSON.parse(stored) as SignerBinding);
-        })
+    this.bindingPromise ??= (
+      this.keys.operator && this.keys.attestation
+        ? signSignerBinding(this.keys.operator, this.keys.attestation.address, this.keys.attestationFrom).then(
+            async (b) => {
+              await (await this.store).bindings.save(JSON.stringify(b));
+              return b;
+            },
+          )
+        : this.store
+            .then((s) => s.bindings.latest())
+            .then((stored) => {
+              if (stored === null) this.bindingPromise = null; // not stored yet: ask again next time
+              return stored === null ? null : (JSON.parse(stored) as SignerBinding);
+            })
     ).catch((e) => {
       this.bindingPromise = null; // a store that was not reachable is asked again next time
       throw e;
@@ -71,10 +76,15 @@ export class StatementService {
     if (block === undefined) {
       const sync = await indexerCaughtUp(this.ctx);
       if (!sync.caughtUp) {
-        throw new ApiError(503, "indexer_catching_up", "the indexer has not caught up with the chain; a statement dated now would describe an older state", {
-          indexedBlock: sync.indexed === null ? null : Number(sync.indexed),
-          chainBlock: sync.chain === null ? null : Number(sync.chain),
-        });
+        throw new ApiError(
+          503,
+          "indexer_catching_up",
+          "the indexer has not caught up with the chain; a statement dated now would describe an older state",
+          {
+            indexedBlock: sync.indexed === null ? null : Number(sync.indexed),
+            chainBlock: sync.chain === null ? null : Number(sync.chain),
+          },
+        );
       }
     }
     const at = await resolveReportBlock(this.ctx, block);
@@ -83,21 +93,28 @@ export class StatementService {
     const { report, venueNow } = await renderPorReport(this.ctx, at);
     const timestamp = at.atHead && block === undefined ? this.now() : Math.floor(Date.parse(report.timestamp) / 1000);
     const signer = signerFor(this.keys, timestamp);
-    if (!signer) throw new ApiError(503, "signer_not_configured", "no signing key is configured for this date", { timestamp });
+    if (!signer)
+      throw new ApiError(503, "signer_not_configured", "no signing key is configured for this date", { timestamp });
     const binding = await this.binding();
     const payload = buildStatementPayload(report, {
       timestamp,
       chainName: this.ctx.network.name === "base" ? "Base Mainnet" : "Base (devnet, chain 8453)",
       signerRole: signer.role,
       bindingUrl: this.bindingUrl,
-      bindingHash: binding?.attestation_hash.toLowerCase() as Hex | undefined ?? null,
+      bindingHash: (binding?.attestation_hash.toLowerCase() as Hex | undefined) ?? null,
     });
     const signed = await signPayload(signer.account, payload);
     const published = withSignedCopies(signed, STATEMENT_COPIES) as PublishedStatement;
     const store = await this.store;
     // The live venue reading this statement used, kept before the statement is served: the report
     // at its block (once past) is rebuilt with it, so every figure it signs can be reproduced.
-    if (venueNow) await recordVenueReading(store, this.ctx.network, { blockNumber: at.blockNumber, blockHash: report.blockHash, venueNow, statementHash: signed.attestation_hash });
+    if (venueNow)
+      await recordVenueReading(store, this.ctx.network, {
+        blockNumber: at.blockNumber,
+        blockHash: report.blockHash,
+        venueNow,
+        statementHash: signed.attestation_hash,
+      });
     await store.statements.insert({
       attestationHash: signed.attestation_hash,
       signer: signed.signer,
@@ -118,7 +135,8 @@ export class StatementService {
    */
   private async current(s: StoredStatement, intervalSeconds: number): Promise<boolean> {
     if (this.now() - s.timestamp >= intervalSeconds) return false;
-    const signed = (JSON.parse(JSON.parse(s.artifact).signed_payload_canonical) as { report_block_hash?: unknown }).report_block_hash;
+    const signed = (JSON.parse(JSON.parse(s.artifact).signed_payload_canonical) as { report_block_hash?: unknown })
+      .report_block_hash;
     const chain = await reportBlockHash(this.ctx, s.blockNumber);
     return typeof signed === "string" && chain !== null && signed.toLowerCase() === chain.toLowerCase();
   }

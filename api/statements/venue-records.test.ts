@@ -3,10 +3,22 @@ import type { NetworkConfig } from "../../core/network/types.js";
 import type { OperatorStore, StoredVenueReading } from "../store/operator-store.js";
 import { venueRecords } from "./venue-records.js";
 
-const network = { chains: { base: { id: 8453 } }, reporting: { venue: { account: "0x00000000000000000000000000000000000000aa", url: "http://venue/info" } } } as unknown as NetworkConfig;
+const network = {
+  chains: { base: { id: 8453 } },
+  reporting: { venue: { account: "0x00000000000000000000000000000000000000aa", url: "http://venue/info" } },
+} as unknown as NetworkConfig;
 const reading = (blockNumber: bigint, blockHash: string, equityUsd: number): StoredVenueReading => ({
-  id: Number(blockNumber), chainId: 8453, blockNumber, blockHash, account: "0x00000000000000000000000000000000000000aa", venueUrl: "http://venue/info",
-  state: JSON.stringify({ equityUsd, time: 1_790_000_000_000 }), reason: null, readAtMs: 1_790_000_000_100, statementHash: `0x${"ab".repeat(32)}`, createdAt: new Date(0),
+  id: Number(blockNumber),
+  chainId: 8453,
+  blockNumber,
+  blockHash,
+  account: "0x00000000000000000000000000000000000000aa",
+  venueUrl: "http://venue/info",
+  state: JSON.stringify({ equityUsd, time: 1_790_000_000_000 }),
+  reason: null,
+  readAtMs: 1_790_000_000_100,
+  statementHash: `0x${"ab".repeat(32)}`,
+  createdAt: new Date(0),
 });
 
 describe("venueRecords", () => {
@@ -25,7 +37,9 @@ describe("venueRecords", () => {
     });
   });
   it("is null when no reading is on the chain's blocks", async () => {
-    const store = Promise.resolve({ venueReadings: { atOrBefore: async () => [reading(120n, "0xorphan", 1)] } } as unknown as OperatorStore);
+    const store = Promise.resolve({
+      venueReadings: { atOrBefore: async () => [reading(120n, "0xorphan", 1)] },
+    } as unknown as OperatorStore);
     expect(await venueRecords(store, network, "http://site", async () => "0xother").atOrBefore(125n)).toBeNull();
   });
 });

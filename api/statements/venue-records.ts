@@ -14,7 +14,12 @@ import type { OperatorStore } from "../store/operator-store.js";
  * `blockHash(n)` is the chain's hash of block n now: a reading recorded on a block that is no longer
  * the chain's (a reorg, or a devnet re-created over the same store) is passed over.
  */
-export function venueRecords(store: Promise<OperatorStore>, network: NetworkConfig, siteUrl: string, blockHash: (blockNumber: bigint) => Promise<string | null>): VenueRecords {
+export function venueRecords(
+  store: Promise<OperatorStore>,
+  network: NetworkConfig,
+  siteUrl: string,
+  blockHash: (blockNumber: bigint) => Promise<string | null>,
+): VenueRecords {
   const account = network.reporting.venue.account;
   return {
     async atOrBefore(blockNumber) {
@@ -22,7 +27,8 @@ export function venueRecords(store: Promise<OperatorStore>, network: NetworkConf
       let row: (typeof rows)[number] | undefined;
       for (const candidate of rows) {
         const canonical = await blockHash(candidate.blockNumber);
-        if (canonical !== null && candidate.blockHash !== null && canonical.toLowerCase() !== candidate.blockHash) continue;
+        if (canonical !== null && candidate.blockHash !== null && canonical.toLowerCase() !== candidate.blockHash)
+          continue;
         row = candidate;
         break;
       }
@@ -40,7 +46,11 @@ export function venueRecords(store: Promise<OperatorStore>, network: NetworkConf
 }
 
 /** Keeps the live reading a statement at `blockNumber` used; a failed one too, so its block is not reconciled against an older one. */
-export async function recordVenueReading(store: OperatorStore, network: NetworkConfig, r: { blockNumber: bigint; blockHash: string | null; venueNow: VenueNow; statementHash: string }) {
+export async function recordVenueReading(
+  store: OperatorStore,
+  network: NetworkConfig,
+  r: { blockNumber: bigint; blockHash: string | null; venueNow: VenueNow; statementHash: string },
+) {
   if (!network.reporting.venue.url) return;
   await store.venueReadings.record({
     chainId: network.chains.base.id,

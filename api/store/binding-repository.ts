@@ -1,7 +1,7 @@
 /** The published signer binding: kept by the API that signs it, read by replicas that cannot. */
 import { desc, eq } from "drizzle-orm";
 import { ATTESTATION_HASH } from "./checks.js";
-import { OperatorStoreError, type Db, type Run } from "./operation.js";
+import { type Db, OperatorStoreError, type Run } from "./operation.js";
 import type { OperatorTables } from "./tables.js";
 
 export interface BindingRepository {
@@ -17,14 +17,21 @@ export function bindingRepository(db: Db, { signerBinding: t }: OperatorTables, 
     save: (artifact) =>
       run("bindings.save", async () => {
         const hash = (JSON.parse(artifact) as { attestation_hash?: unknown }).attestation_hash;
-        if (typeof hash !== "string" || !ATTESTATION_HASH.test(hash)) throw new OperatorStoreError("a binding must carry its attestation_hash", {});
-        await db.insert(t).values({ artifact, attestationHash: hash.toLowerCase() }).onConflictDoNothing({ target: t.artifact });
+        if (typeof hash !== "string" || !ATTESTATION_HASH.test(hash))
+          throw new OperatorStoreError("a binding must carry its attestation_hash", {});
+        await db
+          .insert(t)
+          .values({ artifact, attestationHash: hash.toLowerCase() })
+          .onConflictDoNothing({ target: t.artifact });
       }),
-    latest: () => run("bindings.latest", async () => (await db.select().from(t).orderBy(desc(t.id)).limit(1))[0]?.artifact ?? null),
+    latest: () =>
+      run("bindings.latest", async () => (await db.select().from(t).orderBy(desc(t.id)).limit(1))[0]?.artifact ?? null),
     byHash: (hash) =>
       run("bindings.byHash", async () => {
         if (!ATTESTATION_HASH.test(hash)) return null;
-        return (await db.select().from(t).where(eq(t.attestationHash, hash.toLowerCase())).limit(1))[0]?.artifact ?? null;
+        return (
+          (await db.select().from(t).where(eq(t.attestationHash, hash.toLowerCase())).limit(1))[0]?.artifact ?? null
+        );
       }),
   };
 }

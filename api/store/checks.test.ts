@@ -15,7 +15,10 @@ const row: NewStatement = {
 
 describe("checkStatement", () => {
   it("keeps a well-formed row, its attestation hash lower-cased, and nothing else", () => {
-    expect(checkStatement({ ...row, extra: 1 } as NewStatement)).toEqual({ ...row, attestationHash: `0x${"ab".repeat(32)}` });
+    expect(checkStatement({ ...row, extra: 1 } as NewStatement)).toEqual({
+      ...row,
+      attestationHash: `0x${"ab".repeat(32)}`,
+    });
   });
 
   it("refuses every malformed field with OperatorStoreError naming it", () => {
@@ -33,7 +36,10 @@ describe("checkStatement", () => {
     ];
     for (const [change, message] of cases) {
       const bad = { ...row, ...change } as NewStatement;
-      expect(() => checkStatement(bad), JSON.stringify(change, (_, v) => (typeof v === "bigint" ? String(v) : v))).toThrow(message);
+      expect(
+        () => checkStatement(bad),
+        JSON.stringify(change, (_, v) => (typeof v === "bigint" ? String(v) : v)),
+      ).toThrow(message);
       expect(() => checkStatement(bad)).toThrow(OperatorStoreError);
     }
     expect(checkStatement({ ...row, blockNumber: 2n ** 63n - 1n }).blockNumber).toBe(2n ** 63n - 1n);
@@ -52,18 +58,26 @@ describe("checkTimestamp", () => {
 
 describe("payment keys", () => {
   it("lower-cases hex payers and nonces, so checksum casing is not a second key", () => {
-    expect(checkKey({ network: "eip155:8453", payer: "0xAbCd", nonce: `0x${"FF".repeat(32)}` })).toEqual({ network: "eip155:8453", payer: "0xabcd", nonce: `0x${"ff".repeat(32)}` });
+    expect(checkKey({ network: "eip155:8453", payer: "0xAbCd", nonce: `0x${"FF".repeat(32)}` })).toEqual({
+      network: "eip155:8453",
+      payer: "0xabcd",
+      nonce: `0x${"ff".repeat(32)}`,
+    });
   });
 
   it("keeps non-hex values (base58 keys) as given, and the network always", () => {
-    expect(checkKey({ network: "Solana:Main", payer: "9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin", nonce: "AbC" })).toEqual({ network: "Solana:Main", payer: "9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin", nonce: "AbC" });
+    expect(
+      checkKey({ network: "Solana:Main", payer: "9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin", nonce: "AbC" }),
+    ).toEqual({ network: "Solana:Main", payer: "9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin", nonce: "AbC" });
     expect(normaliseHex("0xABC")).toBe("0xabc");
     expect(normaliseHex("0XABC")).toBe("0XABC");
     expect(normaliseHex("ABC")).toBe("ABC");
   });
 
   it("refuses an empty or missing field", () => {
-    expect(() => checkKey({ network: "", payer: "0x1", nonce: "0x2" })).toThrow("payment network must be a non-empty string");
+    expect(() => checkKey({ network: "", payer: "0x1", nonce: "0x2" })).toThrow(
+      "payment network must be a non-empty string",
+    );
     expect(() => checkKey({ network: "n", payer: "0x1" } as never)).toThrow("payment nonce must be a non-empty string");
     expect(() => checkKey(undefined as never)).toThrow(OperatorStoreError);
   });

@@ -13,11 +13,14 @@ const MAX_INT4 = 2 ** 31 - 1;
 
 export function checkStatement(row: NewStatement) {
   const bad = (message: string) => new OperatorStoreError(message, { attestationHash: row?.attestationHash });
-  if (typeof row.attestationHash !== "string" || !ATTESTATION_HASH.test(row.attestationHash)) throw bad("attestationHash must be 0x + 64 hex");
+  if (typeof row.attestationHash !== "string" || !ATTESTATION_HASH.test(row.attestationHash))
+    throw bad("attestationHash must be 0x + 64 hex");
   if (typeof row.signer !== "string" || row.signer === "") throw bad("signer must be a non-empty string");
   checkTimestamp(row.timestamp, "timestamp");
-  if (typeof row.blockNumber !== "bigint" || row.blockNumber < 0n || row.blockNumber > MAX_INT8) throw bad("blockNumber must be a non-negative int8 bigint");
-  if (!Number.isInteger(row.chainId) || row.chainId <= 0 || row.chainId > MAX_INT4) throw bad("chainId must be a positive int4");
+  if (typeof row.blockNumber !== "bigint" || row.blockNumber < 0n || row.blockNumber > MAX_INT8)
+    throw bad("blockNumber must be a non-negative int8 bigint");
+  if (!Number.isInteger(row.chainId) || row.chainId <= 0 || row.chainId > MAX_INT4)
+    throw bad("chainId must be a positive int4");
   if (typeof row.status !== "string" || row.status === "") throw bad("status must be a non-empty string");
   if (typeof row.artifact !== "string" || row.artifact === "") throw bad("artifact must be a non-empty string");
   return {
@@ -32,13 +35,15 @@ export function checkStatement(row: NewStatement) {
 }
 
 export function checkTimestamp(value: number, name: string): number {
-  if (!Number.isSafeInteger(value) || value < 0) throw new OperatorStoreError(`${name} must be a non-negative integer (unix seconds)`, { [name]: value });
+  if (!Number.isSafeInteger(value) || value < 0)
+    throw new OperatorStoreError(`${name} must be a non-negative integer (unix seconds)`, { [name]: value });
   return value;
 }
 
 export function checkKey(key: PaymentKey): PaymentKey {
   for (const field of ["network", "payer", "nonce"] as const) {
-    if (typeof key?.[field] !== "string" || key[field] === "") throw new OperatorStoreError(`payment ${field} must be a non-empty string`, { key });
+    if (typeof key?.[field] !== "string" || key[field] === "")
+      throw new OperatorStoreError(`payment ${field} must be a non-empty string`, { key });
   }
   // EVM addresses and EIP-3009 nonces are hex, and checksum casing must not make a second key
   // for the same authorization (that would be a replay). Non-hex values (e.g. base58 Solana

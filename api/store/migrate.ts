@@ -47,7 +47,9 @@ export async function migrateOperatorStore(db: PgDatabase<PgQueryResultHKT>, sch
         PRIMARY KEY (network, payer, nonce)
       )`);
     await tx.execute(sql`ALTER TABLE ${s}.payment_authorization ADD COLUMN IF NOT EXISTS reserved_block bigint`);
-    await tx.execute(sql`ALTER TABLE ${s}.payment_authorization ADD COLUMN IF NOT EXISTS delivered boolean NOT NULL DEFAULT true`);
+    await tx.execute(
+      sql`ALTER TABLE ${s}.payment_authorization ADD COLUMN IF NOT EXISTS delivered boolean NOT NULL DEFAULT true`,
+    );
     // The recovery sweep looks for reservations left behind by a request that died.
     await tx.execute(sql`
       CREATE INDEX IF NOT EXISTS payment_authorization_reserved_idx
@@ -63,8 +65,12 @@ export async function migrateOperatorStore(db: PgDatabase<PgQueryResultHKT>, sch
     // Statements name their binding by hash (signer_binding_hash); rows stored before the column
     // existed get it from their own artifact.
     await tx.execute(sql`ALTER TABLE ${s}.signer_binding ADD COLUMN IF NOT EXISTS attestation_hash text`);
-    await tx.execute(sql`UPDATE ${s}.signer_binding SET attestation_hash = lower(artifact::json->>'attestation_hash') WHERE attestation_hash IS NULL`);
-    await tx.execute(sql`CREATE INDEX IF NOT EXISTS signer_binding_attestation_hash_idx ON ${s}.signer_binding (attestation_hash)`);
+    await tx.execute(
+      sql`UPDATE ${s}.signer_binding SET attestation_hash = lower(artifact::json->>'attestation_hash') WHERE attestation_hash IS NULL`,
+    );
+    await tx.execute(
+      sql`CREATE INDEX IF NOT EXISTS signer_binding_attestation_hash_idx ON ${s}.signer_binding (attestation_hash)`,
+    );
     // The venue readings statements used, found by the newest at or before a block.
     await tx.execute(sql`
       CREATE TABLE IF NOT EXISTS ${s}.venue_reading (

@@ -16,7 +16,12 @@ describe("createRun", () => {
       throw cause;
     }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OperatorStoreError);
-    expect(error).toMatchObject({ message: "operator store payments.reserve failed", code: "operator_store_failed", details: { ...where, op: "payments.reserve" }, cause });
+    expect(error).toMatchObject({
+      message: "operator store payments.reserve failed",
+      code: "operator_store_failed",
+      details: { ...where, op: "payments.reserve" },
+      cause,
+    });
   });
 
   it("passes an OperatorStoreError of the operation's own through unchanged", async () => {
@@ -31,7 +36,10 @@ describe("createRun", () => {
     const run = createRun(where, () => closed);
     await run("bindings.latest", async () => ran++);
     closed = true;
-    await expect(run("bindings.latest", async () => ran++)).rejects.toMatchObject({ message: "operator store is closed", details: { ...where, op: "bindings.latest" } });
+    await expect(run("bindings.latest", async () => ran++)).rejects.toMatchObject({
+      message: "operator store is closed",
+      details: { ...where, op: "bindings.latest" },
+    });
     expect(ran).toBe(1);
   });
 });

@@ -16,18 +16,25 @@ import { PGlite } from "@electric-sql/pglite";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
-import { bindingRepository, type BindingRepository } from "./binding-repository.js";
+import { type BindingRepository, bindingRepository } from "./binding-repository.js";
 import { migrateOperatorStore } from "./migrate.js";
-import { createRun, OperatorStoreError, type Db } from "./operation.js";
-import { paymentRepository, type PaymentRepository } from "./payment-repository.js";
-import { statementRepository, type StatementRepository } from "./statement-repository.js";
+import { createRun, type Db, OperatorStoreError } from "./operation.js";
+import { type PaymentRepository, paymentRepository } from "./payment-repository.js";
+import { type StatementRepository, statementRepository } from "./statement-repository.js";
 import { DEFAULT_OPERATOR_SCHEMA, operatorTables } from "./tables.js";
-import { venueReadingRepository, type VenueReadingRepository } from "./venue-reading-repository.js";
+import { type VenueReadingRepository, venueReadingRepository } from "./venue-reading-repository.js";
 
 export { OperatorStoreError } from "./operation.js";
+export type {
+  NewStatement,
+  NewVenueReading,
+  PaymentAuthorization,
+  PaymentKey,
+  StoredStatement,
+  StoredVenueReading,
+} from "./records.js";
 export { MAX_LIST_LIMIT } from "./statement-repository.js";
 export type { BindingRepository, PaymentRepository, StatementRepository, VenueReadingRepository };
-export type { NewStatement, NewVenueReading, PaymentAuthorization, PaymentKey, StoredStatement, StoredVenueReading } from "./records.js";
 
 export const DEFAULT_OPERATOR_STORE_DIRECTORY = ".ponder/operator-store";
 

@@ -4,7 +4,7 @@
  */
 import { and, eq, lt, or } from "drizzle-orm";
 import { checkKey, normaliseHex } from "./checks.js";
-import { OperatorStoreError, type Db, type Run } from "./operation.js";
+import { type Db, OperatorStoreError, type Run } from "./operation.js";
 import type { PaymentAuthorization, PaymentKey } from "./records.js";
 import type { OperatorTables } from "./tables.js";
 
@@ -36,7 +36,8 @@ export function paymentRepository(db: Db, { paymentAuthorization: t }: OperatorT
     const k = checkKey(key);
     return and(eq(t.network, k.network), eq(t.payer, k.payer), eq(t.nonce, k.nonce));
   };
-  const get = async (key: PaymentKey) => ((await db.select().from(t).where(byKey(key)).limit(1))[0] ?? null) as PaymentAuthorization | null;
+  const get = async (key: PaymentKey) =>
+    ((await db.select().from(t).where(byKey(key)).limit(1))[0] ?? null) as PaymentAuthorization | null;
 
   return {
     reserve: (reservation) =>
@@ -47,7 +48,12 @@ export function paymentRepository(db: Db, { paymentAuthorization: t }: OperatorT
         // authorization (in this process or another) get exactly one returned row between them.
         const rows = await db
           .insert(t)
-          .values({ ...key, resource: reservation.resource, status: "reserved", reservedBlock: reservation.reservedBlock ?? null })
+          .values({
+            ...key,
+            resource: reservation.resource,
+            status: "reserved",
+            reservedBlock: reservation.reservedBlock ?? null,
+          })
           .onConflictDoNothing()
           .returning({ nonce: t.nonce });
         return rows.length > 0;
@@ -55,7 +61,8 @@ export function paymentRepository(db: Db, { paymentAuthorization: t }: OperatorT
 
     markSettled: (key, txHash, options = {}) =>
       run("payments.markSettled", async () => {
-        if (typeof txHash !== "string" || txHash === "") throw new OperatorStoreError("txHash must be a non-empty string", { key });
+        if (typeof txHash !== "string" || txHash === "")
+          throw new OperatorStoreError("txHash must be a non-empty string", { key });
         const tx = normaliseHex(txHash);
         const rows = await db
           .update(t)

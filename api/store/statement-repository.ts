@@ -1,7 +1,7 @@
 /** The published signed statements, newest by signed time; idempotent on the attestation hash. */
 import { desc, eq, lt, lte } from "drizzle-orm";
 import { ATTESTATION_HASH, checkStatement, checkTimestamp } from "./checks.js";
-import { OperatorStoreError, type Db, type Run } from "./operation.js";
+import { type Db, OperatorStoreError, type Run } from "./operation.js";
 import type { NewStatement, StoredStatement } from "./records.js";
 import type { OperatorTables } from "./tables.js";
 
@@ -37,7 +37,16 @@ export function statementRepository(db: Db, { signedStatement: t }: OperatorTabl
         return { inserted: inserted.length > 0 };
       }),
 
-    latest: () => run("statements.latest", async () => first(await db.select().from(t).orderBy(...newestFirst).limit(1))),
+    latest: () =>
+      run("statements.latest", async () =>
+        first(
+          await db
+            .select()
+            .from(t)
+            .orderBy(...newestFirst)
+            .limit(1),
+        ),
+      ),
 
     list: ({ limit, before }) =>
       run("statements.list", async () => {
@@ -57,7 +66,14 @@ export function statementRepository(db: Db, { signedStatement: t }: OperatorTabl
     latestAtOrBefore: (timestamp) =>
       run("statements.latestAtOrBefore", async () => {
         const at = checkTimestamp(timestamp, "timestamp");
-        return first(await db.select().from(t).where(lte(t.timestamp, at)).orderBy(...newestFirst).limit(1));
+        return first(
+          await db
+            .select()
+            .from(t)
+            .where(lte(t.timestamp, at))
+            .orderBy(...newestFirst)
+            .limit(1),
+        );
       }),
   };
 }

@@ -1,7 +1,7 @@
 /** The venue readings statements used (the venue has no history of its own). */
 import { and, desc, eq, lte } from "drizzle-orm";
 import { MAX_INT8 } from "./checks.js";
-import { OperatorStoreError, type Db, type Run } from "./operation.js";
+import { type Db, OperatorStoreError, type Run } from "./operation.js";
 import type { NewVenueReading, StoredVenueReading } from "./records.js";
 import type { OperatorTables } from "./tables.js";
 
@@ -15,9 +15,15 @@ export function venueReadingRepository(db: Db, { venueReading: t }: OperatorTabl
   return {
     record: (row) =>
       run("venueReadings.record", async () => {
-        if (typeof row.blockNumber !== "bigint" || row.blockNumber < 0n || row.blockNumber > MAX_INT8) throw new OperatorStoreError("blockNumber must be a non-negative int8 bigint", {});
+        if (typeof row.blockNumber !== "bigint" || row.blockNumber < 0n || row.blockNumber > MAX_INT8)
+          throw new OperatorStoreError("blockNumber must be a non-negative int8 bigint", {});
         if (row.state !== null) JSON.parse(row.state); // refuse what could not be read back
-        await db.insert(t).values({ ...row, account: row.account.toLowerCase(), blockHash: row.blockHash?.toLowerCase() ?? null, statementHash: row.statementHash?.toLowerCase() ?? null });
+        await db.insert(t).values({
+          ...row,
+          account: row.account.toLowerCase(),
+          blockHash: row.blockHash?.toLowerCase() ?? null,
+          statementHash: row.statementHash?.toLowerCase() ?? null,
+        });
       }),
     atOrBefore: (chainId, account, blockNumber, limit = 8) =>
       run("venueReadings.atOrBefore", async () => {

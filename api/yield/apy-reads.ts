@@ -7,33 +7,52 @@
  */
 import { and, asc, desc, eq, gte, lte } from "drizzle-orm";
 import type { Address } from "viem";
-import * as schema from "../../ponder.schema.js";
-import { PinnedReader, type ReadSpec } from "../io/pinned-reader.js";
-import { indexedHead } from "../io/indexed-reads.js";
-import type { ReportContext } from "../context.js";
-import { postInfo, VenueReadError } from "../io/hyperliquid.js";
-import { pageByTime } from "../io/venue-history.js";
 import { FUNDING_WINDOW_DAYS, REALIZED_WINDOW_DAYS } from "../../core/yield/apy-formula.js";
-import type { ApyInputs, EscrowInputs, EscrowReads, PredictedFundings, SharePriceRow, VenueInputs } from "../../core/yield/apy-inputs.js";
+import type {
+  ApyInputs,
+  EscrowInputs,
+  EscrowReads,
+  PredictedFundings,
+  SharePriceRow,
+  VenueInputs,
+} from "../../core/yield/apy-inputs.js";
 import { DAY } from "../../core/yield/apy-json-types.js";
 import type { MarketPeer } from "../../core/yield/apy-market-context.js";
+import * as schema from "../../ponder.schema.js";
+import type { ReportContext } from "../context.js";
+import { postInfo, VenueReadError } from "../io/hyperliquid.js";
+import { indexedHead } from "../io/indexed-reads.js";
+import { PinnedReader, type ReadSpec } from "../io/pinned-reader.js";
+import { pageByTime } from "../io/venue-history.js";
 
 /** The venue's hourly funding rates for `coin` in [fromMs, toMs], paged like every venue history read. */
 async function fundingHistory(url: string, coin: string, fromMs: number, toMs: number): Promise<number[]> {
   const parse = (raw: unknown, ctx: { url: string; request: string }) => {
     const r = raw as { fundingRate?: unknown; time?: unknown };
     const rate = Number(r.fundingRate);
-    if (typeof r.time !== "number" || !Number.isFinite(rate)) throw new VenueReadError("funding record lacks fundingRate or time", ctx);
+    if (typeof r.time !== "number" || !Number.isFinite(rate))
+      throw new VenueReadError("funding record lacks fundingRate or time", ctx);
     return { time: r.time, rate };
   };
-  const { records } = await pageByTime(url, { type: "fundingHistory", coin }, fromMs, toMs, parse, (r) => String(r.time));
+  const { records } = await pageByTime(url, { type: "fundingHistory", coin }, fromMs, toMs, parse, (r) =>
+    String(r.time),
+  );
   return records.map((r) => r.rate);
 }
 
 /** All three venue reads or none: one that fails makes the venue unknown this time. */
 async function readVenue(ctx: ReportContext, now: number): Promise<VenueInputs> {
   const { name, url, account, coin } = ctx.network.reporting.venue;
-  const unknown = (error: string): VenueInputs => ({ name, url, account, coin, error, hourlyFundingRates: [], predicted: [], hedgeAccount: null });
+  const unknown = (error: string): VenueInputs => ({
+    name,
+    url,
+    account,
+    coin,
+    error,
+    hourlyFundingRates: [],
+    predicted: [],
+    hedgeAccount: null,
+  });
   if (!url) return unknown("venue not configured");
   try {
     const [hourlyFundingRates, predicted] = await Promise.all([
@@ -42,7 +61,11 @@ async function readVenue(ctx: ReportContext, now: number): Promise<VenueInputs> 
     ]);
     const state = ctx.venue ? await ctx.venue.clearinghouseState(account) : null;
     // A client that reports no positions array holds none (the report has always read it so).
-    const hedgeAccount = state && { equityUsd: state.equityUsd, notionalUsd: state.notionalUsd, positions: (state.positions ?? []).map((p) => ({ size: p.size })) };
+    const hedgeAccount = state && {
+      equityUsd: state.equityUsd,
+      notionalUsd: state.notionalUsd,
+      positions: (state.positions ?? []).map((p) => ({ size: p.size })),
+    };
     return { name, url, account, coin, error: null, hourlyFundingRates, predicted, hedgeAccount };
   } catch (e) {
     if (!(e instanceof VenueReadError)) throw e;
@@ -53,7 +76,11 @@ async function readVenue(ctx: ReportContext, now: number): Promise<VenueInputs> 
 /** LST rate observations of the last 8 days: the 7-day average and one day before it. */
 async function readLstRates(ctx: ReportContext, now: number): Promise<ApyInputs["lstRates"]> {
   const l = schema.lstRate;
-  const rows = await ctx.db.select().from(l).where(gte(l.timestamp, BigInt(now - 8 * DAY))).orderBy(asc(l.timestamp));
+  const rows = await ctx.db
+    .select()
+    .from(l)
+    .where(gte(l.timestamp, BigInt(now - 8 * DAY)))
+    .orderBy(asc(l.timestamp));
   return rows.map((r) => ({ symbol: r.symbol, timestamp: r.timestamp, rate: r.rate }));
 }
 
@@ -63,12 +90,24 @@ async function readLstRates(ctx: ReportContext, now: number): Promise<ApyInputs[
  */
 async function readSharePrices(ctx: ReportContext, windowDays: number): Promise<ApyInputs["sharePrices"]> {
   const sp = schema.sharePrice;
-  const row = (r: { blockNumber: bigint; timestamp: bigint; assetsPerShare: bigint } | undefined): SharePriceRow | null =>
+  const row = (
+    r: { blockNumber: bigint; timestamp: bigint; assetsPerShare: bigint } | undefined,
+  ): SharePriceRow | null =>
     r ? { blockNumber: r.blockNumber, timestamp: r.timestamp, assetsPerShare: r.assetsPerShare } : null;
-  const [latest] = await ctx.db.select().from(sp).where(eq(sp.vaultKey, "skUSD")).orderBy(desc(sp.blockNumber)).limit(1);
+  const [latest] = await ctx.db
+    .select()
+    .from(sp)
+    .where(eq(sp.vaultKey, "skUSD"))
+    .orderBy(desc(sp.blockNumber))
+    .limit(1);
   if (!latest) return { latest: null, windowStart: null };
   const target = BigInt(Number(latest.timestamp) - windowDays * DAY);
-  let [start] = await ctx.db.select().from(sp).where(and(eq(sp.vaultKey, "skUSD"), lte(sp.timestamp, target))).orderBy(desc(sp.timestamp)).limit(1);
+  let [start] = await ctx.db
+    .select()
+    .from(sp)
+    .where(and(eq(sp.vaultKey, "skUSD"), lte(sp.timestamp, target)))
+    .orderBy(desc(sp.timestamp))
+    .limit(1);
   start ??= (await ctx.db.select().from(sp).where(eq(sp.vaultKey, "skUSD")).orderBy(asc(sp.blockNumber)).limit(1))[0];
   return { latest: row(latest), windowStart: row(start) };
 }
@@ -101,8 +140,14 @@ async function readEscrow(ctx: ReportContext, blockNumber: bigint): Promise<Escr
   const values = await Promise.all(keys.map((k) => r.call<bigint>(specs[k]).catch(() => null)));
   const reads = Object.fromEntries(keys.map((k, j) => [k, values[j] ?? null])) as EscrowReads;
   const ve = schema.vaultEvent;
-  const [y] = await ctx.db.select().from(ve).where(and(eq(ve.vaultKey, "skUSD"), eq(ve.kind, "yield"))).orderBy(desc(ve.blockNumber)).limit(1);
-  const command = (k: keyof EscrowReads, field: string, decimals?: number) => r.command(specs[k], field, reads[k] ?? "?", decimals);
+  const [y] = await ctx.db
+    .select()
+    .from(ve)
+    .where(and(eq(ve.vaultKey, "skUSD"), eq(ve.kind, "yield")))
+    .orderBy(desc(ve.blockNumber))
+    .limit(1);
+  const command = (k: keyof EscrowReads, field: string, decimals?: number) =>
+    r.command(specs[k], field, reads[k] ?? "?", decimals);
   return {
     address: escrow,
     token: n.kUSD.address,
@@ -130,5 +175,16 @@ export async function readApyInputs(ctx: ReportContext, now: number, marketPeers
   const lstRates = await readLstRates(ctx, now);
   const sharePrices = await readSharePrices(ctx, REALIZED_WINDOW_DAYS);
   const escrow = await readEscrow(ctx, blockNumber);
-  return { now, blockNumber, commandRpcUrl: n.reporting.publicRpc.base, policy: n.yieldPolicy, lsts: n.lsts, venue, lstRates, sharePrices, escrow, marketPeers };
+  return {
+    now,
+    blockNumber,
+    commandRpcUrl: n.reporting.publicRpc.base,
+    policy: n.yieldPolicy,
+    lsts: n.lsts,
+    venue,
+    lstRates,
+    sharePrices,
+    escrow,
+    marketPeers,
+  };
 }

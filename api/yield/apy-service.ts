@@ -3,11 +3,12 @@
  * through the pure builder (core/yield/apy-report.ts), whose ApyReportSchema is the response's
  * contract. A venue that cannot be read leaves the venue-derived fields null, never guessed.
  */
-import { reportBlockHash, reportHead, type ReportContext } from "../context.js";
-import { memo, perObject } from "../io/memo.js";
-import { render, type Rendered } from "../http/rendered.js";
-import { buildApyReport, type ApyReport } from "../../core/yield/apy-report.js";
+
 import type { MarketPeer } from "../../core/yield/apy-market-context.js";
+import { type ApyReport, buildApyReport } from "../../core/yield/apy-report.js";
+import { type ReportContext, reportBlockHash, reportHead } from "../context.js";
+import { type Rendered, render } from "../http/rendered.js";
+import { memo, perObject } from "../io/memo.js";
 import { readApyInputs } from "./apy-reads.js";
 
 export { MIN_RUNWAY_DAYS } from "../../core/yield/apy-incentive.js";

@@ -1,7 +1,8 @@
 /** GET /api/hedge-ledger without a venue: the answer needs no read. Against the devnet venue: test/e2e/hedge-ledger-e2e.test.ts. */
-import { withApiErrors } from "../http/errors.js";
+
 import { describe, expect, it } from "vitest";
 import type { ReportContext } from "../context.js";
+import { withApiErrors } from "../http/errors.js";
 import { hedgeLedgerRoutes, parseUntil } from "./hedge-ledger-routes.js";
 
 const t = (iso: string) => Date.parse(iso);

@@ -6,11 +6,18 @@
  */
 import { Hono } from "hono";
 import { z } from "zod";
-import { contract, validQuery } from "../http/route-contract.js";
-import { badRequest } from "../http/errors.js";
+import {
+  buildHedgeLedger,
+  HedgeLedgerSchema,
+  LEDGER_SINCE_ISO,
+  LEDGER_SINCE_MS,
+  type LedgerSource,
+  unavailableHedgeLedger,
+} from "../../core/yield/hedge-ledger.js";
 import type { ReportContext } from "../context.js";
+import { badRequest } from "../http/errors.js";
+import { contract, validQuery } from "../http/route-contract.js";
 import { VenueReadError } from "../io/hyperliquid.js";
-import { buildHedgeLedger, HedgeLedgerSchema, LEDGER_SINCE_ISO, LEDGER_SINCE_MS, unavailableHedgeLedger, type LedgerSource } from "../../core/yield/hedge-ledger.js";
 import { readHedgeHistory } from "../io/venue-history.js";
 
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2}))?$/;
@@ -20,7 +27,13 @@ export const hedgeLedgerContract = {
   summary: "The hedge account's realized funding and fills ledger, read from the venue (spec 2.5)",
   description: "A venue that cannot be read answers 200 with isLive false, null figures and the reason in venueRead.",
   tags: ["Yield"],
-  query: z.object({ until: z.string().regex(new RegExp(`(${ISO_INSTANT.source})|^$`), UNTIL_MESSAGE).optional().describe("end of the window (default now)") }),
+  query: z.object({
+    until: z
+      .string()
+      .regex(new RegExp(`(${ISO_INSTANT.source})|^$`), UNTIL_MESSAGE)
+      .optional()
+      .describe("end of the window (default now)"),
+  }),
   response: HedgeLedgerSchema,
 };
 
@@ -29,7 +42,11 @@ export function parseUntil(raw: string | undefined, nowMs: number): number {
   if (raw === undefined || raw === "") return nowMs;
   const ms = ISO_INSTANT.test(raw) ? Date.parse(raw) : Number.NaN;
   if (!Number.isFinite(ms)) throw badRequest("invalid_until", UNTIL_MESSAGE, { until: raw });
-  if (ms < LEDGER_SINCE_MS) throw badRequest("until_before_since", `until is before the ledger starts (${LEDGER_SINCE_ISO})`, { until: raw, sinceISO: LEDGER_SINCE_ISO });
+  if (ms < LEDGER_SINCE_MS)
+    throw badRequest("until_before_since", `until is before the ledger starts (${LEDGER_SINCE_ISO})`, {
+      until: raw,
+      sinceISO: LEDGER_SINCE_ISO,
+    });
   return Math.min(ms, nowMs);
 }
 
@@ -40,16 +57,34 @@ export function hedgeLedgerRoutes(ctx: ReportContext, now: () => number = Date.n
     const nowMs = now();
     const untilMs = parseUntil(validQuery(c, hedgeLedgerContract).until, nowMs);
     const v = ctx.network.reporting.venue;
-    const src: LedgerSource = { infoUrl: v.url, venue: v.name, account: v.account, coin: v.coin, sinceMs: LEDGER_SINCE_MS, untilMs };
-    if (v.url === null) return c.json(unavailableHedgeLedger(src, { ok: false, reason: "no venue URL is configured" }, nowMs));
+    const src: LedgerSource = {
+      infoUrl: v.url,
+      venue: v.name,
+      account: v.account,
+      coin: v.coin,
+      sinceMs: LEDGER_SINCE_MS,
+      untilMs,
+    };
+    if (v.url === null)
+      return c.json(unavailableHedgeLedger(src, { ok: false, reason: "no venue URL is configured" }, nowMs));
     try {
       const { funding, fills } = await readHedgeHistory(v.url, v.account, src.sinceMs, untilMs);
-      return c.json(buildHedgeLedger(src, funding.records, fills.records, { userFunding: funding.pages, userFills: fills.pages }, nowMs));
+      return c.json(
+        buildHedgeLedger(
+          src,
+          funding.records,
+          fills.records,
+          { userFunding: funding.pages, userFills: fills.pages },
+          nowMs,
+        ),
+      );
     } catch (e) {
       if (!(e instanceof VenueReadError)) throw e;
       const { status, request, cause } = e.details;
       const reason = cause ? `${e.message}: ${cause}` : e.message;
-      return c.json(unavailableHedgeLedger(src, { ok: false, reason, ...(status === undefined ? {} : { status }), request }, nowMs));
+      return c.json(
+        unavailableHedgeLedger(src, { ok: false, reason, ...(status === undefined ? {} : { status }), request }, nowMs),
+      );
     }
   });
 

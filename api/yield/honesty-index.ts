@@ -6,19 +6,29 @@
  * published shape (HonestyIndexSchema, the type loadHonestyIndex returns) is in
  * core/yield/honesty-index-schema.ts.
  */
-import { annualizedGrowth } from "../../core/yield/apy-formula.js";
+
 import type { PublicClient } from "viem";
-import { signerFor, type SigningKeys } from "../statements/keys.js";
 import { signPayload } from "../../core/attestation/sign.js";
-import { PinnedReader } from "../io/pinned-reader.js";
-import type { ReportContext } from "../context.js";
 import { isoTime, round } from "../../core/reserves/units.js";
-import { BOARD_WINDOWS_DAYS, type HonestyIndex, type HonestyIndexPayload, type HonestyIndexRow, type BoardVault } from "../../core/yield/honesty-index-schema.js";
+import { annualizedGrowth } from "../../core/yield/apy-formula.js";
+import {
+  BOARD_WINDOWS_DAYS,
+  type BoardVault,
+  type HonestyIndex,
+  type HonestyIndexPayload,
+  type HonestyIndexRow,
+} from "../../core/yield/honesty-index-schema.js";
+import type { ReportContext } from "../context.js";
+import { PinnedReader } from "../io/pinned-reader.js";
+import { type SigningKeys, signerFor } from "../statements/keys.js";
 import { loadApy } from "./apy-service.js";
 
-
 /** The last block at or before unix time `t` (binary search; anvil and Base both answer by number). */
-export async function blockAtOrBefore(client: PublicClient, t: number, head: { number: bigint; timestamp: bigint }): Promise<{ number: bigint; timestamp: number } | null> {
+export async function blockAtOrBefore(
+  client: PublicClient,
+  t: number,
+  head: { number: bigint; timestamp: bigint },
+): Promise<{ number: bigint; timestamp: number } | null> {
   if (t >= Number(head.timestamp)) return { number: head.number, timestamp: Number(head.timestamp) };
   let lo = 0n;
   let hi = head.number;
@@ -36,9 +46,15 @@ export async function blockAtOrBefore(client: PublicClient, t: number, head: { n
 
 export type { BoardVault };
 
-export async function loadHonestyIndex(ctx: ReportContext, keys: SigningKeys, vaults: readonly BoardVault[], now = Math.floor(Date.now() / 1000)): Promise<HonestyIndex> {
+export async function loadHonestyIndex(
+  ctx: ReportContext,
+  keys: SigningKeys,
+  vaults: readonly BoardVault[],
+  now = Math.floor(Date.now() / 1000),
+): Promise<HonestyIndex> {
   let expected: number | null = null;
-  if (vaults.some((v) => v.advertised === "kusd-expected-apy")) expected = (await loadApy(ctx, now).catch(() => null))?.expectedAPY ?? null;
+  if (vaults.some((v) => v.advertised === "kusd-expected-apy"))
+    expected = (await loadApy(ctx, now).catch(() => null))?.expectedAPY ?? null;
   const heads = new Map<string, { number: bigint; timestamp: bigint }>();
   const rows: HonestyIndexRow[] = [];
   for (const v of vaults) {
@@ -54,7 +70,19 @@ export async function loadHonestyIndex(ctx: ReportContext, keys: SigningKeys, va
       const reader = new PinnedReader(client, block.number, rpc);
       const spec = { to: v.address, signature: "convertToAssets(uint256)(uint256)", args: [one] };
       const assets = await reader.call<bigint>(spec).catch(() => null);
-      return assets === null ? null : { t: block.timestamp, assets, block: Number(block.number), command: reader.command(spec, `${v.name} convertToAssets(1 share) at block ${block.number}`, assets, v.assetDecimals) };
+      return assets === null
+        ? null
+        : {
+            t: block.timestamp,
+            assets,
+            block: Number(block.number),
+            command: reader.command(
+              spec,
+              `${v.name} convertToAssets(1 share) at block ${block.number}`,
+              assets,
+              v.assetDecimals,
+            ),
+          };
     };
     const end = await at({ number: head.number, timestamp: Number(head.timestamp) });
     // Filled below, one key per window: tsc checks each key is one the schema publishes.
@@ -65,18 +93,41 @@ export async function loadHonestyIndex(ctx: ReportContext, keys: SigningKeys, va
       const start = startBlock ? await at(startBlock) : null;
       const apy = start && end ? annualizedGrowth(start, end) : null;
       if (start) verify.push(start.command);
-      windows[`${days}d` as const] = { realizedAPY: apy === null ? null : round(apy, 8), fromBlock: start?.block ?? null, toBlock: end?.block ?? null, note: start ? undefined : "no share price that far back (the vault is younger than the window)" };
+      windows[`${days}d` as const] = {
+        realizedAPY: apy === null ? null : round(apy, 8),
+        fromBlock: start?.block ?? null,
+        toBlock: end?.block ?? null,
+        note: start ? undefined : "no share price that far back (the vault is younger than the window)",
+      };
     }
     const advertised = v.advertised === "kusd-expected-apy" ? expected : v.advertised;
-    rows.push({ name: v.name, chain: v.chain, address: v.address, shareDecimals: v.shareDecimals, realized: windows, advertisedAPY: advertised === null ? null : round(advertised, 8), advertisedSource: v.advertised === "kusd-expected-apy" ? "/api/apy expectedAPY" : v.advertised === null ? null : "configured", verify });
+    rows.push({
+      name: v.name,
+      chain: v.chain,
+      address: v.address,
+      shareDecimals: v.shareDecimals,
+      realized: windows,
+      advertisedAPY: advertised === null ? null : round(advertised, 8),
+      advertisedSource:
+        v.advertised === "kusd-expected-apy" ? "/api/apy expectedAPY" : v.advertised === null ? null : "configured",
+      verify,
+    });
   }
   const payload: HonestyIndexPayload = {
     kind: "realized-yield-board",
     timestamp: now,
-    method: "realized APY = (convertToAssets(1 share) now / convertToAssets(1 share) at the last block at or before now − N days − 1) × 365 / days",
+    method:
+      "realized APY = (convertToAssets(1 share) now / convertToAssets(1 share) at the last block at or before now − N days − 1) × 365 / days",
     vaults: rows,
   };
   const signer = signerFor(keys, now);
-  const signed = signer ? await signPayload(signer.account, JSON.parse(JSON.stringify(payload)) as typeof payload) : null;
-  return { ...payload, updatedAt: isoTime(now), vaults: rows, ...(signed ?? { attestation_hash: null, signature: null, signer: null, signed_payload_canonical: null }) };
+  const signed = signer
+    ? await signPayload(signer.account, JSON.parse(JSON.stringify(payload)) as typeof payload)
+    : null;
+  return {
+    ...payload,
+    updatedAt: isoTime(now),
+    vaults: rows,
+    ...(signed ?? { attestation_hash: null, signature: null, signer: null, signed_payload_canonical: null }),
+  };
 }

@@ -2,12 +2,12 @@
 import { Hono } from "hono";
 import { ApyReportSchema } from "../../core/yield/apy-report.js";
 import { HonestyIndexSchema } from "../../core/yield/honesty-index-schema.js";
+import type { ReportContext } from "../context.js";
+import { HEAD_MAX_AGE_SECONDS, sendRendered } from "../http/rendered.js";
 import { contract } from "../http/route-contract.js";
 import type { SigningKeys } from "../statements/keys.js";
-import type { ReportContext } from "../context.js";
 import { renderApy } from "./apy-service.js";
-import { HEAD_MAX_AGE_SECONDS, sendRendered } from "../http/rendered.js";
-import { loadHonestyIndex, type BoardVault } from "./honesty-index.js";
+import { type BoardVault, loadHonestyIndex } from "./honesty-index.js";
 
 const TAGS = ["Yield"];
 
@@ -27,15 +27,37 @@ export const honestyIndexContract = {
 /** The board: both staking vaults, then the configured peers (KUSD_HONESTY_PEERS). */
 export function boardVaults(ctx: ReportContext): BoardVault[] {
   const own: BoardVault[] = [
-    { name: "skUSD", chain: "base", address: ctx.network.stakingVaults.skUSD.address, shareDecimals: 24, assetDecimals: 18, advertised: "kusd-expected-apy" },
-    { name: "skUSD (superseded)", chain: "base", address: ctx.network.stakingVaults.skUSDDeprecated.address, shareDecimals: 24, assetDecimals: 18, advertised: null },
+    {
+      name: "skUSD",
+      chain: "base",
+      address: ctx.network.stakingVaults.skUSD.address,
+      shareDecimals: 24,
+      assetDecimals: 18,
+      advertised: "kusd-expected-apy",
+    },
+    {
+      name: "skUSD (superseded)",
+      chain: "base",
+      address: ctx.network.stakingVaults.skUSDDeprecated.address,
+      shareDecimals: 24,
+      assetDecimals: 18,
+      advertised: null,
+    },
   ];
   return [...own, ...ctx.honestyPeers];
 }
 
 export function yieldRoutes(ctx: ReportContext, keys: SigningKeys) {
   const app = new Hono();
-  app.get("/api/apy", ...contract(apyContract), async (c) => sendRendered(c, (await renderApy(ctx)).rendered, `public, max-age=${Math.max(ctx.venueMaxAgeSeconds, HEAD_MAX_AGE_SECONDS)}`));
-  app.get("/api/honesty-index", ...contract(honestyIndexContract), async (c) => c.json(await loadHonestyIndex(ctx, keys, boardVaults(ctx))));
+  app.get("/api/apy", ...contract(apyContract), async (c) =>
+    sendRendered(
+      c,
+      (await renderApy(ctx)).rendered,
+      `public, max-age=${Math.max(ctx.venueMaxAgeSeconds, HEAD_MAX_AGE_SECONDS)}`,
+    ),
+  );
+  app.get("/api/honesty-index", ...contract(honestyIndexContract), async (c) =>
+    c.json(await loadHonestyIndex(ctx, keys, boardVaults(ctx))),
+  );
   return app;
 }

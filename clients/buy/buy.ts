@@ -9,7 +9,18 @@
  * refused purchase (nothing is printed as trusted).
  */
 import { parseArgs } from "node:util";
-import { createPublicClient, erc20Abi, formatUnits, getAddress, http, isAddress, isHex, parseUnits, type Address, type Hex } from "viem";
+import {
+  type Address,
+  createPublicClient,
+  erc20Abi,
+  formatUnits,
+  getAddress,
+  type Hex,
+  http,
+  isAddress,
+  isHex,
+  parseUnits,
+} from "viem";
 import { buy, PurchaseError } from "./client.js";
 
 export const BUY_USAGE = `Usage: kusd-buy <reserves|instant-read> --gateway <base URL> --max-usd <amount>
@@ -34,7 +45,10 @@ Exit codes:
   2  usage error, I/O error, or a refused purchase (nothing was printed as trusted)
 `;
 
-export async function runBuy(argv: string[], env: Readonly<Record<string, string | undefined>>): Promise<{ exitCode: 0 | 1 | 2; output: string }> {
+export async function runBuy(
+  argv: string[],
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<{ exitCode: 0 | 1 | 2; output: string }> {
   let asset: { address: Address; decimals: number; symbol: string } | null = null;
   let rpcUrl: string | undefined;
   try {
@@ -42,9 +56,17 @@ export async function runBuy(argv: string[], env: Readonly<Record<string, string
       args: argv,
       allowPositionals: true,
       options: {
-        gateway: { type: "string" }, "max-usd": { type: "string" }, binding: { type: "string" }, operator: { type: "string" }, signer: { type: "string" },
-        chain: { type: "string" }, address: { type: "string" }, "key-env": { type: "string" }, json: { type: "boolean" },
-        "rpc-url": { type: "string" }, help: { type: "boolean", short: "h" },
+        gateway: { type: "string" },
+        "max-usd": { type: "string" },
+        binding: { type: "string" },
+        operator: { type: "string" },
+        signer: { type: "string" },
+        chain: { type: "string" },
+        address: { type: "string" },
+        "key-env": { type: "string" },
+        json: { type: "boolean" },
+        "rpc-url": { type: "string" },
+        help: { type: "boolean", short: "h" },
       },
     });
     if (values.help) return { exitCode: 0, output: BUY_USAGE };
@@ -52,21 +74,32 @@ export async function runBuy(argv: string[], env: Readonly<Record<string, string
     const what = positionals[0];
     if (what !== "reserves" && what !== "instant-read") throw new Error("say what to buy: reserves or instant-read");
     if (!values.gateway) throw new Error("--gateway is required");
-    if (!values["max-usd"] || !/^\d+(\.\d{1,6})?$/.test(values["max-usd"])) throw new Error("--max-usd is required: the most this purchase may cost, in USD");
+    if (!values["max-usd"] || !/^\d+(\.\d{1,6})?$/.test(values["max-usd"]))
+      throw new Error("--max-usd is required: the most this purchase may cost, in USD");
     const keyVar = values["key-env"] ?? "KUSD_AGENT_KEY";
     const key = env[keyVar];
-    if (!key || !isHex(key) || key.length !== 66) throw new Error(`${keyVar} must hold the paying account's private key`);
+    if (!key || !isHex(key) || key.length !== 66)
+      throw new Error(`${keyVar} must hold the paying account's private key`);
     const addr = (v: string | undefined, name: string) => {
       if (!v || !isAddress(v)) throw new Error(`${name} must be an address`);
       return getAddress(v);
     };
-    const trust = values.signer ? { signer: addr(values.signer, "--signer") } : { binding: values.binding ?? "", operator: addr(values.operator, "--operator") };
-    if (!values.signer && !values.binding) throw new Error("give --binding and --operator, or --signer, to verify what is bought");
+    const trust = values.signer
+      ? { signer: addr(values.signer, "--signer") }
+      : { binding: values.binding ?? "", operator: addr(values.operator, "--operator") };
+    if (!values.signer && !values.binding)
+      throw new Error("give --binding and --operator, or --signer, to verify what is bought");
     const gateway = values.gateway.replace(/\/$/, "");
-    const descriptor = (await (await fetch(`${gateway}/openapi.json`)).json()) as { "x-x402": { network: `${string}:${string}`; asset: { address: Address; decimals: number; symbol: string } } };
+    const descriptor = (await (await fetch(`${gateway}/openapi.json`)).json()) as {
+      "x-x402": { network: `${string}:${string}`; asset: { address: Address; decimals: number; symbol: string } };
+    };
     const x = descriptor["x-x402"];
     asset = x.asset;
-    const limit = { network: x.network, asset: getAddress(x.asset.address), maxAmount: parseUnits(values["max-usd"], x.asset.decimals) };
+    const limit = {
+      network: x.network,
+      asset: getAddress(x.asset.address),
+      maxAmount: parseUnits(values["max-usd"], x.asset.decimals),
+    };
     const purchase = await buy({
       url: `${gateway}/${what}`,
       method: what === "reserves" ? "GET" : "POST",
@@ -75,20 +108,31 @@ export async function runBuy(argv: string[], env: Readonly<Record<string, string
       limit,
       trust,
     });
-    const result = { paid: `${values["max-usd"]} USD cap in ${x.asset.symbol} ${limit.asset} on ${x.network}`, settlement: purchase.settlement, verified: purchase.verification.verified, checks: purchase.verification.checks, artifact: purchase.artifact };
+    const result = {
+      paid: `${values["max-usd"]} USD cap in ${x.asset.symbol} ${limit.asset} on ${x.network}`,
+      settlement: purchase.settlement,
+      verified: purchase.verification.verified,
+      checks: purchase.verification.checks,
+      artifact: purchase.artifact,
+    };
     const output = values.json
       ? `${JSON.stringify(result, null, 2)}\n`
       : `${purchase.verification.checks.map((c) => `${c.ok ? "ok  " : "FAIL"} ${c.name}${c.detail ? `: ${c.detail}` : ""}`).join("\n")}\nsettled in ${purchase.settlement?.transaction ?? "?"}\n${purchase.verification.verified ? "VERIFIED" : "NOT VERIFIED"}\n${JSON.stringify(purchase.artifact, null, 2)}\n`;
     return { exitCode: purchase.verification.verified ? 0 : 1, output };
   } catch (e) {
-    if (e instanceof PurchaseError && asset) return { exitCode: 2, output: `error: ${await explainRefusal(e, asset, rpcUrl)}\n` };
+    if (e instanceof PurchaseError && asset)
+      return { exitCode: 2, output: `error: ${await explainRefusal(e, asset, rpcUrl)}\n` };
     const detail = e instanceof PurchaseError ? ` ${JSON.stringify(e.details.body ?? {})}` : "";
     return { exitCode: 2, output: `error: ${(e as Error).message}${detail}\n${BUY_USAGE}` };
   }
 }
 
 /** A refused purchase in plain words: both amounts, the payer's balance when it can be read, and what to do. */
-export async function explainRefusal(e: PurchaseError, asset: { address: Address; decimals: number; symbol: string }, rpcUrl?: string): Promise<string> {
+export async function explainRefusal(
+  e: PurchaseError,
+  asset: { address: Address; decimals: number; symbol: string },
+  rpcUrl?: string,
+): Promise<string> {
   const amount = (v: bigint) => `${formatUnits(v, asset.decimals)} ${asset.symbol}`;
   const { price, maxAmount, payer } = e.details;
   const lines = [e.message];
@@ -106,7 +150,10 @@ export async function explainRefusal(e: PurchaseError, asset: { address: Address
       balance = held === null ? `unreadable from ${rpcUrl}` : amount(held);
     }
     lines.push(`  payer ${payer} holds ${balance}`);
-    if (e.details.status === 402) lines.push(`  if it cannot cover the price, fund it (on the devnet: npm run devnet:fund -- ${payer} 10) and run this again`);
+    if (e.details.status === 402)
+      lines.push(
+        `  if it cannot cover the price, fund it (on the devnet: npm run devnet:fund -- ${payer} 10) and run this again`,
+      );
   }
   if (e.details.body !== undefined) lines.push(`  the gateway said: ${JSON.stringify(e.details.body)}`);
   return lines.join("\n");

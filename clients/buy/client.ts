@@ -3,13 +3,20 @@
  * verifies what came back (the hash of the published bytes, the EIP-191 signer, and that the
  * signer binding authorises that signer at the signed time) before anyone relies on it.
  */
-import { wrapFetchWithPayment, x402Client } from "@x402/fetch";
-import { ExactEvmScheme } from "@x402/evm/exact/client";
+
 import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from "@x402/core/http";
-import { getAddress, type Address, type Hex } from "viem";
+import { ExactEvmScheme } from "@x402/evm/exact/client";
+import { wrapFetchWithPayment, x402Client } from "@x402/fetch";
+import { type Address, getAddress, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { trustFromBinding } from "../../core/attestation/binding.js";
-import { pinnedTrust, STATEMENT_MAX_AGE_SECONDS, verifyTrusted, type Trust, type VerifyResult } from "../../core/attestation/verify.js";
+import {
+  pinnedTrust,
+  STATEMENT_MAX_AGE_SECONDS,
+  type Trust,
+  type VerifyResult,
+  verifyTrusted,
+} from "../../core/attestation/verify.js";
 import { KusdError } from "../../core/errors.js";
 
 export type PurchaseErrorDetails = {
@@ -49,14 +56,20 @@ function requiredOf(res: Response, limit: SpendLimit): { amount: bigint; error?:
   if (!header) return null;
   try {
     const required = decodePaymentRequiredHeader(header);
-    const offer = required.accepts.find((a) => a.network === limit.network && getAddress(a.asset) === limit.asset) ?? required.accepts[0];
+    const offer =
+      required.accepts.find((a) => a.network === limit.network && getAddress(a.asset) === limit.asset) ??
+      required.accepts[0];
     return offer ? { amount: BigInt(offer.amount), ...(required.error && { error: required.error }) } : null;
   } catch {
     return null;
   }
 }
 
-export type SpendLimit = { network: `${string}:${string}`; asset: Address; /** atomic units (USDC: 6 decimals) */ maxAmount: bigint };
+export type SpendLimit = {
+  network: `${string}:${string}`;
+  asset: Address /** atomic units (USDC: 6 decimals) */;
+  maxAmount: bigint;
+};
 
 export type BuyOptions = {
   url: string;
@@ -71,13 +84,21 @@ export type BuyOptions = {
   fetch?: typeof fetch;
 };
 
-export type Purchase = { status: number; artifact: Record<string, unknown>; settlement: { transaction?: string; payer?: string; network?: string } | null; verification: VerifyResult };
+export type Purchase = {
+  status: number;
+  artifact: Record<string, unknown>;
+  settlement: { transaction?: string; payer?: string; network?: string } | null;
+  verification: VerifyResult;
+};
 
 /** An x402 fetch that pays only the one asset on the one network, up to maxAmount per payment. */
 export function payingFetch(privateKey: Hex, limit: SpendLimit, base: typeof fetch = fetch) {
   const client = new x402Client()
     .register(limit.network, new ExactEvmScheme(privateKeyToAccount(privateKey)))
-    .setSpendControls({ maxAmountPerPayment: false, allowedAssets: [{ network: limit.network, asset: limit.asset, maxAmountPerPayment: limit.maxAmount.toString() }] });
+    .setSpendControls({
+      maxAmountPerPayment: false,
+      allowedAssets: [{ network: limit.network, asset: limit.asset, maxAmountPerPayment: limit.maxAmount.toString() }],
+    });
   return wrapFetchWithPayment(base, client);
 }
 
@@ -92,7 +113,11 @@ export async function buy(o: BuyOptions): Promise<Purchase> {
     // The x402 client refuses to sign above the cap; say so with both amounts.
     const asked = await quote(o, base);
     if (asked && asked.amount > o.limit.maxAmount) {
-      throw new PurchaseError("the price is above your spending cap: nothing was signed or paid", { price: asked.amount, maxAmount: o.limit.maxAmount, payer });
+      throw new PurchaseError("the price is above your spending cap: nothing was signed or paid", {
+        price: asked.amount,
+        maxAmount: o.limit.maxAmount,
+        payer,
+      });
     }
     throw error;
   }
@@ -113,16 +138,22 @@ export async function buy(o: BuyOptions): Promise<Purchase> {
   try {
     artifact = JSON.parse(text) as Record<string, unknown>;
   } catch {
-    throw new PurchaseError(`the gateway answered ${res.status} with a body that is not JSON`, { status: res.status, body: text.slice(0, 500) });
+    throw new PurchaseError(`the gateway answered ${res.status} with a body that is not JSON`, {
+      status: res.status,
+      body: text.slice(0, 500),
+    });
   }
   if (!res.ok) throw new PurchaseError(`the gateway answered ${res.status}`, { status: res.status, body: artifact });
   const receipt = res.headers.get("PAYMENT-RESPONSE");
   const settlement = receipt ? (decodePaymentResponseHeader(receipt) as Purchase["settlement"]) : null;
 
-  const trust: Trust = "signer" in o.trust
-    ? pinnedTrust([getAddress(o.trust.signer)])
-    : await trustFromBinding(await (await base(o.trust.binding)).json().catch(() => null), o.trust.operator);
+  const trust: Trust =
+    "signer" in o.trust
+      ? pinnedTrust([getAddress(o.trust.signer)])
+      : await trustFromBinding(await (await base(o.trust.binding)).json().catch(() => null), o.trust.operator);
   // The gateway ran this same verification before it charged; the buyer runs it again on what arrived.
-  const verification = await verifyTrusted(artifact, trust, { maxAgeSeconds: o.maxAgeSeconds === undefined ? STATEMENT_MAX_AGE_SECONDS : o.maxAgeSeconds });
+  const verification = await verifyTrusted(artifact, trust, {
+    maxAgeSeconds: o.maxAgeSeconds === undefined ? STATEMENT_MAX_AGE_SECONDS : o.maxAgeSeconds,
+  });
   return { status: res.status, artifact, settlement, verification };
 }

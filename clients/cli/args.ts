@@ -4,11 +4,10 @@
  * ignores `--singer 0x…` would verify against nothing the user meant.
  */
 import { parseArgs } from "node:util";
-import { getAddress, isAddress, type Address } from "viem";
-import { UsageError } from "./errors.js";
-
+import { type Address, getAddress, isAddress } from "viem";
 /** Two hourly cadences: one missed statement is tolerated, two are not. */
 import { STATEMENT_MAX_AGE_SECONDS } from "../../core/attestation/verify.js";
+import { UsageError } from "./errors.js";
 
 export const USAGE = `Usage: kusd-verify <artifact URL or file> [--signer <address>]... [--binding <URL or file> --operator <address>] [--max-age <seconds> | --no-freshness] [--json]
 
@@ -74,26 +73,39 @@ export function parseVerifyArgs(argv: string[]): VerifyCommand {
   if (values.help) return { kind: "help" };
 
   if (positionals.length === 0) throw new UsageError("missing the artifact URL or file");
-  if (positionals.length > 1) throw new UsageError(`one artifact at a time, got ${positionals.length}: ${positionals.join(" ")}`);
+  if (positionals.length > 1)
+    throw new UsageError(`one artifact at a time, got ${positionals.length}: ${positionals.join(" ")}`);
   const source = positionals[0]!;
   if (source === "") throw new UsageError("empty artifact URL or file");
 
   const signers = (values.signer ?? []).map((s) => parseAddress("--signer", s));
   const hasBinding = values.binding !== undefined || values.operator !== undefined;
-  if (signers.length > 0 && hasBinding) throw new UsageError("choose one trust source: --signer, or --binding with --operator");
+  if (signers.length > 0 && hasBinding)
+    throw new UsageError("choose one trust source: --signer, or --binding with --operator");
   let trust: TrustSource;
   if (signers.length > 0) {
     trust = { kind: "pinned", signers };
   } else if (hasBinding) {
-    if (values.binding === undefined || values.binding === "") throw new UsageError("--operator needs --binding <URL or file>");
-    if (values.operator === undefined) throw new UsageError("--binding needs --operator <address>: the binding is only as trusted as the account that must have signed it");
+    if (values.binding === undefined || values.binding === "")
+      throw new UsageError("--operator needs --binding <URL or file>");
+    if (values.operator === undefined)
+      throw new UsageError(
+        "--binding needs --operator <address>: the binding is only as trusted as the account that must have signed it",
+      );
     trust = { kind: "binding", source: values.binding, operator: parseAddress("--operator", values.operator) };
   } else {
-    throw new UsageError("no trust source: pass --signer <address>, or --binding <URL or file> with --operator <address>");
+    throw new UsageError(
+      "no trust source: pass --signer <address>, or --binding <URL or file> with --operator <address>",
+    );
   }
 
-  if (values["max-age"] !== undefined && values["no-freshness"]) throw new UsageError("--max-age and --no-freshness contradict each other");
-  const maxAgeSeconds = values["no-freshness"] ? null : values["max-age"] !== undefined ? parseMaxAge(values["max-age"]) : STATEMENT_MAX_AGE_SECONDS;
+  if (values["max-age"] !== undefined && values["no-freshness"])
+    throw new UsageError("--max-age and --no-freshness contradict each other");
+  const maxAgeSeconds = values["no-freshness"]
+    ? null
+    : values["max-age"] !== undefined
+      ? parseMaxAge(values["max-age"])
+      : STATEMENT_MAX_AGE_SECONDS;
 
   return { kind: "verify", source, trust, maxAgeSeconds, json: values.json ?? false };
 }

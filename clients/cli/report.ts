@@ -33,7 +33,9 @@ export function formatText(report: VerifyReport): string {
     `trust: ${report.trust}`,
     `freshness: ${report.freshness}`,
     "",
-    ...report.checks.map((c) => `  ${c.ok ? "ok  " : "FAIL"}  ${c.name.padEnd(width)}${c.detail ? `  ${c.detail}` : ""}`),
+    ...report.checks.map(
+      (c) => `  ${c.ok ? "ok  " : "FAIL"}  ${c.name.padEnd(width)}${c.detail ? `  ${c.detail}` : ""}`,
+    ),
     "",
     `recovered signer: ${report.recovered ?? "none"}`,
     `signed at: ${report.signedAt === null ? "unknown" : `${isoTime(report.signedAt)} (unix ${report.signedAt})`}`,
@@ -48,7 +50,12 @@ export function formatText(report: VerifyReport): string {
  * so numbers beyond double precision reach the consumer exactly as signed.
  */
 export function formatJson(report: VerifyReport): string {
-  const head = JSON.stringify({ verified: report.verified, checks: report.checks, recovered: report.recovered, signedAt: report.signedAt });
+  const head = JSON.stringify({
+    verified: report.verified,
+    checks: report.checks,
+    recovered: report.recovered,
+    signedAt: report.signedAt,
+  });
   return `${head.slice(0, -1)},"payload":${report.payloadText ?? "null"}}\n`;
 }
 

@@ -22,7 +22,8 @@ const SCHEME = /^([a-z][a-z0-9+.-]*):\/\//i;
 export async function loadSource(source: string, io: SourceIo): Promise<string> {
   const scheme = SCHEME.exec(source)?.[1]?.toLowerCase();
   if (scheme === "http" || scheme === "https") return fetchText(source, io);
-  if (scheme !== undefined && scheme !== "file") throw new UsageError(`unsupported URL scheme ${scheme}: use http(s), file: or a path`);
+  if (scheme !== undefined && scheme !== "file")
+    throw new UsageError(`unsupported URL scheme ${scheme}: use http(s), file: or a path`);
   const path = scheme === "file" ? fileURLToPath(source) : source;
   const readFile = io.readFile ?? ((p: string) => fsReadFile(p, "utf8"));
   try {
@@ -37,18 +38,27 @@ async function fetchText(url: string, io: SourceIo): Promise<string> {
   const timeoutMs = io.fetchTimeoutMs ?? FETCH_TIMEOUT_MS;
   try {
     // The signal also bounds reading the body, not just the response headers.
-    const response = await doFetch(url, { signal: AbortSignal.timeout(timeoutMs), headers: { accept: "application/json" } });
+    const response = await doFetch(url, {
+      signal: AbortSignal.timeout(timeoutMs),
+      headers: { accept: "application/json" },
+    });
     if (!response.ok) {
-      throw new SourceError(`GET ${url}: HTTP ${response.status}${response.status === 402 ? " (payment required: save the paid response and verify the file)" : ""}`, {
-        source: url,
-        status: response.status,
-      });
+      throw new SourceError(
+        `GET ${url}: HTTP ${response.status}${response.status === 402 ? " (payment required: save the paid response and verify the file)" : ""}`,
+        {
+          source: url,
+          status: response.status,
+        },
+      );
     }
     return await response.text();
   } catch (cause) {
     if (cause instanceof SourceError) throw cause;
     const timedOut = cause instanceof Error && cause.name === "TimeoutError";
-    throw new SourceError(`GET ${url}: ${timedOut ? `no complete response within ${timeoutMs} ms` : describe(cause)}`, { source: url, cause });
+    throw new SourceError(`GET ${url}: ${timedOut ? `no complete response within ${timeoutMs} ms` : describe(cause)}`, {
+      source: url,
+      cause,
+    });
   }
 }
 
@@ -86,17 +96,23 @@ export function locateArtifact(text: string): Located {
 
   const candidates: { value: Record<string, unknown>; path: string }[] = [];
   const walk = (value: unknown, path: string, depth: number) => {
-    if (depth > MAX_DEPTH || (typeof value !== "object" || value === null)) return;
+    if (depth > MAX_DEPTH || typeof value !== "object" || value === null) return;
     if (!Array.isArray(value) && "signed_payload_canonical" in value) {
       candidates.push({ value: value as Record<string, unknown>, path });
       return;
     }
-    for (const [key, child] of Object.entries(value)) walk(child, Array.isArray(value) ? `${path}[${key}]` : `${path}.${key}`, depth + 1);
+    for (const [key, child] of Object.entries(value))
+      walk(child, Array.isArray(value) ? `${path}[${key}]` : `${path}.${key}`, depth + 1);
   };
   for (const [key, child] of Object.entries(document)) walk(child, `$.${key}`, 1);
 
-  if (candidates.length === 0) return { ok: false, reason: `no signed artifact in the document (looked for ${ARTIFACT_FIELDS.join(", ")})` };
-  if (candidates.length > 1) return { ok: false, reason: `more than one signed artifact in the document (${candidates.map((c) => c.path).join(", ")}): point to one` };
+  if (candidates.length === 0)
+    return { ok: false, reason: `no signed artifact in the document (looked for ${ARTIFACT_FIELDS.join(", ")})` };
+  if (candidates.length > 1)
+    return {
+      ok: false,
+      reason: `more than one signed artifact in the document (${candidates.map((c) => c.path).join(", ")}): point to one`,
+    };
   return found(candidates[0]!.value, candidates[0]!.path);
 }
 

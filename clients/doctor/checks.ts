@@ -7,10 +7,25 @@
  * RpcUnreachableError (rpc-errors.ts) instead, so "your provider is down" is never reported as
  * "your configuration is wrong".
  */
-import { BaseError, getAddress, isAddressEqual, parseAbi, type Hex, type PublicClient } from "viem";
-import { classifyRpcError, isRevert, oneLine, rethrowUnreachable, RpcUnreachableError, unreachable } from "./rpc-errors.js";
+import { BaseError, getAddress, type Hex, isAddressEqual, type PublicClient, parseAbi } from "viem";
+import {
+  classifyRpcError,
+  isRevert,
+  oneLine,
+  RpcUnreachableError,
+  rethrowUnreachable,
+  unreachable,
+} from "./rpc-errors.js";
 import type { DoctorContract, DoctorFeed, DoctorReport, DoctorRow, Verdict } from "./types.js";
-import { bisectFirstBlock, judgeFeed, judgeLogRange, judgeStartBlock, logRangeSpans, type FeedObservation, type LogRangeProbe } from "./verdicts.js";
+import {
+  bisectFirstBlock,
+  type FeedObservation,
+  judgeFeed,
+  judgeLogRange,
+  judgeStartBlock,
+  type LogRangeProbe,
+  logRangeSpans,
+} from "./verdicts.js";
 
 const FEED_ABI = parseAbi([
   "function description() view returns (string)",
@@ -20,7 +35,11 @@ const FEED_ABI = parseAbi([
 /** totalSupply(): any answer, even a revert, proves the node opened the state at that block. */
 const TOTAL_SUPPLY = "0x18160ddd";
 
-export async function chainIdRow(client: PublicClient, chain: "base" | "ethereum", expected: number): Promise<DoctorRow> {
+export async function chainIdRow(
+  client: PublicClient,
+  chain: "base" | "ethereum",
+  expected: number,
+): Promise<DoctorRow> {
   let actual: number;
   try {
     actual = await client.getChainId();
@@ -30,7 +49,9 @@ export async function chainIdRow(client: PublicClient, chain: "base" | "ethereum
   return {
     check: "chain id",
     subject: chain,
-    ...(actual === expected ? { result: "ok", detail: `eth_chainId ${actual}` } : { result: "FAIL", detail: `eth_chainId ${actual}, expected ${expected}: the URL serves another chain` }),
+    ...(actual === expected
+      ? { result: "ok", detail: `eth_chainId ${actual}` }
+      : { result: "FAIL", detail: `eth_chainId ${actual}, expected ${expected}: the URL serves another chain` }),
   };
 }
 
@@ -45,15 +66,24 @@ export async function contractRows(client: PublicClient, contract: DoctorContrac
     const found = await resolveDeployment(client, contract, head, code.result === "ok");
     if ("failure" in found) return { result: "FAIL", detail: found.failure };
     const verdict = judgeStartBlock(contract.startBlock, found.block);
-    return { result: verdict.result, detail: `deployed at block ${found.block} (${found.how}); ${verdict.detail}${verdict.result === "FAIL" ? ` [start block from: ${contract.source}]` : ""}` };
+    return {
+      result: verdict.result,
+      detail: `deployed at block ${found.block} (${found.how}); ${verdict.detail}${verdict.result === "FAIL" ? ` [start block from: ${contract.source}]` : ""}`,
+    };
   });
   return [code, deployment];
 }
 
 type Deployment = { block: number; how: string } | { failure: string };
 
-async function resolveDeployment(client: PublicClient, contract: DoctorContract, head: number, codeAtHead: boolean): Promise<Deployment> {
-  const hasCode = async (block: number) => byteLength(await client.getCode({ address: contract.address, blockNumber: BigInt(block) })) > 0;
+async function resolveDeployment(
+  client: PublicClient,
+  contract: DoctorContract,
+  head: number,
+  codeAtHead: boolean,
+): Promise<Deployment> {
+  const hasCode = async (block: number) =>
+    byteLength(await client.getCode({ address: contract.address, blockNumber: BigInt(block) })) > 0;
   if (contract.creationTx === null) {
     if (!codeAtHead) return { failure: "no creation tx configured and no code at the head: nothing to search for" };
     const block = await bisectFirstBlock(0, head, hasCode);
@@ -68,56 +98,115 @@ async function resolveDeployment(client: PublicClient, contract: DoctorContract,
   const block = Number(receipt.blockNumber);
   // Nodes fill contractAddress in even when the creation reverted: it created nothing then.
   if (receipt.status !== "success") return { failure: `creation tx ${short(tx)} (block ${block}) reverted` };
-  if (receipt.contractAddress && isAddressEqual(receipt.contractAddress, contract.address)) return { block, how: `receipt of ${short(tx)}` };
+  if (receipt.contractAddress && isAddressEqual(receipt.contractAddress, contract.address))
+    return { block, how: `receipt of ${short(tx)}` };
   // A factory or CREATE2 deployment: the receipt names no created contract (or the factory's),
   // so the tx counts when the address gets its code in exactly that block.
   const before = block > 0 && (await hasCode(block - 1));
   const after = await hasCode(block);
   if (!before && after) return { block, how: `code appears in the block of ${short(tx)} (factory deployment)` };
-  const created = receipt.contractAddress ? `it created ${getAddress(receipt.contractAddress)}` : "it created no contract directly";
-  return { failure: `creation tx ${short(tx)} (block ${block}) did not deploy ${contract.address}: ${created}, and the address ${before ? "already had code before that block" : "has no code in that block"}` };
+  const created = receipt.contractAddress
+    ? `it created ${getAddress(receipt.contractAddress)}`
+    : "it created no contract directly";
+  return {
+    failure: `creation tx ${short(tx)} (block ${block}) did not deploy ${contract.address}: ${created}, and the address ${before ? "already had code before that block" : "has no code in that block"}`,
+  };
 }
 
-export async function feedRow(client: PublicClient, feed: DoctorFeed, head: number, headTimestamp: number): Promise<DoctorRow> {
+export async function feedRow(
+  client: PublicClient,
+  feed: DoctorFeed,
+  head: number,
+  headTimestamp: number,
+): Promise<DoctorRow> {
   return guarded("feed", feed.name, async () => {
     const read = (functionName: "description" | "decimals" | "latestRoundData") =>
       client.readContract({ address: feed.address, abi: FEED_ABI, functionName, blockNumber: BigInt(head) });
-    const [description, decimals, round] = await Promise.allSettled([read("description"), read("decimals"), read("latestRoundData")]);
+    const [description, decimals, round] = await Promise.allSettled([
+      read("description"),
+      read("decimals"),
+      read("latestRoundData"),
+    ]);
     const observed: FeedObservation = {
       description: settled(description, (v) => String(v)),
       decimals: settled(decimals, (v) => Number(v)),
-      round: round.status === "fulfilled"
-        ? { ok: true, answer: (round.value as readonly bigint[])[1]!, updatedAt: Number((round.value as readonly bigint[])[3]!) }
-        : { ok: false, error: rethrowUnreachable(round.reason) },
+      round:
+        round.status === "fulfilled"
+          ? {
+              ok: true,
+              answer: (round.value as readonly bigint[])[1]!,
+              updatedAt: Number((round.value as readonly bigint[])[3]!),
+            }
+          : { ok: false, error: rethrowUnreachable(round.reason) },
     };
     return judgeFeed(feed, observed, headTimestamp);
   });
 }
 
-function settled<T>(outcome: PromiseSettledResult<unknown>, map: (value: unknown) => T): { ok: true; value: T } | { ok: false; error: string } {
-  return outcome.status === "fulfilled" ? { ok: true, value: map(outcome.value) } : { ok: false, error: rethrowUnreachable(outcome.reason) };
+function settled<T>(
+  outcome: PromiseSettledResult<unknown>,
+  map: (value: unknown) => T,
+): { ok: true; value: T } | { ok: false; error: string } {
+  return outcome.status === "fulfilled"
+    ? { ok: true, value: map(outcome.value) }
+    : { ok: false, error: rethrowUnreachable(outcome.reason) };
 }
 
 export async function archiveRow(client: PublicClient, contracts: DoctorContract[], head: number): Promise<DoctorRow> {
   const earliest = [...contracts].sort((a, b) => a.startBlock - b.startBlock)[0];
-  if (!earliest) return { check: "archive state", subject: "-", result: "warn", detail: "no contracts configured: nothing to probe" };
+  if (!earliest)
+    return {
+      check: "archive state",
+      subject: "-",
+      result: "warn",
+      detail: "no contracts configured: nothing to probe",
+    };
   const block = Math.min(earliest.startBlock, head);
   const subject = `block ${block}`;
   try {
     const { data } = await client.call({ to: earliest.address, data: TOTAL_SUPPLY, blockNumber: BigInt(block) });
-    return { check: "archive state", subject, result: "ok", detail: `eth_call totalSupply() on ${earliest.name} at its start block answered ${data ?? "0x"}` };
+    return {
+      check: "archive state",
+      subject,
+      result: "ok",
+      detail: `eth_call totalSupply() on ${earliest.name} at its start block answered ${data ?? "0x"}`,
+    };
   } catch (error) {
     const kind = classifyRpcError(error);
-    if (kind === "archive") return { check: "archive state", subject, result: "FAIL", detail: `an archive node is required: state at block ${block} is not served (${oneLine(error)})` };
+    if (kind === "archive")
+      return {
+        check: "archive state",
+        subject,
+        result: "FAIL",
+        detail: `an archive node is required: state at block ${block} is not served (${oneLine(error)})`,
+      };
     if (kind === "unreachable") throw unreachable(error, "archive state");
     // A revert still ran the call against the state at that block: archive access works.
-    if (isRevert(error)) return { check: "archive state", subject, result: "ok", detail: `eth_call totalSupply() on ${earliest.name} at its start block executed (reverted, which still needs the state)` };
+    if (isRevert(error))
+      return {
+        check: "archive state",
+        subject,
+        result: "ok",
+        detail: `eth_call totalSupply() on ${earliest.name} at its start block executed (reverted, which still needs the state)`,
+      };
     return { check: "archive state", subject, result: "FAIL", detail: oneLine(error) };
   }
 }
 
-export async function logRangeRow(client: PublicClient, first: DoctorContract | undefined, configured: number | null, head: number, recommended: DoctorReport["recommended"]): Promise<DoctorRow> {
-  if (!first) return { check: "eth_getLogs range", subject: "-", result: "warn", detail: "no contracts configured: nothing to probe" };
+export async function logRangeRow(
+  client: PublicClient,
+  first: DoctorContract | undefined,
+  configured: number | null,
+  head: number,
+  recommended: DoctorReport["recommended"],
+): Promise<DoctorRow> {
+  if (!first)
+    return {
+      check: "eth_getLogs range",
+      subject: "-",
+      result: "warn",
+      detail: "no contracts configured: nothing to probe",
+    };
   const probe: LogRangeProbe = { accepted: null, chainLength: head + 1, rejected: [] };
   let lastError: unknown = null;
   for (const span of logRangeSpans(configured, head + 1)) {
@@ -131,7 +220,8 @@ export async function logRangeRow(client: PublicClient, first: DoctorContract | 
       lastError = error;
     }
   }
-  if (probe.accepted === null && classifyRpcError(lastError) === "unreachable") throw unreachable(lastError, "eth_getLogs range");
+  if (probe.accepted === null && classifyRpcError(lastError) === "unreachable")
+    throw unreachable(lastError, "eth_getLogs range");
   recommended.ethGetLogsBlockRange = probe.accepted;
   return { check: "eth_getLogs range", subject: first.name, ...judgeLogRange(configured, probe) };
 }
@@ -152,7 +242,12 @@ async function guarded(check: string, subject: string, run: () => Promise<Verdic
   } catch (error) {
     const kind = classifyRpcError(error);
     if (kind === "unreachable") throw unreachable(error, check);
-    return { check, subject, result: "FAIL", detail: kind === "archive" ? `an archive node is required: ${oneLine(error)}` : oneLine(error) };
+    return {
+      check,
+      subject,
+      result: "FAIL",
+      detail: kind === "archive" ? `an archive node is required: ${oneLine(error)}` : oneLine(error),
+    };
   }
 }
 

@@ -6,7 +6,12 @@ import { describe, expect, it } from "vitest";
 import { redactRpcUrl, runDoctorCli } from "./cli.js";
 import type { DoctorInput } from "./types.js";
 
-const input = async (): Promise<DoctorInput> => ({ chainIds: { base: 8453, ethereum: 1 }, contracts: [], feeds: [], ethGetLogsBlockRange: null });
+const input = async (): Promise<DoctorInput> => ({
+  chainIds: { base: 8453, ethereum: 1 },
+  contracts: [],
+  feeds: [],
+  ethGetLogsBlockRange: null,
+});
 /** Never contacted: each case ends before the doctor asks an RPC anything. */
 const UNUSED_RPC = "http://rpc.unused.invalid";
 
@@ -36,7 +41,9 @@ describe("kusd-doctor's command line", () => {
   });
 
   it("never prints a provider URL's key", () => {
-    expect(redactRpcUrl("https://base-mainnet.g.alchemy.com/v2/SECRETKEY")).toBe("https://base-mainnet.g.alchemy.com/…");
+    expect(redactRpcUrl("https://base-mainnet.g.alchemy.com/v2/SECRETKEY")).toBe(
+      "https://base-mainnet.g.alchemy.com/…",
+    );
     expect(redactRpcUrl("https://rpc.example/?apikey=SECRET")).toBe("https://rpc.example/…");
     expect(redactRpcUrl("http://127.0.0.1:8545")).toBe("http://127.0.0.1:8545");
   });

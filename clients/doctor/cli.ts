@@ -6,11 +6,11 @@
  */
 import { parseArgs } from "node:util";
 import { createPublicClient, http, type PublicClient } from "viem";
+import { UsageError } from "../cli/errors.js";
 import { runDoctor } from "./doctor.js";
 import { renderDoctorTable } from "./render.js";
 import { oneLine, RpcUnreachableError } from "./rpc-errors.js";
 import type { DoctorInput } from "./types.js";
-import { UsageError } from "../cli/errors.js";
 
 export const DOCTOR_USAGE = `Usage: kusd-doctor [--rpc-url <Base RPC URL>] [--ethereum-rpc-url <URL>] [--json]
 
@@ -46,12 +46,22 @@ export async function runDoctorCli(
     if (values.help) return { exitCode: 0, output: DOCTOR_USAGE };
     const baseUrl = rpcUrl("--rpc-url", values["rpc-url"] || env.PONDER_RPC_URL_8453?.split(",")[0]?.trim());
     if (!baseUrl) throw new UsageError("no Base RPC: pass --rpc-url <URL> or set PONDER_RPC_URL_8453");
-    const ethereumUrl = rpcUrl("--ethereum-rpc-url", values["ethereum-rpc-url"] || env.PONDER_RPC_URL_1 || env.KUSD_READ_RPC_URL_1);
+    const ethereumUrl = rpcUrl(
+      "--ethereum-rpc-url",
+      values["ethereum-rpc-url"] || env.PONDER_RPC_URL_1 || env.KUSD_READ_RPC_URL_1,
+    );
     urls.push(baseUrl, ...(ethereumUrl ? [ethereumUrl] : []));
 
     // The network config reads its RPC URLs from the environment: hand it the ones chosen here.
-    const input = await loadInput({ ...env, PONDER_RPC_URL_8453: baseUrl, ...(ethereumUrl ? { PONDER_RPC_URL_1: ethereumUrl } : {}) });
-    const report = await runDoctor(input, { base: client(baseUrl), ethereum: ethereumUrl ? client(ethereumUrl) : null });
+    const input = await loadInput({
+      ...env,
+      PONDER_RPC_URL_8453: baseUrl,
+      ...(ethereumUrl ? { PONDER_RPC_URL_1: ethereumUrl } : {}),
+    });
+    const report = await runDoctor(input, {
+      base: client(baseUrl),
+      ethereum: ethereumUrl ? client(ethereumUrl) : null,
+    });
     const output = json ? `${JSON.stringify(report, null, 2)}\n` : renderDoctorTable(report);
     return { exitCode: report.ok ? 0 : 1, output: redact(output, urls) };
   } catch (e) {
@@ -59,7 +69,9 @@ export async function runDoctorCli(
     const usage = e instanceof UsageError;
     let message = e instanceof RpcUnreachableError || usage ? (e as Error).message : oneLine(e);
     if (e instanceof RpcUnreachableError) message = `${message} [${urls[e.details.chain === "base" ? 0 : 1] ?? "?"}]`;
-    const output = json ? `${JSON.stringify({ ok: false, error: message })}\n` : `error: ${message}\n${usage ? DOCTOR_USAGE : ""}`;
+    const output = json
+      ? `${JSON.stringify({ ok: false, error: message })}\n`
+      : `error: ${message}\n${usage ? DOCTOR_USAGE : ""}`;
     return { exitCode: 2, output: redact(output, urls) };
   }
 }
@@ -91,7 +103,8 @@ function rpcUrl(option: string, value: string | undefined): string | undefined {
   } catch {
     throw new UsageError(`${option}: not a URL`);
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") throw new UsageError(`${option}: an http(s) URL is required, got ${url.protocol}`);
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    throw new UsageError(`${option}: an http(s) URL is required, got ${url.protocol}`);
   return value;
 }
 

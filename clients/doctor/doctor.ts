@@ -14,20 +14,33 @@ import type { DoctorInput, DoctorReport, DoctorRow } from "./types.js";
 
 export type { DoctorContract, DoctorFeed, DoctorInput, DoctorReport, DoctorResult, DoctorRow } from "./types.js";
 
-export async function runDoctor(input: DoctorInput, clients: { base: PublicClient; ethereum: PublicClient | null }): Promise<DoctorReport> {
+export async function runDoctor(
+  input: DoctorInput,
+  clients: { base: PublicClient; ethereum: PublicClient | null },
+): Promise<DoctorReport> {
   const counter = { requests: 0 };
   const base = countingClient(clients.base, counter);
   const ethereum = clients.ethereum && countingClient(clients.ethereum, counter);
   const rows: DoctorRow[] = [];
   const recommended: DoctorReport["recommended"] = { ethGetLogsBlockRange: null };
-  const done = (): DoctorReport => ({ ok: rows.every((r) => r.result !== "FAIL"), rows, requests: counter.requests, recommended });
+  const done = (): DoctorReport => ({
+    ok: rows.every((r) => r.result !== "FAIL"),
+    rows,
+    requests: counter.requests,
+    recommended,
+  });
 
   const baseChain = await chainIdRow(base, "base", input.chainIds.base);
   rows.push(baseChain);
   rows.push(
     ethereum
       ? await chainIdRow(ethereum, "ethereum", input.chainIds.ethereum)
-      : { check: "chain id", subject: "ethereum", result: "warn", detail: "not checked: no --ethereum-rpc-url, PONDER_RPC_URL_1 or KUSD_READ_RPC_URL_1" },
+      : {
+          check: "chain id",
+          subject: "ethereum",
+          result: "warn",
+          detail: "not checked: no --ethereum-rpc-url, PONDER_RPC_URL_1 or KUSD_READ_RPC_URL_1",
+        },
   );
   // On the wrong chain every contract check would fail for the same reason: report that one.
   if (baseChain.result === "FAIL") return done();

@@ -9,7 +9,12 @@ describe("renderDoctorTable", () => {
       recommended: { ethGetLogsBlockRange: null },
       rows: [
         { check: "chain id", subject: "base", result: "ok", detail: "eth_chainId 8453" },
-        { check: "deployment block", subject: "kUSD", result: "FAIL", detail: "start block 9 would miss the first 1 blocks of history" },
+        {
+          check: "deployment block",
+          subject: "kUSD",
+          result: "FAIL",
+          detail: "start block 9 would miss the first 1 blocks of history",
+        },
       ],
       requests: 12,
     };
@@ -25,7 +30,14 @@ describe("renderDoctorTable", () => {
   });
 
   it("says READY when nothing failed, warnings counted", () => {
-    const report: DoctorReport = { ok: true, recommended: { ethGetLogsBlockRange: 500 }, rows: [{ check: "feed", subject: "ETH / USD", result: "warn", detail: "stale" }], requests: 3 };
-    expect(renderDoctorTable(report).trimEnd().split("\n").at(-1)).toBe("READY: 0 ok, 0 failed, 1 warnings; 3 RPC requests");
+    const report: DoctorReport = {
+      ok: true,
+      recommended: { ethGetLogsBlockRange: 500 },
+      rows: [{ check: "feed", subject: "ETH / USD", result: "warn", detail: "stale" }],
+      requests: 3,
+    };
+    expect(renderDoctorTable(report).trimEnd().split("\n").at(-1)).toBe(
+      "READY: 0 ok, 0 failed, 1 warnings; 3 RPC requests",
+    );
   });
 });

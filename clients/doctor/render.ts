@@ -3,7 +3,9 @@ import type { DoctorReport, DoctorResult, DoctorRow } from "./types.js";
 
 export function renderDoctorTable(report: DoctorReport): string {
   const header: DoctorRow = { check: "check", subject: "subject", result: "ok", detail: "detail" };
-  const cells = [header, ...report.rows].map((r, i) => [r.check, r.subject, i === 0 ? "result" : r.result, r.detail] as const);
+  const cells = [header, ...report.rows].map(
+    (r, i) => [r.check, r.subject, i === 0 ? "result" : r.result, r.detail] as const,
+  );
   const width = [0, 1, 2].map((col) => Math.max(...cells.map((c) => c[col]!.length)));
   const lines = cells.map((c) => `${[0, 1, 2].map((col) => c[col]!.padEnd(width[col]!)).join("  ")}  ${c[3]}`);
   const count = (result: DoctorResult) => report.rows.filter((r) => r.result === result).length;

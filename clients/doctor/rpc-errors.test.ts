@@ -1,8 +1,23 @@
+import {
+  ContractFunctionExecutionError,
+  ContractFunctionRevertedError,
+  HttpRequestError,
+  parseAbi,
+  RpcRequestError,
+  TimeoutError,
+} from "viem";
 import { describe, expect, it } from "vitest";
-import { ContractFunctionExecutionError, ContractFunctionRevertedError, HttpRequestError, parseAbi, RpcRequestError, TimeoutError } from "viem";
-import { classifyRpcError, isRevert, oneLine, rethrowUnreachable, RpcUnreachableError, unreachable } from "./rpc-errors.js";
+import {
+  classifyRpcError,
+  isRevert,
+  oneLine,
+  RpcUnreachableError,
+  rethrowUnreachable,
+  unreachable,
+} from "./rpc-errors.js";
 
-const rpcError = (message: string, code = -32000) => new RpcRequestError({ body: {}, error: { code, message }, url: "http://x" });
+const rpcError = (message: string, code = -32000) =>
+  new RpcRequestError({ body: {}, error: { code, message }, url: "http://x" });
 const abi = parseAbi(["function totalSupply() view returns (uint256)"]);
 const reverted = new ContractFunctionRevertedError({ abi, functionName: "totalSupply", message: "not allowed" });
 
@@ -10,25 +25,45 @@ describe("classifyRpcError", () => {
   it("tells pruned state and unreachable RPCs from other refusals", () => {
     expect(classifyRpcError(rpcError("missing trie node 5f3c (path ) <nil>"))).toBe("archive");
     expect(classifyRpcError(rpcError("header not found"))).toBe("archive");
-    expect(classifyRpcError(new Error("wrapped", { cause: rpcError("historical state 0xab is not available") }))).toBe("archive");
+    expect(classifyRpcError(new Error("wrapped", { cause: rpcError("historical state 0xab is not available") }))).toBe(
+      "archive",
+    );
     expect(classifyRpcError(new HttpRequestError({ url: "http://x", details: "fetch failed" }))).toBe("unreachable");
     expect(classifyRpcError(new HttpRequestError({ url: "http://x", status: 429 }))).toBe("unreachable");
     expect(classifyRpcError(new TimeoutError({ body: {}, url: "http://x" }))).toBe("unreachable");
     expect(classifyRpcError(rpcError("execution reverted", 3))).toBe("other");
-    expect(classifyRpcError(new HttpRequestError({ url: "http://x", status: 400, details: "block range too large" }))).toBe("other");
+    expect(
+      classifyRpcError(new HttpRequestError({ url: "http://x", status: 400, details: "block range too large" })),
+    ).toBe("other");
   });
 });
 
 describe("oneLine", () => {
   it("shows viem's headline and the node's reason, never the URL", () => {
-    const refused = new RpcRequestError({ body: {}, error: { code: -32602, message: "query exceeds max block range 500" }, url: "https://rpc.example/v2/SECRET" });
+    const refused = new RpcRequestError({
+      body: {},
+      error: { code: -32602, message: "query exceeds max block range 500" },
+      url: "https://rpc.example/v2/SECRET",
+    });
     expect(oneLine(refused)).toBe("RPC Request failed. (query exceeds max block range 500)");
-    expect(oneLine(new HttpRequestError({ url: "https://rpc.example/v2/SECRET", status: 429, details: "Too Many Requests" }))).toBe("HTTP request failed. (Too Many Requests)");
+    expect(
+      oneLine(
+        new HttpRequestError({ url: "https://rpc.example/v2/SECRET", status: 429, details: "Too Many Requests" }),
+      ),
+    ).toBe("HTTP request failed. (Too Many Requests)");
   });
 
   it("names a revert by its reason, however deeply wrapped", () => {
     expect(oneLine(reverted)).toBe("reverted: not allowed");
-    expect(oneLine(new ContractFunctionExecutionError(reverted, { abi, functionName: "totalSupply", contractAddress: "0x0000000000000000000000000000000000000001" }))).toBe("reverted: not allowed");
+    expect(
+      oneLine(
+        new ContractFunctionExecutionError(reverted, {
+          abi,
+          functionName: "totalSupply",
+          contractAddress: "0x0000000000000000000000000000000000000001",
+        }),
+      ),
+    ).toBe("reverted: not allowed");
   });
 
   it("folds whitespace and cuts at 240 characters", () => {
@@ -56,6 +91,8 @@ describe("a revert, an unreachable RPC", () => {
     expect(error).toBeInstanceOf(RpcUnreachableError);
     expect(error.code).toBe("rpc_unreachable");
     expect(error.details).toEqual({ chain: "base", cause: down });
-    expect(error.message).toBe("the base RPC stopped answering during the archive state check: HTTP request failed. (fetch failed)");
+    expect(error.message).toBe(
+      "the base RPC stopped answering during the archive state check: HTTP request failed. (fetch failed)",
+    );
   });
 });

@@ -23,7 +23,8 @@ export function classifyRpcError(error: unknown): "archive" | "unreachable" | "o
   if (ARCHIVE_ERROR.test(errorText(error))) return "archive";
   for (const e of causes(error)) {
     if (e instanceof TimeoutError) return "unreachable";
-    if (e instanceof HttpRequestError && (e.status === undefined || UNREACHABLE_STATUS.has(e.status))) return "unreachable";
+    if (e instanceof HttpRequestError && (e.status === undefined || UNREACHABLE_STATUS.has(e.status)))
+      return "unreachable";
   }
   return "other";
 }
@@ -58,8 +59,11 @@ export function isRevert(error: unknown): boolean {
 /** An error as one short line: viem's messages carry the URL (often with an API key) and the request body. */
 export function oneLine(error: unknown): string {
   let text: string;
-  const reverted = causes(error).find((e): e is ContractFunctionRevertedError => e instanceof ContractFunctionRevertedError);
-  if (reverted) text = `reverted${reverted.reason ? `: ${reverted.reason}` : reverted.signature ? ` with custom error ${reverted.signature}` : ""}`;
+  const reverted = causes(error).find(
+    (e): e is ContractFunctionRevertedError => e instanceof ContractFunctionRevertedError,
+  );
+  if (reverted)
+    text = `reverted${reverted.reason ? `: ${reverted.reason}` : reverted.signature ? ` with custom error ${reverted.signature}` : ""}`;
   else if (error instanceof BaseError) {
     const headline = error.shortMessage.split("\n")[0]!;
     const details = (error.walk() as BaseError).details || error.details;
@@ -71,7 +75,10 @@ export function oneLine(error: unknown): string {
 
 /** The base RPC stopped answering during `during`: the run ends without a verdict. */
 export function unreachable(cause: unknown, during: string): RpcUnreachableError {
-  return new RpcUnreachableError(`the base RPC stopped answering during the ${during} check: ${oneLine(cause)}`, { chain: "base", cause });
+  return new RpcUnreachableError(`the base RPC stopped answering during the ${during} check: ${oneLine(cause)}`, {
+    chain: "base",
+    cause,
+  });
 }
 
 /** One line for a refusal worth reporting; an unreachable RPC is thrown on, not reported. */

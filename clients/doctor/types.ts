@@ -4,8 +4,21 @@
  */
 import type { Address, Hex } from "viem";
 
-export type DoctorContract = { name: string; address: Address; startBlock: number; creationTx: Hex | null; source: string };
-export type DoctorFeed = { name: string; address: Address; expectDescription: RegExp | string; decimals: number; source: string; maxAgeSeconds?: number };
+export type DoctorContract = {
+  name: string;
+  address: Address;
+  startBlock: number;
+  creationTx: Hex | null;
+  source: string;
+};
+export type DoctorFeed = {
+  name: string;
+  address: Address;
+  expectDescription: RegExp | string;
+  decimals: number;
+  source: string;
+  maxAgeSeconds?: number;
+};
 export type DoctorInput = {
   chainIds: { base: number; ethereum: number };
   contracts: DoctorContract[];
@@ -17,6 +30,11 @@ export type DoctorInput = {
 export type DoctorResult = "ok" | "FAIL" | "warn";
 export type DoctorRow = { check: string; subject: string; result: DoctorResult; detail: string };
 /** `recommended`: what to configure from what the provider showed (KUSD_ETH_GET_LOGS_BLOCK_RANGE). */
-export type DoctorReport = { ok: boolean; rows: DoctorRow[]; requests: number; recommended: { ethGetLogsBlockRange: number | null } };
+export type DoctorReport = {
+  ok: boolean;
+  rows: DoctorRow[];
+  requests: number;
+  recommended: { ethGetLogsBlockRange: number | null };
+};
 /** A check's outcome before it is labelled with its check and subject. */
 export type Verdict = { result: DoctorResult; detail: string };

@@ -11,7 +11,11 @@ import type { DoctorFeed, Verdict } from "./types.js";
 export const LOG_RANGE_PROBES = [100_000, 10_000, 2_000, 1_000, 500, 100] as const;
 
 /** The first block in [lo, hi] where `holds` is true, given that it is true at `hi` and stays true once true. */
-export async function bisectFirstBlock(lo: number, hi: number, holds: (block: number) => Promise<boolean>): Promise<number> {
+export async function bisectFirstBlock(
+  lo: number,
+  hi: number,
+  holds: (block: number) => Promise<boolean>,
+): Promise<number> {
   while (lo < hi) {
     const mid = Math.floor((lo + hi) / 2);
     if (await holds(mid)) hi = mid;
@@ -40,11 +44,18 @@ export function judgeFeed(feed: DoctorFeed, observed: FeedObservation, headTimes
   const facts: string[] = [];
   const { description, decimals, round } = observed;
   if (!description.ok) problems.push(`description() failed: ${description.error}`);
-  else if (typeof feed.expectDescription === "string" ? description.value !== feed.expectDescription : !feed.expectDescription.test(description.value)) {
-    problems.push(`description() is ${JSON.stringify(description.value)}, expected ${typeof feed.expectDescription === "string" ? JSON.stringify(feed.expectDescription) : feed.expectDescription}`);
+  else if (
+    typeof feed.expectDescription === "string"
+      ? description.value !== feed.expectDescription
+      : !feed.expectDescription.test(description.value)
+  ) {
+    problems.push(
+      `description() is ${JSON.stringify(description.value)}, expected ${typeof feed.expectDescription === "string" ? JSON.stringify(feed.expectDescription) : feed.expectDescription}`,
+    );
   } else facts.push(JSON.stringify(description.value));
   if (!decimals.ok) problems.push(`decimals() failed: ${decimals.error}`);
-  else if (decimals.value !== feed.decimals) problems.push(`decimals() is ${decimals.value}, expected ${feed.decimals}`);
+  else if (decimals.value !== feed.decimals)
+    problems.push(`decimals() is ${decimals.value}, expected ${feed.decimals}`);
   else facts.push(`${decimals.value} decimals`);
   let stale: string | null = null;
   if (!round.ok) problems.push(`latestRoundData() failed: ${round.error}`);
@@ -53,9 +64,11 @@ export function judgeFeed(feed: DoctorFeed, observed: FeedObservation, headTimes
     const age = Math.max(0, headTimestamp - round.updatedAt);
     const shown = decimals.ok ? formatUnits(round.answer, decimals.value) : String(round.answer);
     facts.push(`answer ${shown}, updated ${age} s before the head`);
-    if (feed.maxAgeSeconds !== undefined && age > feed.maxAgeSeconds) stale = `stale: updated ${age} s before the head, more than ${feed.maxAgeSeconds} s`;
+    if (feed.maxAgeSeconds !== undefined && age > feed.maxAgeSeconds)
+      stale = `stale: updated ${age} s before the head, more than ${feed.maxAgeSeconds} s`;
   }
-  if (problems.length > 0) return { result: "FAIL", detail: `${feed.address}: ${problems.join("; ")} [from: ${feed.source}]` };
+  if (problems.length > 0)
+    return { result: "FAIL", detail: `${feed.address}: ${problems.join("; ")} [from: ${feed.source}]` };
   if (stale) return { result: "warn", detail: `${facts.join(", ")}; ${stale}` };
   return { result: "ok", detail: facts.join(", ") };
 }
@@ -78,11 +91,23 @@ export function logRangeSpans(configured: number | null, chainLength: number): n
 export function judgeLogRange(configured: number | null, probe: LogRangeProbe): Verdict {
   const { accepted, chainLength, rejected } = probe;
   const firstRefusal = rejected[0] ? ` (${rejected[0].span} blocks: ${rejected[0].reason})` : "";
-  if (accepted === null) return { result: "FAIL", detail: `eth_getLogs refused every range down to ${rejected.at(-1)?.span ?? 0} blocks${firstRefusal}` };
+  if (accepted === null)
+    return {
+      result: "FAIL",
+      detail: `eth_getLogs refused every range down to ${rejected.at(-1)?.span ?? 0} blocks${firstRefusal}`,
+    };
   const largest = `largest accepted range ${accepted} blocks${rejected.length ? `, refused${firstRefusal}` : ""}`;
-  if (configured === null) return { result: "ok", detail: `${largest}; Ponder starts at 500 blocks and grows slowly: set KUSD_ETH_GET_LOGS_BLOCK_RANGE=${accepted}` };
+  if (configured === null)
+    return {
+      result: "ok",
+      detail: `${largest}; Ponder starts at 500 blocks and grows slowly: set KUSD_ETH_GET_LOGS_BLOCK_RANGE=${accepted}`,
+    };
   if (configured <= accepted) return { result: "ok", detail: `configured ${configured} ≤ ${largest}` };
   // Only a devnet is shorter than the configured range: it cannot be probed there.
-  if (accepted === chainLength) return { result: "warn", detail: `configured ${configured}, but the chain has only ${chainLength} blocks to probe (all accepted)` };
+  if (accepted === chainLength)
+    return {
+      result: "warn",
+      detail: `configured ${configured}, but the chain has only ${chainLength} blocks to probe (all accepted)`,
+    };
   return { result: "FAIL", detail: `configured ${configured} > ${largest}` };
 }

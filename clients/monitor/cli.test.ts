@@ -21,9 +21,29 @@ describe("kusd-monitor's command line", () => {
 describe("kusd-monitor's alert kinds", () => {
   it("turns each flag into its kind or condition", async () => {
     const { parseMonitorArgs } = await import("./cli.js");
-    const o = parseMonitorArgs(["--api", "http://x", "--stdout", "--minter-role-changes", "--backing-ratio-below", "0.995", "--statement-max-age", "7200", "--venue-unreadable-after", "300"], {});
+    const o = parseMonitorArgs(
+      [
+        "--api",
+        "http://x",
+        "--stdout",
+        "--minter-role-changes",
+        "--backing-ratio-below",
+        "0.995",
+        "--statement-max-age",
+        "7200",
+        "--venue-unreadable-after",
+        "300",
+      ],
+      {},
+    );
     expect(o.kinds).toEqual(["violation", "minter_role_change", "backing_ratio"]);
-    expect(o).toMatchObject({ backingRatioBelow: "0.995", statementMaxAgeSeconds: 7200, venueUnreadableAfterSeconds: 300 });
-    expect(() => parseMonitorArgs(["--api", "http://x", "--stdout", "--backing-ratio-below", "-1"], {})).toThrow(/ratio/);
+    expect(o).toMatchObject({
+      backingRatioBelow: "0.995",
+      statementMaxAgeSeconds: 7200,
+      venueUnreadableAfterSeconds: 300,
+    });
+    expect(() => parseMonitorArgs(["--api", "http://x", "--stdout", "--backing-ratio-below", "-1"], {})).toThrow(
+      /ratio/,
+    );
   });
 });

@@ -3,7 +3,7 @@
  * and/or signed webhooks. See api/monitor/monitor.ts for the delivery guarantees.
  */
 import { parseArgs } from "node:util";
-import { runMonitor, type FeedKind, type MonitorOptions } from "./monitor.js";
+import { type FeedKind, type MonitorOptions, runMonitor } from "./monitor.js";
 
 /** `--help`: not an error, but parsing stops there. */
 class HelpRequested extends Error {}
@@ -51,11 +51,26 @@ export function parseMonitorArgs(argv: string[], env: Readonly<Record<string, st
   const { values } = parseArgs({
     args: argv,
     options: {
-      api: { type: "string" }, webhook: { type: "string", multiple: true }, stdout: { type: "boolean" }, secret: { type: "string" },
-      confirmations: { type: "string" }, "reorg-window": { type: "string" }, "poll-ms": { type: "string" }, state: { type: "string" },
-      "minter-grants": { type: "boolean" }, "minter-role-changes": { type: "boolean" }, "psm-pauses": { type: "boolean" }, "redemptions-above": { type: "string" },
-      "backing-ratio-below": { type: "string" }, "statement-max-age": { type: "string" }, "venue-unreadable-after": { type: "string" }, "risk-triggers": { type: "boolean" },
-      "from-block": { type: "string" }, "max-attempts": { type: "string" }, "base-delay-ms": { type: "string" }, once: { type: "boolean" },
+      api: { type: "string" },
+      webhook: { type: "string", multiple: true },
+      stdout: { type: "boolean" },
+      secret: { type: "string" },
+      confirmations: { type: "string" },
+      "reorg-window": { type: "string" },
+      "poll-ms": { type: "string" },
+      state: { type: "string" },
+      "minter-grants": { type: "boolean" },
+      "minter-role-changes": { type: "boolean" },
+      "psm-pauses": { type: "boolean" },
+      "redemptions-above": { type: "string" },
+      "backing-ratio-below": { type: "string" },
+      "statement-max-age": { type: "string" },
+      "venue-unreadable-after": { type: "string" },
+      "risk-triggers": { type: "boolean" },
+      "from-block": { type: "string" },
+      "max-attempts": { type: "string" },
+      "base-delay-ms": { type: "string" },
+      once: { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
   });
@@ -70,7 +85,8 @@ export function parseMonitorArgs(argv: string[], env: Readonly<Record<string, st
   if (!values.stdout && webhooks.length === 0) throw new Error("nowhere to deliver: give --stdout and/or --webhook");
   const secret = values.secret ?? env.KUSD_MONITOR_SECRET ?? "";
   if (webhooks.length && !secret) throw new Error("webhooks are signed: give --secret or KUSD_MONITOR_SECRET");
-  if (values["redemptions-above"] !== undefined && !/^\d{1,15}(\.\d{1,18})?$/.test(values["redemptions-above"])) throw new Error("--redemptions-above is a kUSD amount");
+  if (values["redemptions-above"] !== undefined && !/^\d{1,15}(\.\d{1,18})?$/.test(values["redemptions-above"]))
+    throw new Error("--redemptions-above is a kUSD amount");
   const kinds: FeedKind[] = ["violation"];
   if (values["minter-grants"]) kinds.push("minter_grant");
   if (values["psm-pauses"]) kinds.push("psm_pause");
@@ -87,8 +103,12 @@ export function parseMonitorArgs(argv: string[], env: Readonly<Record<string, st
     kinds,
     redemptionMinKusd: values["redemptions-above"] ?? "0",
     backingRatioBelow: below ?? "1",
-    statementMaxAgeSeconds: values["statement-max-age"] === undefined ? null : int("statement-max-age", values["statement-max-age"], 0),
-    venueUnreadableAfterSeconds: values["venue-unreadable-after"] === undefined ? null : int("venue-unreadable-after", values["venue-unreadable-after"], 0),
+    statementMaxAgeSeconds:
+      values["statement-max-age"] === undefined ? null : int("statement-max-age", values["statement-max-age"], 0),
+    venueUnreadableAfterSeconds:
+      values["venue-unreadable-after"] === undefined
+        ? null
+        : int("venue-unreadable-after", values["venue-unreadable-after"], 0),
     riskTriggers: !!values["risk-triggers"],
     confirmations: int("confirmations", values.confirmations, 0),
     reorgWindow: int("reorg-window", values["reorg-window"], 64),
@@ -104,7 +124,10 @@ export function parseMonitorArgs(argv: string[], env: Readonly<Record<string, st
   };
 }
 
-export async function runMonitorCli(argv: string[], io: { write: (s: string) => void; signal?: AbortSignal; env: Readonly<Record<string, string | undefined>> }): Promise<number> {
+export async function runMonitorCli(
+  argv: string[],
+  io: { write: (s: string) => void; signal?: AbortSignal; env: Readonly<Record<string, string | undefined>> },
+): Promise<number> {
   let options: MonitorOptions;
   try {
     options = parseMonitorArgs(argv, io.env);

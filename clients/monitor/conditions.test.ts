@@ -1,8 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { observeStatement, observeVenue, stepCondition, type ConditionState } from "./conditions.js";
+import { type ConditionState, observeStatement, observeVenue, stepCondition } from "./conditions.js";
 
 const NOW = 1_800_000_000;
-const statement = (signedAt: number) => ({ attestation_hash: `0x${"ab".repeat(32)}`, signed_payload_canonical: JSON.stringify({ timestamp: signedAt }) });
+const statement = (signedAt: number) => ({
+  attestation_hash: `0x${"ab".repeat(32)}`,
+  signed_payload_canonical: JSON.stringify({ timestamp: signedAt }),
+});
 
 describe("stepCondition", () => {
   it("alerts once the condition has lasted its limit, once, and resolves when it ends", () => {
@@ -41,6 +44,11 @@ describe("observeVenue", () => {
   it("live is fine; anything else is bad since it was first seen", () => {
     expect(observeVenue({ source: "live", reason: null }, NOW, undefined)).toEqual({ bad: false });
     const prev: ConditionState = { id: "venue:5", since: 5, alerted: false, detail: {} };
-    expect(observeVenue({ source: "none", reason: "venue read failed: timeout" }, NOW, prev)).toMatchObject({ bad: true, since: 5, id: "venue:5", detail: { reason: "venue read failed: timeout" } });
+    expect(observeVenue({ source: "none", reason: "venue read failed: timeout" }, NOW, prev)).toMatchObject({
+      bad: true,
+      since: 5,
+      id: "venue:5",
+      detail: { reason: "venue read failed: timeout" },
+    });
   });
 });

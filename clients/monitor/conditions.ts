@@ -15,32 +15,71 @@ export type Observation = { bad: false } | { bad: true; id: string; since: numbe
 export type ConditionStep = { next: ConditionState | undefined; send: "alert" | "resolved" | null };
 
 /** One poll of one condition: alert when it has lasted `limitSeconds`, resolve when it ends. */
-export function stepCondition(prev: ConditionState | undefined, seen: Observation, now: number, limitSeconds: number): ConditionStep {
+export function stepCondition(
+  prev: ConditionState | undefined,
+  seen: Observation,
+  now: number,
+  limitSeconds: number,
+): ConditionStep {
   if (!seen.bad) return { next: undefined, send: prev?.alerted ? "resolved" : null };
   // The earliest evidence wins: a condition does not restart because a poll saw it again.
   const since = Math.min(prev?.since ?? seen.since, seen.since);
   const alerted = prev?.alerted ?? false;
   const due = !alerted && now - since >= limitSeconds;
-  return { next: { id: prev?.id ?? seen.id, since, alerted: alerted || due, detail: seen.detail }, send: due ? "alert" : null };
+  return {
+    next: { id: prev?.id ?? seen.id, since, alerted: alerted || due, detail: seen.detail },
+    send: due ? "alert" : null,
+  };
 }
 
 /** The statement's state from GET /api/por/signed: its signed time, or none published (HTTP 503). */
-export function observeStatement(statement: { attestation_hash: string; signed_payload_canonical: string } | null, now: number, prev: ConditionState | undefined, maxAgeSeconds: number): Observation {
+export function observeStatement(
+  statement: { attestation_hash: string; signed_payload_canonical: string } | null,
+  now: number,
+  prev: ConditionState | undefined,
+  maxAgeSeconds: number,
+): Observation {
   // None published (the indexer may be catching up): alerted once that has lasted the limit.
-  if (statement === null) return { bad: true, id: "no-statement", since: prev?.since ?? now, detail: { reason: "no signed statement is published" } };
+  if (statement === null)
+    return {
+      bad: true,
+      id: "no-statement",
+      since: prev?.since ?? now,
+      detail: { reason: "no signed statement is published" },
+    };
   const signedAt = Number((JSON.parse(statement.signed_payload_canonical) as { timestamp?: unknown }).timestamp);
   const age = now - signedAt;
-  if (!Number.isFinite(signedAt)) return { bad: true, id: `statement:${statement.attestation_hash}`, since: now - maxAgeSeconds, detail: { reason: "the statement carries no signed timestamp" } };
+  if (!Number.isFinite(signedAt))
+    return {
+      bad: true,
+      id: `statement:${statement.attestation_hash}`,
+      since: now - maxAgeSeconds,
+      detail: { reason: "the statement carries no signed timestamp" },
+    };
   // `since` is when the statement became stale, so the alert is due exactly then.
   if (age <= maxAgeSeconds) return { bad: false };
-  return { bad: true, id: `statement:${statement.attestation_hash}`, since: signedAt, detail: { attestationHash: statement.attestation_hash, signedAt: new Date(signedAt * 1000).toISOString(), ageSeconds: age, maxAgeSeconds } };
+  return {
+    bad: true,
+    id: `statement:${statement.attestation_hash}`,
+    since: signedAt,
+    detail: {
+      attestationHash: statement.attestation_hash,
+      signedAt: new Date(signedAt * 1000).toISOString(),
+      ageSeconds: age,
+      maxAgeSeconds,
+    },
+  };
 }
 
 /**
  * The venue's state from GET /api/por at the head: read (`venueRead.source` live, or recorded by the
  * statement signed at this very block), or `reason` says why no equity counts.
  */
-export function observeVenue(venueRead: { source?: unknown; reason?: unknown } | null, now: number, prev: ConditionState | undefined): Observation {
+export function observeVenue(
+  venueRead: { source?: unknown; reason?: unknown } | null,
+  now: number,
+  prev: ConditionState | undefined,
+): Observation {
   if (venueRead?.source === "live" || venueRead?.source === "recorded") return { bad: false };
   const reason = typeof venueRead?.reason === "string" ? venueRead.reason : "the report has no venue read";
   return { bad: true, id: `venue:${prev?.since ?? now}`, since: prev?.since ?? now, detail: { reason } };

@@ -16,22 +16,41 @@ export const DELIVERY_HEADER = "x-kusd-delivery";
  * receivers verify it: `webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>">`.
  * Its key is the secret read as those libraries read it: base64, after an optional `whsec_`.
  */
-export function standardWebhookHeaders(secret: string, id: string, timestamp: number, body: string): Record<string, string> {
+export function standardWebhookHeaders(
+  secret: string,
+  id: string,
+  timestamp: number,
+  body: string,
+): Record<string, string> {
   const key = Buffer.from(secret.replace(/^whsec_/, ""), "base64");
   const signature = createHmac("sha256", key).update(`${id}.${timestamp}.${body}`).digest("base64");
   return { "webhook-id": id, "webhook-timestamp": String(timestamp), "webhook-signature": `v1,${signature}` };
 }
 
-export class DeliveryError extends KusdError<{ url: string; attempts: number; lastStatus: number | null; lastError: string | null }> {
+export class DeliveryError extends KusdError<{
+  url: string;
+  attempts: number;
+  lastStatus: number | null;
+  lastError: string | null;
+}> {
   override name = "DeliveryError";
   readonly code: string = "webhook_delivery_failed";
-  constructor(message: string, details: { url: string; attempts: number; lastStatus: number | null; lastError: string | null }) {
+  constructor(
+    message: string,
+    details: { url: string; attempts: number; lastStatus: number | null; lastError: string | null },
+  ) {
     super(message, details);
   }
 }
 
 /** alert and retraction: events at a block (a reorg retracts); alert and resolved: conditions. */
-export type MonitorMessage = { type: "alert" | "retraction" | "resolved"; kind: string; id: string; blockNumber: number; [k: string]: unknown };
+export type MonitorMessage = {
+  type: "alert" | "retraction" | "resolved";
+  kind: string;
+  id: string;
+  blockNumber: number;
+  [k: string]: unknown;
+};
 
 export const deliveryId = (m: MonitorMessage) => `${m.type}:${m.kind}:${m.id}`;
 
@@ -40,7 +59,13 @@ export function signBody(secret: string, timestamp: number, body: string): strin
 }
 
 /** Receiver side: constant-time check of the signature header, with a freshness window. */
-export function verifyWebhook(secret: string, headers: { signature?: string | null; timestamp?: string | null }, body: string, now = Math.floor(Date.now() / 1000), toleranceSeconds = 300): boolean {
+export function verifyWebhook(
+  secret: string,
+  headers: { signature?: string | null; timestamp?: string | null },
+  body: string,
+  now = Math.floor(Date.now() / 1000),
+  toleranceSeconds = 300,
+): boolean {
   const ts = Number(headers.timestamp);
   if (!headers.signature || !Number.isInteger(ts) || Math.abs(now - ts) > toleranceSeconds) return false;
   const expected = Buffer.from(signBody(secret, ts, body));
@@ -48,9 +73,19 @@ export function verifyWebhook(secret: string, headers: { signature?: string | nu
   return expected.length === got.length && timingSafeEqual(expected, got);
 }
 
-export type WebhookOptions = { url: string; secret: string; maxAttempts: number; baseDelayMs: number; timeoutMs?: number };
+export type WebhookOptions = {
+  url: string;
+  secret: string;
+  maxAttempts: number;
+  baseDelayMs: number;
+  timeoutMs?: number;
+};
 
-export async function postWebhook(o: WebhookOptions, message: MonitorMessage, sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))): Promise<void> {
+export async function postWebhook(
+  o: WebhookOptions,
+  message: MonitorMessage,
+  sleep = (ms: number) => new Promise((r) => setTimeout(r, ms)),
+): Promise<void> {
   const body = JSON.stringify(message);
   let lastStatus: number | null = null;
   let lastError: string | null = null;
@@ -78,5 +113,10 @@ export async function postWebhook(o: WebhookOptions, message: MonitorMessage, sl
     }
     if (attempt < o.maxAttempts) await sleep(o.baseDelayMs * 2 ** (attempt - 1));
   }
-  throw new DeliveryError(`webhook ${o.url} failed after ${o.maxAttempts} attempts`, { url: o.url, attempts: o.maxAttempts, lastStatus, lastError });
+  throw new DeliveryError(`webhook ${o.url} failed after ${o.maxAttempts} attempts`, {
+    url: o.url,
+    attempts: o.maxAttempts,
+    lastStatus,
+    lastError,
+  });
 }

@@ -8,12 +8,25 @@
  * resumes with nothing missed and nothing repeated (at least once, with a stable delivery id).
  */
 import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import { deliveryId, DeliveryError, postWebhook, type MonitorMessage } from "./deliver.js";
 import { KusdError } from "../../core/errors.js";
-import { stepRisk, type RiskState } from "./risk-watch.js";
-import { observeStatement, observeVenue, stepCondition, type ConditionKind, type ConditionState, type Observation } from "./conditions.js";
+import {
+  type ConditionKind,
+  type ConditionState,
+  type Observation,
+  observeStatement,
+  observeVenue,
+  stepCondition,
+} from "./conditions.js";
+import { DeliveryError, deliveryId, type MonitorMessage, postWebhook } from "./deliver.js";
+import { type RiskState, stepRisk } from "./risk-watch.js";
 
-export type FeedKind = "violation" | "minter_grant" | "minter_role_change" | "psm_pause" | "redemption" | "backing_ratio";
+export type FeedKind =
+  | "violation"
+  | "minter_grant"
+  | "minter_role_change"
+  | "psm_pause"
+  | "redemption"
+  | "backing_ratio";
 export type FeedItem = { id: string; blockNumber: number; [k: string]: unknown };
 
 export type MonitorOptions = {
@@ -79,16 +92,28 @@ async function getJson(url: string): Promise<any> {
 }
 
 /** Every item of `kind` in [fromBlock, toBlock], following the listing's pages. */
-export async function fetchFeed(o: Pick<MonitorOptions, "apiUrl" | "redemptionMinKusd" | "backingRatioBelow">, kind: FeedKind, fromBlock: number, toBlock: number): Promise<FeedItem[]> {
+export async function fetchFeed(
+  o: Pick<MonitorOptions, "apiUrl" | "redemptionMinKusd" | "backingRatioBelow">,
+  kind: FeedKind,
+  fromBlock: number,
+  toBlock: number,
+): Promise<FeedItem[]> {
   const base = `${o.apiUrl}${PATHS[kind]}?fromBlock=${fromBlock}&toBlock=${toBlock}`;
   if (kind !== "violation") {
-    const extra = kind === "redemption" ? `&minKusd=${o.redemptionMinKusd}` : kind === "backing_ratio" ? `&below=${o.backingRatioBelow ?? "1"}` : "";
+    const extra =
+      kind === "redemption"
+        ? `&minKusd=${o.redemptionMinKusd}`
+        : kind === "backing_ratio"
+          ? `&below=${o.backingRatioBelow ?? "1"}`
+          : "";
     return (await getJson(base + extra)).events as FeedItem[];
   }
   const items: FeedItem[] = [];
   let after: string | null = null;
   do {
-    const page: { violations: FeedItem[]; next: string | null } = await getJson(`${base}&limit=1000${after ? `&after=${after}` : ""}`);
+    const page: { violations: FeedItem[]; next: string | null } = await getJson(
+      `${base}&limit=1000${after ? `&after=${after}` : ""}`,
+    );
     items.push(...(page.violations as FeedItem[]));
     after = page.next;
   } while (after);
@@ -111,10 +136,17 @@ function saveState(path: string | null, state: MonitorState) {
   renameSync(`${path}.tmp`, path); // atomic: a crash leaves the old state or the new one
 }
 
-export type MonitorIo = { write: (line: string) => void; signal?: AbortSignal; sleep?: (ms: number) => Promise<void>; now?: () => number };
+export type MonitorIo = {
+  write: (line: string) => void;
+  signal?: AbortSignal;
+  sleep?: (ms: number) => Promise<void>;
+  now?: () => number;
+};
 
 /** The latest statement, or null when none is published (503); other failures throw. */
-async function latestStatement(apiUrl: string): Promise<{ attestation_hash: string; signed_payload_canonical: string } | null> {
+async function latestStatement(
+  apiUrl: string,
+): Promise<{ attestation_hash: string; signed_payload_canonical: string } | null> {
   const res = await fetch(`${apiUrl}/api/por/signed`, { signal: AbortSignal.timeout(15_000) });
   if (res.status === 503) return null;
   if (!res.ok) throw new MonitorError(`GET ${apiUrl}/api/por/signed: HTTP ${res.status}`, { status: res.status });
@@ -125,16 +157,40 @@ async function latestStatement(apiUrl: string): Promise<{ attestation_hash: stri
 async function pollConditions(o: MonitorOptions, state: MonitorState, head: number, now: number) {
   const conditions = { ...state.conditions };
   const messages: MonitorMessage[] = [];
-  const step = async (kind: ConditionKind, limit: number, observe: (prev: ConditionState | undefined) => Promise<Observation>) => {
+  const step = async (
+    kind: ConditionKind,
+    limit: number,
+    observe: (prev: ConditionState | undefined) => Promise<Observation>,
+  ) => {
     const prev = conditions[kind];
     const { next, send } = stepCondition(prev, await observe(prev), now, limit);
-    if (send === "alert") messages.push({ type: "alert", kind, id: next!.id, blockNumber: head, since: new Date(next!.since * 1000).toISOString(), limitSeconds: limit, ...next!.detail });
-    if (send === "resolved") messages.push({ type: "resolved", kind, id: prev!.id, blockNumber: head, since: new Date(prev!.since * 1000).toISOString(), resolvedAt: new Date(now * 1000).toISOString() });
+    if (send === "alert")
+      messages.push({
+        type: "alert",
+        kind,
+        id: next!.id,
+        blockNumber: head,
+        since: new Date(next!.since * 1000).toISOString(),
+        limitSeconds: limit,
+        ...next!.detail,
+      });
+    if (send === "resolved")
+      messages.push({
+        type: "resolved",
+        kind,
+        id: prev!.id,
+        blockNumber: head,
+        since: new Date(prev!.since * 1000).toISOString(),
+        resolvedAt: new Date(now * 1000).toISOString(),
+      });
     if (next) conditions[kind] = next;
     else delete conditions[kind];
   };
   const maxAge = o.statementMaxAgeSeconds;
-  if (maxAge != null) await step("statement_stale", maxAge, async (prev) => observeStatement(await latestStatement(o.apiUrl), now, prev, maxAge));
+  if (maxAge != null)
+    await step("statement_stale", maxAge, async (prev) =>
+      observeStatement(await latestStatement(o.apiUrl), now, prev, maxAge),
+    );
   const venueLimit = o.venueUnreadableAfterSeconds;
   if (venueLimit != null) {
     await step("venue_unreadable", venueLimit, async (prev) => {
@@ -150,7 +206,8 @@ export async function pollOnce(o: MonitorOptions, state: MonitorState, io: Monit
   const head = await indexedHeadOf(o.apiUrl);
   const deliver = async (m: MonitorMessage) => {
     if (o.stdout) io.write(`${JSON.stringify({ ...m, delivery: deliveryId(m) })}\n`);
-    for (const url of o.webhooks) await postWebhook({ url, secret: o.secret, maxAttempts: o.maxAttempts, baseDelayMs: o.baseDelayMs }, m, io.sleep);
+    for (const url of o.webhooks)
+      await postWebhook({ url, secret: o.secret, maxAttempts: o.maxAttempts, baseDelayMs: o.baseDelayMs }, m, io.sleep);
   };
   if (o.statementMaxAgeSeconds != null || o.venueUnreadableAfterSeconds != null) {
     const now = Math.floor((io.now?.() ?? Date.now()) / 1000);
@@ -162,7 +219,13 @@ export async function pollOnce(o: MonitorOptions, state: MonitorState, io: Monit
   const confirmedTo = head - o.confirmations;
   if (o.riskTriggers && confirmedTo >= 0) {
     const statusAt = (block: number) => getJson(`${o.apiUrl}/api/risk-status?block=${block}`);
-    const { next, messages } = await stepRisk(state.risk, await statusAt(confirmedTo), head - o.reorgWindow, statusAt, state.riskBlock ?? null);
+    const { next, messages } = await stepRisk(
+      state.risk,
+      await statusAt(confirmedTo),
+      head - o.reorgWindow,
+      statusAt,
+      state.riskBlock ?? null,
+    );
     for (const m of messages) await deliver(m);
     state = { ...state, risk: next, riskBlock: confirmedTo };
     saveState(o.statePath, state);
@@ -170,20 +233,35 @@ export async function pollOnce(o: MonitorOptions, state: MonitorState, io: Monit
   if (confirmedTo <= state.floor) return state;
   const fetched = new Map<string, { kind: FeedKind; item: FeedItem }>();
   for (const kind of o.kinds) {
-    for (const item of await fetchFeed(o, kind, state.floor + 1, confirmedTo)) fetched.set(`${kind}:${item.id}`, { kind, item });
+    for (const item of await fetchFeed(o, kind, state.floor + 1, confirmedTo))
+      fetched.set(`${kind}:${item.id}`, { kind, item });
   }
 
   const next: MonitorState = { ...state, alerted: { ...state.alerted } };
   for (const [key, a] of Object.entries(state.alerted)) {
     if (a.blockNumber > confirmedTo || fetched.has(key)) continue;
-    await deliver({ type: "retraction", kind: a.kind, id: a.item.id, blockNumber: a.blockNumber, reason: "no longer in the indexed chain: removed by a reorganisation", retracted: a.item });
+    await deliver({
+      type: "retraction",
+      kind: a.kind,
+      id: a.item.id,
+      blockNumber: a.blockNumber,
+      reason: "no longer in the indexed chain: removed by a reorganisation",
+      retracted: a.item,
+    });
     delete next.alerted[key];
     saveState(o.statePath, next);
   }
   const ordered = [...fetched.entries()].sort(([, x], [, y]) => x.item.blockNumber - y.item.blockNumber);
   for (const [key, { kind, item }] of ordered) {
     if (next.alerted[key]) continue;
-    await deliver({ type: "alert", kind, ...item, id: item.id, blockNumber: item.blockNumber, confirmations: head - item.blockNumber });
+    await deliver({
+      type: "alert",
+      kind,
+      ...item,
+      id: item.id,
+      blockNumber: item.blockNumber,
+      confirmations: head - item.blockNumber,
+    });
     next.alerted[key] = { kind, blockNumber: item.blockNumber, item };
     saveState(o.statePath, next);
   }

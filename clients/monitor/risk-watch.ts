@@ -13,14 +13,21 @@ export type RiskItem = { kind: "trigger" | "gap"; key: string; detail: Record<st
 export type RiskSeen = { observedAtBlock: number; alerted: boolean; item: RiskItem };
 export type RiskState = Record<string, RiskSeen>;
 
-type RiskStatusBody = { blockNumber: number; triggers: { onChain: { id: string; safe: boolean | null }[]; offChain: { id: string; safe: boolean | null }[] }; gaps: { id: string }[] };
+type RiskStatusBody = {
+  blockNumber: number;
+  triggers: { onChain: { id: string; safe: boolean | null }[]; offChain: { id: string; safe: boolean | null }[] };
+  gaps: { id: string }[];
+};
 
 /** What is out of its safe state in one status: unsafe triggers and gaps, by key. */
 export function riskItems(status: RiskStatusBody): Map<string, RiskItem> {
   const items = new Map<string, RiskItem>();
   // Off-chain triggers (venue, statement age) are wall-clock conditions with kinds of their own.
-  for (const t of status.triggers.onChain) if (t.safe === false) items.set(`trigger:${t.id}`, { kind: "trigger", key: t.id, detail: t as Record<string, unknown> });
-  for (const g of status.gaps) items.set(`gap:${g.id}`, { kind: "gap", key: g.id, detail: g as Record<string, unknown> });
+  for (const t of status.triggers.onChain)
+    if (t.safe === false)
+      items.set(`trigger:${t.id}`, { kind: "trigger", key: t.id, detail: t as Record<string, unknown> });
+  for (const g of status.gaps)
+    items.set(`gap:${g.id}`, { kind: "gap", key: g.id, detail: g as Record<string, unknown> });
   return items;
 }
 
@@ -31,7 +38,12 @@ export type RiskStep = { next: RiskState; messages: MonitorMessage[] };
  * `presentAt`: about log2(presentAt − absentAt) reads. If it changed back and forth in between,
  * this is one of the blocks where it changed into it.
  */
-export async function changedAt(key: string, absentAt: number, presentAt: number, statusAt: (block: number) => Promise<RiskStatusBody>): Promise<number> {
+export async function changedAt(
+  key: string,
+  absentAt: number,
+  presentAt: number,
+  statusAt: (block: number) => Promise<RiskStatusBody>,
+): Promise<number> {
   let [lo, hi] = [absentAt, presentAt];
   while (hi - lo > 1) {
     const mid = lo + Math.floor((hi - lo) / 2);
@@ -46,11 +58,20 @@ export async function changedAt(key: string, absentAt: number, presentAt: number
  * previous poll at `previousBlock`, and for what ended inside the reorg window); `finalBlock` is
  * the newest block older than the window.
  */
-export async function stepRisk(prev: RiskState | undefined, now: RiskStatusBody, finalBlock: number, recheck: (block: number) => Promise<RiskStatusBody>, previousBlock: number | null = null): Promise<RiskStep> {
+export async function stepRisk(
+  prev: RiskState | undefined,
+  now: RiskStatusBody,
+  finalBlock: number,
+  recheck: (block: number) => Promise<RiskStatusBody>,
+  previousBlock: number | null = null,
+): Promise<RiskStep> {
   const seen = riskItems(now);
   const block = now.blockNumber;
   if (prev === undefined) {
-    return { next: Object.fromEntries([...seen].map(([k, item]) => [k, { observedAtBlock: block, alerted: false, item }])), messages: [] };
+    return {
+      next: Object.fromEntries([...seen].map(([k, item]) => [k, { observedAtBlock: block, alerted: false, item }])),
+      messages: [],
+    };
   }
   const next: RiskState = { ...prev };
   const messages: MonitorMessage[] = [];
@@ -58,8 +79,17 @@ export async function stepRisk(prev: RiskState | undefined, now: RiskStatusBody,
     if (next[k]) continue;
     next[k] = { observedAtBlock: block, alerted: true, item };
     // Unknown (null) without a previous poll to bound it, e.g. after a state file from an older version.
-    const changedAtBlock = previousBlock !== null && previousBlock < block ? await changedAt(k, previousBlock, block, recheck) : null;
-    messages.push({ type: "alert", kind: item.kind, id: `${item.key}@${block}`, blockNumber: block, observedAtBlock: block, changedAtBlock, [item.kind]: item.detail });
+    const changedAtBlock =
+      previousBlock !== null && previousBlock < block ? await changedAt(k, previousBlock, block, recheck) : null;
+    messages.push({
+      type: "alert",
+      kind: item.kind,
+      id: `${item.key}@${block}`,
+      blockNumber: block,
+      observedAtBlock: block,
+      changedAtBlock,
+      [item.kind]: item.detail,
+    });
   }
   for (const [k, s] of Object.entries(prev)) {
     if (seen.has(k)) continue;
@@ -70,7 +100,14 @@ export async function stepRisk(prev: RiskState | undefined, now: RiskStatusBody,
     const undone = s.observedAtBlock > finalBlock && !riskItems(await recheck(s.observedAtBlock)).has(k);
     messages.push(
       undone
-        ? { type: "retraction", kind: s.item.kind, id, blockNumber: s.observedAtBlock, reason: "no longer in the indexed chain: removed by a reorganisation", retracted: s.item.detail }
+        ? {
+            type: "retraction",
+            kind: s.item.kind,
+            id,
+            blockNumber: s.observedAtBlock,
+            reason: "no longer in the indexed chain: removed by a reorganisation",
+            retracted: s.item.detail,
+          }
         : { type: "resolved", kind: s.item.kind, id, blockNumber: block, observedAtBlock: s.observedAtBlock },
     );
   }

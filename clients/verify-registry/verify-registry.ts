@@ -5,7 +5,7 @@
  * the rpc_used each observation names. Exit 0 verified, 1 not verified, 2 usage or I/O error.
  */
 import { parseArgs } from "node:util";
-import { BaseError, createPublicClient, http, HttpRequestError, TimeoutError, type Hex } from "viem";
+import { BaseError, createPublicClient, type Hex, HttpRequestError, http, TimeoutError } from "viem";
 import { verifyRegistryDocument } from "../../core/registry/verify-document.js";
 import { UsageError } from "../cli/errors.js";
 import { loadSource, type SourceIo } from "../cli/source.js";
@@ -26,10 +26,22 @@ Exit codes:
   2  usage error, or an I/O error: the document or the RPC could not be read, so no verdict
 `;
 
-export async function runVerifyRegistry(argv: string[], io: SourceIo = {}): Promise<{ exitCode: 0 | 1 | 2; output: string }> {
+export async function runVerifyRegistry(
+  argv: string[],
+  io: SourceIo = {},
+): Promise<{ exitCode: 0 | 1 | 2; output: string }> {
   let json = false;
   try {
-    const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { "rpc-url": { type: "string" }, offline: { type: "boolean" }, json: { type: "boolean" }, help: { type: "boolean", short: "h" } } });
+    const { values, positionals } = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        "rpc-url": { type: "string" },
+        offline: { type: "boolean" },
+        json: { type: "boolean" },
+        help: { type: "boolean", short: "h" },
+      },
+    });
     json = !!values.json;
     if (values.help) return { exitCode: 0, output: REGISTRY_USAGE };
     if (positionals.length !== 1) throw new UsageError("exactly one registry URL or file is required");
@@ -47,17 +59,25 @@ export async function runVerifyRegistry(argv: string[], io: SourceIo = {}): Prom
       : async (to: string, data: Hex, block: number) => {
           const url = values["rpc-url"] ?? firstRpc(doc);
           if (!url) throw new Error("no RPC URL: pass --rpc-url");
-          if (!clients.has(url)) clients.set(url, createPublicClient({ transport: http(url, { retryCount: 1, timeout: 10_000 }) }));
+          if (!clients.has(url))
+            clients.set(url, createPublicClient({ transport: http(url, { retryCount: 1, timeout: 10_000 }) }));
           try {
             return (await clients.get(url)!.call({ to: to as Hex, data, blockNumber: BigInt(block) })).data ?? "0x";
           } catch (error) {
             // An RPC that answered "reverted" is a verdict; one that could not be reached is not.
-            if (error instanceof BaseError && error.walk((e) => e instanceof HttpRequestError || e instanceof TimeoutError)) unreachable ??= { url, error };
+            if (
+              error instanceof BaseError &&
+              error.walk((e) => e instanceof HttpRequestError || e instanceof TimeoutError)
+            )
+              unreachable ??= { url, error };
             throw error;
           }
         };
     const result = await verifyRegistryDocument(doc, ethCall);
-    if (unreachable) throw new Error(`could not read the RPC ${unreachable.url} (${unreachable.error.shortMessage}): no verdict; pass a reachable --rpc-url`);
+    if (unreachable)
+      throw new Error(
+        `could not read the RPC ${unreachable.url} (${unreachable.error.shortMessage}): no verdict; pass a reachable --rpc-url`,
+      );
     const output = json
       ? `${JSON.stringify(result, null, 2)}\n`
       : `${result.checks.map((c) => `${c.ok ? "ok  " : "FAIL"} ${c.name}${c.detail ? `: ${c.detail}` : ""}`).join("\n")}\n${result.verified ? "VERIFIED" : "NOT VERIFIED"}\n`;
@@ -66,7 +86,12 @@ export async function runVerifyRegistry(argv: string[], io: SourceIo = {}): Prom
     // Usage and I/O errors alike: no verdict was reached (exit 2), never a thrown exception.
     const usage = e instanceof UsageError || (e as { code?: string }).code?.startsWith("ERR_PARSE_ARGS");
     const message = (e as Error).message;
-    return { exitCode: 2, output: json ? `${JSON.stringify({ verified: false, error: message })}\n` : `error: ${message}\n${usage ? REGISTRY_USAGE : ""}` };
+    return {
+      exitCode: 2,
+      output: json
+        ? `${JSON.stringify({ verified: false, error: message })}\n`
+        : `error: ${message}\n${usage ? REGISTRY_USAGE : ""}`,
+    };
   }
 }
 
@@ -74,5 +99,9 @@ export async function runVerifyRegistry(argv: string[], io: SourceIo = {}): Prom
 const firstRpc = (doc: unknown): string | undefined => {
   const entries = (doc as { registry?: { entries?: unknown } } | null)?.registry?.entries;
   if (!Array.isArray(entries)) return undefined;
-  return entries.map((e) => (e as { statement?: { observation?: { rpc_used?: unknown } } } | null)?.statement?.observation?.rpc_used).find((u): u is string => typeof u === "string");
+  return entries
+    .map(
+      (e) => (e as { statement?: { observation?: { rpc_used?: unknown } } } | null)?.statement?.observation?.rpc_used,
+    )
+    .find((u): u is string => typeof u === "string");
 };

@@ -4,9 +4,9 @@
  * 1 not verified (fail-closed: anything short of every check passing), 2 usage or I/O error.
  */
 import { trustFromBinding } from "../../core/attestation/binding.js";
-import { pinnedTrust, verifyTrusted, type Trust } from "../../core/attestation/verify.js";
-import { parseVerifyArgs, USAGE, type TrustSource } from "../cli/args.js";
-import { formatError, formatJson, formatText, type Check, type VerifyReport } from "../cli/report.js";
+import { pinnedTrust, type Trust, verifyTrusted } from "../../core/attestation/verify.js";
+import { parseVerifyArgs, type TrustSource, USAGE } from "../cli/args.js";
+import { type Check, formatError, formatJson, formatText, type VerifyReport } from "../cli/report.js";
 import { loadSource, locateArtifact, type SourceIo } from "../cli/source.js";
 
 export type VerifyIo = SourceIo & {
@@ -32,7 +32,10 @@ export async function runVerify(argv: string[], io: VerifyIo = {}): Promise<Veri
   } catch (error) {
     // UsageError and SourceError by design; anything else is a bug, and still not a verdict.
     const e = error instanceof Error ? error : new Error(String(error));
-    const shown = e.name === "UsageError" || e.name === "SourceError" ? e : { name: "InternalError", message: `internal error, nothing verified: ${e.message}` };
+    const shown =
+      e.name === "UsageError" || e.name === "SourceError"
+        ? e
+        : { name: "InternalError", message: `internal error, nothing verified: ${e.message}` };
     return { exitCode: 2, output: formatError(shown, json) };
   }
 }
@@ -42,11 +45,19 @@ type DescribedTrust = Trust & { describe: string };
 /** The signers to accept, as a function of the artifact's signed time. */
 async function resolveTrust(trust: TrustSource, bindingText: string | null): Promise<DescribedTrust> {
   if (trust.kind === "pinned") {
-    return { describe: `pinned signer${trust.signers.length > 1 ? "s" : ""} ${trust.signers.join(", ")}`, ...pinnedTrust(trust.signers) };
+    return {
+      describe: `pinned signer${trust.signers.length > 1 ? "s" : ""} ${trust.signers.join(", ")}`,
+      ...pinnedTrust(trust.signers),
+    };
   }
   const describe = `signer binding ${trust.source}, which must be signed by operator ${trust.operator}`;
   // A binding that fails leaves no trusted signer, so the artifact cannot verify either.
-  const refused = (checks: Check[]): DescribedTrust => ({ describe, trustedSigner: () => [], checks, bindingHash: null });
+  const refused = (checks: Check[]): DescribedTrust => ({
+    describe,
+    trustedSigner: () => [],
+    checks,
+    bindingHash: null,
+  });
   const located = locateArtifact(bindingText ?? "");
   if (!located.ok) return refused([{ name: "binding", ok: false, detail: located.reason }]);
   return { describe, ...(await trustFromBinding(located.artifact, trust.operator)) };
@@ -73,8 +84,12 @@ async function judge(
   const { checks, verified } = result;
 
   const notes: string[] = [];
-  if (located.path !== "$") notes.push(`artifact found at ${located.path}; the rest of the document is not covered by the signature`);
-  if (located.unsignedFields.length > 0) notes.push(`fields beside the signed payload are not covered by the signature: ${located.unsignedFields.join(", ")}`);
+  if (located.path !== "$")
+    notes.push(`artifact found at ${located.path}; the rest of the document is not covered by the signature`);
+  if (located.unsignedFields.length > 0)
+    notes.push(
+      `fields beside the signed payload are not covered by the signature: ${located.unsignedFields.join(", ")}`,
+    );
 
   return {
     ...base,

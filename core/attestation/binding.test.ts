@@ -1,5 +1,5 @@
-import { describe, expect, it } from "vitest";
 import { privateKeyToAccount } from "viem/accounts";
+import { describe, expect, it } from "vitest";
 import { signSignerBinding, trustFromBinding } from "./binding.js";
 
 const operator = privateKeyToAccount("0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d");
@@ -9,14 +9,22 @@ const VALID_FROM = 1_786_579_200; // 2026-08-13T00:00:00Z
 
 describe("trustFromBinding", () => {
   it("trusts the operator before valid_from and the bound key from then on", async () => {
-    const trust = await trustFromBinding(await signSignerBinding(operator, attestationKey.address, VALID_FROM), operator.address);
-    expect(trust.checks).toEqual([{ name: "binding", ok: true, detail: expect.stringContaining("2026-08-13T00:00:00.000Z (unix 1786579200)") }]);
+    const trust = await trustFromBinding(
+      await signSignerBinding(operator, attestationKey.address, VALID_FROM),
+      operator.address,
+    );
+    expect(trust.checks).toEqual([
+      { name: "binding", ok: true, detail: expect.stringContaining("2026-08-13T00:00:00.000Z (unix 1786579200)") },
+    ]);
     expect(trust.trustedSigner(VALID_FROM - 1)).toEqual([operator.address]);
     expect(trust.trustedSigner(VALID_FROM)).toEqual([attestationKey.address]);
   });
 
   it("trusts nobody when another account signed the binding, and says which of its checks failed", async () => {
-    const trust = await trustFromBinding(await signSignerBinding(stranger, attestationKey.address, VALID_FROM), operator.address);
+    const trust = await trustFromBinding(
+      await signSignerBinding(stranger, attestationKey.address, VALID_FROM),
+      operator.address,
+    );
     expect(trust.checks[0]).toMatchObject({ name: "binding", ok: false });
     expect(trust.checks).toContainEqual(expect.objectContaining({ name: "binding authorised signer", ok: false }));
     expect(trust.trustedSigner(VALID_FROM)).toEqual([]);

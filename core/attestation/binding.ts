@@ -4,10 +4,10 @@
  * authorises a separate attestation key from a given instant. Artifacts dated before that
  * instant must recover to the operator account itself; later ones to the attestation key.
  */
-import { getAddress, isAddress, type Address, type Hex, type LocalAccount } from "viem";
-import { signPayload, type SignedArtifact } from "./sign.js";
-import { verifyArtifact, type Trust, type VerifyResult } from "./verify.js";
+import { type Address, getAddress, type Hex, isAddress, type LocalAccount } from "viem";
 import { KusdError } from "../errors.js";
+import { type SignedArtifact, signPayload } from "./sign.js";
+import { type Trust, type VerifyResult, verifyArtifact } from "./verify.js";
 
 export const SIGNER_BINDING_SCHEMA = "kusd-signer-binding/v1";
 
@@ -40,7 +40,11 @@ export class SignerBindingError extends KusdError<{ checks?: VerifyResult["check
 export const BINDING_SCOPE = ["por-signed-statement", "paid-reserves-attestation", "paid-instant-read"];
 
 /** Builds and signs the binding with the operator account. Deterministic for the same inputs. */
-export async function signSignerBinding(operator: LocalAccount, attestationSigner: Address, validFrom: number): Promise<SignerBinding> {
+export async function signSignerBinding(
+  operator: LocalAccount,
+  attestationSigner: Address,
+  validFrom: number,
+): Promise<SignerBinding> {
   const validFromDate = new Date(validFrom * 1000).toISOString().slice(0, 10);
   const payload: SignerBindingPayload = {
     schema: SIGNER_BINDING_SCHEMA,
@@ -73,8 +77,12 @@ export async function trustFromBinding(published: unknown, operator: Address): P
     const binding = await verifySignerBinding(published, operator);
     const from = new Date(binding.valid_from * 1000).toISOString();
     const detail = `operator ${getAddress(binding.operator)} signs artifacts dated before ${from} (unix ${binding.valid_from}), ${getAddress(binding.attestation_signer)} from then on`;
-    const bindingHash = ((published as SignedArtifact).attestation_hash).toLowerCase() as Hex;
-    return { trustedSigner: (signedAt) => trustedSignersAt(binding, signedAt), checks: [{ name: "binding", ok: true, detail }], bindingHash };
+    const bindingHash = (published as SignedArtifact).attestation_hash.toLowerCase() as Hex;
+    return {
+      trustedSigner: (signedAt) => trustedSignersAt(binding, signedAt),
+      checks: [{ name: "binding", ok: true, detail }],
+      bindingHash,
+    };
   } catch (error) {
     const sub = error instanceof SignerBindingError ? (error.details.checks ?? []) : [];
     return {
@@ -99,8 +107,11 @@ export async function verifySignerBinding(published: unknown, operator: Address)
   const payload = JSON.parse((published as SignedArtifact).signed_payload_canonical) as Partial<SignerBindingPayload>;
   if (
     payload.schema !== SIGNER_BINDING_SCHEMA ||
-    typeof payload.operator !== "string" || !isAddress(payload.operator) || getAddress(payload.operator) !== getAddress(operator) ||
-    typeof payload.attestation_signer !== "string" || !isAddress(payload.attestation_signer) ||
+    typeof payload.operator !== "string" ||
+    !isAddress(payload.operator) ||
+    getAddress(payload.operator) !== getAddress(operator) ||
+    typeof payload.attestation_signer !== "string" ||
+    !isAddress(payload.attestation_signer) ||
     typeof payload.valid_from !== "number"
   ) {
     throw new SignerBindingError("signer binding payload is malformed", { checks: result.checks });

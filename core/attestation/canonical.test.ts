@@ -1,9 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { attestationHash, canonicalJson, CanonicalJsonError } from "./canonical.js";
+import { attestationHash, CanonicalJsonError, canonicalJson } from "./canonical.js";
 
 describe("canonicalJson", () => {
   it("sorts keys at every depth and writes no whitespace", () => {
-    expect(canonicalJson({ b: 1, a: { d: [2, { z: 1, y: 2 }], c: "x" } })).toBe('{"a":{"c":"x","d":[2,{"y":2,"z":1}]},"b":1}');
+    expect(canonicalJson({ b: 1, a: { d: [2, { z: 1, y: 2 }], c: "x" } })).toBe(
+      '{"a":{"c":"x","d":[2,{"y":2,"z":1}]},"b":1}',
+    );
   });
   it("refuses bigint and non-finite numbers instead of guessing", () => {
     expect(() => canonicalJson({ a: 1n })).toThrow(CanonicalJsonError);

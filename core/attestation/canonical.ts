@@ -4,7 +4,7 @@
  * signature is over the raw 32 digest bytes. The exact string hashed is published, so a
  * verifier hashes those bytes and never re-serialises.
  */
-import { sha256, stringToBytes, type Hex } from "viem";
+import { type Hex, sha256, stringToBytes } from "viem";
 import { KusdError } from "../errors.js";
 
 export class CanonicalJsonError extends KusdError<{ path: string }> {

@@ -7,7 +7,10 @@
 import type { SignedArtifact } from "./sign.js";
 
 /** The four signature fields plus `fields`, each copied from the signed payload when it carries it. */
-export function withSignedCopies(artifact: SignedArtifact, fields: readonly string[]): SignedArtifact & Record<string, unknown> {
+export function withSignedCopies(
+  artifact: SignedArtifact,
+  fields: readonly string[],
+): SignedArtifact & Record<string, unknown> {
   const payload = JSON.parse(artifact.signed_payload_canonical) as Record<string, unknown>;
   const copies = Object.fromEntries(fields.filter((f) => f in payload).map((f) => [f, payload[f]]));
   return {

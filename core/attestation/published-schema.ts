@@ -8,19 +8,30 @@ import { addressSchema, hash32Schema, hexSchema } from "../schema-primitives.js"
 
 /** The four fields every signed artifact carries; the signature is over attestation_hash. */
 export const signedArtifactShape = {
-  attestation_hash: hash32Schema.describe("SHA-256 of signed_payload_canonical; the EIP-191 signature is over these 32 bytes"),
+  attestation_hash: hash32Schema.describe(
+    "SHA-256 of signed_payload_canonical; the EIP-191 signature is over these 32 bytes",
+  ),
   signature: hexSchema.describe("EIP-191 signature over attestation_hash"),
   signer: addressSchema.describe("the account that signed (see /api/por/signer-registry)"),
-  signed_payload_canonical: z.string().describe("the exact bytes hashed: canonical JSON, keys sorted, with a numeric unix timestamp"),
+  signed_payload_canonical: z
+    .string()
+    .describe("the exact bytes hashed: canonical JSON, keys sorted, with a numeric unix timestamp"),
 };
 
 export const PublishedStatementSchema = z.strictObject({
   attestation_hash: signedArtifactShape.attestation_hash,
   signature: signedArtifactShape.signature,
   signer: signedArtifactShape.signer,
-  status: z.string().describe("PSM_SOLVENT, PSM_UNDER_BACKED or PSM_UNKNOWN, with _VAULT_V1_DEGRADED_KNOWN while the venue mirror is not reconciled"),
+  status: z
+    .string()
+    .describe(
+      "PSM_SOLVENT, PSM_UNDER_BACKED or PSM_UNKNOWN, with _VAULT_V1_DEGRADED_KNOWN while the venue mirror is not reconciled",
+    ),
   schema_version: z.number().int(),
-  aggregate_solvency_ratio: z.number().nullable().describe("psm_usdc_reserve / outstanding_kusd; null when a read failed"),
+  aggregate_solvency_ratio: z
+    .number()
+    .nullable()
+    .describe("psm_usdc_reserve / outstanding_kusd; null when a read failed"),
   signed_payload_canonical: signedArtifactShape.signed_payload_canonical,
 });
 export type PublishedStatement = z.infer<typeof PublishedStatementSchema>;
@@ -53,4 +64,3 @@ export const SignerRegistrySchema = z.strictObject({
   }),
   verify: z.string().describe("the command that verifies the latest statement against this binding"),
 });
-

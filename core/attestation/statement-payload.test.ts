@@ -3,9 +3,9 @@
  * (no devnet needed).
  */
 import { describe, expect, it } from "vitest";
-import { buildStatementPayload, statementStatus } from "./statement-payload.js";
 import { A, inputs } from "../reserves/por/fixture.js";
 import { buildPorReport } from "../reserves/por/por-report.js";
+import { buildStatementPayload, statementStatus } from "./statement-payload.js";
 
 describe("signed statement payload", () => {
   it("status names PSM solvency and a degraded vault v1 mirror", () => {
@@ -17,7 +17,13 @@ describe("signed statement payload", () => {
 
   it("publishes psm_solvency_ratio on outstanding kUSD and attests vault v2", () => {
     const r = buildPorReport(inputs());
-    const p = buildStatementPayload(r, { timestamp: 1_790_000_100, chainName: "Base", signerRole: "attestation-key", bindingUrl: "http://site/api/por/signer-registry", bindingHash: null });
+    const p = buildStatementPayload(r, {
+      timestamp: 1_790_000_100,
+      chainName: "Base",
+      signerRole: "attestation-key",
+      bindingUrl: "http://site/api/por/signer-registry",
+      bindingHash: null,
+    });
     expect(p.psm_solvency_ratio).toBe(r.solvency.psmSolvencyRatio);
     expect(p.outstanding_kusd).toBe(900_000);
     expect(p.chains[0]!.vault_address).toBe(A(11));

@@ -38,7 +38,12 @@ export function buildStatementPayload(report: PorReport, o: StatementOptions) {
   const l1 = v1.composition.l1Assets;
   const price = report.market.ethPriceUSD;
   const venue = l1.liveVenueEquityUsd;
-  const v1Eth = [v1.composition.trackedOnChain.eth, v1.composition.offChainAssets.eth, l1.eth, v1.composition.hedgingReserve.eth];
+  const v1Eth = [
+    v1.composition.trackedOnChain.eth,
+    v1.composition.offChainAssets.eth,
+    l1.eth,
+    v1.composition.hedgingReserve.eth,
+  ];
   const v1RecognisedEth = v1Eth.every((x) => x !== null) ? (v1Eth as number[]).reduce((a, b) => a + b, 0) : null;
   const v1Supply = v1.totalSupplyShares;
   const legacyShareRatio = v1RecognisedEth !== null && v1Supply ? v1RecognisedEth / v1Supply : null;
@@ -49,7 +54,8 @@ export function buildStatementPayload(report: PorReport, o: StatementOptions) {
     status,
     // Same basis as the operator's schema 4: the kUSD stablecoin backing.
     aggregate_solvency_ratio: n(report.solvency.psmSolvencyRatio),
-    aggregate_solvency_ratio_basis: "psm_usdc_reserve / outstanding_kusd (kUSD stablecoin backing). The USD aggregate over vault v1, the insurance fund and the PSMs is aggregate_solvency_usd_ratio.",
+    aggregate_solvency_ratio_basis:
+      "psm_usdc_reserve / outstanding_kusd (kUSD stablecoin backing). The USD aggregate over vault v1, the insurance fund and the PSMs is aggregate_solvency_usd_ratio.",
     aggregate_solvency_usd_ratio: n(report.solvency.aggregateCollateralRatio),
     aggregate_collateral_usd: n(report.solvency.collateralUSD),
     aggregate_liabilities_usd: n(report.solvency.liabilitiesUSD),
@@ -58,7 +64,11 @@ export function buildStatementPayload(report: PorReport, o: StatementOptions) {
     psm_usdc_reserve: n(res.psm.usdcHeld),
     psm_kusd_held: n(res.psm.kusdHeld),
     psm_reads_available: res.psm.usdcHeld !== null && res.psm.kusdHeld !== null,
-    psm_reserves_usdc: { psmMint: res.psmMint.usdcHeld, psmRetiredMint: res.psmRetiredMint.usdcHeld, psmRedeemReserve: res.psmRedeemReserve.usdcHeld },
+    psm_reserves_usdc: {
+      psmMint: res.psmMint.usdcHeld,
+      psmRetiredMint: res.psmRetiredMint.usdcHeld,
+      psmRedeemReserve: res.psmRedeemReserve.usdcHeld,
+    },
     is_solvent_resolved: report.solvency.psmSolvent !== null,
     kusd_total_supply: n(report.liabilities.kUSD.totalSupply),
     outstanding_kusd: n(report.liabilities.kUSD.outstanding),
@@ -96,7 +106,8 @@ export function buildStatementPayload(report: PorReport, o: StatementOptions) {
         total_assets_eth: v2.totalAssetsETH,
         total_assets_wei: v2.totalAssetsWei,
         total_supply_eth: v2.totalSupplyShares,
-        solvency_ratio: v2.totalAssetsETH !== null && v2.totalSupplyShares ? v2.totalAssetsETH / v2.totalSupplyShares : null,
+        solvency_ratio:
+          v2.totalAssetsETH !== null && v2.totalSupplyShares ? v2.totalAssetsETH / v2.totalSupplyShares : null,
         minter_role_holds: v2.minterRole.holdsRole,
         minter_role_holder: v2.minterRole.holder,
       },

@@ -2,7 +2,7 @@
  * Verifies a published signed artifact, fail-closed: every check must pass and any malformed
  * input is a failed check, never an exception. Hashes the published bytes as they are.
  */
-import { getAddress, isAddress, isHex, recoverMessageAddress, type Address, type Hex } from "viem";
+import { type Address, getAddress, type Hex, isAddress, isHex, recoverMessageAddress } from "viem";
 import { attestationHash, canonicalJson } from "./canonical.js";
 
 /** The fields that carry the signature itself; every other top-level field is an unsigned copy. */
@@ -46,7 +46,17 @@ export async function verifyArtifact(artifact: unknown, options: VerifyOptions):
 
   const a = (typeof artifact === "object" && artifact !== null ? artifact : {}) as Record<string, unknown>;
   const published = a.signed_payload_canonical;
-  if (!check("shape", typeof published === "string" && isHex(a.attestation_hash) && isHex(a.signature) && typeof a.signer === "string" && isAddress(a.signer), "attestation_hash, signature, signer and signed_payload_canonical are required")) {
+  if (
+    !check(
+      "shape",
+      typeof published === "string" &&
+        isHex(a.attestation_hash) &&
+        isHex(a.signature) &&
+        typeof a.signer === "string" &&
+        isAddress(a.signer),
+      "attestation_hash, signature, signer and signed_payload_canonical are required",
+    )
+  ) {
     return done(null, null);
   }
   const digest = attestationHash(published as string);
@@ -58,7 +68,11 @@ export async function verifyArtifact(artifact: unknown, options: VerifyOptions):
   } catch {
     recovered = null;
   }
-  check("signature", recovered !== null && recovered === getAddress(a.signer as string), `recovered ${recovered ?? "nothing"}`);
+  check(
+    "signature",
+    recovered !== null && recovered === getAddress(a.signer as string),
+    `recovered ${recovered ?? "nothing"}`,
+  );
 
   let signedAt: number | null = null;
   let payload: Record<string, unknown> | null = null;
@@ -72,17 +86,32 @@ export async function verifyArtifact(artifact: unknown, options: VerifyOptions):
   // it is only trustworthy if it equals the signed payload's, so a changed copy fails verification.
   const copies = Object.keys(a).filter((k) => !SIGNED_ARTIFACT_FIELDS.has(k) && payload !== null && k in payload);
   const altered = copies.filter((k) => !sameJson(a[k], payload![k]));
-  check("unsigned copies", altered.length === 0, altered.length ? `differs from the signed payload: ${altered.join(", ")}` : `${copies.length} top-level field(s) equal the signed payload's`);
-  if (!check("signed timestamp", signedAt !== null, "the signed payload must carry a numeric unix timestamp")) return done(recovered, null);
+  check(
+    "unsigned copies",
+    altered.length === 0,
+    altered.length
+      ? `differs from the signed payload: ${altered.join(", ")}`
+      : `${copies.length} top-level field(s) equal the signed payload's`,
+  );
+  if (!check("signed timestamp", signedAt !== null, "the signed payload must carry a numeric unix timestamp"))
+    return done(recovered, null);
 
   // The binding is named by its hash, not by where it was served: a statement stays verifiable
   // after the site moves, against any copy of the same binding.
   const named = payload?.signer_binding_hash;
   if (typeof named === "string" && options.bindingHash !== undefined) {
-    check("binding named", options.bindingHash !== null && named.toLowerCase() === options.bindingHash.toLowerCase(), `the artifact names binding ${named}; trusted binding ${options.bindingHash ?? "none"}`);
+    check(
+      "binding named",
+      options.bindingHash !== null && named.toLowerCase() === options.bindingHash.toLowerCase(),
+      `the artifact names binding ${named}; trusted binding ${options.bindingHash ?? "none"}`,
+    );
   }
   const trusted = options.trustedSigner(signedAt!).map((s) => getAddress(s));
-  check("authorised signer", recovered !== null && trusted.includes(recovered), `trusted at ${signedAt}: ${trusted.join(", ") || "none"}`);
+  check(
+    "authorised signer",
+    recovered !== null && trusted.includes(recovered),
+    `trusted at ${signedAt}: ${trusted.join(", ") || "none"}`,
+  );
 
   if (options.maxAgeSeconds !== null) {
     const now = options.now ?? Math.floor(Date.now() / 1000);
@@ -93,7 +122,11 @@ export async function verifyArtifact(artifact: unknown, options: VerifyOptions):
 }
 
 /** Where trust comes from: the signers it accepts by signed time, the checks behind it, and the binding's hash. */
-export type Trust = { trustedSigner: (signedAt: number) => Address[]; checks: VerifyResult["checks"]; bindingHash?: Hex | null };
+export type Trust = {
+  trustedSigner: (signedAt: number) => Address[];
+  checks: VerifyResult["checks"];
+  bindingHash?: Hex | null;
+};
 
 /** Trust in fixed signers (`--signer`): nothing to check, no binding. */
 export function pinnedTrust(signers: readonly Address[]): Trust {
@@ -105,9 +138,21 @@ export function pinnedTrust(signers: readonly Address[]): Trust {
  * The one verification every client runs (kusd-verify, kusd-buy, the page, the gateway before it
  * charges): the trust's own checks first, then the artifact's; verified only if all pass.
  */
-export async function verifyTrusted(artifact: unknown, trust: Trust, options: { maxAgeSeconds: number | null; now?: number }): Promise<VerifyResult> {
-  const result = await verifyArtifact(artifact, { trustedSigner: trust.trustedSigner, bindingHash: trust.bindingHash, ...options });
-  return { ...result, verified: result.verified && trust.checks.every((c) => c.ok), checks: [...trust.checks, ...result.checks] };
+export async function verifyTrusted(
+  artifact: unknown,
+  trust: Trust,
+  options: { maxAgeSeconds: number | null; now?: number },
+): Promise<VerifyResult> {
+  const result = await verifyArtifact(artifact, {
+    trustedSigner: trust.trustedSigner,
+    bindingHash: trust.bindingHash,
+    ...options,
+  });
+  return {
+    ...result,
+    verified: result.verified && trust.checks.every((c) => c.ok),
+    checks: [...trust.checks, ...result.checks],
+  };
 }
 
 function sameJson(x: unknown, y: unknown): boolean {

@@ -1,6 +1,13 @@
-import { describe, expect, it } from "vitest";
 import { parseEther, parseUnits } from "viem";
-import { buildHistory, HistoryPointSchema, HistoryRangeError, knownBlocks, planPoints, type HistoryRows } from "./series.js";
+import { describe, expect, it } from "vitest";
+import {
+  buildHistory,
+  HistoryPointSchema,
+  HistoryRangeError,
+  type HistoryRows,
+  knownBlocks,
+  planPoints,
+} from "./series.js";
 
 // 2026-04-06 is a Monday. Blocks 10 and 11 fall on Monday, 20 on Tuesday, 30 on the next Monday.
 const MON = Date.UTC(2026, 3, 6) / 1000;
@@ -43,7 +50,11 @@ describe("planPoints", () => {
 
   it("BLOCKS: every step blocks, the time only where a block is known", () => {
     const plan = planPoints("BLOCKS", { fromBlock: 10n, toBlock: 30n, step: 10n }, known);
-    expect(plan.map((p) => [p.blockNumber, p.timestamp, p.windowFrom])).toEqual([[10n, t[10], 1n], [20n, t[20], 11n], [30n, t[30], 21n]]);
+    expect(plan.map((p) => [p.blockNumber, p.timestamp, p.windowFrom])).toEqual([
+      [10n, t[10], 1n],
+      [20n, t[20], 11n],
+      [30n, t[30], 21n],
+    ]);
     expect(planPoints("BLOCKS", { fromBlock: 12n, toBlock: 12n, step: 5n }, known)[0]!.timestamp).toBeNull();
   });
 
@@ -71,7 +82,11 @@ describe("buildHistory", () => {
   });
 
   it("share price from the latest sample at or before the point, with its own block", () => {
-    expect(points[0]!.skusdSharePrice).toEqual({ kusdPerShare: 1.05, blockNumber: 11, timestamp: new Date(t[11] * 1000).toISOString() });
+    expect(points[0]!.skusdSharePrice).toEqual({
+      kusdPerShare: 1.05,
+      blockNumber: 11,
+      timestamp: new Date(t[11] * 1000).toISOString(),
+    });
     expect(points[2]!.skusdSharePrice?.blockNumber).toBe(11);
   });
 

@@ -10,10 +10,10 @@
 import { z } from "zod";
 import { KusdError } from "../errors.js";
 import type { PsmKey } from "../network/types.js";
-import { isoTimeSchema, weiSchema } from "../schema-primitives.js";
-import { outstandingKusd, psmSolvencyRatio } from "../reserves/solvency-formulas.js";
 import { PSM_KEYS } from "../reserves/por/snapshot.js";
+import { outstandingKusd, psmSolvencyRatio } from "../reserves/solvency-formulas.js";
 import { isoTime, round, toUnits } from "../reserves/units.js";
+import { isoTimeSchema, weiSchema } from "../schema-primitives.js";
 
 export const HISTORY_INTERVALS = ["DAY", "WEEK", "BLOCKS"] as const;
 export type HistoryInterval = (typeof HISTORY_INTERVALS)[number];
@@ -42,7 +42,12 @@ export type HistoryRows = {
  * Where a point is taken; `period` for DAY and WEEK (unix seconds, end exclusive). Its
  * redemptions are those in blocks `windowFrom..blockNumber`.
  */
-export type PointPlan = { blockNumber: bigint; timestamp: number | null; period: { start: number; end: number } | null; windowFrom: bigint };
+export type PointPlan = {
+  blockNumber: bigint;
+  timestamp: number | null;
+  period: { start: number; end: number } | null;
+  windowFrom: bigint;
+};
 
 /** A range or step that cannot be served (the HTTP edge answers 400 with the message). */
 export class HistoryRangeError extends KusdError {
@@ -65,7 +70,9 @@ export function knownBlocks(rows: HistoryRows): KnownBlock[] {
   for (const list of [rows.supply, rows.psmBalances, rows.sharePrices, rows.redemptions]) {
     for (const r of list) seen.set(r.blockNumber, r.timestamp);
   }
-  return [...seen].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([blockNumber, timestamp]) => ({ blockNumber, timestamp }));
+  return [...seen]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([blockNumber, timestamp]) => ({ blockNumber, timestamp }));
 }
 
 /**
@@ -75,14 +82,22 @@ export function knownBlocks(rows: HistoryRows): KnownBlock[] {
  * `fromBlock + step`, … up to `toBlock`, each exactly at that block. A point's redemption
  * window is its period (DAY, WEEK) or the `step` blocks ending at it (BLOCKS).
  */
-export function planPoints(interval: HistoryInterval, range: { fromBlock: bigint; toBlock: bigint; step: bigint | null }, known: KnownBlock[]): PointPlan[] {
+export function planPoints(
+  interval: HistoryInterval,
+  range: { fromBlock: bigint; toBlock: bigint; step: bigint | null },
+  known: KnownBlock[],
+): PointPlan[] {
   if (range.toBlock < range.fromBlock) throw new HistoryRangeError("fromBlock is after toBlock");
   const time = new Map(known.map((k) => [k.blockNumber, k.timestamp]));
   if (interval === "BLOCKS") {
     const step = range.step;
-    if (step === null || step < 1n) throw new HistoryRangeError("step must be a positive number of blocks with interval BLOCKS");
+    if (step === null || step < 1n)
+      throw new HistoryRangeError("step must be a positive number of blocks with interval BLOCKS");
     const count = (range.toBlock - range.fromBlock) / step + 1n;
-    if (count > BigInt(MAX_HISTORY_POINTS)) throw new HistoryRangeError(`the range holds ${count} points at this step; at most ${MAX_HISTORY_POINTS} are served`);
+    if (count > BigInt(MAX_HISTORY_POINTS))
+      throw new HistoryRangeError(
+        `the range holds ${count} points at this step; at most ${MAX_HISTORY_POINTS} are served`,
+      );
     const plan: PointPlan[] = [];
     for (let b = range.fromBlock; b <= range.toBlock; b += step) {
       const from = b - step + 1n;
@@ -98,29 +113,55 @@ export function planPoints(interval: HistoryInterval, range: { fromBlock: bigint
     const seen = byPeriod.get(start);
     byPeriod.set(start, { first: seen?.first ?? k, last: k });
   }
-  if (byPeriod.size > MAX_HISTORY_POINTS) throw new HistoryRangeError(`the range holds ${byPeriod.size} periods; at most ${MAX_HISTORY_POINTS} are served`);
+  if (byPeriod.size > MAX_HISTORY_POINTS)
+    throw new HistoryRangeError(`the range holds ${byPeriod.size} periods; at most ${MAX_HISTORY_POINTS} are served`);
   const length = interval === "DAY" ? DAY_SECONDS : 7 * DAY_SECONDS;
-  return [...byPeriod].map(([start, { first, last }]) => ({ blockNumber: last.blockNumber, timestamp: last.timestamp, period: { start, end: start + length }, windowFrom: first.blockNumber }));
+  return [...byPeriod].map(([start, { first, last }]) => ({
+    blockNumber: last.blockNumber,
+    timestamp: last.timestamp,
+    period: { start, end: start + length },
+    windowFrom: first.blockNumber,
+  }));
 }
 
 const Amount = z.number();
 export const HistoryPointSchema = z.strictObject({
-  blockNumber: z.number().int().describe("the block whose state this point is: a direct read there gives the same figures"),
+  blockNumber: z
+    .number()
+    .int()
+    .describe("the block whose state this point is: a direct read there gives the same figures"),
   timestamp: isoTimeSchema.nullable().describe("the block's time; null when the indexer holds no event at that block"),
-  period: z.strictObject({ start: isoTimeSchema, end: isoTimeSchema.describe("exclusive") }).nullable().describe("the UTC day or week (DAY, WEEK); null for BLOCKS"),
+  period: z
+    .strictObject({ start: isoTimeSchema, end: isoTimeSchema.describe("exclusive") })
+    .nullable()
+    .describe("the UTC day or week (DAY, WEEK); null for BLOCKS"),
   kusdSupply: Amount.describe("kUSD totalSupply"),
   kusdSupplyWei: weiSchema,
   kusdOutstanding: Amount.describe("totalSupply minus the kUSD the three PSMs hold (spec 2.3 rule 1)"),
   kusdOutstandingWei: weiSchema,
-  psmUSDC: z.strictObject({ psmMint: Amount, psmRetiredMint: Amount, psmRedeemReserve: Amount, total: Amount }).describe("USDC balanceOf each PSM"),
-  backingRatio: Amount.nullable().describe("psmUSDC.total / kusdOutstanding (psmSolvencyRatio); null when nothing is outstanding"),
+  psmUSDC: z
+    .strictObject({ psmMint: Amount, psmRetiredMint: Amount, psmRedeemReserve: Amount, total: Amount })
+    .describe("USDC balanceOf each PSM"),
+  backingRatio: Amount.nullable().describe(
+    "psmUSDC.total / kusdOutstanding (psmSolvencyRatio); null when nothing is outstanding",
+  ),
   skusdSharePrice: z
     .strictObject({ kusdPerShare: Amount, blockNumber: z.number().int(), timestamp: isoTimeSchema })
     .nullable()
-    .describe("skUSD convertToAssets(1 share) at the latest sample at or before blockNumber; null before the first sample"),
+    .describe(
+      "skUSD convertToAssets(1 share) at the latest sample at or before blockNumber; null before the first sample",
+    ),
   redemptions: z
-    .strictObject({ count: z.number().int(), kusd: Amount, usdc: Amount, fromBlock: z.number().int(), toBlock: z.number().int() })
-    .describe("PSM redemptions in blocks fromBlock..toBlock (inclusive): the point's period (DAY, WEEK) or the step blocks ending at it (BLOCKS)"),
+    .strictObject({
+      count: z.number().int(),
+      kusd: Amount,
+      usdc: Amount,
+      fromBlock: z.number().int(),
+      toBlock: z.number().int(),
+    })
+    .describe(
+      "PSM redemptions in blocks fromBlock..toBlock (inclusive): the point's period (DAY, WEEK) or the step blocks ending at it (BLOCKS)",
+    ),
 });
 export type HistoryPoint = z.infer<typeof HistoryPointSchema>;
 
@@ -132,7 +173,8 @@ function takeUpTo<T extends KnownBlock>(c: Cursor<T>, block: bigint): T[] {
   return c.rows.slice(start, c.i);
 }
 
-const byBlock = <T extends KnownBlock>(rows: T[]) => [...rows].sort((a, b) => (a.blockNumber < b.blockNumber ? -1 : a.blockNumber > b.blockNumber ? 1 : 0));
+const byBlock = <T extends KnownBlock>(rows: T[]) =>
+  [...rows].sort((a, b) => (a.blockNumber < b.blockNumber ? -1 : a.blockNumber > b.blockNumber ? 1 : 0));
 
 /**
  * The series at the planned points. Supply and balances are running sums over every indexed
@@ -154,7 +196,10 @@ export function buildHistory(plan: PointPlan[], rows: HistoryRows): HistoryPoint
     for (const b of takeUpTo(balances, p.blockNumber)) (b.token === "USDC" ? usdc : kusd)[b.psmKey] += b.delta;
     price = takeUpTo(prices, p.blockNumber).at(-1) ?? price;
     const inWindow = takeUpTo(redemptions, p.blockNumber).filter((r) => r.blockNumber >= p.windowFrom);
-    const outstanding = outstandingKusd(totalSupply, PSM_KEYS.map((k) => kusd[k]));
+    const outstanding = outstandingKusd(
+      totalSupply,
+      PSM_KEYS.map((k) => kusd[k]),
+    );
     const usdcTotal = PSM_KEYS.reduce((a, k) => a + usdc[k], 0n);
     const outstandingUnits = toUnits(outstanding, 18);
     points.push({
@@ -165,13 +210,28 @@ export function buildHistory(plan: PointPlan[], rows: HistoryRows): HistoryPoint
       kusdSupplyWei: totalSupply.toString(),
       kusdOutstanding: outstandingUnits,
       kusdOutstandingWei: outstanding.toString(),
-      psmUSDC: { psmMint: toUnits(usdc.psmMint, 6), psmRetiredMint: toUnits(usdc.psmRetiredMint, 6), psmRedeemReserve: toUnits(usdc.psmRedeemReserve, 6), total: toUnits(usdcTotal, 6) },
+      psmUSDC: {
+        psmMint: toUnits(usdc.psmMint, 6),
+        psmRetiredMint: toUnits(usdc.psmRetiredMint, 6),
+        psmRedeemReserve: toUnits(usdc.psmRedeemReserve, 6),
+        total: toUnits(usdcTotal, 6),
+      },
       backingRatio: round(psmSolvencyRatio(toUnits(usdcTotal, 6), outstandingUnits), 8),
-      skusdSharePrice: price && { kusdPerShare: toUnits(price.assetsPerShare, 18), blockNumber: Number(price.blockNumber), timestamp: isoTime(price.timestamp) },
+      skusdSharePrice: price && {
+        kusdPerShare: toUnits(price.assetsPerShare, 18),
+        blockNumber: Number(price.blockNumber),
+        timestamp: isoTime(price.timestamp),
+      },
       redemptions: {
         count: inWindow.reduce((a, r) => a + r.count, 0),
-        kusd: toUnits(inWindow.reduce((a, r) => a + r.kusd, 0n), 18),
-        usdc: toUnits(inWindow.reduce((a, r) => a + r.usdc, 0n), 6),
+        kusd: toUnits(
+          inWindow.reduce((a, r) => a + r.kusd, 0n),
+          18,
+        ),
+        usdc: toUnits(
+          inWindow.reduce((a, r) => a + r.usdc, 0n),
+          6,
+        ),
         fromBlock: Number(p.windowFrom),
         toBlock: Number(p.blockNumber),
       },

@@ -11,5 +11,6 @@ export const PSM_SWAP_COLUMNS = {
   kusdAmount: "kUSD minted (mint) or taken in (redeem), 18 decimals",
   fee: "As the PSM emitted it, in fromToken units: USDC (6 decimals) for a mint, kUSD (18 decimals) for a redemption",
   feeBps: "fee / amount in basis points (the tier the PSM applied)",
-  kusdBurned: "kUSD the PSM burned in this redemption, 18 decimals: the live PSM burns while minting is enabled; PSM v1 and v3 keep redeemed kUSD as inventory (0)",
+  kusdBurned:
+    "kUSD the PSM burned in this redemption, 18 decimals: the live PSM burns while minting is enabled; PSM v1 and v3 keep redeemed kUSD as inventory (0)",
 } as const;

@@ -4,10 +4,19 @@
  * a market) is tested in api/lending/routes.test.ts; everything that reads a chain on the
  * devnet (test/e2e/lending-occupancy-e2e.test.ts).
  */
-import { describe, expect, it } from "vitest";
+
 import type { Address } from "viem";
+import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { borrowApr, buildOccupancyReport, fraction, LendingOccupancySchema, utilization, type OccupancyReads, type Read } from "./occupancy.js";
+import {
+  borrowApr,
+  buildOccupancyReport,
+  fraction,
+  LendingOccupancySchema,
+  type OccupancyReads,
+  type Read,
+  utilization,
+} from "./occupancy.js";
 
 const OPERATOR = "0x00000000000000000000000000000000000000aa" as Address;
 const GOVERNOR = "0x00000000000000000000000000000000000000bb" as Address;
@@ -23,7 +32,16 @@ const kusd = (n: number) => BigInt(n) * 10n ** 18n;
 const RATE_600_BPS = (600n * 10n ** 27n) / 10_000n / 31_536_000n;
 
 /** The devnet's market after "operator supplies the lending market", before any interest accrues. */
-function reads(over: Partial<{ supply: bigint; borrows: bigint; cash: bigint; opSupplied: bigint; escrowed: bigint; opEscrowed: bigint }> = {}): OccupancyReads {
+function reads(
+  over: Partial<{
+    supply: bigint;
+    borrows: bigint;
+    cash: bigint;
+    opSupplied: bigint;
+    escrowed: bigint;
+    opEscrowed: bigint;
+  }> = {},
+): OccupancyReads {
   const supply = over.supply ?? usdc(30_000);
   const borrows = over.borrows ?? usdc(9_000);
   return {
@@ -91,24 +109,48 @@ describe("buildOccupancyReport", () => {
     expect(r.venue).toBe("euler");
     expect(r.blockNumber).toBe(7);
     expect(r.timestamp).toBe(new Date(1_780_000_000_000).toISOString());
-    expect(r.market).toMatchObject({ venue: "euler", kind: "EVK isolated market", lendingVault: USDC_VAULT, escrowVault: ESCROW, governor: GOVERNOR, governedByOperator: false, borrowLTVBps: 8500, borrowLTV: 0.85, borrowLTVPct: "85.00%" });
+    expect(r.market).toMatchObject({
+      venue: "euler",
+      kind: "EVK isolated market",
+      lendingVault: USDC_VAULT,
+      escrowVault: ESCROW,
+      governor: GOVERNOR,
+      governedByOperator: false,
+      borrowLTVBps: 8500,
+      borrowLTV: 0.85,
+      borrowLTVPct: "85.00%",
+    });
     expect(r.lendingVault).toMatchObject({
       assetAddress: USDC,
-      totalSupplyUSDC: 30_000, totalSupplyUSDCRaw: "30000000000",
-      totalBorrowsUSDC: 9_000, totalBorrowsUSDCRaw: "9000000000",
-      cashUSDC: 21_000, cashUSDCRaw: "21000000000",
-      utilization: 0.3, utilizationPct: "30.00%",
-      interestRatePerSecondRay: "1902587519025875190", borrowAPR: 0.06, borrowAPRPct: "6.00%",
+      totalSupplyUSDC: 30_000,
+      totalSupplyUSDCRaw: "30000000000",
+      totalBorrowsUSDC: 9_000,
+      totalBorrowsUSDCRaw: "9000000000",
+      cashUSDC: 21_000,
+      cashUSDCRaw: "21000000000",
+      utilization: 0.3,
+      utilizationPct: "30.00%",
+      interestRatePerSecondRay: "1902587519025875190",
+      borrowAPR: 0.06,
+      borrowAPRPct: "6.00%",
     });
     expect(r.operatorSupply).toEqual({
-      account: OPERATOR, sharesRaw: "30000000000", suppliedUSDC: 30_000, suppliedUSDCRaw: "30000000000",
-      shareOfSupply: 1, shareOfSupplyPct: "100.00%", debtUSDC: 0, debtUSDCRaw: "0",
+      account: OPERATOR,
+      sharesRaw: "30000000000",
+      suppliedUSDC: 30_000,
+      suppliedUSDCRaw: "30000000000",
+      shareOfSupply: 1,
+      shareOfSupplyPct: "100.00%",
+      debtUSDC: 0,
+      debtUSDCRaw: "0",
     });
     expect(r.escrowVault).toMatchObject({
       assetAddress: KUSD,
-      totalEscrowedKUSD: 35_000, totalEscrowedKUSDWei: "35000000000000000000000",
+      totalEscrowedKUSD: 35_000,
+      totalEscrowedKUSDWei: "35000000000000000000000",
       operatorSharesRaw: "20000000000000000000000",
-      operatorEscrowedKUSD: 20_000, operatorEscrowedKUSDWei: "20000000000000000000000",
+      operatorEscrowedKUSD: 20_000,
+      operatorEscrowedKUSDWei: "20000000000000000000000",
       operatorShareOfEscrowPct: "57.14%", // 20/35 = 0.571428…
     });
     expect(r.escrowVault.operatorShareOfEscrow).toBeCloseTo(0.5714285714285714, 15);
@@ -126,7 +168,9 @@ describe("buildOccupancyReport", () => {
   });
 
   it("rounds only the Pct strings, to two decimals", () => {
-    const third = buildOccupancyReport(reads({ supply: 3n, borrows: 1n, opSupplied: 2n, escrowed: 6n, opEscrowed: 1n }));
+    const third = buildOccupancyReport(
+      reads({ supply: 3n, borrows: 1n, opSupplied: 2n, escrowed: 6n, opEscrowed: 1n }),
+    );
     expect(third.lendingVault.utilization).toBeCloseTo(1 / 3, 15);
     expect(third.lendingVault.utilizationPct).toBe("33.33%");
     expect(third.operatorSupply.shareOfSupplyPct).toBe("66.67%");
@@ -138,7 +182,9 @@ describe("buildOccupancyReport", () => {
   });
 
   it("zero supply: utilization and the operator's share are null, never NaN", () => {
-    const r = buildOccupancyReport(reads({ supply: 0n, borrows: 0n, cash: 0n, opSupplied: 0n, escrowed: 0n, opEscrowed: 0n }));
+    const r = buildOccupancyReport(
+      reads({ supply: 0n, borrows: 0n, cash: 0n, opSupplied: 0n, escrowed: 0n, opEscrowed: 0n }),
+    );
     expect(r.lendingVault.utilization).toBeNull();
     expect(r.lendingVault.utilizationPct).toBeNull();
     expect(r.operatorSupply.shareOfSupply).toBeNull();
@@ -157,20 +203,40 @@ describe("buildOccupancyReport", () => {
     input.failedReads = ["totalAssets()(uint256) on 0x…: boom"];
     const r = buildOccupancyReport(input);
     expect(r.timestamp).toBeNull();
-    expect(r.lendingVault).toMatchObject({ totalSupplyUSDC: null, totalSupplyUSDCRaw: null, utilization: null, utilizationPct: null, borrowAPR: null, interestRatePerSecondRay: null });
+    expect(r.lendingVault).toMatchObject({
+      totalSupplyUSDC: null,
+      totalSupplyUSDCRaw: null,
+      utilization: null,
+      utilizationPct: null,
+      borrowAPR: null,
+      interestRatePerSecondRay: null,
+    });
     expect(r.lendingVault.totalBorrowsUSDC).toBe(9_000); // other reads still stand
     expect(r.operatorSupply.suppliedUSDC).toBe(30_000);
     expect(r.operatorSupply.shareOfSupply).toBeNull(); // no denominator
     expect(r.escrowVault.operatorEscrowedKUSD).toBeNull();
     expect(r.escrowVault.operatorShareOfEscrow).toBeNull();
     expect(r.failedReads).toEqual(input.failedReads);
-    expect(r.verifyVia.some((c) => c.includes("totalSupplyUSDCRaw") || c.includes("interestRatePerSecondRay") || c.includes("# timestamp"))).toBe(false);
+    expect(
+      r.verifyVia.some(
+        (c) => c.includes("totalSupplyUSDCRaw") || c.includes("interestRatePerSecondRay") || c.includes("# timestamp"),
+      ),
+    ).toBe(false);
   });
 
   it("verifyVia has one command per successful raw read, each naming the field it feeds", () => {
     const r = buildOccupancyReport(reads());
     expect(r.verifyVia).toHaveLength(17);
-    for (const field of ["lendingVault.totalSupplyUSDCRaw", "lendingVault.totalBorrowsUSDCRaw", "lendingVault.cashUSDCRaw", "operatorSupply.sharesRaw", "operatorSupply.suppliedUSDCRaw", "escrowVault.totalEscrowedKUSDWei", "escrowVault.operatorEscrowedKUSDWei", "market.governor"]) {
+    for (const field of [
+      "lendingVault.totalSupplyUSDCRaw",
+      "lendingVault.totalBorrowsUSDCRaw",
+      "lendingVault.cashUSDCRaw",
+      "operatorSupply.sharesRaw",
+      "operatorSupply.suppliedUSDCRaw",
+      "escrowVault.totalEscrowedKUSDWei",
+      "escrowVault.operatorEscrowedKUSDWei",
+      "market.governor",
+    ]) {
       expect(r.verifyVia.filter((c) => c.includes(`# ${field} = `))).toHaveLength(1);
     }
   });
@@ -193,7 +259,11 @@ describe("LendingOccupancySchema", () => {
   };
 
   it("accepts the report: the devnet market, a zero supply, failed reads, and the builder's own object", () => {
-    for (const input of [reads(), reads({ supply: 0n, borrows: 0n, cash: 0n, opSupplied: 0n, escrowed: 0n, opEscrowed: 0n }), failing()]) {
+    for (const input of [
+      reads(),
+      reads({ supply: 0n, borrows: 0n, cash: 0n, opSupplied: 0n, escrowed: 0n, opEscrowed: 0n }),
+      failing(),
+    ]) {
       expect(LendingOccupancySchema.parse(json(input))).toEqual(json(input));
       LendingOccupancySchema.parse(buildOccupancyReport(input));
     }
@@ -204,7 +274,9 @@ describe("LendingOccupancySchema", () => {
     expect(LendingOccupancySchema.safeParse({ ...doc, extra: 1 }).success).toBe(false);
     const { verifyVia: _, ...missing } = doc;
     expect(LendingOccupancySchema.safeParse(missing).success).toBe(false);
-    expect(LendingOccupancySchema.safeParse({ ...doc, lendingVault: { ...doc.lendingVault, supplyAPY: 0.01 } }).success).toBe(false);
+    expect(
+      LendingOccupancySchema.safeParse({ ...doc, lendingVault: { ...doc.lendingVault, supplyAPY: 0.01 } }).success,
+    ).toBe(false);
     const { debtUSDC: __, ...operatorSupply } = doc.operatorSupply;
     expect(LendingOccupancySchema.safeParse({ ...doc, operatorSupply }).success).toBe(false);
   });
@@ -212,8 +284,13 @@ describe("LendingOccupancySchema", () => {
   it("rejects a null where the report always has a value, and a raw amount that is not an integer string", () => {
     const doc = json(reads());
     expect(LendingOccupancySchema.safeParse({ ...doc, blockNumber: null }).success).toBe(false);
-    expect(LendingOccupancySchema.safeParse({ ...doc, market: { ...doc.market, lendingVault: null } }).success).toBe(false);
-    expect(LendingOccupancySchema.safeParse({ ...doc, lendingVault: { ...doc.lendingVault, cashUSDCRaw: "21000.5" } }).success).toBe(false);
+    expect(LendingOccupancySchema.safeParse({ ...doc, market: { ...doc.market, lendingVault: null } }).success).toBe(
+      false,
+    );
+    expect(
+      LendingOccupancySchema.safeParse({ ...doc, lendingVault: { ...doc.lendingVault, cashUSDCRaw: "21000.5" } })
+        .success,
+    ).toBe(false);
   });
 
   it("converts to JSON Schema (the OpenAPI document's entry)", () => {

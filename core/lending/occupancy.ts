@@ -6,8 +6,8 @@
  */
 import type { Address } from "viem";
 import { z } from "zod";
-import { pct } from "../reserves/solvency-formulas.js";
 import type { Read } from "../reserves/por/snapshot.js";
+import { pct } from "../reserves/solvency-formulas.js";
 import { isoTime, toUnits } from "../reserves/units.js";
 import { addressSchema, isoTimeSchema, verifyViaSchema, weiSchema } from "../schema-primitives.js";
 
@@ -67,7 +67,8 @@ export function fraction(n: bigint | null, d: bigint | null): number | null {
 }
 
 /** Utilization = totalBorrows / totalAssets (totalAssets = cash + totalBorrows in an EVK vault). */
-export const utilization = (totalBorrows: bigint | null, totalAssets: bigint | null) => fraction(totalBorrows, totalAssets);
+export const utilization = (totalBorrows: bigint | null, totalAssets: bigint | null) =>
+  fraction(totalBorrows, totalAssets);
 
 /**
  * Borrow APR as a fraction: the per-second ray rate × seconds per year. Simple, not compounded:
@@ -92,10 +93,18 @@ export const METHODOLOGY =
 // ---------------------------------------------------------------- the published shape
 
 /** Plain JSON types only: the schema is also the route's OpenAPI entry (z.toJSONSchema). */
-const fractionSchema = (what: string) => z.number().nullable().describe(`${what}, a fraction; null when a read it needs failed or its denominator is 0`);
-const pctSchema = (what: string) => z.string().regex(/^-?\d+\.\d{2}%$/).nullable().describe(`${what} as a percentage string rounded to two decimals`);
-const tokenAmount = (what: string) => z.number().nullable().describe(`${what} in token units (from the raw integer, unrounded); null when the read failed`);
-const raw = (what: string) => weiSchema.nullable().describe(`${what}: the raw integer as a decimal string; null when the read failed`);
+const fractionSchema = (what: string) =>
+  z.number().nullable().describe(`${what}, a fraction; null when a read it needs failed or its denominator is 0`);
+const pctSchema = (what: string) =>
+  z
+    .string()
+    .regex(/^-?\d+\.\d{2}%$/)
+    .nullable()
+    .describe(`${what} as a percentage string rounded to two decimals`);
+const tokenAmount = (what: string) =>
+  z.number().nullable().describe(`${what} in token units (from the raw integer, unrounded); null when the read failed`);
+const raw = (what: string) =>
+  weiSchema.nullable().describe(`${what}: the raw integer as a decimal string; null when the read failed`);
 const readAddress = (what: string) => addressSchema.nullable().describe(`${what}; null when the read failed`);
 
 const marketSchema = z.strictObject({
@@ -105,8 +114,15 @@ const marketSchema = z.strictObject({
   lendingVault: addressSchema.describe("the USDC vault that lends"),
   escrowVault: addressSchema.describe("the kUSD escrow vault: collateral only, lends nothing"),
   governor: readAddress("governorAdmin() of the lending vault: who sets the market's parameters"),
-  governedByOperator: z.boolean().nullable().describe("whether the governor is the operator's own account; null when the governor read failed"),
-  borrowLTVBps: z.number().int().nullable().describe("LTVBorrow(escrow vault) of the lending vault, in basis points; null when the read failed"),
+  governedByOperator: z
+    .boolean()
+    .nullable()
+    .describe("whether the governor is the operator's own account; null when the governor read failed"),
+  borrowLTVBps: z
+    .number()
+    .int()
+    .nullable()
+    .describe("LTVBorrow(escrow vault) of the lending vault, in basis points; null when the read failed"),
   borrowLTV: fractionSchema("borrowLTVBps / 10,000"),
   borrowLTVPct: pctSchema("borrowLTV"),
   note: z.string(),

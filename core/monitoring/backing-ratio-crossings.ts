@@ -5,14 +5,16 @@
  * movement removes it and the monitor retracts it.
  */
 import { z } from "zod";
-import { buildHistory, knownBlocks, type HistoryRows } from "../history/series.js";
-import { isoTimeSchema } from "../schema-primitives.js";
+import { buildHistory, type HistoryRows, knownBlocks } from "../history/series.js";
 import { indexedHeadSchema } from "../registry/violation-view.js";
+import { isoTimeSchema } from "../schema-primitives.js";
 
 export const BackingRatioEventSchema = z.strictObject({
   id: z.string().describe("<block>:<below|restored>:<threshold>"),
   kind: z.literal("backing_ratio"),
-  direction: z.enum(["below", "restored"]).describe("below: the ratio fell under the threshold at this block; restored: it reached it again"),
+  direction: z
+    .enum(["below", "restored"])
+    .describe("below: the ratio fell under the threshold at this block; restored: it reached it again"),
   threshold: z.number(),
   ratio: z.number().nullable().describe("psmUSDC / kusdOutstanding after the block; null when nothing is outstanding"),
   previousRatio: z.number().nullable(),
@@ -22,14 +24,29 @@ export const BackingRatioEventSchema = z.strictObject({
   timestamp: isoTimeSchema,
 });
 export type BackingRatioEvent = z.infer<typeof BackingRatioEventSchema>;
-export const BackingRatioFeedSchema = z.strictObject({ indexedHead: indexedHeadSchema, events: z.array(BackingRatioEventSchema) });
+export const BackingRatioFeedSchema = z.strictObject({
+  indexedHead: indexedHeadSchema,
+  events: z.array(BackingRatioEventSchema),
+});
 
 /** Nothing outstanding backs nothing: an unknown ratio is not "below". */
 const isBelow = (ratio: number | null, threshold: number) => ratio !== null && ratio < threshold;
 
-export function backingRatioCrossings(rows: HistoryRows, threshold: number, range: { fromBlock: bigint; toBlock: bigint }): BackingRatioEvent[] {
+export function backingRatioCrossings(
+  rows: HistoryRows,
+  threshold: number,
+  range: { fromBlock: bigint; toBlock: bigint },
+): BackingRatioEvent[] {
   const blocks = knownBlocks(rows).filter((b) => b.blockNumber <= range.toBlock);
-  const points = buildHistory(blocks.map((b) => ({ blockNumber: b.blockNumber, timestamp: b.timestamp, period: null, windowFrom: b.blockNumber })), rows);
+  const points = buildHistory(
+    blocks.map((b) => ({
+      blockNumber: b.blockNumber,
+      timestamp: b.timestamp,
+      period: null,
+      windowFrom: b.blockNumber,
+    })),
+    rows,
+  );
   const events: BackingRatioEvent[] = [];
   let previous: number | null = null;
   for (const p of points) {

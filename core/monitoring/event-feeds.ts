@@ -5,8 +5,8 @@
 import { getAddress, type Hex } from "viem";
 import { z } from "zod";
 import { indexedHeadSchema } from "../registry/violation-view.js";
-import { addressSchema, hash32Schema, isoTimeSchema } from "../schema-primitives.js";
 import { isoTime, toUnits } from "../reserves/units.js";
+import { addressSchema, hash32Schema, isoTimeSchema } from "../schema-primitives.js";
 
 const common = { id: z.string(), txHash: hash32Schema, blockNumber: z.number().int(), timestamp: isoTimeSchema };
 
@@ -60,27 +60,64 @@ export const RedemptionEventSchema = z.strictObject({
   timestamp: common.timestamp,
 });
 
-const feed = <T extends z.ZodType>(event: T) => z.strictObject({ indexedHead: indexedHeadSchema, events: z.array(event) });
+const feed = <T extends z.ZodType>(event: T) =>
+  z.strictObject({ indexedHead: indexedHeadSchema, events: z.array(event) });
 export const MinterGrantFeedSchema = feed(MinterGrantSchema);
 export const PsmPauseFeedSchema = feed(PsmPauseSchema);
 export const MinterRoleChangeFeedSchema = feed(MinterRoleChangeSchema);
 export const RedemptionFeedSchema = feed(RedemptionEventSchema);
 
 type Row = { id: string; txHash: Hex; blockNumber: bigint; timestamp: bigint };
-const at = (e: Row) => ({ txHash: e.txHash, blockNumber: Number(e.blockNumber), timestamp: isoTime(Number(e.timestamp)) });
-
-export const minterGrantView = (e: Row & { contract: Hex; contractKey: string; account: Hex; sender: Hex }): z.infer<typeof MinterGrantSchema> => ({
-  id: e.id, kind: "minter_grant", contract: getAddress(e.contract), contractKey: e.contractKey, account: getAddress(e.account), sender: getAddress(e.sender), ...at(e),
+const at = (e: Row) => ({
+  txHash: e.txHash,
+  blockNumber: Number(e.blockNumber),
+  timestamp: isoTime(Number(e.timestamp)),
 });
 
-export const minterRoleChangeView = (e: Row & { contract: Hex; contractKey: string; account: Hex; sender: Hex; granted: boolean }): z.infer<typeof MinterRoleChangeSchema> => ({
-  id: e.id, kind: "minter_role_change", granted: e.granted, contract: getAddress(e.contract), contractKey: e.contractKey, account: getAddress(e.account), sender: getAddress(e.sender), ...at(e),
+export const minterGrantView = (
+  e: Row & { contract: Hex; contractKey: string; account: Hex; sender: Hex },
+): z.infer<typeof MinterGrantSchema> => ({
+  id: e.id,
+  kind: "minter_grant",
+  contract: getAddress(e.contract),
+  contractKey: e.contractKey,
+  account: getAddress(e.account),
+  sender: getAddress(e.sender),
+  ...at(e),
+});
+
+export const minterRoleChangeView = (
+  e: Row & { contract: Hex; contractKey: string; account: Hex; sender: Hex; granted: boolean },
+): z.infer<typeof MinterRoleChangeSchema> => ({
+  id: e.id,
+  kind: "minter_role_change",
+  granted: e.granted,
+  contract: getAddress(e.contract),
+  contractKey: e.contractKey,
+  account: getAddress(e.account),
+  sender: getAddress(e.sender),
+  ...at(e),
 });
 
 export const psmPauseView = (e: Row & { psm: Hex; psmKey: string; account: Hex }): z.infer<typeof PsmPauseSchema> => ({
-  id: e.id, kind: "psm_pause", psm: getAddress(e.psm), psmKey: e.psmKey, account: getAddress(e.account), ...at(e),
+  id: e.id,
+  kind: "psm_pause",
+  psm: getAddress(e.psm),
+  psmKey: e.psmKey,
+  account: getAddress(e.account),
+  ...at(e),
 });
 
-export const redemptionView = (e: Row & { psm: Hex; psmKey: string; user: Hex; kusdAmount: bigint; usdcAmount: bigint; feeBps: number }): z.infer<typeof RedemptionEventSchema> => ({
-  id: e.id, kind: "redemption", psm: getAddress(e.psm), psmKey: e.psmKey, redeemer: getAddress(e.user), kusdRedeemed: toUnits(e.kusdAmount, 18), usdcPaidOut: toUnits(e.usdcAmount, 6), feeBps: e.feeBps, ...at(e),
+export const redemptionView = (
+  e: Row & { psm: Hex; psmKey: string; user: Hex; kusdAmount: bigint; usdcAmount: bigint; feeBps: number },
+): z.infer<typeof RedemptionEventSchema> => ({
+  id: e.id,
+  kind: "redemption",
+  psm: getAddress(e.psm),
+  psmKey: e.psmKey,
+  redeemer: getAddress(e.user),
+  kusdRedeemed: toUnits(e.kusdAmount, 18),
+  usdcPaidOut: toUnits(e.usdcAmount, 6),
+  feeBps: e.feeBps,
+  ...at(e),
 });

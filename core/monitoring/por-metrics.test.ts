@@ -11,11 +11,15 @@ describe("porMetricSamples", () => {
     const report = buildPorReport(inputs());
     const samples = porMetricSamples(report);
     expect(value(samples, "kusd_backing_ratio", { basis: "psm" })).toBe(report.solvency.psmSolvencyRatio);
-    expect(value(samples, "kusd_backing_ratio", { basis: "aggregate_usd" })).toBe(report.solvency.aggregateCollateralRatio);
+    expect(value(samples, "kusd_backing_ratio", { basis: "aggregate_usd" })).toBe(
+      report.solvency.aggregateCollateralRatio,
+    );
     // By hand from fixture.ts: 1,000,000 kUSD supply, 100,000 of it in the PSMs; 900,000 USDC in the PSMs.
     expect(value(samples, "kusd_outstanding")).toBe(900_000);
     expect(value(samples, "kusd_total_supply")).toBe(1_000_000);
-    const psmUsdc = ["psmMint", "psmRetiredMint", "psmRedeemReserve"].map((psm) => value(samples, "kusd_psm_usdc", { psm })!);
+    const psmUsdc = ["psmMint", "psmRetiredMint", "psmRedeemReserve"].map(
+      (psm) => value(samples, "kusd_psm_usdc", { psm })!,
+    );
     expect(psmUsdc.reduce((a, b) => a + b, 0)).toBe(900_000);
     expect(value(samples, "kusd_report_block")).toBe(report.blockNumber);
   });

@@ -14,7 +14,8 @@ export function baseBlockAt(t: number, genesis = BASE_GENESIS_TIMESTAMP, blockTi
 
 /** The first block of a UTC day ("YYYY-MM-DD"): a start block that no deployment on that day precedes. */
 export function blockOnDate(day: string, genesis: number, blockTime: number): number {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(day) || Number.isNaN(Date.parse(`${day}T00:00:00Z`))) throw new Error(`not a UTC day: ${day}`);
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(day) || Number.isNaN(Date.parse(`${day}T00:00:00Z`)))
+    throw new Error(`not a UTC day: ${day}`);
   return Math.max(0, Math.ceil((Date.parse(`${day}T00:00:00Z`) / 1000 - genesis) / blockTime));
 }
 

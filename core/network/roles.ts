@@ -3,7 +3,7 @@
  * of its name (OpenZeppelin), the admin role is zero. The indexer names role events with ROLE_NAMES;
  * reports, risk triggers and the devnet use the constants.
  */
-import { keccak256, stringToHex, type Hex } from "viem";
+import { type Hex, keccak256, stringToHex } from "viem";
 
 export const DEFAULT_ADMIN_ROLE: Hex = `0x${"00".repeat(32)}`;
 export const MINTER_ROLE = keccak256(stringToHex("MINTER_ROLE"));

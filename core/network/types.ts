@@ -9,7 +9,11 @@ export type PsmKey = "psmMint" | "psmRetiredMint" | "psmRedeemReserve";
  * redeem-burn fix (0xaBDE…). The versions differ in fee-tier rules, skim and burn.
  */
 export type PsmVersion = "v1" | "v3" | "live";
-export const PSM_VERSIONS: Record<PsmKey, PsmVersion> = { psmRedeemReserve: "v1", psmRetiredMint: "v3", psmMint: "live" };
+export const PSM_VERSIONS: Record<PsmKey, PsmVersion> = {
+  psmRedeemReserve: "v1",
+  psmRetiredMint: "v3",
+  psmMint: "live",
+};
 export type StakingVaultKey = "skUSD" | "skUSDDeprecated";
 export type DepositVaultKey = "vaultV1" | "vaultV2";
 
@@ -96,7 +100,11 @@ export type NetworkConfig = {
 };
 
 /** A published registry version that failed verification: reported, never used. */
-export type RejectedRegistryVersion = { registry_version: number | null; source: string; failed: { name: string; detail?: string }[] };
+export type RejectedRegistryVersion = {
+  registry_version: number | null;
+  source: string;
+  failed: { name: string; detail?: string }[];
+};
 
 /** Accounts, feeds and the venue the reports read; public addresses only, never keys. */
 export type ReportingConfig = {
@@ -131,5 +139,8 @@ export type PaymentsConfig = {
   builderCode: string;
   asset: { address: Address; name: string; version: string; symbol: string; decimals: number };
   /** In-process facilitator (its gas key) on the devnet; a facilitator URL in production. */
-  facilitator: { kind: "local"; rpcUrl: string; privateKey: `0x${string}`; pollingIntervalMs?: number } | { kind: "http"; url: string } | null;
+  facilitator:
+    | { kind: "local"; rpcUrl: string; privateKey: `0x${string}`; pollingIntervalMs?: number }
+    | { kind: "http"; url: string }
+    | null;
 };

@@ -1,7 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { buildPsmStatus, mintHeadroom, mintReadiness, psmStatusEntry, type MintGates } from "./mint-readiness.js";
+import { buildPsmStatus, type MintGates, mintHeadroom, mintReadiness, psmStatusEntry } from "./mint-readiness.js";
 
-const open: MintGates = { mintingEnabled: true, paused: false, supportedStables: true, stableCaps: 10_000_000_000_000n, currentExposure: 30_000_000n, usdcBalance: 30_000_000n, psmHasMinterRole: true };
+const open: MintGates = {
+  mintingEnabled: true,
+  paused: false,
+  supportedStables: true,
+  stableCaps: 10_000_000_000_000n,
+  currentExposure: 30_000_000n,
+  usdcBalance: 30_000_000n,
+  psmHasMinterRole: true,
+};
 
 describe("mintHeadroom", () => {
   it("the operator's own figure: cap 10,000,000 USDC, exposure and balance 30 USDC → 9,999,970 USDC", () => {
@@ -28,21 +36,41 @@ describe("mintReadiness", () => {
   });
 
   it("a shut gate decides even when another is unknown", () => {
-    expect(mintReadiness("live", { ...open, mintingEnabled: false, paused: null })).toEqual({ ready: false, blocking: ["mintingEnabled"], unknown: ["notPaused"] });
-    expect(mintReadiness("live", { ...open, usdcBalance: open.stableCaps })).toMatchObject({ ready: false, blocking: ["headroom"] });
+    expect(mintReadiness("live", { ...open, mintingEnabled: false, paused: null })).toEqual({
+      ready: false,
+      blocking: ["mintingEnabled"],
+      unknown: ["notPaused"],
+    });
+    expect(mintReadiness("live", { ...open, usdcBalance: open.stableCaps })).toMatchObject({
+      ready: false,
+      blocking: ["headroom"],
+    });
   });
 
   it("unknown, never guessed, when a gate could not be read and none is shut", () => {
-    expect(mintReadiness("live", { ...open, psmHasMinterRole: null })).toEqual({ ready: null, blocking: [], unknown: ["psmHasMinterRole"] });
+    expect(mintReadiness("live", { ...open, psmHasMinterRole: null })).toEqual({
+      ready: null,
+      blocking: [],
+      unknown: ["psmHasMinterRole"],
+    });
   });
 });
 
 describe("buildPsmStatus", () => {
   it("puts the live mint PSM first and repeats its gates at the top level", () => {
-    const e = (key: "psmMint" | "psmRetiredMint", version: "live" | "v3", gates: MintGates) => psmStatusEntry({ key, label: key, version, address: `0x${key}`, gates, commands: {} });
-    const doc = buildPsmStatus({ blockNumber: 7n, timestamp: 0 }, [e("psmRetiredMint", "v3", { ...open, psmHasMinterRole: false }), e("psmMint", "live", open)], []);
+    const e = (key: "psmMint" | "psmRetiredMint", version: "live" | "v3", gates: MintGates) =>
+      psmStatusEntry({ key, label: key, version, address: `0x${key}`, gates, commands: {} });
+    const doc = buildPsmStatus(
+      { blockNumber: 7n, timestamp: 0 },
+      [e("psmRetiredMint", "v3", { ...open, psmHasMinterRole: false }), e("psmMint", "live", open)],
+      [],
+    );
     expect(doc.psms.map((p) => p.key)).toEqual(["psmMint", "psmRetiredMint"]);
-    expect(doc).toMatchObject({ ready: true, psm: "0xpsmMint", gates: { headroomUSDC: 9_999_970, mintingEnabled: true } });
+    expect(doc).toMatchObject({
+      ready: true,
+      psm: "0xpsmMint",
+      gates: { headroomUSDC: 9_999_970, mintingEnabled: true },
+    });
     expect(doc.psms[1]).toMatchObject({ ready: false, blocking: ["psmHasMinterRole"] });
   });
 });

@@ -10,8 +10,8 @@
 import type { Address } from "viem";
 import { z } from "zod";
 import type { PsmKey, PsmVersion } from "../network/types.js";
-import { addressSchema, isoTimeSchema, notDeployedSchema, type NotDeployedRead } from "../schema-primitives.js";
 import { toUnits } from "../reserves/units.js";
+import { addressSchema, isoTimeSchema, type NotDeployedRead, notDeployedSchema } from "../schema-primitives.js";
 
 export type MintGates = {
   mintingEnabled: boolean | null;
@@ -31,7 +31,10 @@ export const CAP_BASIS: Record<PsmVersion, "max(currentExposure, balanceOf)" | "
 };
 
 /** USDC (6 decimals) the PSM will still take before StableCapExceeded; null when a read it needs failed. */
-export function mintHeadroom(version: PsmVersion, g: Pick<MintGates, "stableCaps" | "currentExposure" | "usdcBalance">): bigint | null {
+export function mintHeadroom(
+  version: PsmVersion,
+  g: Pick<MintGates, "stableCaps" | "currentExposure" | "usdcBalance">,
+): bigint | null {
   if (g.stableCaps === null || g.currentExposure === null) return null;
   let used = g.currentExposure;
   if (CAP_BASIS[version] !== "currentExposure") {
@@ -45,7 +48,10 @@ export function mintHeadroom(version: PsmVersion, g: Pick<MintGates, "stableCaps
  * Ready to mint: minting on, not paused, USDC supported, MINTER_ROLE held and room under the cap.
  * Three-valued: one gate known to be shut makes it false; otherwise one unknown makes it null.
  */
-export function mintReadiness(version: PsmVersion, g: MintGates): { ready: boolean | null; blocking: string[]; unknown: string[] } {
+export function mintReadiness(
+  version: PsmVersion,
+  g: MintGates,
+): { ready: boolean | null; blocking: string[]; unknown: string[] } {
   const headroom = mintHeadroom(version, g);
   const open: Record<string, boolean | null> = {
     mintingEnabled: g.mintingEnabled,
@@ -54,8 +60,12 @@ export function mintReadiness(version: PsmVersion, g: MintGates): { ready: boole
     psmHasMinterRole: g.psmHasMinterRole,
     headroom: headroom === null ? null : headroom > 0n,
   };
-  const blocking = Object.entries(open).filter(([, v]) => v === false).map(([k]) => k);
-  const unknown = Object.entries(open).filter(([, v]) => v === null).map(([k]) => k);
+  const blocking = Object.entries(open)
+    .filter(([, v]) => v === false)
+    .map(([k]) => k);
+  const unknown = Object.entries(open)
+    .filter(([, v]) => v === null)
+    .map(([k]) => k);
   return { ready: blocking.length > 0 ? false : unknown.length > 0 ? null : true, blocking, unknown };
 }
 
@@ -67,7 +77,12 @@ const Gates = z.strictObject({
   currentExposure: z.number().nullable().describe("currentExposure(USDC), in USDC"),
   usdcBalance: z.number().nullable().describe("USDC.balanceOf(psm), in USDC"),
   psmHasMinterRole: z.boolean().nullable().describe("kUSD hasRole(MINTER_ROLE, psm)"),
-  headroomUSDC: z.number().nullable().describe("stableCaps − the amount the cap check adds to (capBasis); 0 at the cap; null when a read it needs failed"),
+  headroomUSDC: z
+    .number()
+    .nullable()
+    .describe(
+      "stableCaps − the amount the cap check adds to (capBasis); 0 at the cap; null when a read it needs failed",
+    ),
 });
 
 export const PsmStatusEntrySchema = z.strictObject({
@@ -75,7 +90,12 @@ export const PsmStatusEntrySchema = z.strictObject({
   label: z.string(),
   version: z.enum(["v1", "v3", "live"]),
   address: addressSchema,
-  ready: z.boolean().nullable().describe("true: every gate is open; false: one is shut (see blocking); null: none is shut but one could not be read"),
+  ready: z
+    .boolean()
+    .nullable()
+    .describe(
+      "true: every gate is open; false: one is shut (see blocking); null: none is shut but one could not be read",
+    ),
   blocking: z.array(z.string()),
   unknown: z.array(z.string()),
   capBasis: z.string().describe("what the deployed cap check adds the amount to"),
@@ -97,7 +117,14 @@ export const PsmStatusSchema = z.strictObject({
 });
 export type PsmStatus = z.infer<typeof PsmStatusSchema>;
 
-export type PsmStatusInput = { key: PsmKey; label: string; version: PsmVersion; address: Address; gates: MintGates; commands: Record<string, string> };
+export type PsmStatusInput = {
+  key: PsmKey;
+  label: string;
+  version: PsmVersion;
+  address: Address;
+  gates: MintGates;
+  commands: Record<string, string>;
+};
 
 const usdc = (raw: bigint | null) => (raw === null ? null : toUnits(raw, 6));
 
@@ -128,7 +155,12 @@ export function psmStatusEntry(i: PsmStatusInput): PsmStatusEntry {
 }
 
 /** The document: every PSM, the live mint PSM first and repeated at the top level. */
-export function buildPsmStatus(at: { blockNumber: bigint; timestamp: number }, entries: PsmStatusEntry[], failedReads: string[], notDeployed: NotDeployedRead[] = []): PsmStatus {
+export function buildPsmStatus(
+  at: { blockNumber: bigint; timestamp: number },
+  entries: PsmStatusEntry[],
+  failedReads: string[],
+  notDeployed: NotDeployedRead[] = [],
+): PsmStatus {
   const ordered = [...entries].sort((a, b) => Number(b.version === "live") - Number(a.version === "live"));
   const live = ordered[0]!;
   return {

@@ -29,7 +29,13 @@ const observationSchema = z.strictObject({
 
 const membershipProofSchema = z.discriminatedUnion("kind", [
   z.strictObject({ kind: z.literal("eoa_signature"), as_of: z.string(), message: z.string(), verify: z.string() }),
-  z.strictObject({ kind: z.literal("onchain_predicate"), as_of: z.string(), predicate: predicateSchema, secondary_predicate: predicateSchema.nullable(), why_not_a_signature: z.string() }),
+  z.strictObject({
+    kind: z.literal("onchain_predicate"),
+    as_of: z.string(),
+    predicate: predicateSchema,
+    secondary_predicate: predicateSchema.nullable(),
+    why_not_a_signature: z.string(),
+  }),
 ]);
 
 const entryStatementSchema = z.strictObject({
@@ -53,10 +59,16 @@ export const registryEntrySchema = z.strictObject({
   statement: entryStatementSchema,
   statement_canonical: z.string().describe("the statement as canonical JSON (keys sorted, no whitespace)"),
   statement_digest: hash32Schema.describe("SHA-256 of statement_canonical"),
-  membership_signature: hexSchema.nullable().describe("EIP-191 signature over membership_message by the account (externally owned accounts only)"),
+  membership_signature: hexSchema
+    .nullable()
+    .describe("EIP-191 signature over membership_message by the account (externally owned accounts only)"),
 });
 
-const venueReadSchema = z.strictObject({ public_per_address_read: z.string(), requires_authentication: z.boolean(), returns: z.string() });
+const venueReadSchema = z.strictObject({
+  public_per_address_read: z.string(),
+  requires_authentication: z.boolean(),
+  returns: z.string(),
+});
 
 const disclosedDepositSchema = z.strictObject({
   address: addressSchema,
@@ -87,9 +99,20 @@ export const RegistryDocumentSchema = z.strictObject({
     specified_by: z.string(),
     completeness_claim: z.string(),
     violation_predicate: z.string(),
-    hedge_venue_policy: z.strictObject({ rule: z.string(), admissible_venues: z.record(z.string(), venueReadSchema), inadmissible_examples: z.array(z.string()) }),
-    disclosed_venue_deposits: z.strictObject({ rule: z.string(), accounts: z.array(disclosedDepositSchema), funds_sent_are: z.string(), what_a_balance_here_means: z.string() }),
-    account_set_digest: hash32Schema.describe("SHA-256 over the canonical JSON of the entries' checksummed addresses, sorted"),
+    hedge_venue_policy: z.strictObject({
+      rule: z.string(),
+      admissible_venues: z.record(z.string(), venueReadSchema),
+      inadmissible_examples: z.array(z.string()),
+    }),
+    disclosed_venue_deposits: z.strictObject({
+      rule: z.string(),
+      accounts: z.array(disclosedDepositSchema),
+      funds_sent_are: z.string(),
+      what_a_balance_here_means: z.string(),
+    }),
+    account_set_digest: hash32Schema.describe(
+      "SHA-256 over the canonical JSON of the entries' checksummed addresses, sorted",
+    ),
     entries: z.array(registryEntrySchema),
     issued_at: z.number().int().describe("unix seconds"),
   }),
@@ -99,6 +122,12 @@ export type RegistryDocument = z.infer<typeof RegistryDocumentSchema>;
 
 export const RegistryVersionsSchema = z.strictObject({
   versions: z.array(
-    z.strictObject({ registry_version: z.number().int(), as_of: z.string(), issued_at: z.number().int(), entries: z.number().int().describe("number of listed accounts"), account_set_digest: hash32Schema }),
+    z.strictObject({
+      registry_version: z.number().int(),
+      as_of: z.string(),
+      issued_at: z.number().int(),
+      entries: z.number().int().describe("number of listed accounts"),
+      account_set_digest: hash32Schema,
+    }),
   ),
 });

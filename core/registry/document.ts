@@ -3,15 +3,15 @@
  * operator's registry configuration, the membership signatures the operator supplies, and the
  * predicate observations made at a recorded block.
  */
-import { getAddress, type Address, type Hex } from "viem";
-import type { RegistryEntryConfig, RegistryVersionConfig } from "../network/registry-config.js";
+import { type Address, getAddress, type Hex } from "viem";
 import { attestationHash, canonicalJson } from "../attestation/canonical.js";
 import { KusdError } from "../errors.js";
+import type { RegistryEntryConfig, RegistryVersionConfig } from "../network/registry-config.js";
 import { shellQuote } from "../shell-quote.js";
-import type { Predicate } from "./predicates.js";
 import type { RegistryDocument } from "./document-schema.js";
+import type { Predicate } from "./predicates.js";
 
-export { RegistryDocumentSchema, type RegistryDocument } from "./document-schema.js";
+export { type RegistryDocument, RegistryDocumentSchema } from "./document-schema.js";
 
 export const REGISTRY_OPERATOR_NAME = "kerne";
 export const registrySchema = (operatorName: string) => `${operatorName}-account-registry/v1`;
@@ -23,7 +23,13 @@ export const membershipMessage = (asOf: string) => MEMBERSHIP_MESSAGE_TEMPLATE.r
 
 export type Observation = { observed_at_block: number; observed_value: Hex; holds: boolean; rpc_used: string };
 
-export type ContractProof = { predicate: Predicate; secondary: Predicate | null; observation: Observation; secondaryObservation: Observation | null; why: string };
+export type ContractProof = {
+  predicate: Predicate;
+  secondary: Predicate | null;
+  observation: Observation;
+  secondaryObservation: Observation | null;
+  why: string;
+};
 
 export type RegistryInputs = {
   operatorName: string;
@@ -56,7 +62,11 @@ function entryOf(i: RegistryInputs, e: RegistryEntryConfig): RegistryDocument["r
   let membership_signature: Hex | null = null;
   if (e.kind === "eoa") {
     const sig = i.signatures.get(address.toLowerCase());
-    if (!sig) throw new RegistryPublishError(`no membership signature for ${address}`, { address, registry_version: i.version.registry_version });
+    if (!sig)
+      throw new RegistryPublishError(`no membership signature for ${address}`, {
+        address,
+        registry_version: i.version.registry_version,
+      });
     membership_signature = sig;
     membership_proof = {
       kind: "eoa_signature" as const,
@@ -66,8 +76,18 @@ function entryOf(i: RegistryInputs, e: RegistryEntryConfig): RegistryDocument["r
     };
   } else {
     const p = i.proofs.get(address.toLowerCase());
-    if (!p) throw new RegistryPublishError(`no membership predicate for contract ${address}`, { address, registry_version: i.version.registry_version });
-    membership_proof = { kind: "onchain_predicate" as const, as_of: asOf, predicate: p.predicate, secondary_predicate: p.secondary, why_not_a_signature: p.why };
+    if (!p)
+      throw new RegistryPublishError(`no membership predicate for contract ${address}`, {
+        address,
+        registry_version: i.version.registry_version,
+      });
+    membership_proof = {
+      kind: "onchain_predicate" as const,
+      as_of: asOf,
+      predicate: p.predicate,
+      secondary_predicate: p.secondary,
+      why_not_a_signature: p.why,
+    };
     observation = { ...p.observation, ...(p.secondaryObservation ? { secondary: p.secondaryObservation } : {}) };
   }
   const statement = {
@@ -87,7 +107,12 @@ function entryOf(i: RegistryInputs, e: RegistryEntryConfig): RegistryDocument["r
     issued_at: i.version.issued_at,
   };
   const statement_canonical = canonicalJson(statement);
-  return { statement, statement_canonical, statement_digest: attestationHash(statement_canonical), membership_signature };
+  return {
+    statement,
+    statement_canonical,
+    statement_digest: attestationHash(statement_canonical),
+    membership_signature,
+  };
 }
 
 export function buildRegistryDocument(i: RegistryInputs): RegistryDocument {
@@ -101,7 +126,8 @@ export function buildRegistryDocument(i: RegistryInputs): RegistryDocument {
       as_of: v.as_of,
       membership_message_template: MEMBERSHIP_MESSAGE_TEMPLATE,
       membership_message: membershipMessage(v.as_of),
-      specified_by: "interface-spec section 2.6; statement_canonical is the statement as JSON with keys sorted and no whitespace, statement_digest its SHA-256",
+      specified_by:
+        "interface-spec section 2.6; statement_canonical is the statement as JSON with keys sorted and no whitespace, statement_digest its SHA-256",
       completeness_claim:
         "Every account the operator controls on Base is listed. Signatures and predicates prove control of each listed account; they cannot prove that no other account exists. The claim is auditability of the chain of funds: any transfer out of a listed account to an address that is neither listed, a user redemption or withdrawal, nor a disclosed venue deposit is a published violation.",
       violation_predicate:
@@ -127,14 +153,16 @@ export function buildRegistryDocument(i: RegistryInputs): RegistryDocument {
           backs_kusd: false,
           what_it_is: x.what_it_is,
           receives_from: x.receives_from.map((a) => getAddress(a)),
-          why_not_an_entry: "The operator does not control this contract; it holds deposits credited to the operator's account on the venue.",
+          why_not_an_entry:
+            "The operator does not control this contract; it holds deposits credited to the operator's account on the venue.",
           public_per_address_read: x.public_per_address_read,
           requires_authentication: false,
           returns: "the operator account's position or balance at the venue",
           disclosed_at: x.disclosed_at,
         })),
         funds_sent_are: "protocol funds moved to an outside venue, reported under the venue account's balance",
-        what_a_balance_here_means: "the venue holds the operator's deposits; read the operator's balance with the public per-address read",
+        what_a_balance_here_means:
+          "the venue holds the operator's deposits; read the operator's balance with the public per-address read",
       },
       account_set_digest: accountSetDigest(v.entries.map((e) => e.address)),
       entries,

@@ -3,7 +3,15 @@
  * an `eth_call` whose answer shows the operator controls it. Admin roles chain to the multisig,
  * and the multisig's owners to the operator's signing key (the secondary predicate).
  */
-import { decodeAbiParameters, encodeFunctionData, getAddress, parseAbiItem, zeroHash, type Address, type Hex } from "viem";
+import {
+  type Address,
+  decodeAbiParameters,
+  encodeFunctionData,
+  getAddress,
+  type Hex,
+  parseAbiItem,
+  zeroHash,
+} from "viem";
 
 export type Expectation = { expect: Hex } | { expect_address: Address } | { expect_contains_address: Address };
 
@@ -17,7 +25,13 @@ export type Predicate = {
   reproduction: string;
 } & Expectation;
 
-export type PredicateSpec = { to: Address; signature: string; args: readonly (Address | Hex)[]; expectation: Expectation; means: string };
+export type PredicateSpec = {
+  to: Address;
+  signature: string;
+  args: readonly (Address | Hex)[];
+  expectation: Expectation;
+  means: string;
+};
 
 const TRUE_WORD: Hex = `0x${"0".repeat(63)}1`;
 

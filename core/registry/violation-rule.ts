@@ -14,7 +14,6 @@
 import { zeroAddress } from "viem";
 import type { RegistryVersionConfig } from "../network/registry-config.js";
 
-
 export type TransferClass =
   | "inbound"
   | "internal"
@@ -51,7 +50,10 @@ export function versionInForce(index: RegistryIndex, at: number) {
 }
 
 /** The class of a transfer at block time `at`; `violation` means "candidate" until the transaction ends. */
-export function classifyTransfer(index: RegistryIndex, t: { from: string; to: string; at: number }): { class: TransferClass; version: number | null } {
+export function classifyTransfer(
+  index: RegistryIndex,
+  t: { from: string; to: string; at: number },
+): { class: TransferClass; version: number | null } {
   const v = versionInForce(index, t.at);
   if (!v?.listed.has(t.from.toLowerCase())) return { class: "inbound", version: v?.version ?? null };
   const to = t.to.toLowerCase();
@@ -82,4 +84,3 @@ export const explains = {
   returnLeg: (e: { txHash: string; token: string; from: string; to: string; amount: bigint }) =>
     candidateId({ txHash: e.txHash, token: e.token, from: e.to, to: e.from, amount: e.amount }),
 };
-

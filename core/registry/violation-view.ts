@@ -5,8 +5,8 @@
  */
 import { getAddress, type Hex } from "viem";
 import { z } from "zod";
+import { isoTime, tokenDecimals, toUnits } from "../reserves/units.js";
 import { addressSchema, hash32Schema, isoTimeSchema, weiSchema } from "../schema-primitives.js";
-import { isoTime, toUnits, tokenDecimals } from "../reserves/units.js";
 
 /** A violation as indexed (the `registry_violation` row). */
 export type ViolationRow = {
@@ -25,7 +25,10 @@ export type ViolationRow = {
 
 export const ViolationSchema = z.strictObject({
   id: z.string(),
-  cursor: z.string().regex(/^\d+:\d+$/).describe("<block>:<logIndex>; `after=<cursor>` resumes a listing right after this violation"),
+  cursor: z
+    .string()
+    .regex(/^\d+:\d+$/)
+    .describe("<block>:<logIndex>; `after=<cursor>` resumes a listing right after this violation"),
   token: addressSchema,
   tokenSymbol: z.string(),
   amount: z.number().describe("amount in whole tokens"),
@@ -41,7 +44,9 @@ export const ViolationSchema = z.strictObject({
 });
 export type Violation = z.infer<typeof ViolationSchema>;
 
-export const indexedHeadSchema = z.strictObject({ blockNumber: z.number().int(), timestamp: isoTimeSchema }).describe("the newest block the indexer has processed");
+export const indexedHeadSchema = z
+  .strictObject({ blockNumber: z.number().int(), timestamp: isoTimeSchema })
+  .describe("the newest block the indexer has processed");
 
 export const ViolationPageSchema = z.strictObject({
   indexedHead: indexedHeadSchema,
@@ -70,4 +75,3 @@ export function violationView(v: ViolationRow): Violation {
     registryVersion: v.registryVersion,
   };
 }
-

@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { maxRedeemableKusd, mintFee, payoutUsdc, planRedemption, redeemFee, redemptionDepth, type FeeSchedule, type PsmReserve } from "./redemption-routing.js";
+import {
+  type FeeSchedule,
+  maxRedeemableKusd,
+  mintFee,
+  type PsmReserve,
+  payoutUsdc,
+  planRedemption,
+  redeemFee,
+  redemptionDepth,
+} from "./redemption-routing.js";
 
 // The ladder the operator configured on all three PSMs (operator-repo audits/SCOPE.md): a flat
 // 10 bps, and from 50,000 / 250,000 / 1,000,000 USDC (6 decimals) 8 / 7 / 5 bps.
@@ -12,13 +21,37 @@ const FEE_TIERS = [
 
 const u = (n: number) => BigInt(Math.round(n * 1e6));
 const k = (n: number) => BigInt(n) * 10n ** 18n;
-const schedule = (version: FeeSchedule["version"]): FeeSchedule => ({ version, tiers: FEE_TIERS, swapFeeBps: SWAP_FEE_BPS, virtualPegEnabled: false, virtualPegFeeBps: 0n });
+const schedule = (version: FeeSchedule["version"]): FeeSchedule => ({
+  version,
+  tiers: FEE_TIERS,
+  swapFeeBps: SWAP_FEE_BPS,
+  virtualPegEnabled: false,
+  virtualPegFeeBps: 0n,
+});
 const live = schedule("live");
 const v1 = schedule("v1");
 const psms: PsmReserve[] = [
-  { key: "psmMint", address: "0x000000000000000000000000000000000000000a", reserveUsdc: u(600_000), canServeRedemptions: true, fees: live },
-  { key: "psmRetiredMint", address: "0x000000000000000000000000000000000000000b", reserveUsdc: u(200_000), canServeRedemptions: true, fees: schedule("v3") },
-  { key: "psmRedeemReserve", address: "0x000000000000000000000000000000000000000c", reserveUsdc: u(50_000), canServeRedemptions: true, fees: v1 },
+  {
+    key: "psmMint",
+    address: "0x000000000000000000000000000000000000000a",
+    reserveUsdc: u(600_000),
+    canServeRedemptions: true,
+    fees: live,
+  },
+  {
+    key: "psmRetiredMint",
+    address: "0x000000000000000000000000000000000000000b",
+    reserveUsdc: u(200_000),
+    canServeRedemptions: true,
+    fees: schedule("v3"),
+  },
+  {
+    key: "psmRedeemReserve",
+    address: "0x000000000000000000000000000000000000000c",
+    reserveUsdc: u(50_000),
+    canServeRedemptions: true,
+    fees: v1,
+  },
 ];
 
 describe("redemption routing (spec 2.3 redemptionDepth) with the deployed fee rules", () => {

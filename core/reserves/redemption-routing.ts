@@ -15,14 +15,40 @@
 import type { PsmVersion } from "../network/types.js";
 
 export type FeeTier = { threshold: bigint; feeBps: bigint };
-export type FeeSchedule = { version: PsmVersion; tiers: readonly FeeTier[]; swapFeeBps: bigint; virtualPegEnabled: boolean; virtualPegFeeBps: bigint };
-export type PsmReserve = { key: string; address: `0x${string}`; reserveUsdc: bigint; canServeRedemptions: boolean; fees: FeeSchedule };
-export type RedemptionLeg = { key: string; address: `0x${string}`; kusdIn: bigint; feeKusd: bigint; feeBps: number; usdcOut: bigint; tierSize: bigint };
-export type RedemptionPlan = { legs: RedemptionLeg[]; kusdRouted: bigint; shortfallKusd: bigint; sequentialTransactions: boolean };
+export type FeeSchedule = {
+  version: PsmVersion;
+  tiers: readonly FeeTier[];
+  swapFeeBps: bigint;
+  virtualPegEnabled: boolean;
+  virtualPegFeeBps: bigint;
+};
+export type PsmReserve = {
+  key: string;
+  address: `0x${string}`;
+  reserveUsdc: bigint;
+  canServeRedemptions: boolean;
+  fees: FeeSchedule;
+};
+export type RedemptionLeg = {
+  key: string;
+  address: `0x${string}`;
+  kusdIn: bigint;
+  feeKusd: bigint;
+  feeBps: number;
+  usdcOut: bigint;
+  tierSize: bigint;
+};
+export type RedemptionPlan = {
+  legs: RedemptionLeg[];
+  kusdRouted: bigint;
+  shortfallKusd: bigint;
+  sequentialTransactions: boolean;
+};
 
 const SCALE = 10n ** 12n; // kUSD wei per USDC unit
 
-const byReserve = (a: PsmReserve, b: PsmReserve) => (a.reserveUsdc < b.reserveUsdc ? -1 : a.reserveUsdc > b.reserveUsdc ? 1 : 0);
+const byReserve = (a: PsmReserve, b: PsmReserve) =>
+  a.reserveUsdc < b.reserveUsdc ? -1 : a.reserveUsdc > b.reserveUsdc ? 1 : 0;
 
 /** The size a PSM compares with its tier thresholds when it redeems `kusd`. */
 export function redeemTierSize(kusd: bigint, version: PsmVersion): bigint {
@@ -69,7 +95,15 @@ export function maxRedeemableKusd(reserveUsdc: bigint, s: FeeSchedule): bigint {
 
 function leg(psm: PsmReserve, kusdIn: bigint): RedemptionLeg {
   const { fee, bps } = redeemFee(kusdIn, psm.fees);
-  return { key: psm.key, address: psm.address, kusdIn, feeKusd: fee, feeBps: Number(bps), usdcOut: (kusdIn - fee) / SCALE, tierSize: redeemTierSize(kusdIn, psm.fees.version) };
+  return {
+    key: psm.key,
+    address: psm.address,
+    kusdIn,
+    feeKusd: fee,
+    feeBps: Number(bps),
+    usdcOut: (kusdIn - fee) / SCALE,
+    tierSize: redeemTierSize(kusdIn, psm.fees.version),
+  };
 }
 
 export function planRedemption(kusd: bigint, psms: readonly PsmReserve[]): RedemptionPlan {
@@ -93,7 +127,9 @@ export function planRedemption(kusd: bigint, psms: readonly PsmReserve[]): Redem
 /** Rules 1–2: instant capacity is the deepest single reserve; the total needs sequential transactions. */
 export function redemptionDepth(psms: readonly Pick<PsmReserve, "address" | "reserveUsdc" | "canServeRedemptions">[]) {
   const open = psms.filter((p) => p.canServeRedemptions);
-  const deepest = [...open].sort((a, b) => (a.reserveUsdc < b.reserveUsdc ? -1 : a.reserveUsdc > b.reserveUsdc ? 1 : 0)).at(-1) ?? null;
+  const deepest =
+    [...open].sort((a, b) => (a.reserveUsdc < b.reserveUsdc ? -1 : a.reserveUsdc > b.reserveUsdc ? 1 : 0)).at(-1) ??
+    null;
   const total = open.reduce((a, p) => a + p.reserveUsdc, 0n);
   return {
     instantSingleTransactionUsdc: deepest?.reserveUsdc ?? 0n,

@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import {
-  aggregateCollateralRatio, collateralUsd, outstandingKusd, pct, psmSolvencyRatio, recogniseL1Assets, solvencyStatus, vaultTvlUsd,
+  aggregateCollateralRatio,
+  collateralUsd,
+  outstandingKusd,
+  pct,
+  psmSolvencyRatio,
+  recogniseL1Assets,
+  solvencyStatus,
+  vaultTvlUsd,
 } from "./solvency-formulas.js";
 
 const k = (n: number) => BigInt(n) * 10n ** 18n;
@@ -17,11 +24,16 @@ describe("spec 2.3 solvency formulas", () => {
     expect(collateralUsd({ vaultV1TvlUsd: 80, insuranceFundUsd: 5, psmUsdc: 117.85 })).toBeCloseTo(202.85, 10);
   });
   it("rule 4: aggregate = collateral / outstanding", () => {
-    expect(aggregateCollateralRatio(204.95, 117.74)).toBeCloseTo(1.740700, 5);
+    expect(aggregateCollateralRatio(204.95, 117.74)).toBeCloseTo(1.7407, 5);
     expect(aggregateCollateralRatio(1, 0)).toBeNull();
   });
   it("vault rule 1: TVL is the four buckets at the report's ETH price", () => {
-    expect(vaultTvlUsd({ trackedOnChainEth: 1, offChainAssetsEth: 0.5, recognisedL1AssetsEth: 2, hedgingReserveEth: 0.5 }, 2_000)).toBe(8_000);
+    expect(
+      vaultTvlUsd(
+        { trackedOnChainEth: 1, offChainAssetsEth: 0.5, recognisedL1AssetsEth: 2, hedgingReserveEth: 0.5 },
+        2_000,
+      ),
+    ).toBe(8_000);
   });
   it("vault rule 2: the mirror is recognised at min(mirror, live equity) and at zero when the venue is unread", () => {
     expect(recogniseL1Assets(100, 120)).toEqual({ recognisedUsd: 100, excessUsd: 0, status: "reconciled" });

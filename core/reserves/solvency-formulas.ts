@@ -23,7 +23,12 @@ export function aggregateCollateralRatio(collateral: number, liabilities: number
   return liabilities > 0 ? collateral / liabilities : null;
 }
 
-export type VaultBuckets = { trackedOnChainEth: number; offChainAssetsEth: number; recognisedL1AssetsEth: number; hedgingReserveEth: number };
+export type VaultBuckets = {
+  trackedOnChainEth: number;
+  offChainAssetsEth: number;
+  recognisedL1AssetsEth: number;
+  hedgingReserveEth: number;
+};
 
 /** reserves.vault rule 1: tvlUSD is the sum of the four buckets at the report's ETH price. */
 export function vaultTvlUsd(b: VaultBuckets, ethPriceUsd: number): number {
@@ -45,10 +50,18 @@ export type ReconciliationStatus = (typeof RECONCILIATION)[keyof typeof RECONCIL
  * reserves.vault rule 2: the on-chain l1Assets mirror is recognised at min(mirror, live venue
  * equity); when the venue read fails, none of it is. The raw mirror is disclosed elsewhere.
  */
-export function recogniseL1Assets(mirrorUsd: number, liveVenueEquityUsd: number | null): { recognisedUsd: number; excessUsd: number | null; status: ReconciliationStatus } {
+export function recogniseL1Assets(
+  mirrorUsd: number,
+  liveVenueEquityUsd: number | null,
+): { recognisedUsd: number; excessUsd: number | null; status: ReconciliationStatus } {
   if (liveVenueEquityUsd === null) return { recognisedUsd: 0, excessUsd: null, status: RECONCILIATION.unverified };
-  if (mirrorUsd <= liveVenueEquityUsd) return { recognisedUsd: mirrorUsd, excessUsd: 0, status: RECONCILIATION.reconciled };
-  return { recognisedUsd: liveVenueEquityUsd, excessUsd: mirrorUsd - liveVenueEquityUsd, status: RECONCILIATION.capped };
+  if (mirrorUsd <= liveVenueEquityUsd)
+    return { recognisedUsd: mirrorUsd, excessUsd: 0, status: RECONCILIATION.reconciled };
+  return {
+    recognisedUsd: liveVenueEquityUsd,
+    excessUsd: mirrorUsd - liveVenueEquityUsd,
+    status: RECONCILIATION.capped,
+  };
 }
 
 /**
@@ -58,7 +71,12 @@ export function recogniseL1Assets(mirrorUsd: number, liveVenueEquityUsd: number 
  * - under-collateralised: the aggregate ratio is below 1;
  * - unknown: the deciding ratio could not be computed (a read failed, or nothing is outstanding).
  */
-export const SOLVENCY_STATUS = ["fully-backed", "backed-with-vault-collateral", "under-collateralised", "unknown"] as const;
+export const SOLVENCY_STATUS = [
+  "fully-backed",
+  "backed-with-vault-collateral",
+  "under-collateralised",
+  "unknown",
+] as const;
 export type SolvencyStatus = (typeof SOLVENCY_STATUS)[number];
 
 export function solvencyStatus(psmRatio: number | null, aggregateRatio: number | null): SolvencyStatus {

@@ -1,11 +1,15 @@
-import { describe, expect, it } from "vitest";
 import { parseEther, parseUnits } from "viem";
+import { describe, expect, it } from "vitest";
 import { buildStats, StatsSchema } from "./stats.js";
 
 const inputs = {
   blockNumber: 1234n,
   blockTimestamp: 1_780_000_000,
-  psmUsdc: { psmMint: parseUnits("600", 6), psmRetiredMint: parseUnits("300", 6), psmRedeemReserve: parseUnits("100.5", 6) },
+  psmUsdc: {
+    psmMint: parseUnits("600", 6),
+    psmRetiredMint: parseUnits("300", 6),
+    psmRedeemReserve: parseUnits("100.5", 6),
+  },
   psmKusd: [parseEther("10"), parseEther("0"), parseEther("90")],
   kusdSupply: parseEther("1100"),
   verifyVia: ["cast call …"],
@@ -14,7 +18,15 @@ const inputs = {
 describe("buildStats", () => {
   it("sums the three PSMs and subtracts the kUSD they hold from the supply (hand-computed)", () => {
     const s = buildStats(inputs);
-    expect(s).toMatchObject({ blockNumber: 1234, psmUSDCLegacy: 100.5, psmUSDCMint: 600, psmUSDCPrevMint: 300, psmUSDC: 1000.5, psmReservesUSD: 1000.5, kusdSupply: 1100 });
+    expect(s).toMatchObject({
+      blockNumber: 1234,
+      psmUSDCLegacy: 100.5,
+      psmUSDCMint: 600,
+      psmUSDCPrevMint: 300,
+      psmUSDC: 1000.5,
+      psmReservesUSD: 1000.5,
+      kusdSupply: 1100,
+    });
     // 1100 − (10 + 0 + 90) = 1000
     expect(s.kusdOutstanding).toBe(1000);
     expect(s.kusdOutstandingWei).toBe(parseEther("1000").toString());

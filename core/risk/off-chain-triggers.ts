@@ -42,21 +42,30 @@ export function offChainTriggers(i: OffChainInputs): OffChainTrigger[] {
       value: i.venue?.equityUsd ?? null,
       safe: known ? i.venue !== null : null,
       safeWhen: "read now (the venue publishes current equity only)",
-      detail: "marginSummary.accountValue of the operator's venue account, the same read as /api/por's venue; the mirror l1Assets counts at most this",
+      detail:
+        "marginSummary.accountValue of the operator's venue account, the same read as /api/por's venue; the mirror l1Assets counts at most this",
     },
     {
       id: "venue.equityAgeSeconds",
       value: equityAge,
       safe: known ? equityAge !== null && equityAge <= VENUE_EQUITY_MAX_AGE_SECONDS : null,
       safeWhen: `≤ ${VENUE_EQUITY_MAX_AGE_SECONDS}`,
-      detail: equityAge === null ? (i.venue ? "the venue's answer carries no time" : missing) : `our clock minus the venue's own time of the answer (clearinghouseState.time): ${equityAge} s`,
+      detail:
+        equityAge === null
+          ? i.venue
+            ? "the venue's answer carries no time"
+            : missing
+          : `our clock minus the venue's own time of the answer (clearinghouseState.time): ${equityAge} s`,
     },
     {
       id: "statement.ageSeconds",
       value: statementAge,
       safe: statementAge === null ? false : statementAge <= STATEMENT_MAX_AGE_SECONDS,
       safeWhen: `≤ ${STATEMENT_MAX_AGE_SECONDS}`,
-      detail: statementAge === null ? "no signed statement is published" : `the latest signed statement was signed ${statementAge} s ago (hourly; kusd-verify's default limit is ${STATEMENT_MAX_AGE_SECONDS} s)`,
+      detail:
+        statementAge === null
+          ? "no signed statement is published"
+          : `the latest signed statement was signed ${statementAge} s ago (hourly; kusd-verify's default limit is ${STATEMENT_MAX_AGE_SECONDS} s)`,
     },
   ];
 }

@@ -6,9 +6,9 @@
  */
 import type { Address } from "viem";
 import { z } from "zod";
-import { addressSchema, isoTimeSchema, notDeployedSchema, type NotDeployedRead } from "../schema-primitives.js";
-import type { ConfigGetter } from "./trigger-catalog.js";
+import { addressSchema, isoTimeSchema, type NotDeployedRead, notDeployedSchema } from "../schema-primitives.js";
 import { safeRuleFor } from "./safe-states.js";
+import type { ConfigGetter } from "./trigger-catalog.js";
 
 const TriggerSchema = z.strictObject({
   id: z.string().describe("<contractKey>.<getter>, or <contractKey>.roles.<ROLE> for a role"),
@@ -16,8 +16,14 @@ const TriggerSchema = z.strictObject({
   contract: addressSchema,
   getter: z.string().describe("the read, cast style"),
   kind: z.enum(["flag", "threshold", "constant", "role"]),
-  value: z.union([z.boolean(), z.string(), z.array(z.string())]).nullable().describe("bool, an integer as a decimal string, or a role's holders; null when the read failed"),
-  safe: z.boolean().nullable().describe("in its safe state; null when no safe state is defined or the value is unknown"),
+  value: z
+    .union([z.boolean(), z.string(), z.array(z.string())])
+    .nullable()
+    .describe("bool, an integer as a decimal string, or a role's holders; null when the read failed"),
+  safe: z
+    .boolean()
+    .nullable()
+    .describe("in its safe state; null when no safe state is defined or the value is unknown"),
   safeWhen: z.string().nullable(),
   why: z.string().nullable(),
   setBy: z.string().nullable().describe("the function that changes it"),
@@ -49,18 +55,32 @@ export type Gap = z.infer<typeof GapSchema>;
 export const RiskStatusSchema = z.strictObject({
   blockNumber: z.number().int(),
   timestamp: isoTimeSchema,
-  overall: z.enum(["ok", "attention", "unknown"]).describe("attention: a trigger is out of its safe state; unknown: none is, but a read that decides one failed"),
+  overall: z
+    .enum(["ok", "attention", "unknown"])
+    .describe("attention: a trigger is out of its safe state; unknown: none is, but a read that decides one failed"),
   summary: z.string(),
   triggers: z.strictObject({ onChain: z.array(TriggerSchema), offChain: z.array(OffChainSchema) }),
-  gaps: z.array(GapSchema).describe("getters the operator's source names that the deployed bytecode reverts on: source-vs-deployed drift, found by calling each"),
+  gaps: z
+    .array(GapSchema)
+    .describe(
+      "getters the operator's source names that the deployed bytecode reverts on: source-vs-deployed drift, found by calling each",
+    ),
   gapSource: z.string(),
   failedReads: z.array(z.string()),
-  notDeployed: notDeployedSchema.describe("contracts with no code yet at this block: they have no triggers and no gaps there"),
+  notDeployed: notDeployedSchema.describe(
+    "contracts with no code yet at this block: they have no triggers and no gaps there",
+  ),
 });
 export type RiskStatus = z.infer<typeof RiskStatusSchema>;
 
 /** A getter's trigger from its read: the safe state by name, when it is a switch. */
-export function getterTrigger(t: { contractKey: string; contract: Address; getter: ConfigGetter; value: boolean | bigint | null; verifyVia: string | null }): Trigger {
+export function getterTrigger(t: {
+  contractKey: string;
+  contract: Address;
+  getter: ConfigGetter;
+  value: boolean | bigint | null;
+  verifyVia: string | null;
+}): Trigger {
   const rule = safeRuleFor(t.contractKey, t.getter.name);
   return {
     id: `${t.contractKey}.${t.getter.name}`,
@@ -78,7 +98,16 @@ export function getterTrigger(t: { contractKey: string; contract: Address; gette
 }
 
 /** A role's trigger: its holders at the block, safe when every holder is one the rule allows. */
-export function roleTrigger(t: { contractKey: string; contract: Address; role: string; holders: string[] | null; allowed: string[]; allowedLabel: string; why: string; verifyVia: string | null }): Trigger {
+export function roleTrigger(t: {
+  contractKey: string;
+  contract: Address;
+  role: string;
+  holders: string[] | null;
+  allowed: string[];
+  allowedLabel: string;
+  why: string;
+  verifyVia: string | null;
+}): Trigger {
   const allowed = new Set(t.allowed.map((a) => a.toLowerCase()));
   return {
     id: `${t.contractKey}.roles.${t.role}`,
@@ -95,18 +124,34 @@ export function roleTrigger(t: { contractKey: string; contract: Address; role: s
   };
 }
 
-export function buildRiskStatus(i: { blockNumber: bigint; timestamp: number; onChain: Trigger[]; offChain: OffChainTrigger[]; gaps: Gap[]; gapSource: string; failedReads: string[]; notDeployed?: NotDeployedRead[] }): RiskStatus {
+export function buildRiskStatus(i: {
+  blockNumber: bigint;
+  timestamp: number;
+  onChain: Trigger[];
+  offChain: OffChainTrigger[];
+  gaps: Gap[];
+  gapSource: string;
+  failedReads: string[];
+  notDeployed?: NotDeployedRead[];
+}): RiskStatus {
   const all = [...i.onChain, ...i.offChain];
   const unsafe = all.filter((t) => t.safe === false);
-  const undecided = [...i.onChain.filter((t) => t.safeWhen !== null && t.safe === null), ...i.offChain.filter((t) => t.safe === null)];
+  const undecided = [
+    ...i.onChain.filter((t) => t.safeWhen !== null && t.safe === null),
+    ...i.offChain.filter((t) => t.safe === null),
+  ];
   const overall = unsafe.length > 0 ? "attention" : undecided.length > 0 ? "unknown" : "ok";
   const judged = all.filter((t) => t.safe !== null).length;
   const summary = [
     `${i.onChain.length} on-chain and ${i.offChain.length} off-chain triggers; ${judged} have a safe state, ${judged - unsafe.length} of them are in it.`,
-    unsafe.length ? `Out of their safe state: ${unsafe.map((t) => t.id).join(", ")}.` : "None is out of its safe state.",
+    unsafe.length
+      ? `Out of their safe state: ${unsafe.map((t) => t.id).join(", ")}.`
+      : "None is out of its safe state.",
     undecided.length ? `Undecided (a read failed): ${undecided.map((t) => t.id).join(", ")}.` : "",
     `${i.gaps.length} getter${i.gaps.length === 1 ? "" : "s"} the source names revert${i.gaps.length === 1 ? "s" : ""} on the deployed bytecode${i.gaps.length ? `: ${i.gaps.map((g) => g.id).join(", ")}` : ""}.`,
-  ].filter(Boolean).join(" ");
+  ]
+    .filter(Boolean)
+    .join(" ");
   return {
     blockNumber: Number(i.blockNumber),
     timestamp: new Date(i.timestamp * 1000).toISOString(),

@@ -16,16 +16,32 @@ export type SafeRule = {
 export const MIN_TIMELOCK_DELAY_SECONDS = 172_800n;
 
 export const SAFE_STATES: Record<string, SafeRule> = {
-  paused: { safeWhen: "false", safe: (v) => v === false, why: "a paused PSM neither mints nor redeems; a paused vault blocks withdrawals" },
-  solvencyCheckDisabled: { safeWhen: "false", safe: (v) => v === false, why: "while true the PSM skips _checkSolvency on both the mint and the redeem path" },
-  depegCheckDisabled: { safeWhen: "false", safe: (v) => v === false, why: "while true the PSM swaps at par whatever the stable's oracle price" },
+  paused: {
+    safeWhen: "false",
+    safe: (v) => v === false,
+    why: "a paused PSM neither mints nor redeems; a paused vault blocks withdrawals",
+  },
+  solvencyCheckDisabled: {
+    safeWhen: "false",
+    safe: (v) => v === false,
+    why: "while true the PSM skips _checkSolvency on both the mint and the redeem path",
+  },
+  depegCheckDisabled: {
+    safeWhen: "false",
+    safe: (v) => v === false,
+    why: "while true the PSM swaps at par whatever the stable's oracle price",
+  },
   whitelistEnabled: {
     safeWhen: "true",
     safe: (v) => v === true,
     why: "the operator's rule: no public deposits into vault v2's pre-audit bytecode (maxDeposit is 0 for anyone not whitelisted)",
     appliesTo: ["vaultV2"],
   },
-  getMinDelay: { safeWhen: `≥ ${MIN_TIMELOCK_DELAY_SECONDS}`, safe: (v) => typeof v === "bigint" && v >= MIN_TIMELOCK_DELAY_SECONDS, why: "the operator's stated 48-hour delay on administrative changes to kUSD and the PSMs" },
+  getMinDelay: {
+    safeWhen: `≥ ${MIN_TIMELOCK_DELAY_SECONDS}`,
+    safe: (v) => typeof v === "bigint" && v >= MIN_TIMELOCK_DELAY_SECONDS,
+    why: "the operator's stated 48-hour delay on administrative changes to kUSD and the PSMs",
+  },
 };
 
 export const safeRuleFor = (contractKey: string, getter: string): SafeRule | undefined => {

@@ -1,5 +1,5 @@
-import { describe, expect, it } from "vitest";
 import { parseAbi } from "viem";
+import { describe, expect, it } from "vitest";
 import { configurationGetters } from "./trigger-catalog.js";
 
 const abi = parseAbi([
@@ -33,6 +33,8 @@ describe("configurationGetters", () => {
       ["paused", "flag", "none", "pause"],
       ["stableCaps", "threshold", "stable", "setStableCap"],
     ]);
-    expect(configurationGetters(abi).find((g) => g.name === "stableCaps")?.signature).toBe("stableCaps(address)(uint256)");
+    expect(configurationGetters(abi).find((g) => g.name === "stableCaps")?.signature).toBe(
+      "stableCaps(address)(uint256)",
+    );
   });
 });

@@ -28,7 +28,9 @@ function setterOf(name: string, writable: AbiFunction[]): AbiFunction | null {
   if (aliased) return aliased;
   const lower = name.toLowerCase();
   // What may follow Y: a plural or a unit (`insuranceFundBalance` is not what `setInsuranceFund` sets).
-  const matches = writable.filter((f) => /^set[A-Z]/.test(f.name) && SUFFIXES.some((x) => lower === `${f.name.slice(3)}${x}`.toLowerCase()));
+  const matches = writable.filter(
+    (f) => /^set[A-Z]/.test(f.name) && SUFFIXES.some((x) => lower === `${f.name.slice(3)}${x}`.toLowerCase()),
+  );
   return matches[0] ?? null;
 }
 
@@ -39,7 +41,8 @@ export function configurationGetters(abi: Abi): ConfigGetter[] {
   for (const f of fns) {
     if (f.stateMutability !== "view" && f.stateMutability !== "pure") continue;
     if (f.outputs.length !== 1 || !/^(bool|u?int\d*)$/.test(f.outputs[0]!.type)) continue;
-    const arg = f.inputs.length === 0 ? "none" : f.inputs.length === 1 && f.inputs[0]!.type === "address" ? "stable" : null;
+    const arg =
+      f.inputs.length === 0 ? "none" : f.inputs.length === 1 && f.inputs[0]!.type === "address" ? "stable" : null;
     if (arg === null) continue;
     const constant = /^[A-Z][A-Z0-9_]*$/.test(f.name) && !f.name.endsWith("_ROLE") && arg === "none";
     const setter = constant ? null : setterOf(f.name, writable);

@@ -10,7 +10,13 @@ import { DAY } from "./apy-json-types.js";
 import { genesisCohort } from "./cohort.js";
 
 /** The reads the schedule cannot do without, in USD and fractions. */
-export type EscrowSchedule = { targetApy: number; tvlCapUsd: number; endsAt: number; balanceUsd: number; tvlUsd: number };
+export type EscrowSchedule = {
+  targetApy: number;
+  tvlCapUsd: number;
+  endsAt: number;
+  balanceUsd: number;
+  tvlUsd: number;
+};
 
 export type EscrowTerms = {
   /** null when any read the schedule needs failed. */
@@ -27,9 +33,22 @@ export type EscrowTerms = {
   distributionLive: boolean;
 };
 
-function scheduleOf({ targetApyBps, tvlCap, endsAt, balance, totalAssets }: EscrowInputs["reads"]): EscrowSchedule | null {
-  if (targetApyBps === null || tvlCap === null || endsAt === null || balance === null || totalAssets === null) return null;
-  return { targetApy: Number(targetApyBps) / 10_000, tvlCapUsd: toUnits(tvlCap, 18), endsAt: Number(endsAt), balanceUsd: toUnits(balance, 18), tvlUsd: toUnits(totalAssets, 18) };
+function scheduleOf({
+  targetApyBps,
+  tvlCap,
+  endsAt,
+  balance,
+  totalAssets,
+}: EscrowInputs["reads"]): EscrowSchedule | null {
+  if (targetApyBps === null || tvlCap === null || endsAt === null || balance === null || totalAssets === null)
+    return null;
+  return {
+    targetApy: Number(targetApyBps) / 10_000,
+    tvlCapUsd: toUnits(tvlCap, 18),
+    endsAt: Number(endsAt),
+    balanceUsd: toUnits(balance, 18),
+    tvlUsd: toUnits(totalAssets, 18),
+  };
 }
 
 export function escrowTerms(e: EscrowInputs, now: number, baseApy: number): EscrowTerms {
@@ -37,14 +56,34 @@ export function escrowTerms(e: EscrowInputs, now: number, baseApy: number): Escr
   const s = scheduleOf(e.reads);
   const daysLeft = s ? Math.max(0, (s.endsAt - now) / DAY) : 0;
   // Shares to kUSD at the vault's own ratio; a zero supply has no ratio.
-  const insiderUsd = insiderShares !== null && totalAssets !== null && totalSupply ? toUnits((totalAssets * insiderShares) / totalSupply, 18) : null;
+  const insiderUsd =
+    insiderShares !== null && totalAssets !== null && totalSupply
+      ? toUnits((totalAssets * insiderShares) / totalSupply, 18)
+      : null;
   return {
     schedule: s,
     daysLeft,
     baseApy,
-    rates: s ? incentiveRates({ targetApy: s.targetApy, baseApy, eligibleTvl: s.tvlUsd, tvlCap: s.tvlCapUsd, escrowBalance: s.balanceUsd, daysLeft }) : null,
+    rates: s
+      ? incentiveRates({
+          targetApy: s.targetApy,
+          baseApy,
+          eligibleTvl: s.tvlUsd,
+          tvlCap: s.tvlCapUsd,
+          escrowBalance: s.balanceUsd,
+          daysLeft,
+        })
+      : null,
     cohort: s
-      ? genesisCohort({ targetTotalApy: s.targetApy, baseApy, escrowBalanceUsd: s.balanceUsd, tvlCapUsd: s.tvlCapUsd, stakedUsd: s.tvlUsd, insiderStakedUsd: insiderUsd ?? 0, daysRemaining: daysLeft })
+      ? genesisCohort({
+          targetTotalApy: s.targetApy,
+          baseApy,
+          escrowBalanceUsd: s.balanceUsd,
+          tvlCapUsd: s.tvlCapUsd,
+          stakedUsd: s.tvlUsd,
+          insiderStakedUsd: insiderUsd ?? 0,
+          daysRemaining: daysLeft,
+        })
       : null,
     insiderUsd,
     distributionLive: e.lastYield ? now - Number(e.lastYield.timestamp) <= 8 * DAY : false,

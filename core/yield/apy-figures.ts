@@ -5,7 +5,7 @@
  */
 import { isoTime } from "../reserves/units.js";
 import { headlineApy } from "./apy-formula.js";
-import { measureFunding, type FundingMeasures } from "./apy-funding.js";
+import { type FundingMeasures, measureFunding } from "./apy-funding.js";
 import type { ApyInputs } from "./apy-inputs.js";
 import { measureRealized, type RealizedYield } from "./apy-realized.js";
 import { measureStaking, type StakingMeasures } from "./apy-staking.js";
@@ -25,6 +25,9 @@ export type ApyFigures = {
 export function computeApyFigures(i: ApyInputs): ApyFigures {
   const funding = measureFunding(i.venue);
   const staking = measureStaking(i);
-  const model = funding.annual !== null && staking.stakingYield !== null ? headlineApy({ stakingYield: staking.stakingYield, fundingAnnual: funding.annual, ...i.policy }) : null;
+  const model =
+    funding.annual !== null && staking.stakingYield !== null
+      ? headlineApy({ stakingYield: staking.stakingYield, fundingAnnual: funding.annual, ...i.policy })
+      : null;
   return { funding, staking, model, realized: measureRealized(i.sharePrices), timestamp: isoTime(i.now) };
 }

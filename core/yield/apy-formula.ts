@@ -18,7 +18,13 @@ export function carryMultiplier(l: number): number {
   return l / (l + 1);
 }
 
-export type HeadlineInputs = { stakingYield: number; fundingAnnual: number; strategyCostFraction: number; insuranceAllocation: number; protocolFee: number };
+export type HeadlineInputs = {
+  stakingYield: number;
+  fundingAnnual: number;
+  strategyCostFraction: number;
+  insuranceAllocation: number;
+  protocolFee: number;
+};
 
 /**
  * Rule 1: headline = L/(L+1) × (staking yield + trailing funding) × (1 − strategy cost)
@@ -63,7 +69,10 @@ export function smaStakingYield(observations: readonly { t: number; rate: bigint
  * 365 / days between them; null over no time or from a zero price. The realized yield of
  * /api/apy and every window of the honesty board.
  */
-export function annualizedGrowth(from: { t: number; assets: bigint }, to: { t: number; assets: bigint }): number | null {
+export function annualizedGrowth(
+  from: { t: number; assets: bigint },
+  to: { t: number; assets: bigint },
+): number | null {
   const days = (to.t - from.t) / 86_400;
   if (days <= 0 || from.assets === 0n) return null;
   return (Number(to.assets) / Number(from.assets) - 1) * (365 / days);
@@ -76,9 +85,16 @@ export const WINDOW_SLACK_DAYS = 1;
  * Rules 4 and 7: realized yield from two share prices (convertToAssets of one 1e24 share, in
  * kUSD wei) over the days between them; clamped when the history is shorter than the window.
  */
-export function realizedAnnualized(start: { t: number; assetsPerShare: bigint }, end: { t: number; assetsPerShare: bigint }, windowDays = REALIZED_WINDOW_DAYS) {
+export function realizedAnnualized(
+  start: { t: number; assetsPerShare: bigint },
+  end: { t: number; assetsPerShare: bigint },
+  windowDays = REALIZED_WINDOW_DAYS,
+) {
   const days = (end.t - start.t) / 86_400;
-  const annualized = annualizedGrowth({ t: start.t, assets: start.assetsPerShare }, { t: end.t, assets: end.assetsPerShare });
+  const annualized = annualizedGrowth(
+    { t: start.t, assets: start.assetsPerShare },
+    { t: end.t, assets: end.assetsPerShare },
+  );
   if (annualized === null) return { annualized: null, days: 0, windowClamped: true };
   // Flagged whenever the span measured is not the window: a shorter history, or no observation
   // within a day of the window's start (the nearest earlier one is older, so the span is longer).
@@ -95,12 +111,25 @@ export function sustainableApy(balance: number, tvl: number, daysLeft: number): 
  * Rule 6: what the escrow would pay to reach its target, never above what it can sustain:
  * the funds left, spread over the eligible TVL for the days left.
  */
-export function incentiveRates(i: { targetApy: number; baseApy: number; eligibleTvl: number; tvlCap: number; escrowBalance: number; daysLeft: number }) {
+export function incentiveRates(i: {
+  targetApy: number;
+  baseApy: number;
+  eligibleTvl: number;
+  tvlCap: number;
+  escrowBalance: number;
+  daysLeft: number;
+}) {
   const capBinding = i.eligibleTvl > i.tvlCap;
   const fundedTvl = Math.min(i.eligibleTvl, i.tvlCap);
   const sustainable = sustainableApy(i.escrowBalance, i.eligibleTvl, i.daysLeft);
   const wanted = Math.max(0, i.targetApy - i.baseApy) * (i.eligibleTvl > 0 ? fundedTvl / i.eligibleTvl : 0);
   const wouldPay = Math.min(wanted, sustainable);
   const dailyCost = (wouldPay * i.eligibleTvl) / 365;
-  return { capBinding, sustainableAPY: sustainable, wouldPayAPY: wouldPay, taperBinding: wanted > sustainable, runwayDays: dailyCost > 0 ? i.escrowBalance / dailyCost : null };
+  return {
+    capBinding,
+    sustainableAPY: sustainable,
+    wouldPayAPY: wouldPay,
+    taperBinding: wanted > sustainable,
+    runwayDays: dailyCost > 0 ? i.escrowBalance / dailyCost : null,
+  };
 }

@@ -10,7 +10,10 @@ import { throughCycleBandPct } from "./cohort.js";
 
 export const FramingSchema = z.strictObject({
   kind: z.literal("modeled-forward-rate"),
-  throughCycleBandPct: z.tuple([z.number(), z.number()]).nullable().describe("the headline at the 10th and 90th percentile of the window's hourly funding, in percent, low first"),
+  throughCycleBandPct: z
+    .tuple([z.number(), z.number()])
+    .nullable()
+    .describe("the headline at the 10th and 90th percentile of the window's hourly funding, in percent, low first"),
   throughCycleBasis: z.string(),
   measuredVenueBasis: z.string(),
   headline: z.string(),
@@ -24,9 +27,12 @@ export function buildFraming(i: ApyInputs, f: ApyFigures): Framing {
   const stakingYield = f.staking.stakingYield;
   return {
     kind: "modeled-forward-rate",
-    throughCycleBandPct: stakingYield === null ? null : throughCycleBandPct(f.funding.hourlyRates, { stakingYield, ...i.policy }),
-    throughCycleBasis: "the headline recomputed at the 10th and 90th percentile of the window's hourly funding, annualised",
-    measuredVenueBasis: "measuredVenue.netApyAtMeasuredRatio: the same formula at the hedge account's implied leverage instead of L",
+    throughCycleBandPct:
+      stakingYield === null ? null : throughCycleBandPct(f.funding.hourlyRates, { stakingYield, ...i.policy }),
+    throughCycleBasis:
+      "the headline recomputed at the 10th and 90th percentile of the window's hourly funding, annualised",
+    measuredVenueBasis:
+      "measuredVenue.netApyAtMeasuredRatio: the same formula at the hedge account's implied leverage instead of L",
     headline: "expectedAPY models the deployed book forward; realized is what the staking vault's share price did",
     deployedBasis: "the hedge as configured, at the model leverage L",
     withdrawnModeledTarget: "the flat 3x modeled target was withdrawn on 2026-07-28 and does not return",

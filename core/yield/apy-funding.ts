@@ -16,7 +16,9 @@ export const FundingQuoteSchema = z.strictObject({
 });
 export type FundingQuote = z.infer<typeof FundingQuoteSchema>;
 
-export const FundingRatesSchema = z.record(z.string(), FundingQuoteSchema).describe("the venues' current funding for the hedged coin, keyed by venue id");
+export const FundingRatesSchema = z
+  .record(z.string(), FundingQuoteSchema)
+  .describe("the venues' current funding for the hedged coin, keyed by venue id");
 
 export type FundingMeasures = {
   hourlyRates: readonly number[];
@@ -34,7 +36,12 @@ export function measureFunding(venue: VenueInputs): FundingMeasures {
     for (const [id, v] of venues) {
       // A venue that names no interval pays every 8 hours.
       const hours = v.fundingIntervalHours ?? 8;
-      quotes[id] = { venue: id, rate: Number(v.fundingRate), annual: annualRate(Number(v.fundingRate), hours), interval: hours === 1 ? "1h" : "8h" };
+      quotes[id] = {
+        venue: id,
+        rate: Number(v.fundingRate),
+        annual: annualRate(Number(v.fundingRate), hours),
+        interval: hours === 1 ? "1h" : "8h",
+      };
     }
   }
   return {

@@ -4,12 +4,12 @@
  * pro rata, so the figures describe the book as a whole, not any one account.
  */
 import { z } from "zod";
-import { addressSchema, verifyViaSchema, isoDateSchema, pctTextSchema } from "../schema-primitives.js";
 import { isoDate, orNull, round, toUnits } from "../reserves/units.js";
+import { addressSchema, isoDateSchema, pctTextSchema, verifyViaSchema } from "../schema-primitives.js";
 import type { EscrowTerms } from "./apy-escrow.js";
-import type { EscrowInputs } from "./apy-inputs.js";
 import type { EscrowReport } from "./apy-incentive.js";
-import { BlockNumber, fixed, Fraction, pctText } from "./apy-json-types.js";
+import type { EscrowInputs } from "./apy-inputs.js";
+import { BlockNumber, Fraction, fixed, pctText } from "./apy-json-types.js";
 
 export const GenesisCohortSchema = z.strictObject({
   active: z.boolean(),
@@ -19,7 +19,9 @@ export const GenesisCohortSchema = z.strictObject({
   targetTotalAPYPct: pctTextSchema,
   baseAPY: Fraction,
   subsidyAPY: Fraction.describe("target − base"),
-  deliveredTotalAPY: Fraction.describe("base + min(subsidy scaled by cap / book, escrow balance / book × 365 / days remaining)"),
+  deliveredTotalAPY: Fraction.describe(
+    "base + min(subsidy scaled by cap / book, escrow balance / book × 365 / days remaining)",
+  ),
   capBinding: z.boolean(),
   fundedUSD: z.number().nullable(),
   escrowAddress: addressSchema,
@@ -39,7 +41,9 @@ export const GenesisCohortSchema = z.strictObject({
   termDays: z.number(),
   endsAt: isoDateSchema,
   daysRemaining: z.int(),
-  deliveredAtBook: z.array(z.strictObject({ stakedUSD: z.number(), deliveredTotalAPYPct: pctTextSchema })).describe("deliveredTotalAPY in percent at a quarter, half, one and two times the cap"),
+  deliveredAtBook: z
+    .array(z.strictObject({ stakedUSD: z.number(), deliveredTotalAPYPct: pctTextSchema }))
+    .describe("deliveredTotalAPY in percent at a quarter, half, one and two times the cap"),
   observedAtBlock: BlockNumber,
   rpcUsed: z.string(),
   basis: z.string(),
@@ -82,7 +86,8 @@ export function buildGenesisCohort(e: EscrowInputs, t: EscrowTerms, r: EscrowRep
     deliveredAtBook: c.deliveredAtBook,
     observedAtBlock: Number(r.blockNumber),
     rpcUsed: r.commandRpcUrl,
-    basis: "delivered = base + min(target − base scaled by cap/book, escrow balance / book × 365 / days remaining); the cap is not enforced on deposits and accrual is pro rata, not per account",
+    basis:
+      "delivered = base + min(target − base scaled by cap/book, escrow balance / book × 365 / days remaining); the cap is not enforced on deposits and accrual is pro rata, not per account",
     verify: [e.verifyVia.insiderShares, e.verifyVia.yieldVestingPeriod],
   };
 }

@@ -4,17 +4,19 @@
  * the model's steps and framing (apy-framing.ts) how to read it.
  */
 import { z } from "zod";
-import { isoTimeSchema, pctTextSchema } from "../schema-primitives.js";
 import { pct } from "../reserves/solvency-formulas.js";
 import { round } from "../reserves/units.js";
-import { FUNDING_WINDOW_DAYS } from "./apy-formula.js";
+import { isoTimeSchema, pctTextSchema } from "../schema-primitives.js";
 import type { ApyFigures } from "./apy-figures.js";
+import { FUNDING_WINDOW_DAYS } from "./apy-formula.js";
 import { FundingRatesSchema, fundingRegime } from "./apy-funding.js";
 import type { ApyInputs } from "./apy-inputs.js";
 import { Fraction } from "./apy-json-types.js";
 import { LstYieldsSchema } from "./apy-staking.js";
 
-const expected = Fraction.nullable().describe("L/(L+1) × (staking yield + trailing funding) × (1 − strategy cost) × (1 − insurance allocation) × (1 − protocol fee); null when the venue or the LST rates are unknown");
+const expected = Fraction.nullable().describe(
+  "L/(L+1) × (staking yield + trailing funding) × (1 − strategy cost) × (1 − insurance allocation) × (1 − protocol fee); null when the venue or the LST rates are unknown",
+);
 
 export const HeadlineSchema = z.strictObject({
   apy: z.number().nullable().describe("expectedAPY in percent, 4 decimals"),

@@ -5,12 +5,12 @@
  * sustains. Neither is in the headline.
  */
 import { z } from "zod";
-import { addressSchema, hash32Schema, verifyViaSchema, isoDateSchema, pctTextSchema } from "../schema-primitives.js";
 import { pct } from "../reserves/solvency-formulas.js";
 import { isoDate, orNull, round, toUnits } from "../reserves/units.js";
+import { addressSchema, hash32Schema, isoDateSchema, pctTextSchema, verifyViaSchema } from "../schema-primitives.js";
 import type { EscrowTerms } from "./apy-escrow.js";
 import type { ApyInputs, EscrowInputs } from "./apy-inputs.js";
-import { BlockNumber, DAY, fixed, Fraction, pctText } from "./apy-json-types.js";
+import { BlockNumber, DAY, Fraction, fixed, pctText } from "./apy-json-types.js";
 import { fullRateToTvl } from "./cohort.js";
 
 /** Runway below which the escrow is said to need funding. */
@@ -21,11 +21,23 @@ export type EscrowReport = Pick<ApyInputs, "now" | "blockNumber" | "commandRpcUr
 
 const usd = (raw: bigint | null) => orNull(raw, (x) => toUnits(x, 18));
 
-export const LastDistributionSchema = z.strictObject({ date: isoDateSchema, amountKUSD: z.number(), txHash: hash32Schema, note: z.string() });
+export const LastDistributionSchema = z.strictObject({
+  date: isoDateSchema,
+  amountKUSD: z.number(),
+  txHash: hash32Schema,
+  note: z.string(),
+});
 
 function lastDistribution(e: EscrowInputs): z.infer<typeof LastDistributionSchema> | null {
   const y = e.lastYield;
-  return y ? { date: isoDate(Number(y.timestamp)), amountKUSD: toUnits(y.assets ?? 0n, 18), txHash: y.txHash, note: "the latest YieldDistributed on skUSD (indexed), which vests linearly" } : null;
+  return y
+    ? {
+        date: isoDate(Number(y.timestamp)),
+        amountKUSD: toUnits(y.assets ?? 0n, 18),
+        txHash: y.txHash,
+        note: "the latest YieldDistributed on skUSD (indexed), which vests linearly",
+      }
+    : null;
 }
 
 /**
@@ -43,20 +55,31 @@ export const IncentiveSchema = z.strictObject({
   label: z.string(),
   baseAPY: Fraction.describe("expectedAPY, which the escrow tops up (0 when unknown)"),
   baseAPYPct: pctTextSchema,
-  incentiveAPY: Fraction.nullable().describe("what stakers actually received: the realized skUSD yield, escrow distributions included"),
+  incentiveAPY: Fraction.nullable().describe(
+    "what stakers actually received: the realized skUSD yield, escrow distributions included",
+  ),
   incentiveAPYPct: pctTextSchema.nullable(),
   incentiveNote: z.string(),
   distributionLive: z.boolean().describe("a distribution into skUSD within the last 8 days"),
   lastVaultDistribution: LastDistributionSchema.nullable(),
   distributionNote: z.string(),
-  totalAPY: Fraction.nullable().describe("the realized skUSD yield over the window (what stakers received, base and incentive together); see totalAPYNote"),
+  totalAPY: Fraction.nullable().describe(
+    "the realized skUSD yield over the window (what stakers received, base and incentive together); see totalAPYNote",
+  ),
   totalAPYPct: pctTextSchema.nullable(),
   totalAPYNote: z.string(),
   targetTotalAPY: Fraction.nullable(),
-  fullRateToTVL: z.number().nullable().describe("the TVL up to which the balance pays the full target for the days remaining"),
-  fundedThrough: isoDateSchema.nullable().describe("the day the escrow stops paying: now + runwayDays, or endsAt when that comes first"),
+  fullRateToTVL: z
+    .number()
+    .nullable()
+    .describe("the TVL up to which the balance pays the full target for the days remaining"),
+  fundedThrough: isoDateSchema
+    .nullable()
+    .describe("the day the escrow stops paying: now + runwayDays, or endsAt when that comes first"),
   minRunwayDays: z.int(),
-  wouldPayAPY: Fraction.nullable().describe("min(what the target needs above the base, what the balance sustains over the days left); conditional"),
+  wouldPayAPY: Fraction.nullable().describe(
+    "min(what the target needs above the base, what the balance sustains over the days left); conditional",
+  ),
   wouldPayAPYPct: pctTextSchema.nullable(),
   sustainableAPY: Fraction.nullable().describe("escrow balance / eligible TVL × 365 / days left"),
   capBinding: z.boolean().nullable(),
@@ -90,17 +113,30 @@ export function buildIncentive(e: EscrowInputs, t: EscrowTerms, paid: number | n
     baseAPYPct: pctText(t.baseApy),
     incentiveAPY: paid,
     incentiveAPYPct: pct(paid),
-    incentiveNote: "incentiveAPY is what stakers actually received: the realized skUSD yield, which includes the escrow's distributions",
+    incentiveNote:
+      "incentiveAPY is what stakers actually received: the realized skUSD yield, which includes the escrow's distributions",
     distributionLive: t.distributionLive,
     lastVaultDistribution: lastDistribution(e),
-    distributionNote: t.distributionLive ? "the escrow distributed into skUSD within the last 8 days" : "no distribution into skUSD in the last 8 days",
+    distributionNote: t.distributionLive
+      ? "the escrow distributed into skUSD within the last 8 days"
+      : "no distribution into skUSD in the last 8 days",
     totalAPY: paid,
     totalAPYPct: pct(paid),
     totalAPYNote: TOTAL_APY_NOTE,
     targetTotalAPY: orNull(reads.targetApyBps, (x) => Number(x) / 10_000),
-    fullRateToTVL: schedule ? round(fullRateToTvl(schedule.balanceUsd, Math.max(0, schedule.targetApy - t.baseApy), t.daysLeft), 2) : null,
+    fullRateToTVL: schedule
+      ? round(fullRateToTvl(schedule.balanceUsd, Math.max(0, schedule.targetApy - t.baseApy), t.daysLeft), 2)
+      : null,
     // The escrow pays until its runway or its end date, whichever comes first: never past endsAt.
-    fundedThrough: rates?.runwayDays != null ? isoDate(Math.min(r.now + Math.floor(rates.runwayDays * DAY), reads.endsAt === null ? Number.POSITIVE_INFINITY : Number(reads.endsAt))) : null,
+    fundedThrough:
+      rates?.runwayDays != null
+        ? isoDate(
+            Math.min(
+              r.now + Math.floor(rates.runwayDays * DAY),
+              reads.endsAt === null ? Number.POSITIVE_INFINITY : Number(reads.endsAt),
+            ),
+          )
+        : null,
     minRunwayDays: MIN_RUNWAY_DAYS,
     wouldPayAPY: rates ? round(rates.wouldPayAPY, 8) : null,
     wouldPayAPYPct: rates ? pct(rates.wouldPayAPY) : null,
@@ -120,7 +156,8 @@ export function buildIncentive(e: EscrowInputs, t: EscrowTerms, paid: number | n
     endsAt: orNull(reads.endsAt, (x) => isoDate(Number(x))),
     observedAtBlock: Number(r.blockNumber),
     rpcUsed: r.commandRpcUrl,
-    basis: "wouldPayAPY = min(what the target needs above the base, what the escrow balance sustains over the days left); never above sustainableAPY",
+    basis:
+      "wouldPayAPY = min(what the target needs above the base, what the escrow balance sustains over the days left); never above sustainableAPY",
     verify: [e.verifyVia.targetApyBps, e.verifyVia.balance, e.verifyVia.tvlCap, e.verifyVia.totalAssets],
   };
 }

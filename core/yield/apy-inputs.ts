@@ -66,7 +66,14 @@ export type EscrowInputs = {
    * The `cast call` reproducing each read, made by the reader that did it (so a command cannot
    * drift from its read); a failed read's command shows "?".
    */
-  verifyVia: { targetApyBps: string; balance: string; tvlCap: string; totalAssets: string; insiderShares: string; yieldVestingPeriod: string };
+  verifyVia: {
+    targetApyBps: string;
+    balance: string;
+    tvlCap: string;
+    totalAssets: string;
+    insiderShares: string;
+    yieldVestingPeriod: string;
+  };
 };
 
 export type ApyInputs = {

@@ -24,8 +24,15 @@ export type MarketPeer = z.infer<typeof MarketPeerSchema>;
 export const MarketContextSchema = z.strictObject({
   available: z.boolean().describe("true when the operator configures peers (KUSD_MARKET_PEERS)"),
   peers: z.array(MarketPeerSchema),
-  comparison: z.strictObject({ basisAsymmetry: z.string(), scaleAsymmetry: z.string(), kerneRealizedNote: z.string(), howToCheck: z.string() }),
-  headline: z.strictObject({ pct: z.number().nullable(), source: z.string().nullable(), sourceNote: z.string() }).describe("the first configured peer's figure"),
+  comparison: z.strictObject({
+    basisAsymmetry: z.string(),
+    scaleAsymmetry: z.string(),
+    kerneRealizedNote: z.string(),
+    howToCheck: z.string(),
+  }),
+  headline: z
+    .strictObject({ pct: z.number().nullable(), source: z.string().nullable(), sourceNote: z.string() })
+    .describe("the first configured peer's figure"),
   sources: z.array(z.string()),
   asOf: isoTimeSchema,
   note: z.string(),
@@ -38,14 +45,20 @@ export function buildMarketContext(peers: MarketPeer[], timestamp: string): Mark
     available: peers.length > 0,
     peers,
     comparison: {
-      basisAsymmetry: "peer yields are realized trailing figures measured by an aggregator; expectedAPY is modeled forward: compare realized with realized",
+      basisAsymmetry:
+        "peer yields are realized trailing figures measured by an aggregator; expectedAPY is modeled forward: compare realized with realized",
       scaleAsymmetry: "peers run books orders of magnitude larger; carry per dollar is not scale-free",
-      kerneRealizedNote: "realized.annualized is this vault's own measured figure; /api/honesty-index measures peers the same way",
+      kerneRealizedNote:
+        "realized.annualized is this vault's own measured figure; /api/honesty-index measures peers the same way",
       howToCheck: "GET /api/honesty-index and compare realized APY over the same windows",
     },
-    headline: first ? { pct: first.apyPct, source: first.source, sourceNote: "the first configured peer, as its source publishes it" } : { pct: null, source: null, sourceNote: "no peer source configured for this deployment" },
+    headline: first
+      ? { pct: first.apyPct, source: first.source, sourceNote: "the first configured peer, as its source publishes it" }
+      : { pct: null, source: null, sourceNote: "no peer source configured for this deployment" },
     sources: peers.map((p) => p.sourceUrl),
     asOf: timestamp,
-    note: peers.length ? "peer figures are configured by the operator (KUSD_MARKET_PEERS) with their sources; they are not measured here" : "unavailable: no peer yields are configured (KUSD_MARKET_PEERS; /api/honesty-index measures peers on chain instead)",
+    note: peers.length
+      ? "peer figures are configured by the operator (KUSD_MARKET_PEERS) with their sources; they are not measured here"
+      : "unavailable: no peer yields are configured (KUSD_MARKET_PEERS; /api/honesty-index measures peers on chain instead)",
   };
 }

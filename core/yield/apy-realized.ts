@@ -4,9 +4,9 @@
  * paid, since the escrow's distributions land in that share price.
  */
 import { z } from "zod";
-import { isoTimeSchema } from "../schema-primitives.js";
 import { isoTime, round } from "../reserves/units.js";
-import { realizedAnnualized, REALIZED_WINDOW_DAYS } from "./apy-formula.js";
+import { isoTimeSchema } from "../schema-primitives.js";
+import { REALIZED_WINDOW_DAYS, realizedAnnualized } from "./apy-formula.js";
 import type { ApyInputs } from "./apy-inputs.js";
 import { BlockNumber, Fraction } from "./apy-json-types.js";
 
@@ -15,7 +15,10 @@ export type RealizedYield = ReturnType<typeof realizedAnnualized>;
 /** Null when skUSD has no share price yet. */
 export function measureRealized({ latest, windowStart }: ApyInputs["sharePrices"]): RealizedYield | null {
   if (!latest || !windowStart) return null;
-  return realizedAnnualized({ t: Number(windowStart.timestamp), assetsPerShare: windowStart.assetsPerShare }, { t: Number(latest.timestamp), assetsPerShare: latest.assetsPerShare });
+  return realizedAnnualized(
+    { t: Number(windowStart.timestamp), assetsPerShare: windowStart.assetsPerShare },
+    { t: Number(latest.timestamp), assetsPerShare: latest.assetsPerShare },
+  );
 }
 
 /** The annualized yield when known: what stakers were actually paid. */
@@ -23,9 +26,15 @@ export const paidApy = (realized: RealizedYield | null): number | null => realiz
 
 export const RealizedSchema = z.strictObject({
   available: z.boolean(),
-  annualized: Fraction.nullable().describe("(share price now / share price at the window's start − 1) × 365 / days between them"),
+  annualized: Fraction.nullable().describe(
+    "(share price now / share price at the window's start − 1) × 365 / days between them",
+  ),
   windowDays: z.int(),
-  windowClamped: z.boolean().describe("true when the span measured (measuredDays) differs from windowDays by more than a day: the history is shorter, or the nearest observation before the window's start is older"),
+  windowClamped: z
+    .boolean()
+    .describe(
+      "true when the span measured (measuredDays) differs from windowDays by more than a day: the history is shorter, or the nearest observation before the window's start is older",
+    ),
   measuredDays: z.number().nullable(),
   asOf: isoTimeSchema.nullable().describe("the latest share price's time"),
   fromBlock: BlockNumber.nullable(),
@@ -35,7 +44,10 @@ export const RealizedSchema = z.strictObject({
 });
 export type Realized = z.infer<typeof RealizedSchema>;
 
-export function buildRealized(realized: RealizedYield | null, { latest, windowStart }: ApyInputs["sharePrices"]): Realized {
+export function buildRealized(
+  realized: RealizedYield | null,
+  { latest, windowStart }: ApyInputs["sharePrices"],
+): Realized {
   return {
     available: realized !== null && realized.annualized !== null,
     annualized: realized?.annualized == null ? null : round(realized.annualized, 8),

@@ -34,7 +34,13 @@ export function fixture(): ApyInputs {
     policy: { strategyCostFraction: 0.1, insuranceAllocation: 0.1, protocolFee: 0, feePhase: "genesis" },
     lsts: {
       wstETH: { kind: "rate-event", address: ADDR.wstETH, startBlock: 1 },
-      cbETH: { kind: "exchange-rate-feed", address: ADDR.cbETH, startBlock: 1, intervalBlocks: 300, feed: { address: ADDR.cbETH, description: "cbETH / ETH exchange rate", decimals: 18, source: "test" } },
+      cbETH: {
+        kind: "exchange-rate-feed",
+        address: ADDR.cbETH,
+        startBlock: 1,
+        intervalBlocks: 300,
+        feed: { address: ADDR.cbETH, description: "cbETH / ETH exchange rate", decimals: 18, source: "test" },
+      },
       rETH: { kind: "rate-event", address: ADDR.wstETH, startBlock: 1 },
     },
     venue: {
@@ -46,7 +52,13 @@ export function fixture(): ApyInputs {
       // Mean 0.10 / 8760 an hour; the 10th and 90th percentiles are 0.06 and 0.14 a year.
       hourlyFundingRates: [0.05 / 8760, 0.15 / 8760],
       predicted: [
-        ["ETH", [["HlPerp", { fundingRate: "0.00001", fundingIntervalHours: 1 }], ["BinPerp", { fundingRate: "0.0001" }]]],
+        [
+          "ETH",
+          [
+            ["HlPerp", { fundingRate: "0.00001", fundingIntervalHours: 1 }],
+            ["BinPerp", { fundingRate: "0.0001" }],
+          ],
+        ],
         ["BTC", [["HlPerp", { fundingRate: "0.5", fundingIntervalHours: 1 }]]],
       ],
       hedgeAccount: { equityUsd: 100_000, notionalUsd: 250_000, positions: [{ size: -100 }] },
@@ -81,7 +93,14 @@ export function fixture(): ApyInputs {
         totalSupply: 500_000n * E24,
       },
       lastYield: { timestamp: at(2), assets: 500n * E18, txHash: YIELD_TX },
-      verifyVia: { targetApyBps: "cmd targetApyBps", balance: "cmd balance", tvlCap: "cmd tvlCap", totalAssets: "cmd totalAssets", insiderShares: "cmd insiderShares", yieldVestingPeriod: "cmd yieldVestingPeriod" },
+      verifyVia: {
+        targetApyBps: "cmd targetApyBps",
+        balance: "cmd balance",
+        tvlCap: "cmd tvlCap",
+        totalAssets: "cmd totalAssets",
+        insiderShares: "cmd insiderShares",
+        yieldVestingPeriod: "cmd yieldVestingPeriod",
+      },
     },
     marketPeers: [],
   };
@@ -90,5 +109,8 @@ export function fixture(): ApyInputs {
 /** The same world with the venue unreadable, as the reader records it. */
 export function venueDown(): ApyInputs {
   const i = fixture();
-  return { ...i, venue: { ...i.venue, error: "venue answered 500", hourlyFundingRates: [], predicted: [], hedgeAccount: null } };
+  return {
+    ...i,
+    venue: { ...i.venue, error: "venue answered 500", hourlyFundingRates: [], predicted: [], hedgeAccount: null },
+  };
 }

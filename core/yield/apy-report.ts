@@ -8,8 +8,8 @@ import { z } from "zod";
 import { round } from "../reserves/units.js";
 import { escrowTerms } from "./apy-escrow.js";
 import { computeApyFigures } from "./apy-figures.js";
-import { buildGenesisCohort, GenesisCohortSchema } from "./apy-genesis-cohort.js";
 import { buildFraming, FramingSchema } from "./apy-framing.js";
+import { buildGenesisCohort, GenesisCohortSchema } from "./apy-genesis-cohort.js";
 import { buildHeadline, HeadlineSchema } from "./apy-headline.js";
 import { buildIncentive, IncentiveSchema } from "./apy-incentive.js";
 import type { ApyInputs } from "./apy-inputs.js";
@@ -30,9 +30,14 @@ export const ApyReportSchema = z
     venueLeverage: VenueLeverageSchema,
     measuredVenue: MeasuredVenueSchema,
     incentive: IncentiveSchema.nullable().describe("null when the deployment has no incentive escrow"),
-    genesisCohort: GenesisCohortSchema.nullable().describe("null without an escrow or when its schedule could not be read"),
+    genesisCohort: GenesisCohortSchema.nullable().describe(
+      "null without an escrow or when its schedule could not be read",
+    ),
   })
-  .meta({ description: "The yield report (spec 2.4): the modeled forward APY of the deployed book, its inputs, the realized yield and the incentive escrow." });
+  .meta({
+    description:
+      "The yield report (spec 2.4): the modeled forward APY of the deployed book, its inputs, the realized yield and the incentive escrow.",
+  });
 export type ApyReport = z.infer<typeof ApyReportSchema>;
 
 /** The escrow's two sections; both null when the deployment has none. */

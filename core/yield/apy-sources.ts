@@ -4,13 +4,14 @@
  */
 import { z } from "zod";
 import { round } from "../reserves/units.js";
-import { FUNDING_WINDOW_DAYS } from "./apy-formula.js";
 import type { ApyFigures } from "./apy-figures.js";
+import { FUNDING_WINDOW_DAYS } from "./apy-formula.js";
 import type { ApyInputs } from "./apy-inputs.js";
 import { Fraction } from "./apy-json-types.js";
 import { stakingSourceText } from "./apy-staking.js";
 
-const modelFigure = (digits: number) => z.number().nullable().describe(`null when the headline is unknown; ${digits} decimals`);
+const modelFigure = (digits: number) =>
+  z.number().nullable().describe(`null when the headline is unknown; ${digits} decimals`);
 
 export const SourcesSchema = z.strictObject({
   stakingYield: Fraction.nullable(),

@@ -8,7 +8,9 @@ import { smaStakingYield } from "./apy-formula.js";
 import type { ApyInputs } from "./apy-inputs.js";
 import { DAY, Fraction } from "./apy-json-types.js";
 
-export const LstYieldsSchema = z.record(z.string(), Fraction.nullable()).describe("keyed by LST symbol: its 7-day SMA staking yield; null with fewer than two observations in the window");
+export const LstYieldsSchema = z
+  .record(z.string(), Fraction.nullable())
+  .describe("keyed by LST symbol: its 7-day SMA staking yield; null with fewer than two observations in the window");
 
 export type StakingMeasures = { lstYields: Record<string, number | null>; stakingYield: number | null };
 
@@ -17,7 +19,9 @@ export function measureStaking({ lsts, lstRates, now }: Pick<ApyInputs, "lsts" |
   const from = now - 7 * DAY - DAY / 2;
   const lstYields: Record<string, number | null> = {};
   for (const symbol of Object.keys(lsts)) {
-    const obs = lstRates.filter((r) => r.symbol === symbol && Number(r.timestamp) >= from).map((r) => ({ t: Number(r.timestamp), rate: r.rate }));
+    const obs = lstRates
+      .filter((r) => r.symbol === symbol && Number(r.timestamp) >= from)
+      .map((r) => ({ t: Number(r.timestamp), rate: r.rate }));
     lstYields[symbol] = smaStakingYield(obs);
   }
   const known = Object.values(lstYields).filter((x): x is number => x !== null);
@@ -27,7 +31,9 @@ export function measureStaking({ lsts, lstRates, now }: Pick<ApyInputs, "lsts" |
 /** Where each LST's rate comes from, for sources.stakingSource. */
 export function stakingSourceText(lsts: ApyInputs["lsts"]): string {
   const each = Object.entries(lsts).map(([symbol, l]) =>
-    l.kind === "rate-event" ? `${symbol}: indexed ExchangeRateUpdated of ${l.address}` : `${symbol}: indexed updates of the ${l.feed.description} feed ${l.address} (latestRoundData, read every ${l.intervalBlocks} blocks)`,
+    l.kind === "rate-event"
+      ? `${symbol}: indexed ExchangeRateUpdated of ${l.address}`
+      : `${symbol}: indexed updates of the ${l.feed.description} feed ${l.address} (latestRoundData, read every ${l.intervalBlocks} blocks)`,
   );
   return each.join("; ") || "no LST configured";
 }

@@ -8,14 +8,26 @@ describe("venue sections", () => {
   it("measures the implied leverage: 250,000 short / 100,000 equity = 2.5, reconciling with L = 2.5", () => {
     const i = fixture();
     const f = computeApyFigures(i);
-    expect(buildVenueLeverage(i, f)).toMatchObject({ modelWouldTransmit: 2.5, venueConfigured: 2.5, reconciles: true, transmittedByEngine: null, priorVenueDefault: null });
+    expect(buildVenueLeverage(i, f)).toMatchObject({
+      modelWouldTransmit: 2.5,
+      venueConfigured: 2.5,
+      reconciles: true,
+      transmittedByEngine: null,
+      priorVenueDefault: null,
+    });
     expect(buildVenueLeverage(i, f).verify).toBe(
       `curl -s -X POST http://venue.test/info -H 'content-type: application/json' -d '{"type":"clearinghouseState","user":"0x1111111111111111111111111111111111111111"}'`,
     );
     // 2.5/3.5 = 0.714286; at the measured 2.5 the headline is the model's own 0.081.
     expect(buildMeasuredVenue(i, f)).toMatchObject({
-      available: true, shortNotionalUsd: 250_000, equityUsd: 100_000, impliedLeverage: 2.5, impliedCarryMultiplier: 0.714286,
-      shortNotionalEth: 100, netApyAtMeasuredRatio: 0.081, asOf: "2027-01-15T08:00:00.000Z",
+      available: true,
+      shortNotionalUsd: 250_000,
+      equityUsd: 100_000,
+      impliedLeverage: 2.5,
+      impliedCarryMultiplier: 0.714286,
+      shortNotionalEth: 100,
+      netApyAtMeasuredRatio: 0.081,
+      asOf: "2027-01-15T08:00:00.000Z",
     });
   });
 
@@ -30,19 +42,40 @@ describe("venue sections", () => {
   it("leaves venueConfigured and reconciles null when the venue is unreadable", () => {
     const i = venueDown();
     const f = computeApyFigures(i);
-    expect(buildVenueLeverage(i, f)).toMatchObject({ modelWouldTransmit: null, venueConfigured: null, reconciles: null, note: "venue read failed: venue answered 500" });
+    expect(buildVenueLeverage(i, f)).toMatchObject({
+      modelWouldTransmit: null,
+      venueConfigured: null,
+      reconciles: null,
+      note: "venue read failed: venue answered 500",
+    });
     expect(buildMeasuredVenue(i, f)).toEqual({
-      available: false, shortNotionalUsd: null, equityUsd: null, impliedLeverage: null, impliedCarryMultiplier: null, shortNotionalEth: null,
-      netApyAtMeasuredRatio: null, note: "venue read failed: venue answered 500", asOf: null,
+      available: false,
+      shortNotionalUsd: null,
+      equityUsd: null,
+      impliedLeverage: null,
+      impliedCarryMultiplier: null,
+      shortNotionalEth: null,
+      netApyAtMeasuredRatio: null,
+      note: "venue read failed: venue answered 500",
+      asOf: null,
       source: "http://venue.test/info clearinghouseState(0x1111111111111111111111111111111111111111)",
     });
   });
 
   it("says not configured when there is no venue", () => {
     const i = fixture();
-    i.venue = { ...i.venue, url: null, error: "venue not configured", hourlyFundingRates: [], predicted: [], hedgeAccount: null };
+    i.venue = {
+      ...i.venue,
+      url: null,
+      error: "venue not configured",
+      hourlyFundingRates: [],
+      predicted: [],
+      hedgeAccount: null,
+    };
     const f = computeApyFigures(i);
     expect(buildVenueLeverage(i, f).verify).toBeNull();
-    expect(buildMeasuredVenue(i, f).source).toBe("no venue clearinghouseState(0x1111111111111111111111111111111111111111)");
+    expect(buildMeasuredVenue(i, f).source).toBe(
+      "no venue clearinghouseState(0x1111111111111111111111111111111111111111)",
+    );
   });
 });

@@ -4,8 +4,8 @@
  * only, so an unreadable venue leaves these null, never guessed.
  */
 import { z } from "zod";
-import { isoTimeSchema } from "../schema-primitives.js";
 import { round } from "../reserves/units.js";
+import { isoTimeSchema } from "../schema-primitives.js";
 import type { ApyFigures } from "./apy-figures.js";
 import type { ApyInputs, VenueInputs } from "./apy-inputs.js";
 import { Fraction } from "./apy-json-types.js";
@@ -24,7 +24,10 @@ export const VenueLeverageSchema = z.strictObject({
   transmittedByEngine: z.null(),
   priorVenueDefault: z.null(),
   marginSizingAutomated: z.literal(false),
-  venueConfigured: z.number().nullable().describe("the hedge account's implied leverage (short notional / equity); null when the venue cannot be read"),
+  venueConfigured: z
+    .number()
+    .nullable()
+    .describe("the hedge account's implied leverage (short notional / equity); null when the venue cannot be read"),
   reconciles: z.boolean().nullable().describe("venueConfigured within 25 % of L; null when either is unknown"),
   note: z.string(),
   verify: z.string().nullable().describe("the venue request that returns the hedge account"),
@@ -42,9 +45,14 @@ export function buildVenueLeverage(i: ApyInputs, f: ApyFigures): VenueLeverage {
     priorVenueDefault: null,
     marginSizingAutomated: false,
     venueConfigured: venue.error === null && implied !== null ? round(implied, 4) : null,
-    reconciles: venue.error === null && implied !== null && h ? Math.abs(implied - h.leverage) / h.leverage <= 0.25 : null,
-    note: venue.error ? `venue read failed: ${venue.error}` : "venueConfigured is the implied leverage (short notional / equity) of the hedge account; reconciles when within 25 % of the model's L",
-    verify: venue.url ? `curl -s -X POST ${venue.url} -H 'content-type: application/json' -d '{"type":"clearinghouseState","user":"${venue.account}"}'` : null,
+    reconciles:
+      venue.error === null && implied !== null && h ? Math.abs(implied - h.leverage) / h.leverage <= 0.25 : null,
+    note: venue.error
+      ? `venue read failed: ${venue.error}`
+      : "venueConfigured is the implied leverage (short notional / equity) of the hedge account; reconciles when within 25 % of the model's L",
+    verify: venue.url
+      ? `curl -s -X POST ${venue.url} -H 'content-type: application/json' -d '{"type":"clearinghouseState","user":"${venue.account}"}'`
+      : null,
   };
 }
 
@@ -75,8 +83,13 @@ export function buildMeasuredVenue(i: ApyInputs, f: ApyFigures): MeasuredVenue {
     impliedLeverage: implied === null ? null : round(implied, 4),
     impliedCarryMultiplier: implied === null ? null : round(implied / (implied + 1), 6),
     shortNotionalEth: account ? round(Math.abs(account.positions[0]?.size ?? 0), 6) : null,
-    netApyAtMeasuredRatio: implied !== null && funding !== null && stakingYield !== null ? round(netApyAtLeverage(implied, { stakingYield, fundingAnnual: funding, ...i.policy }), 8) : null,
-    note: account ? "the hedge account as the venue reports it now" : `venue read failed: ${venue.error ?? "not configured"}`,
+    netApyAtMeasuredRatio:
+      implied !== null && funding !== null && stakingYield !== null
+        ? round(netApyAtLeverage(implied, { stakingYield, fundingAnnual: funding, ...i.policy }), 8)
+        : null,
+    note: account
+      ? "the hedge account as the venue reports it now"
+      : `venue read failed: ${venue.error ?? "not configured"}`,
     asOf: account ? f.timestamp : null,
     source: `${venue.url ?? "no venue"} clearinghouseState(${venue.account})`,
   };

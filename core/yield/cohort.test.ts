@@ -1,7 +1,14 @@
 /** The through-cycle band, the genesis cohort and the incentive schedule, with hand numbers. */
 import { describe, expect, it } from "vitest";
-import { deliveredTotalApy, fullRateToTvl, genesisCohort, netApyAtLeverage, quantile, throughCycleBandPct } from "./cohort.js";
 import { headlineApy } from "./apy-formula.js";
+import {
+  deliveredTotalApy,
+  fullRateToTvl,
+  genesisCohort,
+  netApyAtLeverage,
+  quantile,
+  throughCycleBandPct,
+} from "./cohort.js";
 
 const base = { stakingYield: 0.03, strategyCostFraction: 0.1, insuranceAllocation: 0.1, protocolFee: 0 };
 
@@ -20,7 +27,15 @@ describe("through-cycle band", () => {
 });
 
 describe("genesis cohort", () => {
-  const i = { targetTotalApy: 0.12, baseApy: 0.05, escrowBalanceUsd: 20_000, tvlCapUsd: 1_000_000, stakedUsd: 500_000, insiderStakedUsd: 300_000, daysRemaining: 73 };
+  const i = {
+    targetTotalApy: 0.12,
+    baseApy: 0.05,
+    escrowBalanceUsd: 20_000,
+    tvlCapUsd: 1_000_000,
+    stakedUsd: 500_000,
+    insiderStakedUsd: 300_000,
+    daysRemaining: 73,
+  };
   it("delivers the target while the escrow carries it, less when it cannot", () => {
     // affordable = 20,000 / 500,000 × 365/73 = 0.2 ≥ 0.07 wanted → 0.12.
     expect(deliveredTotalApy(i)).toBeCloseTo(0.12, 12);
@@ -29,7 +44,13 @@ describe("genesis cohort", () => {
   });
   it("seats up to the cap and splits insider from external stake", () => {
     const c = genesisCohort(i);
-    expect(c).toMatchObject({ seatedUSD: 500_000, roomUSD: 500_000, filled: false, capBinding: false, externalStakedUSD: 200_000 });
+    expect(c).toMatchObject({
+      seatedUSD: 500_000,
+      roomUSD: 500_000,
+      filled: false,
+      capBinding: false,
+      externalStakedUSD: 200_000,
+    });
     expect(c.termCostUSD).toBeCloseTo(0.07 * 500_000 * (73 / 365), 6);
     expect(c.deliveredAtBook.map((b) => b.stakedUSD)).toEqual([250_000, 500_000, 1_000_000, 2_000_000]);
   });

@@ -4,7 +4,7 @@
  * schedule figures. Inputs in USD / fractions; nothing here reads anything.
  */
 import { pct } from "../reserves/solvency-formulas.js";
-import { headlineApy, sustainableApy, type HeadlineInputs } from "./apy-formula.js";
+import { type HeadlineInputs, headlineApy, sustainableApy } from "./apy-formula.js";
 
 /** Quantile of a sample (linear between order statistics); null when empty. */
 export function quantile(xs: readonly number[], q: number): number | null {
@@ -20,7 +20,10 @@ export function quantile(xs: readonly number[], q: number): number | null {
  * The headline across the funding cycle: recomputed with the 10th and 90th percentile of the
  * window's hourly funding (annualised), everything else equal; in percent, low first.
  */
-export function throughCycleBandPct(hourlyRates: readonly number[], base: Omit<HeadlineInputs, "fundingAnnual">): [number, number] | null {
+export function throughCycleBandPct(
+  hourlyRates: readonly number[],
+  base: Omit<HeadlineInputs, "fundingAnnual">,
+): [number, number] | null {
   const lo = quantile(hourlyRates, 0.1);
   const hi = quantile(hourlyRates, 0.9);
   if (lo === null || hi === null) return null;

@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { BEFORE, FUNDING, R1, R2, R3, R4, R5, rec } from "./hedge-ledger.fixture.js";
-import { annualisedOnNotional, buildDenominator, DENOMINATOR_BASIS, notionalHoursPerRecord, recordHours } from "./hedge-ledger-denominator.js";
+import {
+  annualisedOnNotional,
+  buildDenominator,
+  DENOMINATOR_BASIS,
+  notionalHoursPerRecord,
+  recordHours,
+} from "./hedge-ledger-denominator.js";
 import { LedgerDenominatorSchema } from "./hedge-ledger-schema.js";
 
 describe("rule 4: annualisedOnNotional = fundingUsd / notionalHoursUsd × 8760", () => {

@@ -20,7 +20,9 @@ export const derivableNotional = (r: FundingPayment): boolean => r.fundingRate !
 
 /** The mark price a derivable record implies: |usdc| / (|rate| × hours × |szi|). */
 const impliedPrice = (r: FundingPayment): number | null =>
-  derivableNotional(r) && r.szi !== 0 ? Math.abs(r.usdc) / (Math.abs(r.fundingRate) * recordHours(r) * Math.abs(r.szi)) : null;
+  derivableNotional(r) && r.szi !== 0
+    ? Math.abs(r.usdc) / (Math.abs(r.fundingRate) * recordHours(r) * Math.abs(r.szi))
+    : null;
 
 /**
  * Notional-hours per record, in time order. A zero-rate (or zero-payment) record still held the

@@ -30,7 +30,12 @@ export const inWindow = <T extends { time: number }>(xs: readonly T[], sinceMs: 
   xs.filter((x) => x.time >= sinceMs && x.time <= untilMs);
 
 /** Rule 3: one bucket per UTC month since `sinceMs`, each record in the month of its own time. */
-export function bucketByMonth(funding: readonly FundingPayment[], fills: readonly Fill[], sinceMs: number, untilMs: number): LedgerMonth[] {
+export function bucketByMonth(
+  funding: readonly FundingPayment[],
+  fills: readonly Fill[],
+  sinceMs: number,
+  untilMs: number,
+): LedgerMonth[] {
   const f = inWindow(funding, sinceMs, untilMs);
   const x = inWindow(fills, sinceMs, untilMs);
   return monthKeys(sinceMs, untilMs).map((month) => ({

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { LEDGER_SINCE_MS } from "./hedge-ledger.js";
 import { SRC, UNTIL } from "./hedge-ledger.fixture.js";
+import { LEDGER_SINCE_MS } from "./hedge-ledger.js";
 import { METHODOLOGY, replayRequests } from "./hedge-ledger-replay.js";
 import { LedgerReplaySchema } from "./hedge-ledger-schema.js";
 
@@ -15,9 +15,15 @@ describe("the replay requests", () => {
   it("are the exact POST /info bodies over the window, as curl commands", () => {
     const r = replayRequests(SRC);
     expect(r.userFunding).toContain(`curl -s -X POST http://venue.test/info`);
-    expect(r.userFunding).toContain(`'{"type":"userFunding","user":"${SRC.account}","startTime":${LEDGER_SINCE_MS},"endTime":${UNTIL}}'`);
-    expect(r.userFills).toContain(`'{"type":"userFillsByTime","user":"${SRC.account}","startTime":${LEDGER_SINCE_MS},"endTime":${UNTIL}}'`);
-    expect(r.fundingHistory).toContain(`'{"type":"fundingHistory","coin":"ETH","startTime":${LEDGER_SINCE_MS},"endTime":${UNTIL}}'`);
+    expect(r.userFunding).toContain(
+      `'{"type":"userFunding","user":"${SRC.account}","startTime":${LEDGER_SINCE_MS},"endTime":${UNTIL}}'`,
+    );
+    expect(r.userFills).toContain(
+      `'{"type":"userFillsByTime","user":"${SRC.account}","startTime":${LEDGER_SINCE_MS},"endTime":${UNTIL}}'`,
+    );
+    expect(r.fundingHistory).toContain(
+      `'{"type":"fundingHistory","coin":"ETH","startTime":${LEDGER_SINCE_MS},"endTime":${UNTIL}}'`,
+    );
     expect(r.writeup).toMatch(/500/);
     expect(LedgerReplaySchema.parse(r)).toEqual(r);
   });

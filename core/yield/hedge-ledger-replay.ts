@@ -27,11 +27,29 @@ export function replayRequests(src: LedgerSource): LedgerReplay {
     "fundingUsd = Σ delta.usdc (signed, + received); positionHours = Σ (delta.nSamples ?? 1); notionalHoursUsd = Σ |delta.usdc / delta.fundingRate|; " +
     "feesUsd = Σ fee and closedPnlUsd = Σ closedPnl over the fills; bucket each record by the UTC month of its time. " +
     "fundingHistory gives the venue's public hourly rates over the same window, to check the account's rates against.";
-  if (src.infoUrl === null) return { userFunding: null, userFills: null, fundingHistory: null, writeup: `No venue URL is configured. ${writeup}` };
+  if (src.infoUrl === null)
+    return {
+      userFunding: null,
+      userFills: null,
+      fundingHistory: null,
+      writeup: `No venue URL is configured. ${writeup}`,
+    };
   return {
-    userFunding: curl(src.infoUrl, { type: "userFunding", user: src.account, ...range }, "funding payments, delta.usdc signed (+ received)"),
-    userFills: curl(src.infoUrl, { type: "userFillsByTime", user: src.account, ...range }, "fills, newest first within a page: fee, closedPnl"),
-    fundingHistory: curl(src.infoUrl, { type: "fundingHistory", coin: src.coin, ...range }, "the venue's hourly funding rates for the hedged coin"),
+    userFunding: curl(
+      src.infoUrl,
+      { type: "userFunding", user: src.account, ...range },
+      "funding payments, delta.usdc signed (+ received)",
+    ),
+    userFills: curl(
+      src.infoUrl,
+      { type: "userFillsByTime", user: src.account, ...range },
+      "fills, newest first within a page: fee, closedPnl",
+    ),
+    fundingHistory: curl(
+      src.infoUrl,
+      { type: "fundingHistory", coin: src.coin, ...range },
+      "the venue's hourly funding rates for the hedged coin",
+    ),
     writeup,
   };
 }

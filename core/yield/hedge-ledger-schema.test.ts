@@ -13,15 +13,22 @@ describe("the hedge ledger's parts of the published shape", () => {
 
   it("totals are the sums, or all null when the venue could not be read", () => {
     expect(LedgerTotalsSchema.safeParse(sums).success).toBe(true);
-    expect(LedgerTotalsSchema.safeParse(Object.fromEntries(Object.keys(sums).map((k) => [k, null]))).success).toBe(true);
+    expect(LedgerTotalsSchema.safeParse(Object.fromEntries(Object.keys(sums).map((k) => [k, null]))).success).toBe(
+      true,
+    );
     expect(LedgerTotalsSchema.safeParse({ ...sums, profitUsd: 1 }).success).toBe(false);
   });
 
   it("the venue read is either its pages or why it failed", () => {
     expect(VenueReadStatusSchema.safeParse({ ok: true, pages: { userFunding: 1, userFills: 2 } }).success).toBe(true);
-    expect(VenueReadStatusSchema.safeParse({ ok: false, reason: "venue answered 500", status: 500, request: "userFunding" }).success).toBe(true);
+    expect(
+      VenueReadStatusSchema.safeParse({ ok: false, reason: "venue answered 500", status: 500, request: "userFunding" })
+        .success,
+    ).toBe(true);
     expect(VenueReadStatusSchema.safeParse({ ok: false, reason: "no venue URL is configured" }).success).toBe(true);
     expect(VenueReadStatusSchema.safeParse({ ok: false }).success).toBe(false);
-    expect(VenueReadStatusSchema.safeParse({ ok: true, pages: { userFunding: 1, userFills: 2 }, reason: "x" }).success).toBe(false);
+    expect(
+      VenueReadStatusSchema.safeParse({ ok: true, pages: { userFunding: 1, userFills: 2 }, reason: "x" }).success,
+    ).toBe(false);
   });
 });

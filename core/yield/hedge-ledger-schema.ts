@@ -43,7 +43,10 @@ export const LedgerSumsSchema = z.strictObject({
 export type LedgerSums = z.infer<typeof LedgerSumsSchema>;
 
 export const LedgerMonthSchema = z.strictObject({
-  month: z.string().regex(/^\d{4}-\d{2}$/).describe("UTC month, YYYY-MM"),
+  month: z
+    .string()
+    .regex(/^\d{4}-\d{2}$/)
+    .describe("UTC month, YYYY-MM"),
   ...LedgerSumsSchema.shape,
 });
 export type LedgerMonth = z.infer<typeof LedgerMonthSchema>;
@@ -64,11 +67,26 @@ export type LedgerTotals = z.infer<typeof LedgerTotalsSchema>;
 export const LedgerDenominatorSchema = z
   .strictObject({
     fundingRecords: z.number().int().nullable().describe("funding records in the window"),
-    positionHours: z.number().nullable().describe("Σ nSamples per funding record (1 when absent), never the record count"),
-    notionalHoursUsd: z.number().nullable().describe("Σ |szi| × price × hours per record, derived as |usdc / fundingRate|; null when no record implies a price"),
+    positionHours: z
+      .number()
+      .nullable()
+      .describe("Σ nSamples per funding record (1 when absent), never the record count"),
+    notionalHoursUsd: z
+      .number()
+      .nullable()
+      .describe(
+        "Σ |szi| × price × hours per record, derived as |usdc / fundingRate|; null when no record implies a price",
+      ),
     timeWeightedNotionalUsd: z.number().nullable().describe("notionalHoursUsd / positionHours"),
-    annualisedOnNotional: z.number().nullable().describe("fundingUsd / notionalHoursUsd × 8760, a fraction on the scale of expectedAPY"),
-    zeroRateRecords: z.number().int().nullable().describe("records whose rate or payment is zero (valued at the nearest implied price)"),
+    annualisedOnNotional: z
+      .number()
+      .nullable()
+      .describe("fundingUsd / notionalHoursUsd × 8760, a fraction on the scale of expectedAPY"),
+    zeroRateRecords: z
+      .number()
+      .int()
+      .nullable()
+      .describe("records whose rate or payment is zero (valued at the nearest implied price)"),
     basis: z.string().describe("how the denominator is computed"),
   })
   .describe("the funding carry's denominator; every figure null when the venue could not be read");
@@ -76,9 +94,15 @@ export type LedgerDenominator = z.infer<typeof LedgerDenominatorSchema>;
 
 export const LedgerReplaySchema = z
   .strictObject({
-    userFunding: z.string().nullable().describe("the venue request behind the funding payments (curl); null without a venue URL"),
+    userFunding: z
+      .string()
+      .nullable()
+      .describe("the venue request behind the funding payments (curl); null without a venue URL"),
     userFills: z.string().nullable().describe("the venue request behind the fills (curl); null without a venue URL"),
-    fundingHistory: z.string().nullable().describe("the venue's public hourly funding rates over the window (curl); null without a venue URL"),
+    fundingHistory: z
+      .string()
+      .nullable()
+      .describe("the venue's public hourly funding rates over the window (curl); null without a venue URL"),
     writeup: z.string().describe("how to page the requests and recompute every figure"),
   })
   .describe("reproduction requests as text");
@@ -88,7 +112,9 @@ export const VenueReadStatusSchema = z
   .discriminatedUnion("ok", [
     z.strictObject({
       ok: z.literal(true),
-      pages: z.strictObject({ userFunding: z.number().int(), userFills: z.number().int() }).describe("pages read per request"),
+      pages: z
+        .strictObject({ userFunding: z.number().int(), userFills: z.number().int() })
+        .describe("pages read per request"),
     }),
     z.strictObject({
       ok: z.literal(false),
@@ -103,13 +129,20 @@ export type VenueReadStatus = z.infer<typeof VenueReadStatusSchema>;
 /** GET /api/hedge-ledger (spec 2.5): one shape whether or not the venue could be read. */
 export const HedgeLedgerSchema = z
   .strictObject({
-    isLive: z.boolean().describe("true when the figures were read from the venue now; false when it could not be read (figures null)"),
+    isLive: z
+      .boolean()
+      .describe("true when the figures were read from the venue now; false when it could not be read (figures null)"),
     account: addressSchema.describe("the hedge account on the venue"),
     venue: z.string().describe("the venue's name"),
     coin: z.string().describe("the hedged coin"),
     sinceISO: isoTimeSchema.describe("start of the ledger: when the hedge account was funded"),
     untilISO: isoTimeSchema.describe("end of the window (the request's until, capped at now)"),
-    months: z.array(LedgerMonthSchema).nullable().describe("one bucket per UTC month since sinceISO, empty months included; null when the venue could not be read"),
+    months: z
+      .array(LedgerMonthSchema)
+      .nullable()
+      .describe(
+        "one bucket per UTC month since sinceISO, empty months included; null when the venue could not be read",
+      ),
     totals: LedgerTotalsSchema,
     denominator: LedgerDenominatorSchema,
     methodology: z.string(),

@@ -32,7 +32,14 @@ describe("the published figures", () => {
     expect(Object.is(usd(-0.0000001), 0)).toBe(true);
   });
   it("count the records summed", () => {
-    expect(sumLedger([], [])).toEqual({ fundingUsd: 0, feesUsd: 0, closedPnlUsd: 0, netUsd: 0, fundingEvents: 0, fills: 0 });
+    expect(sumLedger([], [])).toEqual({
+      fundingUsd: 0,
+      feesUsd: 0,
+      closedPnlUsd: 0,
+      netUsd: 0,
+      fundingEvents: 0,
+      fills: 0,
+    });
     expect(sumLedger([R1, R2, R3], []).fundingEvents).toBe(3);
   });
 });

@@ -8,7 +8,8 @@ export const usd = (x: number): number => {
 };
 
 /** Rule 1. Closed PnL is one leg of the hedge (the spot leg offsets it), so this is not profit. */
-export const netUsd = (fundingUsd: number, closedPnlUsd: number, feesUsd: number): number => fundingUsd + closedPnlUsd - feesUsd;
+export const netUsd = (fundingUsd: number, closedPnlUsd: number, feesUsd: number): number =>
+  fundingUsd + closedPnlUsd - feesUsd;
 
 /** Rule 2: the signed sum; a payment the account made subtracts and nothing is clamped at zero. */
 export const signedFundingUsd = (records: readonly FundingPayment[]): number => records.reduce((s, r) => s + r.usdc, 0);

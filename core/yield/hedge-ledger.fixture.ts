@@ -3,11 +3,24 @@
  * aggregated funding, a negative payment, a zero-rate hour, and records on both sides of month
  * boundaries and of the ledger's start.
  */
-import { LEDGER_SINCE_MS, type Fill, type FundingPayment, type LedgerSource } from "./hedge-ledger.js";
+import { type Fill, type FundingPayment, LEDGER_SINCE_MS, type LedgerSource } from "./hedge-ledger.js";
 
 export const t = (iso: string) => Date.parse(iso);
-export const rec = (iso: string, usdc: number, szi: number, fundingRate: number, nSamples: number | null = null): FundingPayment => ({ time: t(iso), coin: "ETH", usdc, szi, fundingRate, nSamples });
-export const fill = (iso: string, fee: number, closedPnl: number, tid: number): Fill => ({ time: t(iso), coin: "ETH", tid, fee, closedPnl, feeToken: "USDC" });
+export const rec = (
+  iso: string,
+  usdc: number,
+  szi: number,
+  fundingRate: number,
+  nSamples: number | null = null,
+): FundingPayment => ({ time: t(iso), coin: "ETH", usdc, szi, fundingRate, nSamples });
+export const fill = (iso: string, fee: number, closedPnl: number, tid: number): Fill => ({
+  time: t(iso),
+  coin: "ETH",
+  tid,
+  fee,
+  closedPnl,
+  feeToken: "USDC",
+});
 
 // Hourly notional = |usdc / rate|: r1, r2 at 10 ETH × 3000; r3 8 hours of 10 ETH × 3000; r4 20 ETH × 2500.
 export const BEFORE = rec("2026-05-13T23:00:00Z", 100, -10, 0.001); // before the ledger starts
@@ -26,4 +39,11 @@ export const FILLS = [
   fill("2026-07-31T12:00:00Z", 1, 250, 4),
 ];
 export const UNTIL = t("2026-08-15T00:00:00Z");
-export const SRC: LedgerSource = { infoUrl: "http://venue.test/info", venue: "hyperliquid", account: "0x00000000000000000000000000000000000000aa", coin: "ETH", sinceMs: LEDGER_SINCE_MS, untilMs: UNTIL };
+export const SRC: LedgerSource = {
+  infoUrl: "http://venue.test/info",
+  venue: "hyperliquid",
+  account: "0x00000000000000000000000000000000000000aa",
+  coin: "ETH",
+  sinceMs: LEDGER_SINCE_MS,
+  untilMs: UNTIL,
+};

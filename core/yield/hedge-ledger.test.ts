@@ -6,17 +6,39 @@
  */
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { buildHedgeLedger, HedgeLedgerSchema, LEDGER_SINCE_ISO, METHODOLOGY, replayRequests, unavailableHedgeLedger, type HedgeLedger } from "./hedge-ledger.js";
 import { FILLS, FUNDING, SRC, UNTIL } from "./hedge-ledger.fixture.js";
+import {
+  buildHedgeLedger,
+  type HedgeLedger,
+  HedgeLedgerSchema,
+  LEDGER_SINCE_ISO,
+  METHODOLOGY,
+  replayRequests,
+  unavailableHedgeLedger,
+} from "./hedge-ledger.js";
 
 /** The document as the route sends it: through JSON, like a client reads it. */
 const json = (l: HedgeLedger) => JSON.parse(JSON.stringify(l));
 const live = () => buildHedgeLedger(SRC, FUNDING, FILLS, { userFunding: 1, userFills: 1 }, UNTIL);
 const documents = () => ({
   live: live(),
-  "live, no records and no venue URL (null replay requests, null notional)": buildHedgeLedger({ ...SRC, infoUrl: null }, [], [], { userFunding: 1, userFills: 1 }, UNTIL),
-  "venue answered an error": unavailableHedgeLedger(SRC, { ok: false, reason: "venue answered 500", status: 500, request: "userFunding" }, UNTIL),
-  "no venue URL configured": unavailableHedgeLedger({ ...SRC, infoUrl: null }, { ok: false, reason: "no venue URL is configured" }, UNTIL),
+  "live, no records and no venue URL (null replay requests, null notional)": buildHedgeLedger(
+    { ...SRC, infoUrl: null },
+    [],
+    [],
+    { userFunding: 1, userFills: 1 },
+    UNTIL,
+  ),
+  "venue answered an error": unavailableHedgeLedger(
+    SRC,
+    { ok: false, reason: "venue answered 500", status: 500, request: "userFunding" },
+    UNTIL,
+  ),
+  "no venue URL configured": unavailableHedgeLedger(
+    { ...SRC, infoUrl: null },
+    { ok: false, reason: "no venue URL is configured" },
+    UNTIL,
+  ),
 });
 
 describe("HedgeLedgerSchema", () => {
@@ -44,8 +66,12 @@ describe("HedgeLedgerSchema", () => {
   it("allows null only where the ledger can be unknown", () => {
     const doc = json(live());
     expect(HedgeLedgerSchema.safeParse({ ...doc, updatedAt: null }).success).toBe(false);
-    expect(HedgeLedgerSchema.safeParse({ ...doc, denominator: { ...doc.denominator, basis: null } }).success).toBe(false);
-    expect(HedgeLedgerSchema.safeParse({ ...doc, months: [{ ...doc.months[0], fundingUsd: null }] }).success).toBe(false);
+    expect(HedgeLedgerSchema.safeParse({ ...doc, denominator: { ...doc.denominator, basis: null } }).success).toBe(
+      false,
+    );
+    expect(HedgeLedgerSchema.safeParse({ ...doc, months: [{ ...doc.months[0], fundingUsd: null }] }).success).toBe(
+      false,
+    );
     expect(HedgeLedgerSchema.safeParse({ ...doc, venueRead: { ok: true } }).success).toBe(false);
     expect(HedgeLedgerSchema.safeParse({ ...doc, account: "not an address" }).success).toBe(false);
   });
@@ -60,8 +86,16 @@ describe("HedgeLedgerSchema", () => {
 describe("the document", () => {
   it("rule 1 holds for the totals and each month of a ledger", () => {
     const l = live();
-    expect(l.totals).toEqual({ fundingUsd: 2.35, feesUsd: 17, closedPnlUsd: 110, netUsd: 95.35, fundingEvents: 5, fills: 4 });
-    for (const m of [l.totals, ...l.months!]) expect(m.netUsd!).toBeCloseTo(m.fundingUsd! + m.closedPnlUsd! - m.feesUsd!, 9);
+    expect(l.totals).toEqual({
+      fundingUsd: 2.35,
+      feesUsd: 17,
+      closedPnlUsd: 110,
+      netUsd: 95.35,
+      fundingEvents: 5,
+      fills: 4,
+    });
+    for (const m of [l.totals, ...l.months!])
+      expect(m.netUsd!).toBeCloseTo(m.fundingUsd! + m.closedPnlUsd! - m.feesUsd!, 9);
   });
 
   it("rule 3: sums the months to the totals", () => {
@@ -77,7 +111,13 @@ describe("the document", () => {
 
   it("carries the spec 2.5 fields, the start and the replay requests as text", () => {
     const l = live();
-    expect(l).toMatchObject({ isLive: true, account: SRC.account, venue: "hyperliquid", sinceISO: LEDGER_SINCE_ISO, updatedAt: "2026-08-15T00:00:00.000Z" });
+    expect(l).toMatchObject({
+      isLive: true,
+      account: SRC.account,
+      venue: "hyperliquid",
+      sinceISO: LEDGER_SINCE_ISO,
+      updatedAt: "2026-08-15T00:00:00.000Z",
+    });
     expect(LEDGER_SINCE_ISO).toBe("2026-05-14T00:00:00.000Z");
     expect(l.replay).toEqual(replayRequests(SRC));
   });

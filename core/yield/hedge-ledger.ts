@@ -10,21 +10,27 @@
  */
 import { buildDenominator, DENOMINATOR_BASIS } from "./hedge-ledger-denominator.js";
 import { bucketByMonth, inWindow } from "./hedge-ledger-months.js";
-import { METHODOLOGY, replayRequests, type LedgerSource } from "./hedge-ledger-replay.js";
+import { type LedgerSource, METHODOLOGY, replayRequests } from "./hedge-ledger-replay.js";
 import type { Fill, FundingPayment, HedgeLedger, VenueReadStatus } from "./hedge-ledger-schema.js";
 import { sumLedger } from "./hedge-ledger-sums.js";
 
+export * from "./hedge-ledger-denominator.js";
+export * from "./hedge-ledger-months.js";
+export * from "./hedge-ledger-replay.js";
 export * from "./hedge-ledger-schema.js";
 export * from "./hedge-ledger-sums.js";
-export * from "./hedge-ledger-months.js";
-export * from "./hedge-ledger-denominator.js";
-export * from "./hedge-ledger-replay.js";
 
 /** The ledger starts when the hedge account was funded. */
 export const LEDGER_SINCE_ISO = "2026-05-14T00:00:00.000Z";
 export const LEDGER_SINCE_MS = Date.parse(LEDGER_SINCE_ISO);
 
-export function buildHedgeLedger(src: LedgerSource, funding: readonly FundingPayment[], fills: readonly Fill[], pages: { userFunding: number; userFills: number }, updatedAtMs: number): HedgeLedger {
+export function buildHedgeLedger(
+  src: LedgerSource,
+  funding: readonly FundingPayment[],
+  fills: readonly Fill[],
+  pages: { userFunding: number; userFills: number },
+  updatedAtMs: number,
+): HedgeLedger {
   const f = inWindow(funding, src.sinceMs, src.untilMs);
   const x = inWindow(fills, src.sinceMs, src.untilMs);
   return {
@@ -40,7 +46,11 @@ export function buildHedgeLedger(src: LedgerSource, funding: readonly FundingPay
 }
 
 /** The venue could not be read: every figure is unknown, so null, and the reason is given. */
-export function unavailableHedgeLedger(src: LedgerSource, read: Extract<VenueReadStatus, { ok: false }>, updatedAtMs: number): HedgeLedger {
+export function unavailableHedgeLedger(
+  src: LedgerSource,
+  read: Extract<VenueReadStatus, { ok: false }>,
+  updatedAtMs: number,
+): HedgeLedger {
   return {
     ...header(src, false),
     months: null,

@@ -9,12 +9,18 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { signPayload } from "../attestation/sign.js";
 import { isoTime } from "../reserves/units.js";
-import { HonestyIndexSchema, type HonestyIndex, type HonestyIndexPayload, type HonestyIndexRow } from "./honesty-index-schema.js";
+import {
+  type HonestyIndex,
+  type HonestyIndexPayload,
+  type HonestyIndexRow,
+  HonestyIndexSchema,
+} from "./honesty-index-schema.js";
 
 const NOW = 1_790_281_600;
 const KEY = privateKeyToAccount("0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d");
 const NO_START = "no share price that far back (the vault is younger than the window)";
-const cmd = (block: number) => `cast call 0x00000000000000000000000000000000000000a1 'convertToAssets(uint256)(uint256)' 1000000000000000000000000 --block ${block} --rpc-url http://public.base  # skUSD convertToAssets(1 share) at block ${block} = 1 (18 decimals)`;
+const cmd = (block: number) =>
+  `cast call 0x00000000000000000000000000000000000000a1 'convertToAssets(uint256)(uint256)' 1000000000000000000000000 --block ${block} --rpc-url http://public.base  # skUSD convertToAssets(1 share) at block ${block} = 1 (18 decimals)`;
 
 const ROWS: HonestyIndexRow[] = [
   {
@@ -66,11 +72,17 @@ async function board(rows: HonestyIndexRow[], signed: boolean): Promise<HonestyI
   const payload: HonestyIndexPayload = {
     kind: "realized-yield-board",
     timestamp: NOW,
-    method: "realized APY = (convertToAssets(1 share) now / convertToAssets(1 share) at the last block at or before now − N days − 1) × 365 / days",
+    method:
+      "realized APY = (convertToAssets(1 share) now / convertToAssets(1 share) at the last block at or before now − N days − 1) × 365 / days",
     vaults: rows,
   };
   const signature = signed ? await signPayload(KEY, JSON.parse(JSON.stringify(payload)) as typeof payload) : null;
-  return { ...payload, updatedAt: isoTime(NOW), vaults: rows, ...(signature ?? { attestation_hash: null, signature: null, signer: null, signed_payload_canonical: null }) };
+  return {
+    ...payload,
+    updatedAt: isoTime(NOW),
+    vaults: rows,
+    ...(signature ?? { attestation_hash: null, signature: null, signer: null, signed_payload_canonical: null }),
+  };
 }
 
 /** The document as the route sends it: through JSON (a window with a start has no note key). */
@@ -98,18 +110,36 @@ describe("HonestyIndexSchema", () => {
     const [row, ...rest] = doc.vaults;
     const { verify: __, ...rowWithoutVerify } = row;
     expect(HonestyIndexSchema.safeParse({ ...doc, vaults: [rowWithoutVerify, ...rest] }).success).toBe(false);
-    expect(HonestyIndexSchema.safeParse({ ...doc, vaults: [{ ...row, assetDecimals: 18 }, ...rest] }).success).toBe(false);
-    expect(HonestyIndexSchema.safeParse({ ...doc, vaults: [{ ...row, realized: { ...row.realized, "180d": row.realized["7d"] } }, ...rest] }).success).toBe(false);
+    expect(HonestyIndexSchema.safeParse({ ...doc, vaults: [{ ...row, assetDecimals: 18 }, ...rest] }).success).toBe(
+      false,
+    );
+    expect(
+      HonestyIndexSchema.safeParse({
+        ...doc,
+        vaults: [{ ...row, realized: { ...row.realized, "180d": row.realized["7d"] } }, ...rest],
+      }).success,
+    ).toBe(false);
     const { "90d": ___, ...twoWindows } = row.realized;
-    expect(HonestyIndexSchema.safeParse({ ...doc, vaults: [{ ...row, realized: twoWindows }, ...rest] }).success).toBe(false);
-    expect(HonestyIndexSchema.safeParse({ ...doc, vaults: [{ ...row, realized: { ...row.realized, "7d": { ...row.realized["7d"], apy: 1 } } }, ...rest] }).success).toBe(false);
+    expect(HonestyIndexSchema.safeParse({ ...doc, vaults: [{ ...row, realized: twoWindows }, ...rest] }).success).toBe(
+      false,
+    );
+    expect(
+      HonestyIndexSchema.safeParse({
+        ...doc,
+        vaults: [{ ...row, realized: { ...row.realized, "7d": { ...row.realized["7d"], apy: 1 } } }, ...rest],
+      }).success,
+    ).toBe(false);
   });
 
   it("keeps the closed sets closed: chain and advertisedSource", async () => {
     const doc = json(await board(ROWS, false));
     const [row, ...rest] = doc.vaults;
-    expect(HonestyIndexSchema.safeParse({ ...doc, vaults: [{ ...row, chain: "arbitrum" }, ...rest] }).success).toBe(false);
-    expect(HonestyIndexSchema.safeParse({ ...doc, vaults: [{ ...row, advertisedSource: "twitter" }, ...rest] }).success).toBe(false);
+    expect(HonestyIndexSchema.safeParse({ ...doc, vaults: [{ ...row, chain: "arbitrum" }, ...rest] }).success).toBe(
+      false,
+    );
+    expect(
+      HonestyIndexSchema.safeParse({ ...doc, vaults: [{ ...row, advertisedSource: "twitter" }, ...rest] }).success,
+    ).toBe(false);
     expect(HonestyIndexSchema.safeParse({ ...doc, kind: "board" }).success).toBe(false);
   });
 

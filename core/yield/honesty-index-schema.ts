@@ -16,23 +16,33 @@ export const BoardVaultSchema = z.strictObject({
   address: addressSchema,
   shareDecimals: z.number().int().min(0).max(77),
   assetDecimals: z.number().int().min(0).max(77),
-  advertised: z.union([z.literal("kusd-expected-apy"), z.number(), z.null()]).describe("the advertised APY to compare with, 'kusd-expected-apy' for ours, null when none"),
+  advertised: z
+    .union([z.literal("kusd-expected-apy"), z.number(), z.null()])
+    .describe("the advertised APY to compare with, 'kusd-expected-apy' for ours, null when none"),
 });
 export type BoardVault = z.infer<typeof BoardVaultSchema>;
 
 /** The realized-APY windows, in days; each is a key `<days>d` of a row's `realized`. */
 export const BOARD_WINDOWS_DAYS = [7, 30, 90] as const;
 
-const blockSchema = (end: string) => z.number().int().nullable().describe(`the block the ${end} share price was read at; null when there is none`);
+const blockSchema = (end: string) =>
+  z.number().int().nullable().describe(`the block the ${end} share price was read at; null when there is none`);
 
 export const RealizedWindowSchema = z.strictObject({
   realizedAPY: z
     .number()
     .nullable()
-    .describe("(convertToAssets(1 share) at toBlock / at fromBlock − 1) × 365 / days between the blocks, 8 decimals; null when either read is missing (or the first is 0)"),
+    .describe(
+      "(convertToAssets(1 share) at toBlock / at fromBlock − 1) × 365 / days between the blocks, 8 decimals; null when either read is missing (or the first is 0)",
+    ),
   fromBlock: blockSchema("window's first"),
   toBlock: blockSchema("latest"),
-  note: z.string().optional().describe("present only when the window has no start: the vault is younger than the window, or its share price could not be read"),
+  note: z
+    .string()
+    .optional()
+    .describe(
+      "present only when the window has no start: the vault is younger than the window, or its share price could not be read",
+    ),
 });
 export type RealizedWindow = z.infer<typeof RealizedWindowSchema>;
 
@@ -45,16 +55,22 @@ export const AdvertisedSourceSchema = z.enum(["/api/apy expectedAPY", "configure
 
 const chainSchema = z.enum(["base", "ethereum"]).describe("the chain the vault lives on");
 
-
 export const HonestyIndexRowSchema = z.strictObject({
   name: z.string().describe("the vault's name on the board"),
   chain: chainSchema,
   address: addressSchema.describe("the ERC-4626 vault"),
   shareDecimals: z.number().int().describe("decimals of one share, the amount convertToAssets is read for"),
   realized: realizedSchema,
-  advertisedAPY: z.number().nullable().describe("the APY the vault advertises, a fraction at 8 decimals; null when none is known"),
-  advertisedSource: AdvertisedSourceSchema.nullable().describe("where advertisedAPY comes from; null when the vault advertises none"),
-  verify: verifyViaSchema.describe("the cast calls behind every share price read (latest first, then each window's start)"),
+  advertisedAPY: z
+    .number()
+    .nullable()
+    .describe("the APY the vault advertises, a fraction at 8 decimals; null when none is known"),
+  advertisedSource: AdvertisedSourceSchema.nullable().describe(
+    "where advertisedAPY comes from; null when the vault advertises none",
+  ),
+  verify: verifyViaSchema.describe(
+    "the cast calls behind every share price read (latest first, then each window's start)",
+  ),
 });
 export type HonestyIndexRow = z.infer<typeof HonestyIndexRowSchema>;
 
@@ -76,13 +92,23 @@ export const HonestyIndexSchema = z
     method: HonestyIndexPayloadSchema.shape.method,
     vaults: z.array(HonestyIndexRowSchema).describe("one row per vault: kUSD's staking vaults, then configured peers"),
     updatedAt: isoTimeSchema.describe("timestamp as an ISO 8601 instant"),
-    attestation_hash: hash32Schema.nullable().describe("SHA-256 of signed_payload_canonical; null when no signing key is loaded"),
-    signature: hexSchema.nullable().describe("EIP-191 signature over attestation_hash; null when no signing key is loaded"),
-    signer: addressSchema.nullable().describe("the account that signed (see /api/por/signer-registry); null when no signing key is loaded"),
+    attestation_hash: hash32Schema
+      .nullable()
+      .describe("SHA-256 of signed_payload_canonical; null when no signing key is loaded"),
+    signature: hexSchema
+      .nullable()
+      .describe("EIP-191 signature over attestation_hash; null when no signing key is loaded"),
+    signer: addressSchema
+      .nullable()
+      .describe("the account that signed (see /api/por/signer-registry); null when no signing key is loaded"),
     signed_payload_canonical: z
       .string()
       .nullable()
-      .describe("the exact bytes hashed: canonical JSON of kind, timestamp, method and every vault row as published; null when unsigned"),
+      .describe(
+        "the exact bytes hashed: canonical JSON of kind, timestamp, method and every vault row as published; null when unsigned",
+      ),
   })
-  .describe("realized-yield board: realized APY of ERC-4626 vaults from on-chain share prices, beside the APY they advertise");
+  .describe(
+    "realized-yield board: realized APY of ERC-4626 vaults from on-chain share prices, beside the APY they advertise",
+  );
 export type HonestyIndex = z.infer<typeof HonestyIndexSchema>;

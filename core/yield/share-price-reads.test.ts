@@ -1,6 +1,11 @@
+import { type Address, decodeFunctionData, encodeFunctionResult, type Hex } from "viem";
 import { describe, expect, it } from "vitest";
-import { decodeFunctionData, encodeFunctionResult, type Address, type Hex } from "viem";
-import { aggregate3Fragment as aggregate3Abi, createBlockLookahead, createSharePriceReader, shareViewsFragment as stakedKUSDAbi } from "./share-price-reads.js";
+import {
+  aggregate3Fragment as aggregate3Abi,
+  createBlockLookahead,
+  createSharePriceReader,
+  shareViewsFragment as stakedKUSDAbi,
+} from "./share-price-reads.js";
 
 /** Stands for the aggregator's creation code (the e2e suite runs the real one against anvil). */
 const aggregate3Bytecode = "0xc0de" as Hex;
@@ -21,12 +26,19 @@ function fakeChain(vaults: Record<Address, Vault>) {
         const { functionName, args: fnArgs } = decodeFunctionData({ abi: stakedKUSDAbi, data: callData });
         if (functionName === vault.reverts) return { success: false, returnData: "0x" as Hex };
         const result =
-          functionName === "decimals" ? vault.decimals
-          : functionName === "totalAssets" ? vault.totalAssets
-          : functionName === "totalSupply" ? vault.totalSupply
-          : functionName === "convertToAssets" ? ((fnArgs![0] as bigint) * vault.totalAssets) / vault.totalSupply
-          : undefined;
-        return { success: true, returnData: encodeFunctionResult({ abi: stakedKUSDAbi, functionName, result } as never) };
+          functionName === "decimals"
+            ? vault.decimals
+            : functionName === "totalAssets"
+              ? vault.totalAssets
+              : functionName === "totalSupply"
+                ? vault.totalSupply
+                : functionName === "convertToAssets"
+                  ? ((fnArgs![0] as bigint) * vault.totalAssets) / vault.totalSupply
+                  : undefined;
+        return {
+          success: true,
+          returnData: encodeFunctionResult({ abi: stakedKUSDAbi, functionName, result } as never),
+        };
       });
       return { data: encodeFunctionResult({ abi: aggregate3Abi, functionName: "aggregate3", result: results }) };
     },
@@ -45,7 +57,11 @@ describe("createSharePriceReader", () => {
     });
     const read = createSharePriceReader(aggregate3Bytecode);
     const first = await read(client, [A, B]);
-    expect(first.get(A)).toEqual({ assetsPerShare: 11n * 10n ** 17n, totalAssets: 1_100n * 10n ** 18n, totalSupply: 1_000n * 10n ** 24n });
+    expect(first.get(A)).toEqual({
+      assetsPerShare: 11n * 10n ** 17n,
+      totalAssets: 1_100n * 10n ** 18n,
+      totalSupply: 1_000n * 10n ** 24n,
+    });
     expect(first.get(B)?.assetsPerShare).toBe(15n * 10n ** 17n);
     // decimals once (2 parts), then the 6 reads; the next block needs only the 6.
     await read(client, [A, B]);
@@ -63,7 +79,9 @@ describe("createSharePriceReader", () => {
 
   it("fails the block when a part of a deployed vault's reading fails, rather than storing a guess", async () => {
     const { client } = fakeChain({ [A]: { decimals: 18, totalAssets: 1n, totalSupply: 1n, reverts: "totalSupply" } });
-    await expect(createSharePriceReader(aggregate3Bytecode)(client, [A])).rejects.toThrow(/share price read of 0x0+a1 failed/);
+    await expect(createSharePriceReader(aggregate3Bytecode)(client, [A])).rejects.toThrow(
+      /share price read of 0x0+a1 failed/,
+    );
   });
 });
 

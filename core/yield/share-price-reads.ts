@@ -8,7 +8,7 @@
  * deployed contract is needed at that block and it works the same on the devnet and on Base.
  * The caller (the indexer) injects `call` and the creation code.
  */
-import { decodeFunctionResult, encodeFunctionData, parseAbi, type Address, type Hex } from "viem";
+import { type Address, decodeFunctionResult, encodeFunctionData, type Hex, parseAbi } from "viem";
 
 /** Multicall3's `aggregate3`, the batch's calling convention. */
 export const aggregate3Fragment = parseAbi([
@@ -37,7 +37,11 @@ const encode = (functionName: View, args?: readonly [bigint]) =>
 /** A call to an address without code "succeeds" with no data: the vault is not deployed yet. */
 const decoded = (functionName: View, result: { success: boolean; returnData: Hex }): bigint | null =>
   result.success && result.returnData !== "0x"
-    ? BigInt(decodeFunctionResult({ abi: shareViewsFragment, functionName, data: result.returnData } as never) as bigint | number)
+    ? BigInt(
+        decodeFunctionResult({ abi: shareViewsFragment, functionName, data: result.returnData } as never) as
+          | bigint
+          | number,
+      )
     : null;
 
 /**
@@ -51,16 +55,26 @@ export function createSharePriceReader(aggregateCode: Hex) {
   const aggregate = async (client: DeploylessCaller, calls: Array<{ target: Address; callData: Hex }>) => {
     const { data } = await client.call({
       code: aggregateCode,
-      data: encodeFunctionData({ abi: aggregate3Fragment, functionName: "aggregate3", args: [calls.map((c) => ({ ...c, allowFailure: true }))] }),
+      data: encodeFunctionData({
+        abi: aggregate3Fragment,
+        functionName: "aggregate3",
+        args: [calls.map((c) => ({ ...c, allowFailure: true }))],
+      }),
     });
     if (!data) throw new Error("the batched share price read returned no data");
     return decodeFunctionResult({ abi: aggregate3Fragment, functionName: "aggregate3", data });
   };
 
-  return async function readSharePrices(client: DeploylessCaller, vaults: Address[]): Promise<Map<Address, ShareReading>> {
+  return async function readSharePrices(
+    client: DeploylessCaller,
+    vaults: Address[],
+  ): Promise<Map<Address, ShareReading>> {
     const unknown = vaults.filter((v) => !decimals.has(v));
     if (unknown.length > 0) {
-      const results = await aggregate(client, unknown.map((target) => ({ target, callData: encode("decimals") })));
+      const results = await aggregate(
+        client,
+        unknown.map((target) => ({ target, callData: encode("decimals") })),
+      );
       unknown.forEach((vault, i) => {
         const d = decoded("decimals", results[i]!);
         if (d !== null) decimals.set(vault, Number(d));
@@ -110,7 +124,10 @@ export function createBlockLookahead<T>() {
     /** Starts `read` for a later block unless one is on its way; a failure only means no head start. */
     start(number: bigint, read: () => Promise<{ hash: Hex; value: T } | null>): void {
       if (pending.has(number)) return;
-      pending.set(number, read().catch(() => null));
+      pending.set(
+        number,
+        read().catch(() => null),
+      );
     },
   };
 }

@@ -16,7 +16,14 @@ export const ceremony: Chapter = (h) => {
     await h.deployPsm("psmRetiredMint", "treasuryV2");
     await h.grantMinter("safe", "psmRetiredMint");
     await h.revokeMinter("psmRedeemReserve");
-    await h.deploy("vaultV2", "KerneVault", dep, [h.addr("weth"), "Kerne ETH Vault v2", "kETHv2", h.addr("multisig"), k.operator.address, k.operator.address]);
+    await h.deploy("vaultV2", "KerneVault", dep, [
+      h.addr("weth"),
+      "Kerne ETH Vault v2",
+      "kETHv2",
+      h.addr("multisig"),
+      k.operator.address,
+      k.operator.address,
+    ]);
     await h.grantMinter("safe", "vaultV2");
   });
   h.schedule(DATES.ceremony + HOUR, "founder mints in era 2", async () => {

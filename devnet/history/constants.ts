@@ -22,7 +22,11 @@ export const FEE_TIERS = [
 ] as const;
 
 /** Which devnet contract reproduces each deployed PSM (see devnet/contracts). */
-export const PSM_ARTIFACTS = { psmMint: "KUSDPSM", psmRetiredMint: "KUSDPSMV3", psmRedeemReserve: "KUSDPSMV1" } as const;
+export const PSM_ARTIFACTS = {
+  psmMint: "KUSDPSM",
+  psmRetiredMint: "KUSDPSMV3",
+  psmRedeemReserve: "KUSDPSMV1",
+} as const;
 export const PSM_KEYS = Object.keys(PSM_ARTIFACTS) as (keyof typeof PSM_ARTIFACTS)[];
 
 /** The depeg check's oracle may be this old (the v3 and live PSMs default to one hour). */

@@ -5,7 +5,7 @@
  */
 import { maxUint256, parseEther, zeroAddress } from "viem";
 import { DATES, HOUR } from "../timeline.js";
-import { DEFAULT_ADMIN_ROLE, MINTER_ROLE, STRATEGIST_ROLE, kusd, usdc } from "./constants.js";
+import { DEFAULT_ADMIN_ROLE, kusd, MINTER_ROLE, STRATEGIST_ROLE, usdc } from "./constants.js";
 import type { Chapter } from "./writer.js";
 
 export const genesis: Chapter = (h) => {
@@ -13,8 +13,18 @@ export const genesis: Chapter = (h) => {
   h.schedule(DATES.genesis, "external tokens", async () => {
     await h.deploy("usdc", "FiatTokenV2", k.circle, [k.circle.address]);
     await h.deploy("weth", "WETH9", k.circle, []);
-    await h.deploy("wstETH", "RatedLST", k.oracleKeeper, ["Wrapped liquid staked Ether 2.0", "wstETH", k.oracleKeeper.address, parseEther("1.2150")]);
-    await h.deploy("cbETH", "RatedLST", k.oracleKeeper, ["Coinbase Wrapped Staked ETH", "cbETH", k.oracleKeeper.address, parseEther("1.0950")]);
+    await h.deploy("wstETH", "RatedLST", k.oracleKeeper, [
+      "Wrapped liquid staked Ether 2.0",
+      "wstETH",
+      k.oracleKeeper.address,
+      parseEther("1.2150"),
+    ]);
+    await h.deploy("cbETH", "RatedLST", k.oracleKeeper, [
+      "Coinbase Wrapped Staked ETH",
+      "cbETH",
+      k.oracleKeeper.address,
+      parseEther("1.0950"),
+    ]);
     // The ETH / USD feed the reports price ETH with (Chainlink-style, 8 decimals).
     await h.deploy("ethUsdFeed", "PriceFeed", k.oracleKeeper, [8, "ETH / USD", k.oracleKeeper.address]);
     await h.deploy("usdcUsdFeed", "PriceFeed", k.oracleKeeper, [8, "USDC / USD", k.oracleKeeper.address]);
@@ -24,22 +34,41 @@ export const genesis: Chapter = (h) => {
   });
   h.schedule(DATES.genesis, "protocol genesis", async () => {
     const dep = k.deployer;
-    await h.deploy("multisig", "OperatorSafe", dep, [[k.operator.address, k.safeOwner2.address, k.safeOwner3.address], 2n]);
+    await h.deploy("multisig", "OperatorSafe", dep, [
+      [k.operator.address, k.safeOwner2.address, k.safeOwner3.address],
+      2n,
+    ]);
     await h.deploy("kUSD", "KUSD", dep, [dep.address]);
     // kUSD's constructor makes its admin a minter too; the deployer gives that up at genesis.
-    h.roles.push({ role: "MINTER_ROLE", roleHash: MINTER_ROLE, contract: "kUSD", holder: dep.address, grantedBlock: h.contracts.kUSD!.block, revokedBlock: null });
+    h.roles.push({
+      role: "MINTER_ROLE",
+      roleHash: MINTER_ROLE,
+      contract: "kUSD",
+      holder: dep.address,
+      grantedBlock: h.contracts.kUSD!.block,
+      revokedBlock: null,
+    });
     await h.deploy("treasuryV1", "KerneTreasury", dep, [zeroAddress, zeroAddress, zeroAddress]);
     await h.send(dep, "treasuryV1", "transferOwnership", [h.addr("multisig")]);
     await h.deploy("insuranceFund", "KerneInsuranceFund", dep, [h.addr("usdc"), h.addr("multisig")]);
     await h.deployPsm("psmRedeemReserve", null);
     await h.grantMinter("deployer", "psmRedeemReserve");
     const renounced = await h.send(dep, "kUSD", "renounceRole", [MINTER_ROLE, dep.address]);
-    h.roles.find((r) => r.holder === dep.address && r.role === "MINTER_ROLE")!.revokedBlock = Number(renounced.blockNumber);
+    h.roles.find((r) => r.holder === dep.address && r.role === "MINTER_ROLE")!.revokedBlock = Number(
+      renounced.blockNumber,
+    );
     await h.send(dep, "kUSD", "grantRole", [DEFAULT_ADMIN_ROLE, h.addr("multisig")]);
     await h.send(dep, "kUSD", "renounceRole", [DEFAULT_ADMIN_ROLE, dep.address]);
     await h.deploy("skUSDDeprecated", "StakedKUSDV1", dep, [h.addr("kUSD"), h.addr("multisig")]);
     await h.safe("skUSDDeprecated", "grantRole", [STRATEGIST_ROLE, k.operator.address]);
-    await h.deploy("vaultV1", "KerneVaultV1", dep, [h.addr("weth"), "Kerne ETH Vault", "kETH", h.addr("multisig"), k.operator.address, k.operator.address]);
+    await h.deploy("vaultV1", "KerneVaultV1", dep, [
+      h.addr("weth"),
+      "Kerne ETH Vault",
+      "kETH",
+      h.addr("multisig"),
+      k.operator.address,
+      k.operator.address,
+    ]);
   });
   h.schedule(DATES.genesis + 2 * HOUR, "founder seeds", async () => {
     await h.mintFor(k.operator, usdc(400_000));

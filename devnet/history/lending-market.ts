@@ -12,8 +12,20 @@ export const lendingMarket: Chapter = (h) => {
   h.schedule(DATES.lendingMarket - 12 * DAY, "lending market deployed", async () => {
     // Euler-style isolated market: a kUSD escrow vault (collateral only) and a USDC vault
     // that lends against it. Governed by the market's curator, not by the operator.
-    await h.deploy("lendingEscrowKUSD", "EVKVault", k.lendingGovernor, [h.addr("kUSD"), "EVK Escrow kUSD", "ekUSD-1", k.lendingGovernor.address, 0n]);
-    await h.deploy("lendingUSDC", "EVKVault", k.lendingGovernor, [h.addr("usdc"), "EVK Vault eUSDC-1", "eUSDC-1", k.lendingGovernor.address, 600n]);
+    await h.deploy("lendingEscrowKUSD", "EVKVault", k.lendingGovernor, [
+      h.addr("kUSD"),
+      "EVK Escrow kUSD",
+      "ekUSD-1",
+      k.lendingGovernor.address,
+      0n,
+    ]);
+    await h.deploy("lendingUSDC", "EVKVault", k.lendingGovernor, [
+      h.addr("usdc"),
+      "EVK Vault eUSDC-1",
+      "eUSDC-1",
+      k.lendingGovernor.address,
+      600n,
+    ]);
     await h.send(k.lendingGovernor, "lendingUSDC", "setCollateral", [h.addr("lendingEscrowKUSD"), 8500]);
     await h.send(k.lendingGovernor, "lendingEscrowKUSD", "setController", [h.addr("lendingUSDC")]);
   });

@@ -25,14 +25,20 @@ export const operatorMovements: Chapter = (h) => {
     h.landmark("psmTopUp", await h.safe("usdc", "transfer", [h.addr("psmMint"), usdc(100_000)]));
   });
   h.schedule(DATES.violation, "the registry violation", async () => {
-    h.landmark("violation", await h.send(k.hedgeWatchOnly, "weth", "transfer", [k.unlistedRecipient.address, parseEther("2")]));
+    h.landmark(
+      "violation",
+      await h.send(k.hedgeWatchOnly, "weth", "transfer", [k.unlistedRecipient.address, parseEther("2")]),
+    );
   });
   h.schedule(DATES.insuranceTopUp, "movements among operator accounts", async () => {
     await h.safe("usdc", "transfer", [h.addr("insuranceFund"), usdc(25_000)]);
     await h.send(k.hedgeWatchOnly, "weth", "transfer", [h.addr("insuranceFund"), parseEther("3")]);
     const v2Balance = await h.read<bigint>("usdc", "balanceOf", [h.addr("treasuryV2")]);
     if (v2Balance > 0n) {
-      h.landmark("treasurySweep", await h.safe("treasuryV2", "emergencyWithdraw", [h.addr("usdc"), v2Balance, h.addr("treasury")]));
+      h.landmark(
+        "treasurySweep",
+        await h.safe("treasuryV2", "emergencyWithdraw", [h.addr("usdc"), v2Balance, h.addr("treasury")]),
+      );
     }
   });
 };

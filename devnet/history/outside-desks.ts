@@ -11,7 +11,10 @@ export const outsideDesks: Chapter = (h) => {
   const k = h.keys;
   h.schedule(DATES.flashLoan, "flash loan of the whole reserve", async () => {
     const reserve = await h.read<bigint>("psmMint", "maxFlashLoan", [h.addr("usdc")]);
-    h.landmark("flashLoan", await h.send(k.arbitrageur, "flashBorrower", "borrow", [h.addr("psmMint"), h.addr("usdc"), reserve, true]));
+    h.landmark(
+      "flashLoan",
+      await h.send(k.arbitrageur, "flashBorrower", "borrow", [h.addr("psmMint"), h.addr("usdc"), reserve, true]),
+    );
   });
   h.schedule(DATES.feeLadderWalk, "an outside desk walks the live PSM's fee ladder", async () => {
     // Mints and redemptions one unit either side of every tier boundary, so the indexed
@@ -29,7 +32,10 @@ export const outsideDesks: Chapter = (h) => {
     for (const t of [...FEE_TIERS].reverse()) {
       // One kUSD wei below the boundary is one USDC unit below it once converted (floor).
       for (const kusdIn of [t.threshold * 10n ** 12n - 1n, t.threshold * 10n ** 12n]) {
-        h.landmark(`redemption:external:feeLadder:${kusdIn}`, await h.send(w, "psmMint", "swapKUSDForStable", [h.addr("usdc"), kusdIn]));
+        h.landmark(
+          `redemption:external:feeLadder:${kusdIn}`,
+          await h.send(w, "psmMint", "swapKUSDForStable", [h.addr("usdc"), kusdIn]),
+        );
       }
     }
   });

@@ -6,7 +6,7 @@ import { maxUint256 } from "viem";
 import type { Tx } from "../driver.js";
 import { userKey } from "../keys.js";
 import { DATES, HOUR, iso } from "../timeline.js";
-import { STRATEGIST_ROLE, kusd } from "./constants.js";
+import { kusd, STRATEGIST_ROLE } from "./constants.js";
 import type { Chapter, HistoryWriter } from "./writer.js";
 
 export const stakingVaults: Chapter = (h) => {
@@ -14,7 +14,14 @@ export const stakingVaults: Chapter = (h) => {
   h.schedule(DATES.skusdRedeploy, "skUSD redeploy and migration", async () => {
     const dep = k.deployer;
     await h.deploy("skUSD", "StakedKUSD", dep, [h.addr("kUSD"), h.addr("multisig")]);
-    await h.deploy("incentiveEscrow", "IncentiveEscrow", dep, [h.addr("kUSD"), h.addr("skUSD"), k.operator.address, 1200n, kusd(2_000_000), BigInt(iso("2027-01-31T00:00:00Z"))]);
+    await h.deploy("incentiveEscrow", "IncentiveEscrow", dep, [
+      h.addr("kUSD"),
+      h.addr("skUSD"),
+      k.operator.address,
+      1200n,
+      kusd(2_000_000),
+      BigInt(iso("2027-01-31T00:00:00Z")),
+    ]);
     await h.safe("skUSD", "grantRole", [STRATEGIST_ROLE, h.addr("incentiveEscrow")]);
     await h.send(k.operator, "kUSD", "approve", [h.addr("incentiveEscrow"), maxUint256]);
     await h.send(k.operator, "incentiveEscrow", "fund", [kusd(40_000)]);
@@ -31,12 +38,20 @@ export const stakingVaults: Chapter = (h) => {
 async function migrateStakers(h: HistoryWriter) {
   const k = h.keys;
   const dust: Record<string, bigint> = { [k.operator.address]: 600_000n, [k.externalDustHolder.address]: 250_000n };
-  const holders = [k.operator.address, k.externalDustHolder.address, ...Array.from({ length: h.userCount }, (_, i) => userKey(i).address)];
+  const holders = [
+    k.operator.address,
+    k.externalDustHolder.address,
+    ...Array.from({ length: h.userCount }, (_, i) => userKey(i).address),
+  ];
   const shares = await h.balances("skUSDDeprecated", holders);
   const leaving = holders
     .map((holder, i) => ({ holder, shares: shares[i]! - (dust[holder] ?? 0n) }))
     .filter((x) => x.shares > 0n);
-  const assetsOut = await h.readMany("skUSDDeprecated", "previewRedeem", leaving.map((x) => [x.shares]));
+  const assetsOut = await h.readMany(
+    "skUSDDeprecated",
+    "previewRedeem",
+    leaving.map((x) => [x.shares]),
+  );
   const txs: Tx[] = [];
   const deposits: Tx[] = [];
   for (const [i, { holder, shares: leave }] of leaving.entries()) {

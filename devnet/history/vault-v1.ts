@@ -17,7 +17,10 @@ export const vaultV1Queue: Chapter = (h) => {
     await h.send(k.vaultDepositor, "vaultV1", "deposit", [parseEther("2"), k.vaultDepositor.address]);
   });
   h.schedule(DATES.vaultQueueRequest, "vault v1 withdrawal requested", async () => {
-    h.landmark("vaultWithdrawalRequested", await h.send(k.vaultDepositor, "vaultV1", "requestWithdrawal", [parseEther("1.5")]));
+    h.landmark(
+      "vaultWithdrawalRequested",
+      await h.send(k.vaultDepositor, "vaultV1", "requestWithdrawal", [parseEther("1.5")]),
+    );
   });
   h.schedule(DATES.vaultSweep, "vault v1 sweep to the exchange", async () => {
     h.landmark("vaultSweep", await h.safe("vaultV1", "sweepToExchange", [parseEther("1")]));

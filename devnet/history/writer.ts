@@ -25,11 +25,24 @@ export interface HistoryWriter {
   readMany(contract: string, fn: string, argLists: readonly unknown[][]): Promise<bigint[]>;
   balances(contract: string, holders: Address[]): Promise<bigint[]>;
   deploy(name: string, artifact: string, from: DevnetKey, args: readonly unknown[]): Promise<Address>;
-  send(from: DevnetKey | Address, contract: string, fn: string, args?: readonly unknown[], value?: bigint): Promise<Receipt>;
+  send(
+    from: DevnetKey | Address,
+    contract: string,
+    fn: string,
+    args?: readonly unknown[],
+    value?: bigint,
+  ): Promise<Receipt>;
   /** A call executed by the 2-of-3 multisig. */
   safe(contract: string, fn: string, args?: readonly unknown[]): Promise<Receipt>;
   /** An admin call the Safe proposes to the timelock at `at` and executes once the delay has passed. */
-  timelocked(at: number, name: string, contract: string, fn: string, args: () => Promise<readonly unknown[]> | readonly unknown[], landmark?: string): void;
+  timelocked(
+    at: number,
+    name: string,
+    contract: string,
+    fn: string,
+    args: () => Promise<readonly unknown[]> | readonly unknown[],
+    landmark?: string,
+  ): void;
   landmark(name: string, receipt: Receipt): void;
   grantMinter(via: "deployer" | "safe", holder: string): Promise<void>;
   revokeMinter(holder: string): Promise<void>;

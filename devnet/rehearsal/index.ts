@@ -8,15 +8,15 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Address } from "viem";
-import { networkDocument, selectNetwork } from "../../src/networks/index.js";
 import { readServiceEnv } from "../../core/network/env.js";
 import type { NetworkConfig } from "../../core/network/types.js";
-import { startAnvil, type AnvilHandle } from "../anvil.js";
-import { startBaseHistory, type BaseHistory } from "../base-history.js";
+import { networkDocument, selectNetwork } from "../../src/networks/index.js";
+import { type AnvilHandle, startAnvil } from "../anvil.js";
+import { type BaseHistory, startBaseHistory } from "../base-history.js";
 import { ChainDriver } from "../driver.js";
 import { startVenueServer, type VenueServer } from "../venue/server.js";
 import { publishedRegistry } from "./published-registry.js";
-import { playMainnetStory, timeOfHeight, type RehearsalFacts } from "./story.js";
+import { playMainnetStory, type RehearsalFacts, timeOfHeight } from "./story.js";
 
 export type MainnetRehearsal = {
   /** The Base history simulator: what the indexer, the doctor and the checks talk to. */
@@ -36,8 +36,15 @@ export type MainnetRehearsal = {
   stop(): Promise<void>;
 };
 
-export async function startMainnetRehearsal(ports: { base: number; ethereum: number; venue: number }, log: (line: string) => void = () => {}): Promise<MainnetRehearsal> {
-  const placeholder = readServiceEnv({ KUSD_NETWORK: "base", PONDER_RPC_URL_8453: "http://rehearsal.invalid", KUSD_READ_RPC_URL_1: "http://rehearsal.invalid" });
+export async function startMainnetRehearsal(
+  ports: { base: number; ethereum: number; venue: number },
+  log: (line: string) => void = () => {},
+): Promise<MainnetRehearsal> {
+  const placeholder = readServiceEnv({
+    KUSD_NETWORK: "base",
+    PONDER_RPC_URL_8453: "http://rehearsal.invalid",
+    KUSD_READ_RPC_URL_1: "http://rehearsal.invalid",
+  });
   const network = selectNetwork(placeholder);
   const guardian = networkDocument(placeholder).admin.pauseGuardian as Address;
   const genesis = Math.min(...network.deployments.map((d) => d.startBlock)) - 400;
@@ -48,9 +55,18 @@ export async function startMainnetRehearsal(ports: { base: number; ethereum: num
     rmSync(dir, { recursive: true, force: true });
   };
   try {
-    const anvil: AnvilHandle = await startAnvil({ port: ports.base, chainId: 8453, timestamp: timeOfHeight(genesis), number: genesis });
+    const anvil: AnvilHandle = await startAnvil({
+      port: ports.base,
+      chainId: 8453,
+      timestamp: timeOfHeight(genesis),
+      number: genesis,
+    });
     started.push(anvil);
-    const ethereum = await startAnvil({ port: ports.ethereum, chainId: 1, timestamp: Math.floor(Date.now() / 1000) - 86_400 });
+    const ethereum = await startAnvil({
+      port: ports.ethereum,
+      chainId: 1,
+      timestamp: Math.floor(Date.now() / 1000) - 86_400,
+    });
     started.push(ethereum);
     log(`base anvil from height ${genesis.toLocaleString("en-US")}, ethereum anvil`);
     const d = new ChainDriver(anvil.rpcUrl, timeOfHeight(genesis) + 2);
@@ -59,7 +75,13 @@ export async function startMainnetRehearsal(ports: { base: number; ethereum: num
     log(`story played: head at height ${facts.headHeight.toLocaleString("en-US")}`);
     const history = await startBaseHistory({ upstream: anvil.rpcUrl, creations: facts.creations });
     started.push(history);
-    const registry = await publishedRegistry(network, history.url, guardian, facts.headHeight, Date.parse("2026-08-10T00:00:00Z") / 1000);
+    const registry = await publishedRegistry(
+      network,
+      history.url,
+      guardian,
+      facts.headHeight,
+      Date.parse("2026-08-10T00:00:00Z") / 1000,
+    );
     const registrySourceFile = join(dir, "published-registry.json");
     writeFileSync(registrySourceFile, JSON.stringify(registry.documents, null, 2));
     const venue: VenueServer = await startVenueServer({ port: ports.venue, hedgeAccount: network.reporting.operator });

@@ -6,15 +6,14 @@
  * block, the timelock handover at block 49,623,130, the Euler market at 49,726,126, a redemption,
  * staking yield, the wstETH / stETH rate and one transfer that breaks the registry rule.
  */
-import { getAddress, parseEther, type Address, type Hex } from "viem";
-import { loadArtifact } from "../artifacts.js";
-import { encode, type ChainDriver } from "../driver.js";
-import { FEE_TIERS, SWAP_FEE_BPS, usdc } from "../history.js";
-import { baseBlockAt, BASE_GENESIS_TIMESTAMP } from "../../core/network/base-blocks.js";
-import type { NetworkConfig } from "../../core/network/types.js";
-import { placeContract } from "./place.js";
+import { type Address, getAddress, type Hex, parseEther } from "viem";
+import { BASE_GENESIS_TIMESTAMP, baseBlockAt } from "../../core/network/base-blocks.js";
 import { DEFAULT_ADMIN_ROLE, MANAGER_ROLE, MINTER_ROLE } from "../../core/network/roles.js";
-
+import type { NetworkConfig } from "../../core/network/types.js";
+import { loadArtifact } from "../artifacts.js";
+import { type ChainDriver, encode } from "../driver.js";
+import { FEE_TIERS, SWAP_FEE_BPS, usdc } from "../history.js";
+import { placeContract } from "./place.js";
 
 export const timeOfHeight = (h: number) => BASE_GENESIS_TIMESTAMP + 2 * h;
 export const heightOf = (iso: string) => baseBlockAt(Date.parse(iso) / 1000);
@@ -41,7 +40,12 @@ export type RehearsalFacts = {
   headHeight: number;
 };
 
-export async function playMainnetStory(d: ChainDriver, net: NetworkConfig, guardian: Address, headTime: number): Promise<RehearsalFacts> {
+export async function playMainnetStory(
+  d: ChainDriver,
+  net: NetworkConfig,
+  guardian: Address,
+  headTime: number,
+): Promise<RehearsalFacts> {
   const A = REHEARSAL_ACTORS;
   const r = net.reporting;
   const safe = r.multisig;
@@ -54,7 +58,13 @@ export async function playMainnetStory(d: ChainDriver, net: NetworkConfig, guard
   const at = (h: number) => d.at(timeOfHeight(h));
   const send = (from: Address, to: Address, artifact: string, fn: string, args: readonly unknown[] = []) =>
     d.send({ from, to, data: encode(loadArtifact(artifact).abi, fn, args) });
-  const place = async (role: string | null, address: Address, artifact: string, args: readonly unknown[], from: Address = A.deployer) => {
+  const place = async (
+    role: string | null,
+    address: Address,
+    artifact: string,
+    args: readonly unknown[],
+    from: Address = A.deployer,
+  ) => {
     const { tx } = await placeContract(d, address, artifact, args, from);
     const creationTx = role ? deployment(role).creationTx : null;
     if (creationTx) facts.creations[creationTx] = { anvilTx: tx, contractAddress: address };
@@ -77,7 +87,8 @@ export async function playMainnetStory(d: ChainDriver, net: NetworkConfig, guard
   await send(A.keeper, net.feeds.ethUsd!.address, "PriceFeed", "submit", [3_100n * 10n ** 8n]);
   await send(A.keeper, net.feeds.wstETHRate!.address, "PriceFeed", "submit", [parseEther("1.2000")]);
   await send(A.keeper, usdcUsdFeed, "PriceFeed", "submit", [10n ** 8n]);
-  for (const who of [A.user, A.lender, operator]) await send(A.circle, usdcAddr, "FiatTokenV2", "mint", [who, usdc(2_000_000)]);
+  for (const who of [A.user, A.lender, operator])
+    await send(A.circle, usdcAddr, "FiatTokenV2", "mint", [who, usdc(2_000_000)]);
 
   const configurePsm = async (psm: Address, artifact: string) => {
     await send(safe, psm, artifact, "addStable", [usdcAddr, SWAP_FEE_BPS, usdc(10_000_000_000)]);
@@ -104,7 +115,14 @@ export async function playMainnetStory(d: ChainDriver, net: NetworkConfig, guard
   await place("psmRedeemReserve", psms.psmRedeemReserve.address, "KUSDPSMV1", [kUSD.address, safe]);
   await configurePsm(psms.psmRedeemReserve.address, "KUSDPSMV1");
   await send(safe, kUSD.address, "KUSD", "grantRole", [MINTER_ROLE, psms.psmRedeemReserve.address]);
-  await place("vaultV1", depositVaults.vaultV1.address, "KerneVaultV1", [net.weth.address, "Kerne Vault", "kVAULT", safe, operator, operator]);
+  await place("vaultV1", depositVaults.vaultV1.address, "KerneVaultV1", [
+    net.weth.address,
+    "Kerne Vault",
+    "kVAULT",
+    safe,
+    operator,
+    operator,
+  ]);
   at(heightOf("2026-04-10T12:00:00Z"));
   await mint(A.user, psms.psmRedeemReserve.address, usdc(300_000));
 
@@ -122,14 +140,25 @@ export async function playMainnetStory(d: ChainDriver, net: NetworkConfig, guard
   await configurePsm(psms.psmRetiredMint.address, "KUSDPSMV3");
   await send(safe, kUSD.address, "KUSD", "grantRole", [MINTER_ROLE, psms.psmRetiredMint.address]);
   await send(safe, kUSD.address, "KUSD", "revokeRole", [MINTER_ROLE, psms.psmRedeemReserve.address]);
-  await place("vaultV2", depositVaults.vaultV2.address, "KerneVault", [net.weth.address, "Kerne Vault", "kVAULT", safe, operator, operator]);
+  await place("vaultV2", depositVaults.vaultV2.address, "KerneVault", [
+    net.weth.address,
+    "Kerne Vault",
+    "kVAULT",
+    safe,
+    operator,
+    operator,
+  ]);
   at(heightOf("2026-06-20T12:00:00Z"));
   await mint(A.user, psms.psmRetiredMint.address, usdc(100_000));
 
   // 2026-07-03, skUSD at its published deploy block; stakers move over.
   at(48_175_381 - 1); // the creation transaction lands on the published block
   await place("skUSD", stakingVaults.skUSD.address, "StakedKUSD", [kUSD.address, safe]);
-  await send(A.user, stakingVaults.skUSDDeprecated.address, "StakedKUSDV1", "redeem", [await sharesOf(d, stakingVaults.skUSDDeprecated.address, A.user), A.user, A.user]);
+  await send(A.user, stakingVaults.skUSDDeprecated.address, "StakedKUSDV1", "redeem", [
+    await sharesOf(d, stakingVaults.skUSDDeprecated.address, A.user),
+    A.user,
+    A.user,
+  ]);
   await send(A.user, kUSD.address, "KUSD", "approve", [stakingVaults.skUSD.address, parseEther("200000")]);
   await send(A.user, stakingVaults.skUSD.address, "StakedKUSD", "deposit", [parseEther("200000"), A.user]);
 
@@ -150,20 +179,46 @@ export async function playMainnetStory(d: ChainDriver, net: NetworkConfig, guard
   // 2026-08-06, block 49,623,130: kUSD and the PSMs move to the 48 h timelock; the guardian can pause.
   at(49_623_130 - 40);
   await place(null, timelock, "Timelock", [172_800n, [safe], [safe], "0x0000000000000000000000000000000000000000"]);
-  await place(null, guardian, "PauseGuardian", [safe, [psms.psmMint.address, psms.psmRetiredMint.address, psms.psmRedeemReserve.address]]);
+  await place(null, guardian, "PauseGuardian", [
+    safe,
+    [psms.psmMint.address, psms.psmRetiredMint.address, psms.psmRedeemReserve.address],
+  ]);
   at(49_623_130);
-  for (const target of [kUSD.address, psms.psmMint.address, psms.psmRetiredMint.address, psms.psmRedeemReserve.address]) {
+  for (const target of [
+    kUSD.address,
+    psms.psmMint.address,
+    psms.psmRetiredMint.address,
+    psms.psmRedeemReserve.address,
+  ]) {
     await send(safe, target, "KUSD", "grantRole", [DEFAULT_ADMIN_ROLE, timelock]);
   }
-  for (const psm of Object.values(psms)) await send(safe, psm.address, "KUSDPSMV3", "grantRole", [MANAGER_ROLE, guardian]);
-  for (const target of [kUSD.address, psms.psmMint.address, psms.psmRetiredMint.address, psms.psmRedeemReserve.address]) {
+  for (const psm of Object.values(psms))
+    await send(safe, psm.address, "KUSDPSMV3", "grantRole", [MANAGER_ROLE, guardian]);
+  for (const target of [
+    kUSD.address,
+    psms.psmMint.address,
+    psms.psmRetiredMint.address,
+    psms.psmRedeemReserve.address,
+  ]) {
     await send(safe, target, "KUSD", "renounceRole", [DEFAULT_ADMIN_ROLE, safe]);
   }
 
   // 2026-08-09, block 49,726,126: the operator's Euler market; a lender supplies USDC.
   at(49_726_126); // placeContract mines this block first: the market's code shows from it
-  await place(null, lending.lendingUSDC!.address, "EVKVault", [usdcAddr, "EVK Vault eUSDC-116", "eUSDC-116", safe, 500n], A.deployer);
-  await place(null, lending.lendingEscrowKUSD!.address, "EVKVault", [kUSD.address, "EVK Vault ekUSD-1", "ekUSD-1", safe, 0n], A.deployer);
+  await place(
+    null,
+    lending.lendingUSDC!.address,
+    "EVKVault",
+    [usdcAddr, "EVK Vault eUSDC-116", "eUSDC-116", safe, 500n],
+    A.deployer,
+  );
+  await place(
+    null,
+    lending.lendingEscrowKUSD!.address,
+    "EVKVault",
+    [kUSD.address, "EVK Vault ekUSD-1", "ekUSD-1", safe, 0n],
+    A.deployer,
+  );
   await send(A.lender, usdcAddr, "FiatTokenV2", "approve", [lending.lendingUSDC!.address, usdc(150_000)]);
   await send(A.lender, lending.lendingUSDC!.address, "EVKVault", "deposit", [usdc(150_000), A.lender]);
   await send(A.user, kUSD.address, "KUSD", "approve", [lending.lendingEscrowKUSD!.address, parseEther("25000")]);
@@ -200,5 +255,10 @@ export async function playMainnetStory(d: ChainDriver, net: NetworkConfig, guard
 }
 
 async function sharesOf(d: ChainDriver, vault: Address, who: Address): Promise<bigint> {
-  return (await d.client.readContract({ address: vault, abi: loadArtifact("StakedKUSDV1").abi, functionName: "balanceOf", args: [who] })) as bigint;
+  return (await d.client.readContract({
+    address: vault,
+    abi: loadArtifact("StakedKUSDV1").abi,
+    functionName: "balanceOf",
+    args: [who],
+  })) as bigint;
 }

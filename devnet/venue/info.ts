@@ -11,7 +11,10 @@ export const HEDGE_COIN = "ETH";
 
 export class InfoRequestError extends Error {
   override name = "InfoRequestError";
-  constructor(message: string, readonly status = 422) {
+  constructor(
+    message: string,
+    readonly status = 422,
+  ) {
     super(message);
   }
 }
@@ -49,7 +52,14 @@ function clearinghouseState(body: Record<string, unknown>, ctx: InfoContext) {
   const time = ctx.now * 1000;
   if (!isHedge(user, ctx)) {
     const zero = { accountValue: "0.0", totalNtlPos: "0.0", totalRawUsd: "0.0", totalMarginUsed: "0.0" };
-    return { marginSummary: zero, crossMarginSummary: zero, crossMaintenanceMarginUsed: "0.0", withdrawable: "0.0", assetPositions: [], time };
+    return {
+      marginSummary: zero,
+      crossMarginSummary: zero,
+      crossMaintenanceMarginUsed: "0.0",
+      withdrawable: "0.0",
+      assetPositions: [],
+      time,
+    };
   }
   const a = accountAt(ctx.now);
   const notional = a.shortEth * a.markPx;
@@ -172,7 +182,12 @@ function assetCtx(coin: "BTC" | "ETH", now: number) {
   };
 }
 
-const META = { universe: [{ name: "BTC", szDecimals: 5, maxLeverage: 40 }, { name: "ETH", szDecimals: 4, maxLeverage: 25 }] };
+const META = {
+  universe: [
+    { name: "BTC", szDecimals: 5, maxLeverage: 40 },
+    { name: "ETH", szDecimals: 4, maxLeverage: 25 },
+  ],
+};
 
 function predictedFundings(ctx: InfoContext) {
   const nextHour = (hourFloor(ctx.now) + HOUR) * 1000;
@@ -182,15 +197,22 @@ function predictedFundings(ctx: InfoContext) {
     return [
       coin,
       [
-        ["BinPerp", { fundingRate: s(eightHourFundingRate(ctx.now) * k, 10), nextFundingTime: next8h, fundingIntervalHours: 8 }],
-        ["HlPerp", { fundingRate: s(hourlyFundingRate(ctx.now) * k, 10), nextFundingTime: nextHour, fundingIntervalHours: 1 }],
+        [
+          "BinPerp",
+          { fundingRate: s(eightHourFundingRate(ctx.now) * k, 10), nextFundingTime: next8h, fundingIntervalHours: 8 },
+        ],
+        [
+          "HlPerp",
+          { fundingRate: s(hourlyFundingRate(ctx.now) * k, 10), nextFundingTime: nextHour, fundingIntervalHours: 1 },
+        ],
       ],
     ];
   });
 }
 
 export function answerInfo(body: unknown, ctx: InfoContext): unknown {
-  if (typeof body !== "object" || body === null || Array.isArray(body)) throw new InfoRequestError("body must be a JSON object");
+  if (typeof body !== "object" || body === null || Array.isArray(body))
+    throw new InfoRequestError("body must be a JSON object");
   const req = body as Record<string, unknown>;
   switch (req.type) {
     case "clearinghouseState":
@@ -215,4 +237,3 @@ export function answerInfo(body: unknown, ctx: InfoContext): unknown {
       throw new InfoRequestError(`unknown request type ${JSON.stringify(req.type)}`);
   }
 }
-

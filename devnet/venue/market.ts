@@ -3,7 +3,7 @@
  * the ETH mark price and hourly funding rates are pure functions of time.
  */
 import { hashUnit } from "../rng.js";
-import { HISTORY_START, DAY, HOUR } from "../timeline.js";
+import { DAY, HISTORY_START, HOUR } from "../timeline.js";
 
 const TAU = 2 * Math.PI;
 
@@ -11,7 +11,11 @@ const TAU = 2 * Math.PI;
 export function ethPriceAt(t: number): number {
   const s = t - HISTORY_START;
   const hour = Math.floor(t / HOUR);
-  const p = 2600 + 450 * Math.sin((TAU * s) / (47 * DAY)) + 120 * Math.sin((TAU * s) / (6.5 * DAY)) + 40 * (hashUnit(hour, 7) - 0.5);
+  const p =
+    2600 +
+    450 * Math.sin((TAU * s) / (47 * DAY)) +
+    120 * Math.sin((TAU * s) / (6.5 * DAY)) +
+    40 * (hashUnit(hour, 7) - 0.5);
   return Math.round(p * 100) / 100;
 }
 

@@ -47,7 +47,8 @@ export async function startVenueServer(options: VenueServerOptions): Promise<Ven
       const raw = await readBody(req);
       if (req.method === "POST" && req.url === "/__sim/fault") {
         const mode = (JSON.parse(raw || "{}") as { mode?: FaultMode }).mode;
-        if (!mode || !FAULTS.includes(mode)) return send(res, 400, { error: `mode must be one of ${FAULTS.join(", ")}` });
+        if (!mode || !FAULTS.includes(mode))
+          return send(res, 400, { error: `mode must be one of ${FAULTS.join(", ")}` });
         fault = mode;
         return send(res, 200, { mode });
       }

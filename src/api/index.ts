@@ -17,7 +17,8 @@ import { servePrivateSql } from "./private-sql.js";
 
 // kUSD's figures join Ponder's own registry, so GET /metrics (Ponder's route) serves both.
 // Ponder's /metrics route comes before ours, so without its registry there is nowhere to serve them.
-const ponderRegistry = (globalThis as { PONDER_COMMON?: { metrics?: { registry?: Registry } } }).PONDER_COMMON?.metrics?.registry;
+const ponderRegistry = (globalThis as { PONDER_COMMON?: { metrics?: { registry?: Registry } } }).PONDER_COMMON?.metrics
+  ?.registry;
 const metrics = ponderRegistry ? createKusdMetrics(ponderRegistry) : null;
 
 servePrivateSql(serviceEnv.KUSD_PRIVATE_SQL_PORT, { db, schema });

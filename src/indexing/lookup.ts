@@ -27,11 +27,7 @@ export const vaultKeyOf = (a: string) => vaultKeys.get(a.toLowerCase()) ?? "unkn
 export const lstSymbolOf = (a: string) => lstSymbols.get(a.toLowerCase()) ?? "unknown";
 export const lendingKeyOf = (a: string) => lendingKeys.get(a.toLowerCase()) ?? "unknown";
 
-const contractKeys = new Map<string, string>([
-  [network.kUSD.address.toLowerCase(), "kUSD"],
-  ...psmKeys,
-  ...vaultKeys,
-]);
+const contractKeys = new Map<string, string>([[network.kUSD.address.toLowerCase(), "kUSD"], ...psmKeys, ...vaultKeys]);
 export const contractKeyOf = (a: string) => contractKeys.get(a.toLowerCase()) ?? "unknown";
 
 export const TOKEN_SYMBOLS = new Map<string, string>([

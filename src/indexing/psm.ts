@@ -1,10 +1,10 @@
 import { ponder } from "ponder:registry";
 import { kusdTxBurn, psmPauseEvent, psmReserveMovement, psmSwap } from "ponder:schema";
-import { lower, network, psmKeyOf } from "./lookup.js";
 import { swapAmounts } from "../../core/psm/swap-amounts.js";
 import { explains } from "../../core/registry/violation-rule.js";
-import { explainCandidate, txBurnId } from "./transfers.js";
+import { lower, network, psmKeyOf } from "./lookup.js";
 import { isDirectSwapCall, movementId } from "./reserve-movements.js";
+import { explainCandidate, txBurnId } from "./transfers.js";
 
 ponder.on("PSM:Swap", async ({ event, context }) => {
   const psm = lower(event.log.address);
@@ -13,7 +13,8 @@ ponder.on("PSM:Swap", async ({ event, context }) => {
   const amounts = swapAmounts(direction, amount, fee);
   // The live PSM burns what it redeems while minting is enabled; its burn (a kUSD Transfer to
   // zero from the PSM) comes earlier in the same transaction. v1 and v3 never burn.
-  const burned = direction === "redeem" ? await context.db.find(kusdTxBurn, { id: txBurnId(event.transaction.hash, psm) }) : null;
+  const burned =
+    direction === "redeem" ? await context.db.find(kusdTxBurn, { id: txBurnId(event.transaction.hash, psm) }) : null;
   await context.db.insert(psmSwap).values({
     id: event.id,
     psmKey: psmKeyOf(psm) ?? "unknown",
@@ -30,11 +31,33 @@ ponder.on("PSM:Swap", async ({ event, context }) => {
   });
   // The USDC payout of a redemption came first and may have been held as a violation candidate.
   if (direction === "redeem") {
-    await explainCandidate(context, explains.redemption({ txHash: event.transaction.hash, usdc: network.usdc.address, psm, user, kusdIn: amount, fee }), "redemption_payout");
+    await explainCandidate(
+      context,
+      explains.redemption({
+        txHash: event.transaction.hash,
+        usdc: network.usdc.address,
+        psm,
+        user,
+        kusdIn: amount,
+        fee,
+      }),
+      "redemption_payout",
+    );
   }
   // A mint while minting is off is paid out of the PSM's kUSD inventory, by a transfer that came first.
   if (direction === "mint") {
-    await explainCandidate(context, explains.mintFromInventory({ txHash: event.transaction.hash, kusd: network.kUSD.address, psm, user, usdcIn: amount, fee }), "mint_payout");
+    await explainCandidate(
+      context,
+      explains.mintFromInventory({
+        txHash: event.transaction.hash,
+        kusd: network.kUSD.address,
+        psm,
+        user,
+        usdcIn: amount,
+        fee,
+      }),
+      "mint_payout",
+    );
   }
   // A swap made through another contract had its USDC leg (whose Transfer comes first)
   // recorded provisionally as a reserve movement; it is a swap, so take it out again.
@@ -53,7 +76,10 @@ ponder.on("PSM:SurplusSkimmed", async ({ event, context }) => {
   }
 });
 
-for (const [name, paused] of [["Paused", true], ["Unpaused", false]] as const) {
+for (const [name, paused] of [
+  ["Paused", true],
+  ["Unpaused", false],
+] as const) {
   ponder.on(`PSM:${name}`, async ({ event, context }) => {
     const psm = lower(event.log.address);
     await context.db.insert(psmPauseEvent).values({

@@ -1,6 +1,6 @@
 import type { Context } from "ponder:registry";
 import { psmReserveMovement } from "ponder:schema";
-import { toFunctionSelector, type Address, type Hex } from "viem";
+import { type Address, type Hex, toFunctionSelector } from "viem";
 import { psmKeyOf } from "./lookup.js";
 
 export const movementId = (txHash: Hex, psm: Address, direction: "in" | "out") => `${txHash}:${psm}:${direction}`;
@@ -36,7 +36,15 @@ const outLegs = new Set<string>();
  */
 export async function recordPsmUsdc(
   context: Context,
-  args: { psm: Address; direction: "in" | "out"; counterparty: Address; amount: bigint; txHash: Hex; blockNumber: bigint; timestamp: bigint },
+  args: {
+    psm: Address;
+    direction: "in" | "out";
+    counterparty: Address;
+    amount: bigint;
+    txHash: Hex;
+    blockNumber: bigint;
+    timestamp: bigint;
+  },
 ) {
   const id = movementId(args.txHash, args.psm, args.direction);
   const outId = movementId(args.txHash, args.psm, "out");
@@ -44,12 +52,24 @@ export async function recordPsmUsdc(
     if (outLegs.size > 10_000) outLegs.clear();
     outLegs.add(outId);
   }
-  const out = args.direction === "in" && outLegs.has(outId) ? await context.db.find(psmReserveMovement, { id: outId }) : null;
+  const out =
+    args.direction === "in" && outLegs.has(outId) ? await context.db.find(psmReserveMovement, { id: outId }) : null;
   const flashLoan = out !== null && out.counterparty === args.counterparty && args.amount >= out.amount;
   const kind = flashLoan ? "flashLoan" : args.direction === "in" ? "topUp" : "unexplained";
   await context.db
     .insert(psmReserveMovement)
-    .values({ id, psmKey: psmKeyOf(args.psm) ?? "unknown", psm: args.psm, kind, direction: args.direction, counterparty: args.counterparty, amount: args.amount, txHash: args.txHash, blockNumber: args.blockNumber, timestamp: args.timestamp })
+    .values({
+      id,
+      psmKey: psmKeyOf(args.psm) ?? "unknown",
+      psm: args.psm,
+      kind,
+      direction: args.direction,
+      counterparty: args.counterparty,
+      amount: args.amount,
+      txHash: args.txHash,
+      blockNumber: args.blockNumber,
+      timestamp: args.timestamp,
+    })
     .onConflictDoUpdate((row) => ({ amount: row.amount + args.amount }));
   if (flashLoan) await context.db.update(psmReserveMovement, { id: out.id }).set({ kind: "flashLoan" });
 }

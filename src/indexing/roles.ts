@@ -1,9 +1,8 @@
+import { type Context, ponder } from "ponder:registry";
+import { roleEvent, roleHolder } from "ponder:schema";
 import type { Hex } from "viem";
 import { ROLE_NAMES } from "../../core/network/roles.js";
-import { ponder, type Context } from "ponder:registry";
-import { roleEvent, roleHolder } from "ponder:schema";
 import { contractKeyOf, lower } from "./lookup.js";
-
 
 type RoleArgs = { role: Hex; account: Hex; sender: Hex };
 
@@ -35,7 +34,16 @@ async function recordRole(event: RoleEvent, context: Context, granted: boolean) 
   });
   await context.db
     .insert(roleHolder)
-    .values({ id: `${contract}:${role}:${lower(account)}`, contractKey, contract, role, roleName, account: lower(account), active: granted, sinceBlock: event.block.number })
+    .values({
+      id: `${contract}:${role}:${lower(account)}`,
+      contractKey,
+      contract,
+      role,
+      roleName,
+      account: lower(account),
+      active: granted,
+      sinceBlock: event.block.number,
+    })
     .onConflictDoUpdate({ active: granted, sinceBlock: event.block.number });
 }
 

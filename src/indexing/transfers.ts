@@ -1,6 +1,13 @@
-import { ponder, type Context } from "ponder:registry";
-import { accountBalance, kusdSupply, kusdSupplyEvent, kusdTxBurn, registryTransfer, registryViolation } from "ponder:schema";
-import { zeroAddress, type Address, type Hex } from "viem";
+import { type Context, ponder } from "ponder:registry";
+import {
+  accountBalance,
+  kusdSupply,
+  kusdSupplyEvent,
+  kusdTxBurn,
+  registryTransfer,
+  registryViolation,
+} from "ponder:schema";
+import { type Address, type Hex, zeroAddress } from "viem";
 import { candidateId, classifyTransfer, explains, type TransferClass } from "../../core/registry/violation-rule.js";
 import { isListed, lower, psmKeyOf, registryIndex, TOKEN_SYMBOLS } from "./lookup.js";
 import { isDirectSwapCall, recordPsmUsdc } from "./reserve-movements.js";
@@ -20,7 +27,14 @@ type TransferLike = {
 async function addBalance(context: Context, token: Address, account: Address, delta: bigint, blockNumber: bigint) {
   await context.db
     .insert(accountBalance)
-    .values({ id: `${token}:${account}`, token, tokenSymbol: TOKEN_SYMBOLS.get(token) ?? "unknown", account, balance: delta, updatedBlock: blockNumber })
+    .values({
+      id: `${token}:${account}`,
+      token,
+      tokenSymbol: TOKEN_SYMBOLS.get(token) ?? "unknown",
+      account,
+      balance: delta,
+      updatedBlock: blockNumber,
+    })
     .onConflictDoUpdate((row) => ({ balance: row.balance + delta, updatedBlock: blockNumber }));
 }
 
@@ -41,7 +55,11 @@ export async function recordRegistryTransfer(context: Context, t: TransferLike) 
   const fromListed = isListed(t.from);
   const toListed = isListed(t.to);
   if (!fromListed && !toListed) return;
-  const { class: classification, version } = classifyTransfer(registryIndex, { from: t.from, to: t.to, at: Number(t.timestamp) });
+  const { class: classification, version } = classifyTransfer(registryIndex, {
+    from: t.from,
+    to: t.to,
+    at: Number(t.timestamp),
+  });
   const tokenSymbol = TOKEN_SYMBOLS.get(t.token) ?? "unknown";
   await context.db.insert(registryTransfer).values({
     id: t.logId,
@@ -60,20 +78,23 @@ export async function recordRegistryTransfer(context: Context, t: TransferLike) 
     logIndex: t.logIndex,
   });
   if (classification === "violation") {
-    await context.db.insert(registryViolation).values({
-      id: candidateId(t),
-      transferId: t.logId,
-      token: t.token,
-      tokenSymbol,
-      from: t.from,
-      to: t.to,
-      amount: t.amount,
-      registryVersion: version!,
-      txHash: t.txHash,
-      blockNumber: t.blockNumber,
-      timestamp: t.timestamp,
-      logIndex: t.logIndex,
-    }).onConflictDoNothing();
+    await context.db
+      .insert(registryViolation)
+      .values({
+        id: candidateId(t),
+        transferId: t.logId,
+        token: t.token,
+        tokenSymbol,
+        from: t.from,
+        to: t.to,
+        amount: t.amount,
+        registryVersion: version!,
+        txHash: t.txHash,
+        blockNumber: t.blockNumber,
+        timestamp: t.timestamp,
+        logIndex: t.logIndex,
+      })
+      .onConflictDoNothing();
   } else if (classification === "inbound" && toListed) {
     // The return leg of a flash loan taken from the listed account earlier in this transaction.
     await explainCandidate(context, explains.returnLeg(t), "flash_loan");
@@ -108,8 +129,10 @@ export const txBurnId = (txHash: Hex, account: Address) => `${txHash}:${account.
 async function onUsdcTransfer(context: Context, t: TransferLike, tx: TxCall) {
   await recordRegistryTransfer(context, t);
   const base = { amount: t.amount, txHash: t.txHash, blockNumber: t.blockNumber, timestamp: t.timestamp };
-  if (psmKeyOf(t.to) && !isDirectSwapCall(tx, t.to)) await recordPsmUsdc(context, { ...base, psm: t.to, direction: "in", counterparty: t.from });
-  if (psmKeyOf(t.from) && !isDirectSwapCall(tx, t.from)) await recordPsmUsdc(context, { ...base, psm: t.from, direction: "out", counterparty: t.to });
+  if (psmKeyOf(t.to) && !isDirectSwapCall(tx, t.to))
+    await recordPsmUsdc(context, { ...base, psm: t.to, direction: "in", counterparty: t.from });
+  if (psmKeyOf(t.from) && !isDirectSwapCall(tx, t.from))
+    await recordPsmUsdc(context, { ...base, psm: t.from, direction: "out", counterparty: t.to });
 }
 
 // See ponder.config.ts: "Out" sees transfers from a listed account, "In" the rest.
@@ -118,7 +141,9 @@ ponder.on("USDCIn:Transfer", async ({ event, context }) => {
   if (!isListed(event.args.from)) await onUsdcTransfer(context, transferOf(event), event.transaction);
 });
 
-type WethTransferEvent = Omit<Parameters<typeof transferOf>[0], "args"> & { args: { src: Address; dst: Address; wad: bigint } };
+type WethTransferEvent = Omit<Parameters<typeof transferOf>[0], "args"> & {
+  args: { src: Address; dst: Address; wad: bigint };
+};
 
 /** WETH9 names its Transfer arguments src, dst, wad. */
 const wethTransfer = (event: WethTransferEvent) =>
@@ -131,10 +156,12 @@ ponder.on("WETHIn:Transfer", async ({ event, context }) => {
 
 // WETH9 wraps and unwraps without a Transfer event; the balance moves all the same.
 ponder.on("WETHOut:Deposit", async ({ event, context }) => {
-  if (isListed(event.args.dst)) await addBalance(context, lower(event.log.address), lower(event.args.dst), event.args.wad, event.block.number);
+  if (isListed(event.args.dst))
+    await addBalance(context, lower(event.log.address), lower(event.args.dst), event.args.wad, event.block.number);
 });
 ponder.on("WETHOut:Withdrawal", async ({ event, context }) => {
-  if (isListed(event.args.src)) await addBalance(context, lower(event.log.address), lower(event.args.src), -event.args.wad, event.block.number);
+  if (isListed(event.args.src))
+    await addBalance(context, lower(event.log.address), lower(event.args.src), -event.args.wad, event.block.number);
 });
 
 ponder.on("KUSD:Transfer", async ({ event, context }) => {
@@ -146,7 +173,13 @@ ponder.on("KUSD:Transfer", async ({ event, context }) => {
   const burned = kind === "burn" ? t.amount : 0n;
   const supply = await context.db
     .insert(kusdSupply)
-    .values({ id: "kUSD", totalSupply: minted - burned, totalMinted: minted, totalBurned: burned, updatedBlock: t.blockNumber })
+    .values({
+      id: "kUSD",
+      totalSupply: minted - burned,
+      totalMinted: minted,
+      totalBurned: burned,
+      updatedBlock: t.blockNumber,
+    })
     .onConflictDoUpdate((row) => ({
       totalSupply: row.totalSupply + minted - burned,
       totalMinted: row.totalMinted + minted,

@@ -1,11 +1,11 @@
-import { ponder, type Context } from "ponder:registry";
+import { type Context, ponder } from "ponder:registry";
 import { shareBalance, sharePrice, vaultEvent, vaultReport } from "ponder:schema";
-import { createPublicClient, fallback, http, zeroAddress, type Address, type Hex } from "viem";
-import { lower, network, vaultKeyOf } from "./lookup.js";
-import { explains } from "../../core/registry/violation-rule.js";
-import { explainCandidate, recordRegistryTransfer } from "./transfers.js";
-import { createBlockLookahead, createSharePriceReader, type ShareReading } from "../../core/yield/share-price-reads.js";
+import { type Address, createPublicClient, fallback, type Hex, http, zeroAddress } from "viem";
 import { aggregate3Bytecode } from "../../abis/Aggregate3.js";
+import { explains } from "../../core/registry/violation-rule.js";
+import { createBlockLookahead, createSharePriceReader, type ShareReading } from "../../core/yield/share-price-reads.js";
+import { lower, network, vaultKeyOf } from "./lookup.js";
+import { explainCandidate, recordRegistryTransfer } from "./transfers.js";
 
 async function addShares(context: Context, vault: Address, account: Address, delta: bigint) {
   await context.db
@@ -18,9 +18,18 @@ for (const source of ["StakingVault", "DepositVault"] as const) {
   ponder.on(`${source}:Deposit`, async ({ event, context }) => {
     const vault = lower(event.log.address);
     await context.db.insert(vaultEvent).values({
-      id: event.id, vaultKey: vaultKeyOf(vault), vault, kind: "deposit",
-      sender: lower(event.args.sender), to: lower(event.args.owner), assets: event.args.assets, shares: event.args.shares,
-      txHash: event.transaction.hash, blockNumber: event.block.number, timestamp: event.block.timestamp, logIndex: event.log.logIndex,
+      id: event.id,
+      vaultKey: vaultKeyOf(vault),
+      vault,
+      kind: "deposit",
+      sender: lower(event.args.sender),
+      to: lower(event.args.owner),
+      assets: event.args.assets,
+      shares: event.args.shares,
+      txHash: event.transaction.hash,
+      blockNumber: event.block.number,
+      timestamp: event.block.timestamp,
+      logIndex: event.log.logIndex,
     });
   });
 
@@ -28,11 +37,31 @@ for (const source of ["StakingVault", "DepositVault"] as const) {
     const vault = lower(event.log.address);
     // The asset left the vault (a listed account) before this event: an ERC-4626 withdrawal, not a violation.
     const asset = source === "StakingVault" ? network.kUSD.address : network.weth.address;
-    await explainCandidate(context, explains.withdrawal({ txHash: event.transaction.hash, asset, vault, receiver: event.args.receiver, assets: event.args.assets }), "vault_withdrawal");
+    await explainCandidate(
+      context,
+      explains.withdrawal({
+        txHash: event.transaction.hash,
+        asset,
+        vault,
+        receiver: event.args.receiver,
+        assets: event.args.assets,
+      }),
+      "vault_withdrawal",
+    );
     await context.db.insert(vaultEvent).values({
-      id: event.id, vaultKey: vaultKeyOf(vault), vault, kind: "withdraw",
-      sender: lower(event.args.sender), from: lower(event.args.owner), to: lower(event.args.receiver), assets: event.args.assets, shares: event.args.shares,
-      txHash: event.transaction.hash, blockNumber: event.block.number, timestamp: event.block.timestamp, logIndex: event.log.logIndex,
+      id: event.id,
+      vaultKey: vaultKeyOf(vault),
+      vault,
+      kind: "withdraw",
+      sender: lower(event.args.sender),
+      from: lower(event.args.owner),
+      to: lower(event.args.receiver),
+      assets: event.args.assets,
+      shares: event.args.shares,
+      txHash: event.transaction.hash,
+      blockNumber: event.block.number,
+      timestamp: event.block.timestamp,
+      logIndex: event.log.logIndex,
     });
   });
 
@@ -46,15 +75,30 @@ for (const source of ["StakingVault", "DepositVault"] as const) {
     if (source === "StakingVault") {
       // skUSD is one of the tokens whose registry-account transfers (mints and burns too) we keep.
       await recordRegistryTransfer(context, {
-        token: vault, from, to, amount: event.args.value, logId: event.id, logIndex: event.log.logIndex,
-        txHash: event.transaction.hash, blockNumber: event.block.number, timestamp: event.block.timestamp,
+        token: vault,
+        from,
+        to,
+        amount: event.args.value,
+        logId: event.id,
+        logIndex: event.log.logIndex,
+        txHash: event.transaction.hash,
+        blockNumber: event.block.number,
+        timestamp: event.block.timestamp,
       });
     }
     if (from === zeroAddress || to === zeroAddress) return;
     await context.db.insert(vaultEvent).values({
-      id: event.id, vaultKey: vaultKeyOf(vault), vault, kind: "transfer",
-      from, to, shares: event.args.value,
-      txHash: event.transaction.hash, blockNumber: event.block.number, timestamp: event.block.timestamp, logIndex: event.log.logIndex,
+      id: event.id,
+      vaultKey: vaultKeyOf(vault),
+      vault,
+      kind: "transfer",
+      from,
+      to,
+      shares: event.args.value,
+      txHash: event.transaction.hash,
+      blockNumber: event.block.number,
+      timestamp: event.block.timestamp,
+      logIndex: event.log.logIndex,
     });
   });
 }
@@ -67,30 +111,65 @@ for (const source of ["StakingVault", "DepositVault"] as const) {
 ponder.on("DepositVault:WithdrawalRequested", async ({ event, context }) => {
   const vault = lower(event.log.address);
   await context.db.insert(vaultEvent).values({
-    id: event.id, vaultKey: vaultKeyOf(vault), vault, kind: "withdrawal_request",
-    from: lower(event.args.user), assets: event.args.assets, shares: event.args.shares,
-    txHash: event.transaction.hash, blockNumber: event.block.number, timestamp: event.block.timestamp, logIndex: event.log.logIndex,
+    id: event.id,
+    vaultKey: vaultKeyOf(vault),
+    vault,
+    kind: "withdrawal_request",
+    from: lower(event.args.user),
+    assets: event.args.assets,
+    shares: event.args.shares,
+    txHash: event.transaction.hash,
+    blockNumber: event.block.number,
+    timestamp: event.block.timestamp,
+    logIndex: event.log.logIndex,
   });
 });
 
 ponder.on("DepositVault:WithdrawalClaimed", async ({ event, context }) => {
   const vault = lower(event.log.address);
-  await explainCandidate(context, explains.withdrawal({ txHash: event.transaction.hash, asset: network.weth.address, vault, receiver: event.args.user, assets: event.args.assets }), "vault_withdrawal");
+  await explainCandidate(
+    context,
+    explains.withdrawal({
+      txHash: event.transaction.hash,
+      asset: network.weth.address,
+      vault,
+      receiver: event.args.user,
+      assets: event.args.assets,
+    }),
+    "vault_withdrawal",
+  );
   await context.db.insert(vaultEvent).values({
-    id: event.id, vaultKey: vaultKeyOf(vault), vault, kind: "withdrawal_claim",
-    to: lower(event.args.user), assets: event.args.assets,
-    txHash: event.transaction.hash, blockNumber: event.block.number, timestamp: event.block.timestamp, logIndex: event.log.logIndex,
+    id: event.id,
+    vaultKey: vaultKeyOf(vault),
+    vault,
+    kind: "withdrawal_claim",
+    to: lower(event.args.user),
+    assets: event.args.assets,
+    txHash: event.transaction.hash,
+    blockNumber: event.block.number,
+    timestamp: event.block.timestamp,
+    logIndex: event.log.logIndex,
   });
 });
 
-for (const [name, kind] of [["FundsSwept", "sweep"], ["L1DepositRequested", "l1_deposit"]] as const) {
+for (const [name, kind] of [
+  ["FundsSwept", "sweep"],
+  ["L1DepositRequested", "l1_deposit"],
+] as const) {
   ponder.on(`DepositVault:${name}`, async ({ event, context }) => {
     const vault = lower(event.log.address);
     const destination = "destination" in event.args ? event.args.destination : event.args.bridge;
     await context.db.insert(vaultEvent).values({
-      id: event.id, vaultKey: vaultKeyOf(vault), vault, kind,
-      to: lower(destination), assets: event.args.amount,
-      txHash: event.transaction.hash, blockNumber: event.block.number, timestamp: event.block.timestamp, logIndex: event.log.logIndex,
+      id: event.id,
+      vaultKey: vaultKeyOf(vault),
+      vault,
+      kind,
+      to: lower(destination),
+      assets: event.args.amount,
+      txHash: event.transaction.hash,
+      blockNumber: event.block.number,
+      timestamp: event.block.timestamp,
+      logIndex: event.log.logIndex,
     });
   });
 }
@@ -98,19 +177,36 @@ for (const [name, kind] of [["FundsSwept", "sweep"], ["L1DepositRequested", "l1_
 ponder.on("StakingVault:YieldDistributed", async ({ event, context }) => {
   const vault = lower(event.log.address);
   await context.db.insert(vaultEvent).values({
-    id: event.id, vaultKey: vaultKeyOf(vault), vault, kind: "yield",
-    sender: lower(event.args.strategist), assets: event.args.amount,
-    txHash: event.transaction.hash, blockNumber: event.block.number, timestamp: event.block.timestamp, logIndex: event.log.logIndex,
+    id: event.id,
+    vaultKey: vaultKeyOf(vault),
+    vault,
+    kind: "yield",
+    sender: lower(event.args.strategist),
+    assets: event.args.amount,
+    txHash: event.transaction.hash,
+    blockNumber: event.block.number,
+    timestamp: event.block.timestamp,
+    logIndex: event.log.logIndex,
   });
 });
 
-for (const [name, field] of [["L1AssetsUpdated", "l1Assets"], ["OffChainAssetsUpdated", "offChainAssets"], ["HedgingReserveUpdated", "hedgingReserve"]] as const) {
+for (const [name, field] of [
+  ["L1AssetsUpdated", "l1Assets"],
+  ["OffChainAssetsUpdated", "offChainAssets"],
+  ["HedgingReserveUpdated", "hedgingReserve"],
+] as const) {
   ponder.on(`DepositVault:${name}`, async ({ event, context }) => {
     const vault = lower(event.log.address);
     await context.db.insert(vaultReport).values({
-      id: event.id, vaultKey: vaultKeyOf(vault), vault, field,
-      oldAmount: event.args.oldAmount, newAmount: event.args.newAmount,
-      txHash: event.transaction.hash, blockNumber: event.block.number, timestamp: event.block.timestamp,
+      id: event.id,
+      vaultKey: vaultKeyOf(vault),
+      vault,
+      field,
+      oldAmount: event.args.oldAmount,
+      newAmount: event.args.newAmount,
+      txHash: event.transaction.hash,
+      blockNumber: event.block.number,
+      timestamp: event.block.timestamp,
     });
   });
 }
@@ -137,13 +233,25 @@ ponder.on("SharePrice:block", async ({ event, context }) => {
   // without code there is left out, not read as 0.
   const readings =
     (await ahead.take(event.block.number, event.block.hash)) ??
-    (await readSharePrices(context.client, started.map(([, d]) => d.address)));
+    (await readSharePrices(
+      context.client,
+      started.map(([, d]) => d.address),
+    ));
   for (let k = 1n; k <= LOOKAHEAD; k++) {
     const next = event.block.number + k * BigInt(network.sharePriceInterval);
     ahead.start(next, async () => {
       const block = await chain.getBlock({ blockNumber: next });
-      const pinned = { call: (args: { code: Hex; data: Hex }) => chain.call({ ...args, blockHash: block.hash, requireCanonical: true }) };
-      return { hash: block.hash, value: await readSharePrices(pinned, vaultsAt(next).map(([, d]) => d.address)) };
+      const pinned = {
+        call: (args: { code: Hex; data: Hex }) =>
+          chain.call({ ...args, blockHash: block.hash, requireCanonical: true }),
+      };
+      return {
+        hash: block.hash,
+        value: await readSharePrices(
+          pinned,
+          vaultsAt(next).map(([, d]) => d.address),
+        ),
+      };
     });
   }
   for (const [vaultKey, deployed] of started) {
@@ -151,8 +259,12 @@ ponder.on("SharePrice:block", async ({ event, context }) => {
     if (!reading) continue;
     const vault = lower(deployed.address);
     await context.db.insert(sharePrice).values({
-      id: `${vault}:${event.block.number}`, vaultKey, vault, ...reading,
-      blockNumber: event.block.number, timestamp: event.block.timestamp,
+      id: `${vault}:${event.block.number}`,
+      vaultKey,
+      vault,
+      ...reading,
+      blockNumber: event.block.number,
+      timestamp: event.block.timestamp,
     });
   }
 });

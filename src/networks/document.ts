@@ -7,10 +7,10 @@
  * `admin.safe`, `externalTokens.USDC`), so no address of the operator's is typed twice.
  */
 import { readFileSync } from "node:fs";
-import { getAddress, isAddress, type Address, type Hex } from "viem";
+import { type Address, getAddress, type Hex, isAddress } from "viem";
+import { KusdError } from "../../core/errors.js";
 import type { RegistryVersionConfig } from "../../core/network/registry-config.js";
 import type { PsmKey, PsmVersion } from "../../core/network/types.js";
-import { KusdError } from "../../core/errors.js";
 
 /** The fields of the operator's registry file that we read. Keys starting with `_` are notes. */
 export type OperatorRegistryFile = {
@@ -65,7 +65,11 @@ export type NetworkExtension = {
   };
   /** Tokens whose transfers matter from the protocol's first contract on. */
   tokens: { usdc: AddressRef; weth: AddressRef };
-  stakingYield: Record<string, ({ kind: "rate-event"; at: AddressRef } | { kind: "exchange-rate-feed"; feed: FeedSpec; intervalBlocks: number }) & StartSpec>;
+  stakingYield: Record<
+    string,
+    ({ kind: "rate-event"; at: AddressRef } | { kind: "exchange-rate-feed"; feed: FeedSpec; intervalBlocks: number }) &
+      StartSpec
+  >;
   feeds: { ethUsd: FeedSpec | null };
   accounts: {
     multisig: AddressRef;
@@ -93,7 +97,11 @@ export type NetworkExtension = {
    * Registry versions this document configures itself (the devnet's); base loads published ones.
    * `signatures`: membership signatures (address → as_of → signature), public once published.
    */
-  registry: { operator: AddressRef; versions: RegistryVersionConfig[]; signatures?: Record<string, Record<string, Hex>> };
+  registry: {
+    operator: AddressRef;
+    versions: RegistryVersionConfig[];
+    signatures?: Record<string, Record<string, Hex>>;
+  };
 };
 
 export type NetworkDocument = OperatorRegistryFile & { kusd: NetworkExtension };

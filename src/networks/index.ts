@@ -6,10 +6,10 @@
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ServiceEnv } from "../../core/network/env.js";
-import { readJsonFile, type NetworkDocument, type NetworkExtension, type OperatorRegistryFile } from "./document.js";
+import type { NetworkConfig } from "../../core/network/types.js";
+import { type NetworkDocument, type NetworkExtension, type OperatorRegistryFile, readJsonFile } from "./document.js";
 import { networkFromDocument } from "./from-document.js";
 import { applyRegistrySource } from "./registry-source.js";
-import type { NetworkConfig } from "../../core/network/types.js";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 export const BASE_OPERATOR_REGISTRY_FILE = join(ROOT, "networks", "base", "operator-deployments-8453.json");
@@ -20,9 +20,13 @@ export const DEVNET_NETWORK_FILE = join(ROOT, "devnet", "network.json");
 export function networkDocument(env: ServiceEnv): NetworkDocument {
   const name = env.KUSD_NETWORK;
   if (env.KUSD_NETWORK_FILE) return readJsonFile<NetworkDocument>(env.KUSD_NETWORK_FILE, "network document");
-  if (name === "devnet") return readJsonFile<NetworkDocument>(DEVNET_NETWORK_FILE, "devnet network document (run `npm run devnet` first)");
+  if (name === "devnet")
+    return readJsonFile<NetworkDocument>(DEVNET_NETWORK_FILE, "devnet network document (run `npm run devnet` first)");
   // The operator updates its file; KUSD_OPERATOR_REGISTRY_FILE takes a newer copy without a release.
-  const operator = readJsonFile<OperatorRegistryFile>(env.KUSD_OPERATOR_REGISTRY_FILE ?? BASE_OPERATOR_REGISTRY_FILE, "operator registry file");
+  const operator = readJsonFile<OperatorRegistryFile>(
+    env.KUSD_OPERATOR_REGISTRY_FILE ?? BASE_OPERATOR_REGISTRY_FILE,
+    "operator registry file",
+  );
   return { ...operator, kusd: readJsonFile<NetworkExtension>(BASE_EXTENSION_FILE, "base network extension") };
 }
 

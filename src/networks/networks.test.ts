@@ -1,16 +1,20 @@
-import { describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
 import { getAddress } from "viem";
+import { describe, expect, it } from "vitest";
 import { operatorOwnedAddresses } from "../../api/paid/operator-owned.js";
 import { baseBlockAt, baseBlockOnDate } from "../../core/network/base-blocks.js";
-import { NetworkDocumentError, operatorFileAddresses, type NetworkDocument } from "./document.js";
+import { readServiceEnv } from "../../core/network/env.js";
+import { type NetworkDocument, NetworkDocumentError, operatorFileAddresses } from "./document.js";
 import { networkFromDocument } from "./from-document.js";
 import { BASE_OPERATOR_REGISTRY_FILE, networkDocument, selectNetwork } from "./index.js";
-import { readServiceEnv } from "../../core/network/env.js";
 
 // The operator's registry file as committed (test:fidelity checks it equals ../shared's copy).
 const registry = JSON.parse(readFileSync(BASE_OPERATOR_REGISTRY_FILE, "utf8"));
-const raw = { KUSD_NETWORK: "base", PONDER_RPC_URL_8453: "https://base.example", KUSD_READ_RPC_URL_1: "https://eth.example" };
+const raw = {
+  KUSD_NETWORK: "base",
+  PONDER_RPC_URL_8453: "https://base.example",
+  KUSD_READ_RPC_URL_1: "https://eth.example",
+};
 const env = readServiceEnv(raw);
 const base = () => selectNetwork(env);
 const select = (e: Record<string, string>) => selectNetwork(readServiceEnv(e));
@@ -19,7 +23,9 @@ describe("network selection", () => {
   it("refuses an unknown network and a base config without RPC URLs", () => {
     expect(() => select({ KUSD_NETWORK: "sepolia" })).toThrow(/KUSD_NETWORK must be "devnet" or "base"/);
     expect(() => select({ KUSD_NETWORK: "base" })).toThrow(/PONDER_RPC_URL_8453/);
-    expect(() => select({ KUSD_NETWORK: "base", PONDER_RPC_URL_8453: "https://base.example" })).toThrow(/KUSD_READ_RPC_URL_1/);
+    expect(() => select({ KUSD_NETWORK: "base", PONDER_RPC_URL_8453: "https://base.example" })).toThrow(
+      /KUSD_READ_RPC_URL_1/,
+    );
     expect(() => select({ ...raw, KUSD_ETH_GET_LOGS_BLOCK_RANGE: "ten" })).toThrow(/KUSD_ETH_GET_LOGS_BLOCK_RANGE/);
   });
 
@@ -41,14 +47,18 @@ describe("network selection", () => {
     expect(net.registryAccounts).toContain(getAddress(registry.admin.safe));
     // Only base is followed; its polling and getLogs range are configurable.
     expect(net.chains.base).toMatchObject({ id: 8453, pollingIntervalMs: 2_000, ethGetLogsBlockRange: null });
-    expect(select({ ...raw, KUSD_ETH_GET_LOGS_BLOCK_RANGE: "2000", KUSD_POLLING_INTERVAL_MS: "500" }).chains.base).toMatchObject({ pollingIntervalMs: 500, ethGetLogsBlockRange: 2_000 });
+    expect(
+      select({ ...raw, KUSD_ETH_GET_LOGS_BLOCK_RANGE: "2000", KUSD_POLLING_INTERVAL_MS: "500" }).chains.base,
+    ).toMatchObject({ pollingIntervalMs: 500, ethGetLogsBlockRange: 2_000 });
   });
 
   it("follows a newer copy of the operator's file without a release, and refuses a document naming what is not in it", () => {
     const doc = networkDocument(env);
     const moved = structuredClone(doc);
     moved.contracts.skUSD!.address = "0x000000000000000000000000000000000000dEaD";
-    expect(networkFromDocument(moved, env).stakingVaults.skUSD.address).toBe("0x000000000000000000000000000000000000dEaD");
+    expect(networkFromDocument(moved, env).stakingVaults.skUSD.address).toBe(
+      "0x000000000000000000000000000000000000dEaD",
+    );
     const broken: NetworkDocument = structuredClone(doc);
     delete (broken.contracts as Record<string, unknown>).KUSDPSM;
     expect(() => networkFromDocument(broken, env)).toThrow(NetworkDocumentError);
@@ -58,8 +68,10 @@ describe("network selection", () => {
   it("refuses instant reads of every address in the operator's registry file, and indexes its Euler market from its block", () => {
     const net = base();
     const refused = operatorOwnedAddresses(net);
-    for (const { ref, address } of operatorFileAddresses(registry)) expect(refused.has(address.toLowerCase()), ref).toBe(true);
-    for (const name of ["KERNE", "esKERNE", "KerneStaking", "KerneYieldOracle"]) expect(net.otherOperatorContracts).toContain(getAddress(registry.contracts[name].address));
+    for (const { ref, address } of operatorFileAddresses(registry))
+      expect(refused.has(address.toLowerCase()), ref).toBe(true);
+    for (const name of ["KERNE", "esKERNE", "KerneStaking", "KerneYieldOracle"])
+      expect(net.otherOperatorContracts).toContain(getAddress(registry.contracts[name].address));
     expect(net.otherOperatorContracts).toContain(getAddress(registry.retired.kUSD_v1));
     expect(refused.has(registry.externalTokens.USDC.toLowerCase())).toBe(false);
     expect(net.lending).toEqual({
@@ -70,9 +82,17 @@ describe("network selection", () => {
 
   it("configures the staking yield from an on-chain wstETH / stETH rate and prices ETH with a cited feed", () => {
     const net = base();
-    expect(net.lsts.wstETH).toMatchObject({ kind: "exchange-rate-feed", address: "0xB88BAc61a4Ca37C43a3725912B1f472c9A5bc061", intervalBlocks: 1_800 });
+    expect(net.lsts.wstETH).toMatchObject({
+      kind: "exchange-rate-feed",
+      address: "0xB88BAc61a4Ca37C43a3725912B1f472c9A5bc061",
+      intervalBlocks: 1_800,
+    });
     expect(net.feeds.wstETHRate).toMatchObject({ description: "wstETH-stETH Exchange Rate", decimals: 18 });
-    expect(net.feeds.ethUsd).toMatchObject({ address: "0x71041dddad3595F9CEd3DcCFBe3D1F4b0a16Bb70", description: "ETH / USD", decimals: 8 });
+    expect(net.feeds.ethUsd).toMatchObject({
+      address: "0x71041dddad3595F9CEd3DcCFBe3D1F4b0a16Bb70",
+      description: "ETH / USD",
+      decimals: 8,
+    });
     expect(net.reporting.ethUsdFeed).toBe(net.feeds.ethUsd!.address);
     for (const f of Object.values(net.feeds)) expect(f.source).toMatch(/compound-finance\/comet/);
   });
@@ -110,6 +130,11 @@ describe("network selection", () => {
     }
     // Every creation transaction the operator's mirror names is recorded; the live PSM's is not
     // in the mirror, and the lending market is not the operator's deployment record.
-    expect(net.deployments.filter((d) => d.creationTx === null).map((d) => d.role).sort()).toEqual(["lendingEscrowKUSD", "lendingUSDC", "psmMint"]);
+    expect(
+      net.deployments
+        .filter((d) => d.creationTx === null)
+        .map((d) => d.role)
+        .sort(),
+    ).toEqual(["lendingEscrowKUSD", "lendingUSDC", "psmMint"]);
   });
 });

@@ -5,21 +5,25 @@
  * digests, predicates re-run at their blocks on our own RPC); a version that passes is used for
  * the violation rule and the listed accounts, one that fails is reported and not used at all.
  */
-import { createPublicClient, getAddress, http, type Address, type Hex } from "viem";
-import { verifyRegistryDocument } from "../../core/registry/verify-document.js";
-import { NetworkDocumentError, readJsonFile } from "./document.js";
+import { type Address, createPublicClient, getAddress, type Hex, http } from "viem";
 import type { ServiceEnv } from "../../core/network/env.js";
 import type { RegistryEntryConfig, RegistryVersionConfig } from "../../core/network/registry-config.js";
 import type { NetworkConfig, RejectedRegistryVersion } from "../../core/network/types.js";
+import { verifyRegistryDocument } from "../../core/registry/verify-document.js";
+import { NetworkDocumentError, readJsonFile } from "./document.js";
 
 /** One source (file path or http(s) URL) → its documents: one document, an array, or `{ documents }`. */
 async function readSource(source: string): Promise<unknown[]> {
   let body: unknown;
   if (/^https?:\/\//.test(source)) {
-    const response = await fetch(source, { headers: { accept: "application/json" }, signal: AbortSignal.timeout(15_000) }).catch((error: Error) => {
+    const response = await fetch(source, {
+      headers: { accept: "application/json" },
+      signal: AbortSignal.timeout(15_000),
+    }).catch((error: Error) => {
       throw new NetworkDocumentError(`KUSD_REGISTRY_SOURCE ${source} is unreachable: ${error.message}`, { source });
     });
-    if (!response.ok) throw new NetworkDocumentError(`KUSD_REGISTRY_SOURCE ${source} answered ${response.status}`, { source });
+    if (!response.ok)
+      throw new NetworkDocumentError(`KUSD_REGISTRY_SOURCE ${source} answered ${response.status}`, { source });
     body = await response.json().catch(() => {
       throw new NetworkDocumentError(`KUSD_REGISTRY_SOURCE ${source} did not answer JSON`, { source });
     });
@@ -27,20 +31,31 @@ async function readSource(source: string): Promise<unknown[]> {
     body = readJsonFile<unknown>(source, "KUSD_REGISTRY_SOURCE");
   }
   if (Array.isArray(body)) return body;
-  if (body && typeof body === "object" && Array.isArray((body as { documents?: unknown }).documents)) return (body as { documents: unknown[] }).documents;
+  if (body && typeof body === "object" && Array.isArray((body as { documents?: unknown }).documents))
+    return (body as { documents: unknown[] }).documents;
   return [body];
 }
 
 type PublishedEntry = {
   statement: {
-    address: string; kind: "eoa" | "contract"; chain: "base"; role: string; venue: string | null; label: string;
-    holds_protocol_funds: boolean; backs_kusd: boolean;
+    address: string;
+    kind: "eoa" | "contract";
+    chain: "base";
+    role: string;
+    venue: string | null;
+    label: string;
+    holds_protocol_funds: boolean;
+    backs_kusd: boolean;
     membership_proof: { predicate?: unknown; secondary_predicate?: unknown; why_not_a_signature?: string };
   };
   membership_signature: Hex | null;
 };
 type PublishedRegistry = {
-  operator: string; registry_version: number; as_of: string; issued_at: number; entries: PublishedEntry[];
+  operator: string;
+  registry_version: number;
+  as_of: string;
+  issued_at: number;
+  entries: PublishedEntry[];
   disclosed_venue_deposits?: { accounts?: RegistryVersionConfig["disclosed_venue_deposits"] };
 };
 
@@ -64,7 +79,13 @@ export function versionFromPublished(r: PublishedRegistry): RegistryVersionConfi
         ref: `published:${s.role}`,
         ...(s.kind === "eoa" && e.membership_signature ? { published: { signature: e.membership_signature } } : {}),
         ...(s.kind === "contract" && s.membership_proof.predicate
-          ? { published: { predicate: s.membership_proof.predicate as never, secondary: (s.membership_proof.secondary_predicate ?? null) as never, why: s.membership_proof.why_not_a_signature ?? "" } }
+          ? {
+              published: {
+                predicate: s.membership_proof.predicate as never,
+                secondary: (s.membership_proof.secondary_predicate ?? null) as never,
+                why: s.membership_proof.why_not_a_signature ?? "",
+              },
+            }
           : {}),
       };
     }),
@@ -85,9 +106,14 @@ export function versionFromPublished(r: PublishedRegistry): RegistryVersionConfi
 export type RegistrySourceResult = { versions: RegistryVersionConfig[]; rejected: RejectedRegistryVersion[] };
 
 /** Reads and verifies every document of `sources`; I/O failures throw, bad documents are rejected. */
-export async function loadRegistrySource(sources: string[], expectedOperator: Address, rpcUrl: string): Promise<RegistrySourceResult> {
+export async function loadRegistrySource(
+  sources: string[],
+  expectedOperator: Address,
+  rpcUrl: string,
+): Promise<RegistrySourceResult> {
   const client = createPublicClient({ transport: http(rpcUrl, { timeout: 15_000, retryCount: 2 }) });
-  const ethCall = async (to: string, data: Hex, block: number) => (await client.call({ to: to as Address, data, blockNumber: BigInt(block) })).data ?? "0x";
+  const ethCall = async (to: string, data: Hex, block: number) =>
+    (await client.call({ to: to as Address, data, blockNumber: BigInt(block) })).data ?? "0x";
   const versions = new Map<number, RegistryVersionConfig>();
   const claimed = new Set<number>();
   const rejected: RejectedRegistryVersion[] = [];
@@ -95,14 +121,17 @@ export async function loadRegistrySource(sources: string[], expectedOperator: Ad
     for (const doc of await readSource(source)) {
       const r = (doc as { registry?: PublishedRegistry } | null)?.registry;
       const version = typeof r?.registry_version === "number" ? r.registry_version : null;
-      const reject = (failed: RejectedRegistryVersion["failed"]) => rejected.push({ registry_version: version, source, failed });
+      const reject = (failed: RejectedRegistryVersion["failed"]) =>
+        rejected.push({ registry_version: version, source, failed });
       const { verified, checks } = await verifyRegistryDocument(doc, ethCall);
       if (!verified || !r) {
         reject(checks.filter((c) => !c.ok).map(({ name, detail }) => ({ name, ...(detail ? { detail } : {}) })));
         continue;
       }
       if (getAddress(r.operator) !== getAddress(expectedOperator)) {
-        reject([{ name: "operator", detail: `published by ${r.operator}, the configured operator is ${expectedOperator}` }]);
+        reject([
+          { name: "operator", detail: `published by ${r.operator}, the configured operator is ${expectedOperator}` },
+        ]);
         continue;
       }
       if (version === null || claimed.has(version)) {
@@ -118,11 +147,21 @@ export async function loadRegistrySource(sources: string[], expectedOperator: Ad
 }
 
 /** The network with KUSD_REGISTRY_SOURCE (comma-separated files or URLs) applied, when set. */
-export async function applyRegistrySource(network: NetworkConfig, env: Pick<ServiceEnv, "KUSD_REGISTRY_SOURCE">): Promise<NetworkConfig> {
+export async function applyRegistrySource(
+  network: NetworkConfig,
+  env: Pick<ServiceEnv, "KUSD_REGISTRY_SOURCE">,
+): Promise<NetworkConfig> {
   const sources = env.KUSD_REGISTRY_SOURCE ?? [];
   if (sources.length === 0) return network;
-  const { versions, rejected } = await loadRegistrySource(sources, network.registry.operator, network.reporting.readRpc.base);
-  for (const r of rejected) console.warn(`registry version ${r.registry_version ?? "?"} from ${r.source} failed verification and is not used: ${r.failed.map((f) => f.name).join(", ")}`);
+  const { versions, rejected } = await loadRegistrySource(
+    sources,
+    network.registry.operator,
+    network.reporting.readRpc.base,
+  );
+  for (const r of rejected)
+    console.warn(
+      `registry version ${r.registry_version ?? "?"} from ${r.source} failed verification and is not used: ${r.failed.map((f) => f.name).join(", ")}`,
+    );
   const accounts = new Set(network.registryAccounts);
   for (const v of versions) {
     for (const e of v.entries) accounts.add(e.address);
@@ -131,6 +170,10 @@ export async function applyRegistrySource(network: NetworkConfig, env: Pick<Serv
   return {
     ...network,
     registryAccounts: [...accounts],
-    registry: { ...network.registry, versions: [...network.registry.versions, ...versions], rejected: [...network.registry.rejected, ...rejected] },
+    registry: {
+      ...network.registry,
+      versions: [...network.registry.versions, ...versions],
+      rejected: [...network.registry.rejected, ...rejected],
+    },
   };
 }

@@ -6,9 +6,9 @@
  * A full-page screenshot is written to test-results/reserves-page.png.
  */
 import { mkdirSync } from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parseEther } from "viem";
 import type { Browser, BrowserContext, Page } from "playwright-core";
+import { parseEther } from "viem";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { weth9Abi } from "../../abis/index.js";
 import { devnetKey } from "../../devnet/keys.js";
 import { launchChromium } from "../helpers/browser.js";
@@ -51,27 +51,40 @@ const pagesServed = new WeakMap<Page, any[]>();
 async function expectFiguresEqualReport(page: Page) {
   const block = Number(await value(page, "report-block"));
   const por = await api(`/api/por?block=${block}`);
-  const served = pagesServed.get(page)!.filter((d) => d?.blockNumber === block).at(-1);
+  const served = pagesServed
+    .get(page)!
+    .filter((d) => d?.blockNumber === block)
+    .at(-1);
   expect(served, "the page rendered a report it was served").toBeDefined();
   expect(await value(page, "status")).toBe(served.solvency.status);
   expect(await num(page, "aggregate-ratio")).toBe(served.solvency.aggregateCollateralRatio);
   expect(await num(page, "psm-ratio")).toBe(por.solvency.psmSolvencyRatio);
   expect(await num(page, "outstanding")).toBe(por.liabilities.kUSD.outstanding);
   expect(await num(page, "psm-usdc-total")).toBe(por.reserves.psm.usdcHeld);
-  for (const k of ["psmMint", "psmRetiredMint", "psmRedeemReserve"]) expect(await num(page, `psm-usdc-${k}`), k).toBe(por.reserves[k].usdcHeld);
+  for (const k of ["psmMint", "psmRetiredMint", "psmRedeemReserve"])
+    expect(await num(page, `psm-usdc-${k}`), k).toBe(por.reserves[k].usdcHeld);
   expect(await num(page, "instant-capacity")).toBe(por.redemptionDepth.instantSingleTransactionUSDC);
   expect(await num(page, "total-capacity")).toBe(por.redemptionDepth.totalReachableUSDC);
   expect(await num(page, "precedent-count")).toBe(por.redemptionDepth.precedent.executedRedemptions);
-  expect(await page.locator('[data-testid="precedent-row"]').count()).toBe(por.redemptionDepth.precedent.transactions.length);
+  expect(await page.locator('[data-testid="precedent-row"]').count()).toBe(
+    por.redemptionDepth.precedent.transactions.length,
+  );
   // Mint readiness and the switches out of their safe state, from the operator's two surfaces.
   await page.waitForSelector('[data-testid="risk-overall"]');
-  const [psm, risk] = await Promise.all([api(`/api/psm-status?block=${block}`), api(`/api/risk-status?block=${block}`)]);
+  const [psm, risk] = await Promise.all([
+    api(`/api/psm-status?block=${block}`),
+    api(`/api/risk-status?block=${block}`),
+  ]);
   expect(await value(page, "risk-overall")).toBe(risk.overall);
   expect(await value(page, "psm-ready")).toBe(String(psm.ready));
   expect(await num(page, "psm-headroom")).toBe(psm.gates.headroomUSDC);
-  expect(await page.locator('[data-testid="unsafe-trigger"]').count()).toBe([...risk.triggers.onChain, ...risk.triggers.offChain].filter((t: any) => t.safe === false).length);
+  expect(await page.locator('[data-testid="unsafe-trigger"]').count()).toBe(
+    [...risk.triggers.onChain, ...risk.triggers.offChain].filter((t: any) => t.safe === false).length,
+  );
   // The visible text, not only the attribute: the ratio as a percentage.
-  expect(await page.textContent('[data-testid="psm-ratio"]')).toBe(`${(por.solvency.psmSolvencyRatio * 100).toFixed(2)}%`);
+  expect(await page.textContent('[data-testid="psm-ratio"]')).toBe(
+    `${(por.solvency.psmSolvencyRatio * 100).toFixed(2)}%`,
+  );
   return block;
 }
 
@@ -106,7 +119,9 @@ describe("the reserves page", () => {
     // The legend shows the newest point until the cursor is on the chart.
     const newest = history.points.at(-1);
     const legend = await page.locator('[data-testid="chart"] .u-legend .u-value').allTextContents();
-    expect(legend.slice(1)).toEqual([newest.kusdOutstanding, newest.psmUSDC.total].map((v: number) => Math.round(v).toLocaleString("en-US")));
+    expect(legend.slice(1)).toEqual(
+      [newest.kusdOutstanding, newest.psmUSDC.total].map((v: number) => Math.round(v).toLocaleString("en-US")),
+    );
     expect(await page.getAttribute('[data-testid="verification"]', "data-verified")).toBe("true");
     const signed = await api("/api/por/signed");
     expect(await page.textContent('[data-testid="verification"]')).toContain(signed.attestation_hash);
@@ -125,7 +140,10 @@ describe("the reserves page", () => {
       const res = await route.fetch();
       const artifact = JSON.parse(await res.text());
       // One figure inside the signed payload, changed: the hash no longer matches.
-      artifact.signed_payload_canonical = artifact.signed_payload_canonical.replace(/"kusd_total_supply":(\d)/, (_m: string, d: string) => `"kusd_total_supply":${(Number(d) + 1) % 10}`);
+      artifact.signed_payload_canonical = artifact.signed_payload_canonical.replace(
+        /"kusd_total_supply":(\d)/,
+        (_m: string, d: string) => `"kusd_total_supply":${(Number(d) + 1) % 10}`,
+      );
       await route.fulfill({ response: res, body: JSON.stringify(artifact) });
     });
     await page.goto(`${s.indexerUrl}/`);
@@ -168,7 +186,11 @@ describe("the reserves page", () => {
     const block = await value(page, "report-block");
     const button = page.locator('[data-testid="psm-usdc-psmMint"] button.copy');
     const command = await button.getAttribute("data-command");
-    expect(command).toMatch(new RegExp(`^cast call 0x[0-9a-fA-F]{40} 'balanceOf\\(address\\)\\(uint256\\)' 0x[0-9a-fA-F]{40} --block ${block} `));
+    expect(command).toMatch(
+      new RegExp(
+        `^cast call 0x[0-9a-fA-F]{40} 'balanceOf\\(address\\)\\(uint256\\)' 0x[0-9a-fA-F]{40} --block ${block} `,
+      ),
+    );
     await button.click();
     await page.waitForSelector('[data-testid="psm-usdc-psmMint"] button.copy.copied');
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(command);
@@ -181,7 +203,12 @@ describe("the reserves page", () => {
     const before = await page.locator('[data-testid="violation-row"]').count();
     const snapshot = await s.client.request({ method: "evm_snapshot" as never });
     const wallet = s.wallet(s.deployment.accounts.hedgeWatchOnly!.privateKey);
-    const hash = await wallet.writeContract({ address: s.addr("weth"), abi: weth9Abi, functionName: "transfer", args: [devnetKey("test:page-stranger").address, parseEther("0.01")] });
+    const hash = await wallet.writeContract({
+      address: s.addr("weth"),
+      abi: weth9Abi,
+      functionName: "transfer",
+      args: [devnetKey("test:page-stranger").address, parseEther("0.01")],
+    });
     await s.client.waitForTransactionReceipt({ hash });
     await page.waitForSelector(`[data-testid="violation-row"].fresh code[title="${hash}"]`, { timeout: 30_000 });
     expect(await page.locator('[data-testid="violation-row"]').count()).toBe(before + 1);

@@ -7,7 +7,13 @@
  * both sides before comparing. Everything else, to the last description, must be equal.
  */
 import { readFileSync } from "node:fs";
-import { buildClientSchema, getIntrospectionQuery, lexicographicSortSchema, printSchema, type IntrospectionQuery } from "graphql";
+import {
+  buildClientSchema,
+  getIntrospectionQuery,
+  type IntrospectionQuery,
+  lexicographicSortSchema,
+  printSchema,
+} from "graphql";
 import { describe, expect, it } from "vitest";
 import { stack } from "../helpers/stack.js";
 
@@ -23,7 +29,15 @@ const isObject = (v: unknown): v is Json => v !== null && typeof v === "object" 
 /** Pretty JSON with every object's keys sorted, so the failure shows a readable line diff. */
 const canonical = (value: unknown): string => {
   const sorted = (v: unknown): unknown =>
-    Array.isArray(v) ? v.map(sorted) : isObject(v) ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, sorted(v[k])])) : v;
+    Array.isArray(v)
+      ? v.map(sorted)
+      : isObject(v)
+        ? Object.fromEntries(
+            Object.keys(v)
+              .sort()
+              .map((k) => [k, sorted(v[k])]),
+          )
+        : v;
   return `${JSON.stringify(sorted(value), null, 2)}\n`;
 };
 
@@ -37,7 +51,8 @@ function withoutDeployment(doc: Json): Json {
   mark(d["x-x402"], ["network", "recipient", "builderCode"]);
   if (isObject(d["x-x402"])) mark(d["x-x402"].asset, ["address"]);
   for (const ops of Object.values(isObject(d.paths) ? d.paths : {})) {
-    for (const op of Object.values(isObject(ops) ? ops : {})) if (isObject(op)) mark(op["x-payment-info"], ["network", "asset", "payTo"]);
+    for (const op of Object.values(isObject(ops) ? ops : {}))
+      if (isObject(op)) mark(op["x-payment-info"], ["network", "asset", "payTo"]);
   }
   return d;
 }
@@ -49,17 +64,35 @@ const served = async (path: string): Promise<Json> => {
 };
 
 describe("the committed API contracts are the served ones", () => {
-  for (const [file, path] of [["openapi.json", "/api/openapi.json"], ["paid-openapi.json", "/paid/openapi.json"]] as const) {
+  for (const [file, path] of [
+    ["openapi.json", "/api/openapi.json"],
+    ["paid-openapi.json", "/paid/openapi.json"],
+  ] as const) {
     it(`docs/api/${file} is GET ${path} (deployment values aside)`, async () => {
       const text = committed(file);
-      expect(text, `docs/api/${file} is not canonical: run \`npm run gen:api-contracts\``).toBe(canonical(JSON.parse(text)));
-      expect(canonical(withoutDeployment(await served(path))), regenerate(file, `GET ${path}`)).toBe(canonical(withoutDeployment(JSON.parse(text) as Json)));
+      expect(text, `docs/api/${file} is not canonical: run \`npm run gen:api-contracts\``).toBe(
+        canonical(JSON.parse(text)),
+      );
+      expect(canonical(withoutDeployment(await served(path))), regenerate(file, `GET ${path}`)).toBe(
+        canonical(withoutDeployment(JSON.parse(text) as Json)),
+      );
     });
   }
 
   it("docs/api/schema.graphql is the schema introspection over POST /graphql gives", async () => {
-    const query = getIntrospectionQuery({ descriptions: true, specifiedByUrl: true, directiveIsRepeatable: true, schemaDescription: true, inputValueDeprecation: true, oneOf: true });
-    const r = await fetch(`${s.indexerUrl}/graphql`, { method: "POST", headers: { "content-type": "application/json", accept: "application/json" }, body: JSON.stringify({ query }) });
+    const query = getIntrospectionQuery({
+      descriptions: true,
+      specifiedByUrl: true,
+      directiveIsRepeatable: true,
+      schemaDescription: true,
+      inputValueDeprecation: true,
+      oneOf: true,
+    });
+    const r = await fetch(`${s.indexerUrl}/graphql`, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json" },
+      body: JSON.stringify({ query }),
+    });
     expect(r.status).toBe(200);
     const body = (await r.json()) as { data?: IntrospectionQuery; errors?: unknown };
     expect(body.errors).toBeUndefined();

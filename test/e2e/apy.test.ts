@@ -3,10 +3,10 @@
  * simulator's funding history and the indexed LST rates; realized comes from the skUSD share
  * price; a venue failure gives the specified nulls and no 5xx.
  */
-import { afterEach, describe, expect, it } from "vitest";
-import { inject } from "vitest";
+
 import { asc, eq } from "drizzle-orm";
 import { parseAbi } from "viem";
+import { afterEach, describe, expect, inject, it } from "vitest";
 import { stack } from "../helpers/stack.js";
 
 const s = stack();
@@ -16,7 +16,8 @@ const get = async () => {
   const res = await fetch(`${s.indexerUrl}/api/apy`);
   return { status: res.status, body: (await res.json()) as any };
 };
-const setVenueFaults = (faults: unknown[]) => fetch(`${inject("venueProxyUrl")}/__proxy/faults`, { method: "POST", body: JSON.stringify(faults) });
+const setVenueFaults = (faults: unknown[]) =>
+  fetch(`${inject("venueProxyUrl")}/__proxy/faults`, { method: "POST", body: JSON.stringify(faults) });
 
 afterEach(async () => {
   await setVenueFaults([]);
@@ -31,7 +32,12 @@ describe("GET /api/apy", () => {
     const rates: number[] = [];
     let start = (now - 60 * DAY) * 1000;
     for (;;) {
-      const page = (await (await fetch(`${d.venue.url}/info`, { method: "POST", body: JSON.stringify({ type: "fundingHistory", coin: "ETH", startTime: start, endTime: now * 1000 }) })).json()) as { fundingRate: string; time: number }[];
+      const page = (await (
+        await fetch(`${d.venue.url}/info`, {
+          method: "POST",
+          body: JSON.stringify({ type: "fundingHistory", coin: "ETH", startTime: start, endTime: now * 1000 }),
+        })
+      ).json()) as { fundingRate: string; time: number }[];
       rates.push(...page.map((r) => Number(r.fundingRate)));
       if (page.length < 500) break;
       start = page.at(-1)!.time + 1;
@@ -43,7 +49,13 @@ describe("GET /api/apy", () => {
     const rows = await s.db.select().from(s.schema.lstRate).orderBy(asc(s.schema.lstRate.timestamp));
     const yields = ["wstETH", "cbETH"].map((sym) => {
       const obs = rows.filter((r) => r.symbol === sym && Number(r.timestamp) >= now - 7 * DAY - DAY / 2);
-      const daily = obs.slice(1).map((r, i) => (Number(r.rate) / Number(obs[i]!.rate) - 1) * (365 / ((Number(r.timestamp) - Number(obs[i]!.timestamp)) / DAY)));
+      const daily = obs
+        .slice(1)
+        .map(
+          (r, i) =>
+            (Number(r.rate) / Number(obs[i]!.rate) - 1) *
+            (365 / ((Number(r.timestamp) - Number(obs[i]!.timestamp)) / DAY)),
+        );
       return daily.reduce((a, b) => a + b, 0) / daily.length;
     });
     const staking = (yields[0]! + yields[1]!) / 2;
@@ -63,12 +75,19 @@ describe("GET /api/apy", () => {
 
   it("realized is the 30-day annualized growth of the indexed skUSD share price", async () => {
     const { body } = await get();
-    const prices = await s.db.select().from(s.schema.sharePrice).where(eq(s.schema.sharePrice.vaultKey, "skUSD")).orderBy(asc(s.schema.sharePrice.blockNumber));
+    const prices = await s.db
+      .select()
+      .from(s.schema.sharePrice)
+      .where(eq(s.schema.sharePrice.vaultKey, "skUSD"))
+      .orderBy(asc(s.schema.sharePrice.blockNumber));
     const to = prices.find((p) => Number(p.blockNumber) === body.realized.toBlock)!;
     const from = prices.find((p) => Number(p.blockNumber) === body.realized.fromBlock)!;
     const days = (Number(to.timestamp) - Number(from.timestamp)) / DAY;
     expect(days).toBeGreaterThanOrEqual(29.9);
-    expect(body.realized.annualized).toBeCloseTo((Number(to.assetsPerShare) / Number(from.assetsPerShare) - 1) * (365 / days), 7);
+    expect(body.realized.annualized).toBeCloseTo(
+      (Number(to.assetsPerShare) / Number(from.assetsPerShare) - 1) * (365 / days),
+      7,
+    );
     expect(body.realized.windowDays).toBe(30);
     // Clamped exactly when the measured span strays more than a day from the window.
     expect(body.realized.measuredDays).toBeCloseTo(days, 3);
@@ -78,7 +97,15 @@ describe("GET /api/apy", () => {
     const g = body.genesisCohort;
     expect(g.insiderStakedUSD + g.externalStakedUSD).toBeCloseTo(body.incentive.eligibleTVL, 0);
     expect(g.deliveredAtBook).toHaveLength(4);
-    expect(g.vestingPeriodSeconds).toBe(Number(await s.client.readContract({ address: s.addr("skUSD"), abi: parseAbi(["function yieldVestingPeriod() view returns (uint256)"]), functionName: "yieldVestingPeriod" })));
+    expect(g.vestingPeriodSeconds).toBe(
+      Number(
+        await s.client.readContract({
+          address: s.addr("skUSD"),
+          abi: parseAbi(["function yieldVestingPeriod() view returns (uint256)"]),
+          functionName: "yieldVestingPeriod",
+        }),
+      ),
+    );
     expect(body.framing.throughCycleBandPct[0]).toBeLessThanOrEqual(body.framing.throughCycleBandPct[1]);
     expect(body.incentive.lastVaultDistribution.txHash).toMatch(/^0x[0-9a-f]{64}$/);
   });

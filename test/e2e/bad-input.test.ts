@@ -7,8 +7,8 @@ import { connect } from "node:net";
 import { and, eq } from "drizzle-orm";
 import { keccak256, parseAbiItem, stringToHex } from "viem";
 import { describe, expect, it } from "vitest";
-import { selectNetwork } from "../../src/networks/index.js";
 import { readServiceEnv } from "../../core/network/env.js";
+import { selectNetwork } from "../../src/networks/index.js";
 import { stack } from "../helpers/stack.js";
 
 const s = stack();
@@ -36,7 +36,15 @@ describe("GraphQL over GET with malformed parameters", () => {
 
 describe("every non-2xx is JSON", () => {
   it("unknown paths outside /api → the JSON 404 (the page's missing assets too)", async () => {
-    for (const path of ["/nope", "/paid/nope", "/.env", "/sql", "/assets/nope.js", "/assets/../package.json", "/index.html"]) {
+    for (const path of [
+      "/nope",
+      "/paid/nope",
+      "/.env",
+      "/sql",
+      "/assets/nope.js",
+      "/assets/../package.json",
+      "/index.html",
+    ]) {
       const res = await get(path);
       expect(res.status, path).toBe(404);
       expect(res.headers.get("content-type")).toMatch(/application\/json/);
@@ -67,7 +75,9 @@ describe("every non-2xx is JSON", () => {
 describe("/api/por/redemption-plan before every PSM existed", () => {
   it("answers what was redeemable then, leaving out a PSM that had no code at the block", async () => {
     const kusdStart = BigInt(network.kUSD.startBlock);
-    const psm = Object.entries(network.psms).map(([key, d]) => ({ key, ...d })).sort((a, b) => b.startBlock - a.startBlock)[0]!;
+    const psm = Object.entries(network.psms)
+      .map(([key, d]) => ({ key, ...d }))
+      .sort((a, b) => b.startBlock - a.startBlock)[0]!;
     const block = BigInt(psm.startBlock) - 1n;
     expect(block).toBeGreaterThanOrEqual(kusdStart);
     // Independent: the chain itself says the latest PSM had no code then.
@@ -84,16 +94,31 @@ describe("PSM role texts at a past block follow the chain", () => {
   it("the prior mint PSM, before its MINTER_ROLE was revoked, is reported as minting, as hasRole says", async () => {
     const role = keccak256(stringToHex("MINTER_ROLE"));
     const psm = network.psms.psmRetiredMint.address;
-    const events = await s.db.select().from(s.schema.roleEvent).where(and(eq(s.schema.roleEvent.role, role), eq(s.schema.roleEvent.account, psm.toLowerCase() as `0x${string}`)));
+    const events = await s.db
+      .select()
+      .from(s.schema.roleEvent)
+      .where(
+        and(eq(s.schema.roleEvent.role, role), eq(s.schema.roleEvent.account, psm.toLowerCase() as `0x${string}`)),
+      );
     const granted = events.find((e) => e.granted);
     const revoked = events.find((e) => !e.granted);
     expect(granted && revoked).toBeTruthy();
     const block = revoked!.blockNumber - 1n;
-    const hasRole = await s.client.readContract({ address: network.kUSD.address, abi: [parseAbiItem("function hasRole(bytes32,address) view returns (bool)")], functionName: "hasRole", args: [role, psm], blockNumber: block });
+    const hasRole = await s.client.readContract({
+      address: network.kUSD.address,
+      abi: [parseAbiItem("function hasRole(bytes32,address) view returns (bool)")],
+      functionName: "hasRole",
+      args: [role, psm],
+      blockNumber: block,
+    });
     expect(hasRole).toBe(true);
-    const before = (await (await get(`/api/por?block=${block}`)).json()) as { reserves: { psmRetiredMint: { role: string } } };
+    const before = (await (await get(`/api/por?block=${block}`)).json()) as {
+      reserves: { psmRetiredMint: { role: string } };
+    };
     expect(before.reserves.psmRetiredMint.role).toMatch(/^mints kUSD/);
-    const after = (await (await get(`/api/por?block=${revoked!.blockNumber}`)).json()) as { reserves: { psmRetiredMint: { role: string } } };
+    const after = (await (await get(`/api/por?block=${revoked!.blockNumber}`)).json()) as {
+      reserves: { psmRetiredMint: { role: string } };
+    };
     expect(after.reserves.psmRetiredMint.role).toMatch(/^redeem-only/);
   });
 });

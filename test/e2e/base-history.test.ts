@@ -4,25 +4,32 @@
  * the empty blocks in between synthesised. viem, cast and a Ponder-like sync must all see one
  * consistent chain.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import {
+  type Address,
   createPublicClient,
   createWalletClient,
   encodeFunctionData,
   getAddress,
+  type Hex,
   http,
   keccak256,
+  type PublicClient,
   parseAbiItem,
   toHex,
-  type Address,
-  type Hex,
-  type PublicClient,
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { startAnvil, type AnvilHandle } from "../../devnet/anvil.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type AnvilHandle, startAnvil } from "../../devnet/anvil.js";
 import { loadArtifact } from "../../devnet/artifacts.js";
-import { BASE_GENESIS_TIMESTAMP, startBaseHistory, type BaseHistory } from "../../devnet/base-history.js";
-import { EMPTY_TRIE_ROOT, EMPTY_UNCLES_HASH, gapHash, HeightMap, type RpcBlock } from "../../devnet/base-history-map.js";
+import { BASE_GENESIS_TIMESTAMP, type BaseHistory, startBaseHistory } from "../../devnet/base-history.js";
+import {
+  EMPTY_TRIE_ROOT,
+  EMPTY_UNCLES_HASH,
+  gapHash,
+  HeightMap,
+  type RpcBlock,
+} from "../../devnet/base-history-map.js";
 import { cast } from "../helpers/cast.js";
 import { freePort } from "../helpers/ports.js";
 
@@ -51,24 +58,48 @@ let token: Address;
 const txs: Record<string, Hex> = {};
 
 const raw = async (body: unknown) =>
-  (await (await fetch(history.url, { method: "POST", headers: { "content-type": "application/json" }, body: typeof body === "string" ? body : JSON.stringify(body) })).json()) as any;
+  (await (
+    await fetch(history.url, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: typeof body === "string" ? body : JSON.stringify(body),
+    })
+  ).json()) as any;
 const call = async (method: string, params: unknown[]) => raw({ jsonrpc: "2.0", id: 1, method, params });
 
 beforeAll(async () => {
-  anvil = await startAnvil({ port: await freePort(), chainId: 8453, timestamp: tsOf(GENESIS), number: Number(GENESIS) });
+  anvil = await startAnvil({
+    port: await freePort(),
+    chainId: 8453,
+    timestamp: tsOf(GENESIS),
+    number: Number(GENESIS),
+  });
   history = await startBaseHistory({ upstream: anvil.rpcUrl, port: 0, creations: {} });
-  client = createPublicClient({ cacheTime: 0, pollingInterval: 50, transport: http(history.url, { retryCount: 0 }) }) as PublicClient;
+  client = createPublicClient({
+    cacheTime: 0,
+    pollingInterval: 50,
+    transport: http(history.url, { retryCount: 0 }),
+  }) as PublicClient;
   direct = createPublicClient({ cacheTime: 0, transport: http(anvil.rpcUrl, { retryCount: 0 }) }) as PublicClient;
   // The history is written through the proxy too: a wallet must be able to use it as is.
   const account = privateKeyToAccount(DEV_KEY);
   const wallet = createWalletClient({ account, transport: http(history.url, { retryCount: 0 }) });
   const at = (h: bigint) => call("evm_setNextBlockTimestamp", [tsOf(h)]);
   await at(DEPLOY);
-  txs.deploy = await wallet.deployContract({ abi, bytecode, args: ["Test", "TST", 18, 10n ** 24n, account.address], chain: null });
+  txs.deploy = await wallet.deployContract({
+    abi,
+    bytecode,
+    args: ["Test", "TST", 18, 10n ** 24n, account.address],
+    chain: null,
+  });
   token = (await client.waitForTransactionReceipt({ hash: txs.deploy })).contractAddress!;
   const transfer = async (to: Address, value: bigint, h: bigint) => {
     await at(h);
-    const hash = await wallet.sendTransaction({ to: token, data: encodeFunctionData({ abi, functionName: "transfer", args: [to, value] }), chain: null });
+    const hash = await wallet.sendTransaction({
+      to: token,
+      data: encodeFunctionData({ abi, functionName: "transfer", args: [to, value] }),
+      chain: null,
+    });
     await client.waitForTransactionReceipt({ hash });
     return hash;
   };
@@ -83,7 +114,12 @@ afterAll(async () => {
 });
 
 describe("height map", () => {
-  const blk = (n: number, ts: number): RpcBlock => ({ number: toHex(n), hash: toHex(n, { size: 32 }), parentHash: toHex(n - 1, { size: 32 }), timestamp: toHex(ts) });
+  const blk = (n: number, ts: number): RpcBlock => ({
+    number: toHex(n),
+    hash: toHex(n, { size: 32 }),
+    parentHash: toHex(n - 1, { size: 32 }),
+    timestamp: toHex(ts),
+  });
 
   it("places blocks by timestamp, strictly increasing, and finds ranges by search", () => {
     const m = new HeightMap(1000, 2);
@@ -191,7 +227,8 @@ describe("base history simulator", () => {
     expect(BigInt((await call("eth_call", [{ to: token, data }, { blockHash: gapHash(T1 + 1n) }])).result)).toBe(100n);
     expect(BigInt((await call("eth_call", [{ to: token, data }, { blockNumber: toHex(T1 - 1n) }])).result)).toBe(0n);
     expect((await call("eth_call", [{ to: token, data }, toHex(HEAD + 1n)])).error.message).toMatch(/header not found/);
-    const castAt = (h: bigint) => cast(["call", token, "balanceOf(address)(uint256)", ALICE, "--block", String(h), "--rpc-url", history.url]);
+    const castAt = (h: bigint) =>
+      cast(["call", token, "balanceOf(address)(uint256)", ALICE, "--block", String(h), "--rpc-url", history.url]);
     expect(await castAt(T1 - 1n)).toBe("0");
     expect(await castAt(T1 + 1n)).toBe("100");
   });
@@ -262,7 +299,11 @@ describe("base history simulator", () => {
     const snapshot = await call("evm_snapshot", []);
     const wallet = createWalletClient({ account: privateKeyToAccount(DEV_KEY), transport: http(history.url) });
     await call("evm_setNextBlockTimestamp", [tsOf(HEAD + 3n)]);
-    const hash = await wallet.sendTransaction({ to: token, data: encodeFunctionData({ abi, functionName: "transfer", args: [ALICE, 1n] }), chain: null });
+    const hash = await wallet.sendTransaction({
+      to: token,
+      data: encodeFunctionData({ abi, functionName: "transfer", args: [ALICE, 1n] }),
+      chain: null,
+    });
     await client.waitForTransactionReceipt({ hash });
     const next = await client.getBlock({ blockTag: "latest" });
     expect(next.number).toBe(HEAD + 3n);

@@ -4,9 +4,9 @@
  * same chain (a SHA-256 of each table's rows, sorted), on PGlite and on PostgreSQL.
  */
 import { afterAll, describe, expect, it } from "vitest";
+import type { IndexerOptions } from "../../stack/indexer.js";
 import { ownIndexers, tableChecksums } from "../helpers/own-indexer.js";
 import { stack } from "../helpers/stack.js";
-import type { IndexerOptions } from "../../stack/indexer.js";
 
 const s = stack();
 const own = ownIndexers("crash");
@@ -25,7 +25,12 @@ describe("indexer crash recovery", () => {
       let upSince = 0;
       const timer = setInterval(async () => {
         try {
-          const [status, ready] = await Promise.all([fetch(`${base}/status`).then((r) => r.json() as Promise<Record<string, { block: { number: number } | null }>>), fetch(`${base}/ready`).then((r) => r.status)]);
+          const [status, ready] = await Promise.all([
+            fetch(`${base}/status`).then(
+              (r) => r.json() as Promise<Record<string, { block: { number: number } | null }>>,
+            ),
+            fetch(`${base}/ready`).then((r) => r.status),
+          ]);
           if (ready === 200 || killed) return;
           upSince ||= Date.now();
           const at = status.base?.block?.number ?? null;
@@ -49,7 +54,9 @@ describe("indexer crash recovery", () => {
     await restarted.indexer.waitForBlock("base", head);
     await clean.indexer.waitForBlock("base", head);
     const [a, b] = await Promise.all([tableChecksums(restarted.db), tableChecksums(clean.db)]);
-    console.log(`[crash] killed during the backfill (base checkpoint ${killedAt ?? "none yet"} of ${head}); ${Object.keys(a).length} tables compared: ${JSON.stringify(a)}`);
+    console.log(
+      `[crash] killed during the backfill (base checkpoint ${killedAt ?? "none yet"} of ${head}); ${Object.keys(a).length} tables compared: ${JSON.stringify(a)}`,
+    );
     expect(Object.values(b).some((c) => !c.startsWith("0:"))).toBe(true);
     expect(a).toEqual(b);
   }, 400_000);

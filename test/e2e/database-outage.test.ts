@@ -6,13 +6,14 @@
  * during the outage are indexed once it is back, and every answer after the restart equals the
  * chain. Runs on the PostgreSQL pass: it is PostgreSQL's outage it tests.
  */
-import { maxUint256, parseUnits, type Hex } from "viem";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import { eq } from "@ponder/client";
+import { type Hex, maxUint256, parseUnits } from "viem";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fiatTokenV2Abi, kusdpsmAbi } from "../../abis/index.js";
 import { devnetKey } from "../../devnet/keys.js";
-import { ownIndexers, type OwnIndexer } from "../helpers/own-indexer.js";
-import { postgresBinDir, startPrivatePostgres, type PrivatePostgres } from "../helpers/private-postgres.js";
+import { type OwnIndexer, ownIndexers } from "../helpers/own-indexer.js";
+import { type PrivatePostgres, postgresBinDir, startPrivatePostgres } from "../helpers/private-postgres.js";
 import { stack } from "../helpers/stack.js";
 
 const s = stack();
@@ -23,7 +24,17 @@ let pg: PrivatePostgres | null = null;
 let api: OwnIndexer;
 
 type Answer = { path: string; status: number; ms: number; code: string | null; retryAfter: string | null; at: number };
-const PATHS = ["/api/por", "/api/stats", "/api/por?block=900", "/api/psm-status", "/api/por/signed", "/ready", "/status", "/api/health", `/graphql?query=${encodeURIComponent("{psmSwaps(first:1){nodes{id}}}")}`];
+const PATHS = [
+  "/api/por",
+  "/api/stats",
+  "/api/por?block=900",
+  "/api/psm-status",
+  "/api/por/signed",
+  "/ready",
+  "/status",
+  "/api/health",
+  `/graphql?query=${encodeURIComponent("{psmSwaps(first:1){nodes{id}}}")}`,
+];
 
 async function ask(url: string, path: string): Promise<Answer> {
   const t0 = Date.now();
@@ -32,7 +43,10 @@ async function ask(url: string, path: string): Promise<Answer> {
     const text = await res.text();
     let code: string | null = null;
     try {
-      const body = JSON.parse(text) as { error?: { code?: string }; errors?: { extensions?: { code?: string; reason?: string } }[] };
+      const body = JSON.parse(text) as {
+        error?: { code?: string };
+        errors?: { extensions?: { code?: string; reason?: string } }[];
+      };
       code = body.error?.code ?? body.errors?.[0]?.extensions?.reason ?? body.errors?.[0]?.extensions?.code ?? null;
     } catch {
       code = null;
@@ -65,13 +79,37 @@ function load(url: string, everyMs = 250) {
 /** A small PSM mint by an account of its own: an event the indexer must not miss. */
 async function mint(label: string) {
   const user = devnetKey(`test:outage:${label}:${Date.now()}`);
-  await s.client.request({ method: "anvil_setBalance" as never, params: [user.address, "0x3635C9ADC5DEA00000"] as never });
+  await s.client.request({
+    method: "anvil_setBalance" as never,
+    params: [user.address, "0x3635C9ADC5DEA00000"] as never,
+  });
   const circle = s.wallet(d.accounts.circle!.privateKey);
   const wallet = s.wallet(user.privateKey);
   const amount = parseUnits("100", 6);
-  await s.client.waitForTransactionReceipt({ hash: await circle.writeContract({ address: s.addr("usdc"), abi: fiatTokenV2Abi, functionName: "mint", args: [user.address, amount] }) });
-  await s.client.waitForTransactionReceipt({ hash: await wallet.writeContract({ address: s.addr("usdc"), abi: fiatTokenV2Abi, functionName: "approve", args: [s.addr("psmMint"), maxUint256] }) });
-  return s.client.waitForTransactionReceipt({ hash: await wallet.writeContract({ address: s.addr("psmMint"), abi: kusdpsmAbi, functionName: "swapStableForKUSD", args: [s.addr("usdc"), amount] }) });
+  await s.client.waitForTransactionReceipt({
+    hash: await circle.writeContract({
+      address: s.addr("usdc"),
+      abi: fiatTokenV2Abi,
+      functionName: "mint",
+      args: [user.address, amount],
+    }),
+  });
+  await s.client.waitForTransactionReceipt({
+    hash: await wallet.writeContract({
+      address: s.addr("usdc"),
+      abi: fiatTokenV2Abi,
+      functionName: "approve",
+      args: [s.addr("psmMint"), maxUint256],
+    }),
+  });
+  return s.client.waitForTransactionReceipt({
+    hash: await wallet.writeContract({
+      address: s.addr("psmMint"),
+      abi: kusdpsmAbi,
+      functionName: "swapStableForKUSD",
+      args: [s.addr("usdc"), amount],
+    }),
+  });
 }
 
 const onPostgres = process.env.DATABASE_URL !== undefined && postgresBinDir() !== null;
@@ -111,10 +149,14 @@ describe.runIf(onPostgres)("PostgreSQL stopped for 30 s under load", () => {
     const answers = traffic.answers;
     const during = answers.filter((a) => a.at > down + 500 && a.at + a.ms < up);
     const after = answers.filter((a) => a.at > up);
-    console.log(`[outage] ${answers.length} answers, ${during.length} during the outage: ${JSON.stringify(Object.fromEntries(PATHS.map((p) => [p, [...new Set(during.filter((a) => a.path === p).map((a) => `${a.status} ${a.code ?? ""}`.trim()))]])))}`);
+    console.log(
+      `[outage] ${answers.length} answers, ${during.length} during the outage: ${JSON.stringify(Object.fromEntries(PATHS.map((p) => [p, [...new Set(during.filter((a) => a.path === p).map((a) => `${a.status} ${a.code ?? ""}`.trim()))]])))}`,
+    );
 
     // Never a 500, never a dropped connection, never a hang.
-    expect(answers.filter((a) => a.status >= 500 && a.status !== 503).map((a) => `${a.path} ${a.status} ${a.code}`)).toEqual([]);
+    expect(
+      answers.filter((a) => a.status >= 500 && a.status !== 503).map((a) => `${a.path} ${a.status} ${a.code}`),
+    ).toEqual([]);
     expect(answers.filter((a) => a.status === 0).map((a) => `${a.path} ${a.code}`)).toEqual([]);
     expect(Math.max(...during.map((a) => a.ms)), "slowest answer during the outage (ms)").toBeLessThan(2_500);
 
@@ -124,22 +166,42 @@ describe.runIf(onPostgres)("PostgreSQL stopped for 30 s under load", () => {
       expect(mine.length, path).toBeGreaterThan(5);
       const refused = mine.filter((a) => a.status === 503);
       expect(refused.length, `${path}: ${JSON.stringify(mine.map((a) => a.status))}`).toBeGreaterThan(mine.length / 2);
-      for (const a of refused) expect({ path, code: a.code, retryAfter: a.retryAfter }).toEqual({ path, code: "database_unavailable", retryAfter: expect.stringMatching(/^\d+$/) });
+      for (const a of refused)
+        expect({ path, code: a.code, retryAfter: a.retryAfter }).toEqual({
+          path,
+          code: "database_unavailable",
+          retryAfter: expect.stringMatching(/^\d+$/),
+        });
     }
     const graphql = during.filter((a) => a.path.startsWith("/graphql"));
-    expect(graphql.every((a) => a.status === 503 && a.code === "database_unavailable"), JSON.stringify(graphql.map((a) => [a.status, a.code]))).toBe(true);
+    expect(
+      graphql.every((a) => a.status === 503 && a.code === "database_unavailable"),
+      JSON.stringify(graphql.map((a) => [a.status, a.code])),
+    ).toBe(true);
     const health = await ask(url, "/api/health");
     expect(health.status).toBe(200);
 
     // After the restart: every answer 200 again, and right.
     const settled = after.filter((a) => a.at > up + 5_000);
     expect(settled.filter((a) => a.status !== 200).map((a) => `${a.path} ${a.status} ${a.code}`)).toEqual([]);
-    const swap = await api.db.select().from(s.schema.psmSwap).where(eq(s.schema.psmSwap.txHash, minted.transactionHash));
+    const swap = await api.db
+      .select()
+      .from(s.schema.psmSwap)
+      .where(eq(s.schema.psmSwap.txHash, minted.transactionHash));
     expect(swap).toHaveLength(1);
     expect(Number(swap[0]!.blockNumber)).toBe(Number(minted.blockNumber));
     expect(swap[0]!.usdcAmount).toBe(parseUnits("100", 6));
-    const stats = (await (await fetch(`${url}/api/stats?block=${lastMined}`)).json()) as { psmUSDCMint: number; blockNumber: number };
-    const held = await s.client.readContract({ address: s.addr("usdc") as Hex, abi: fiatTokenV2Abi, functionName: "balanceOf", args: [s.addr("psmMint") as Hex], blockNumber: BigInt(lastMined) });
+    const stats = (await (await fetch(`${url}/api/stats?block=${lastMined}`)).json()) as {
+      psmUSDCMint: number;
+      blockNumber: number;
+    };
+    const held = await s.client.readContract({
+      address: s.addr("usdc") as Hex,
+      abi: fiatTokenV2Abi,
+      functionName: "balanceOf",
+      args: [s.addr("psmMint") as Hex],
+      blockNumber: BigInt(lastMined),
+    });
     expect(stats.blockNumber).toBe(lastMined);
     expect(stats.psmUSDCMint).toBeCloseTo(Number(held) / 1e6, 6);
   }, 240_000);
@@ -150,7 +212,11 @@ describe.runIf(onPostgres)("PostgreSQL stopped for 30 s under load", () => {
     try {
       const t0 = Date.now();
       const res = await fetch(`${url}/api/health`);
-      const body = (await res.json()) as { ok: boolean; dependencies: Record<string, { ok: boolean | null; detail: string }>; problems: string[] };
+      const body = (await res.json()) as {
+        ok: boolean;
+        dependencies: Record<string, { ok: boolean | null; detail: string }>;
+        problems: string[];
+      };
       expect(Date.now() - t0).toBeLessThan(2_500);
       expect(res.status).toBe(200);
       expect(body.ok).toBe(false);

@@ -3,18 +3,37 @@
  * PSM reserves and the skUSD share price, each checked against an independent derivation from
  * the chain's own logs; the story the later issues rely on; and the re-use of a running devnet.
  */
-import { beforeAll, describe, expect, inject, it } from "vitest";
-import { createPublicClient, http, keccak256, parseAbiItem, stringToHex, zeroAddress, type Address, type Hex, type PublicClient } from "viem";
+
+import {
+  type Address,
+  createPublicClient,
+  type Hex,
+  http,
+  keccak256,
+  type PublicClient,
+  parseAbiItem,
+  stringToHex,
+  zeroAddress,
+} from "viem";
 import { privateKeyToAddress } from "viem/accounts";
-import { readDeployment, type Deployment, type RegistryVersionConfig } from "../../devnet/deployment.js";
+import { beforeAll, describe, expect, inject, it } from "vitest";
+import { type Deployment, type RegistryVersionConfig, readDeployment } from "../../devnet/deployment.js";
 import { startDevnet } from "../../devnet/devnet.js";
 import { cast } from "../helpers/cast.js";
 
 const TRANSFER = parseAbiItem("event Transfer(address indexed from, address indexed to, uint256 value)");
-const SWAP = parseAbiItem("event Swap(address indexed user, address indexed fromToken, address indexed toToken, uint256 amount, uint256 fee)");
-const WITHDRAW = parseAbiItem("event Withdraw(address indexed sender, address indexed receiver, address indexed owner, uint256 assets, uint256 shares)");
-const ROLE_GRANTED = parseAbiItem("event RoleGranted(bytes32 indexed role, address indexed account, address indexed sender)");
-const ROLE_REVOKED = parseAbiItem("event RoleRevoked(bytes32 indexed role, address indexed account, address indexed sender)");
+const SWAP = parseAbiItem(
+  "event Swap(address indexed user, address indexed fromToken, address indexed toToken, uint256 amount, uint256 fee)",
+);
+const WITHDRAW = parseAbiItem(
+  "event Withdraw(address indexed sender, address indexed receiver, address indexed owner, uint256 assets, uint256 shares)",
+);
+const ROLE_GRANTED = parseAbiItem(
+  "event RoleGranted(bytes32 indexed role, address indexed account, address indexed sender)",
+);
+const ROLE_REVOKED = parseAbiItem(
+  "event RoleRevoked(bytes32 indexed role, address indexed account, address indexed sender)",
+);
 const MINTER_ROLE = keccak256(stringToHex("MINTER_ROLE"));
 
 let d: Deployment;
@@ -58,7 +77,8 @@ describe("devnet chains", () => {
         expect(await c.getCode({ address: record.address }), name).toMatch(/^0x[0-9a-f]{10,}/);
       }
     }
-    for (const account of Object.values(d.accounts)) expect(privateKeyToAddress(account.privateKey)).toBe(account.address);
+    for (const account of Object.values(d.accounts))
+      expect(privateKeyToAddress(account.privateKey)).toBe(account.address);
   });
 });
 
@@ -69,14 +89,28 @@ describe("the operator's documented cast calls", () => {
     const burned = logs.filter((l) => l.args.to === zeroAddress).reduce((s, l) => s + l.args.value!, 0n);
     // Only the live PSM burns, when it redeems with minting on: each burn is a Transfer from it to zero.
     expect(burned).toBeGreaterThan(0n);
-    expect(logs.filter((l) => l.args.to === zeroAddress).every((l) => lower(l.args.from!) === lower(addr("psmMint")))).toBe(true);
+    expect(
+      logs.filter((l) => l.args.to === zeroAddress).every((l) => lower(l.args.from!) === lower(addr("psmMint"))),
+    ).toBe(true);
     expect(BigInt(await castCall(addr("kUSD"), "totalSupply()(uint256)"))).toBe(minted - burned);
   });
 
   it("hasRole(MINTER_ROLE, psm) agrees with the replayed role events: only the live mint PSM holds it", async () => {
     const [granted, revoked] = await Promise.all([
-      client.getLogs({ address: addr("kUSD"), event: ROLE_GRANTED, args: { role: MINTER_ROLE }, fromBlock: 0n, toBlock: block }),
-      client.getLogs({ address: addr("kUSD"), event: ROLE_REVOKED, args: { role: MINTER_ROLE }, fromBlock: 0n, toBlock: block }),
+      client.getLogs({
+        address: addr("kUSD"),
+        event: ROLE_GRANTED,
+        args: { role: MINTER_ROLE },
+        fromBlock: 0n,
+        toBlock: block,
+      }),
+      client.getLogs({
+        address: addr("kUSD"),
+        event: ROLE_REVOKED,
+        args: { role: MINTER_ROLE },
+        fromBlock: 0n,
+        toBlock: block,
+      }),
     ]);
     const events = [...granted.map((l) => ({ l, on: true })), ...revoked.map((l) => ({ l, on: false }))].sort(
       (a, b) => Number(a.l.blockNumber - b.l.blockNumber) || a.l.logIndex - b.l.logIndex,
@@ -95,7 +129,10 @@ describe("the operator's documented cast calls", () => {
     const logs = await transfers(addr("usdc"));
     for (const psm of ["psmMint", "psmRetiredMint", "psmRedeemReserve"]) {
       const a = lower(addr(psm));
-      const net = logs.reduce((s, l) => s + (lower(l.args.to!) === a ? l.args.value! : 0n) - (lower(l.args.from!) === a ? l.args.value! : 0n), 0n);
+      const net = logs.reduce(
+        (s, l) => s + (lower(l.args.to!) === a ? l.args.value! : 0n) - (lower(l.args.from!) === a ? l.args.value! : 0n),
+        0n,
+      );
       expect(BigInt(await castCall(addr("usdc"), "balanceOf(address)(uint256)", addr(psm))), psm).toBe(net);
       expect(net).toBeGreaterThan(0n);
     }
@@ -103,10 +140,17 @@ describe("the operator's documented cast calls", () => {
 
   it("skUSD convertToAssets(1e24) follows the ERC-4626 formula with 24-decimal shares", async () => {
     const read = (fn: "totalAssets" | "totalSupply") =>
-      client.readContract({ address: addr("skUSD"), abi: [parseAbiItem(`function ${fn}() view returns (uint256)`)], functionName: fn, blockNumber: block });
+      client.readContract({
+        address: addr("skUSD"),
+        abi: [parseAbiItem(`function ${fn}() view returns (uint256)`)],
+        functionName: fn,
+        blockNumber: block,
+      });
     const [assets, supply] = await Promise.all([read("totalAssets"), read("totalSupply")]);
     const expected = (10n ** 24n * (assets + 1n)) / (supply + 10n ** 6n);
-    expect(BigInt(await castCall(addr("skUSD"), "convertToAssets(uint256)(uint256)", (10n ** 24n).toString()))).toBe(expected);
+    expect(BigInt(await castCall(addr("skUSD"), "convertToAssets(uint256)(uint256)", (10n ** 24n).toString()))).toBe(
+      expected,
+    );
     expect(await castCall(addr("skUSD"), "decimals()(uint8)")).toBe("24");
     expect(expected).toBeGreaterThan(10n ** 18n); // yield has accrued since launch
   });
@@ -114,14 +158,23 @@ describe("the operator's documented cast calls", () => {
 
 describe("the scripted story", () => {
   it("has redemptions against all three PSMs by the founder wallet, and by two outside wallets on the live PSM", async () => {
-    const swaps = await client.getLogs({ event: SWAP, args: { fromToken: addr("kUSD") }, fromBlock: 0n, toBlock: block });
+    const swaps = await client.getLogs({
+      event: SWAP,
+      args: { fromToken: addr("kUSD") },
+      fromBlock: 0n,
+      toBlock: block,
+    });
     const byPsm = new Map<string, Address[]>();
     for (const s of swaps) byPsm.set(lower(s.address), [...(byPsm.get(lower(s.address)) ?? []), s.args.user!]);
-    for (const psm of ["psmMint", "psmRetiredMint", "psmRedeemReserve"]) expect(byPsm.get(lower(addr(psm)))?.length, psm).toBeGreaterThan(0);
+    for (const psm of ["psmMint", "psmRetiredMint", "psmRedeemReserve"])
+      expect(byPsm.get(lower(addr(psm)))?.length, psm).toBeGreaterThan(0);
     const founder = lower(d.accounts.operator!.address);
-    for (const psm of ["psmMint", "psmRetiredMint", "psmRedeemReserve"]) expect(byPsm.get(lower(addr(psm)))!.map(lower), psm).toContain(founder);
+    for (const psm of ["psmMint", "psmRetiredMint", "psmRedeemReserve"])
+      expect(byPsm.get(lower(addr(psm)))!.map(lower), psm).toContain(founder);
     const outside = new Set(swaps.map((s) => lower(s.args.user!)).filter((r) => r !== founder));
-    expect(outside).toEqual(new Set([lower(d.accounts.externalRedeemer!.address), lower(d.accounts.ladderWalker!.address)]));
+    expect(outside).toEqual(
+      new Set([lower(d.accounts.externalRedeemer!.address), lower(d.accounts.ladderWalker!.address)]),
+    );
     // The fee-ladder desk: six redemptions, one unit either side of each tier boundary.
     expect(swaps.filter((s) => lower(s.args.user!) === lower(d.accounts.ladderWalker!.address)).length).toBe(6);
   });
@@ -148,7 +201,11 @@ describe("the scripted story", () => {
     const all = (await Promise.all(tokens.map(transfers))).flat();
     const swaps = await client.getLogs({ event: SWAP, fromBlock: 0n, toBlock: block });
     const withdrawals = await client.getLogs({ event: WITHDRAW, fromBlock: 0n, toBlock: block });
-    const queueClaims = await client.getLogs({ event: parseAbiItem("event WithdrawalClaimed(address indexed user, uint256 requestId, uint256 assets)"), fromBlock: 0n, toBlock: block });
+    const queueClaims = await client.getLogs({
+      event: parseAbiItem("event WithdrawalClaimed(address indexed user, uint256 requestId, uint256 assets)"),
+      fromBlock: 0n,
+      toBlock: block,
+    });
     const times = new Map<bigint, number>();
     const timeOf = async (n: bigint) => {
       if (!times.has(n)) times.set(n, Number((await client.getBlock({ blockNumber: n })).timestamp));
@@ -166,7 +223,17 @@ describe("the scripted story", () => {
       if (withdrawals.some((w) => sameTx(w) && lower(w.address) === from && lower(w.args.receiver!) === to)) continue;
       // The deposit vaults' withdrawal queue pays the claiming owner.
       if (queueClaims.some((w) => sameTx(w) && lower(w.address) === from && lower(w.args.user!) === to)) continue;
-      if (all.some((r) => sameTx(r) && r.address === t.address && lower(r.args.from!) === to && lower(r.args.to!) === from && r.args.value! >= t.args.value!)) continue;
+      if (
+        all.some(
+          (r) =>
+            sameTx(r) &&
+            r.address === t.address &&
+            lower(r.args.from!) === to &&
+            lower(r.args.to!) === from &&
+            r.args.value! >= t.args.value!,
+        )
+      )
+        continue;
       if (version?.disclosed_venue_deposits.some((v) => lower(v.address) === to)) continue;
       violations.push(t.transactionHash);
     }
@@ -184,9 +251,14 @@ describe("the scripted story", () => {
     const last = updates.at(-1)!;
     // Ask a venue that lives at the moment of the update, through the real API.
     const { startVenueServer } = await import("../../devnet/venue/server.js");
-    const venue = await startVenueServer({ port: 0, hedgeAccount: d.venue.hedgeAccount, now: () => Number(last.args.timestamp) });
+    const venue = await startVenueServer({
+      port: 0,
+      hedgeAccount: d.venue.hedgeAccount,
+      now: () => Number(last.args.timestamp),
+    });
     try {
-      const post = async (body: object) => (await fetch(`${venue.url}/info`, { method: "POST", body: JSON.stringify(body) })).json() as Promise<any>;
+      const post = async (body: object) =>
+        (await fetch(`${venue.url}/info`, { method: "POST", body: JSON.stringify(body) })).json() as Promise<any>;
       const state = await post({ type: "clearinghouseState", user: d.venue.hedgeAccount });
       const mids = await post({ type: "allMids" });
       const mirrorEth = Number(last.args.newAmount) / 1e18;

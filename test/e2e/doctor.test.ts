@@ -7,22 +7,29 @@
  * error classification, the table, the command line without an RPC) are unit-tested beside
  * them in clients/doctor/.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import {
+  type Address,
   concat,
   createPublicClient,
   custom,
   encodeDeployData,
   getAddress,
   getContractAddress,
-  http,
-  pad,
-  type Address,
   type Hex,
+  http,
   type PublicClient,
+  pad,
 } from "viem";
-import { runDoctor, type DoctorFeed, type DoctorInput, type DoctorReport, type DoctorRow } from "../../clients/doctor/doctor.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runDoctorCli } from "../../clients/doctor/cli.js";
+import {
+  type DoctorFeed,
+  type DoctorInput,
+  type DoctorReport,
+  type DoctorRow,
+  runDoctor,
+} from "../../clients/doctor/doctor.js";
 import { loadArtifact } from "../../devnet/artifacts.js";
 import { freePort } from "../helpers/ports.js";
 import { startTestChain, type TestChain } from "../helpers/test-chain.js";
@@ -61,7 +68,12 @@ beforeAll(async () => {
   const { abi, bytecode } = loadArtifact("TestToken");
   const initCode = encodeDeployData({ abi, bytecode, args: ["Factory", "FT", 6, 1n, DEPLOYER] });
   const salt = pad("0x2a", { size: 32 });
-  const receipt = await base.d.send({ from: DEPLOYER, to: CREATE2_DEPLOYER, data: concat([salt, initCode]), gas: 8_000_000n });
+  const receipt = await base.d.send({
+    from: DEPLOYER,
+    to: CREATE2_DEPLOYER,
+    data: concat([salt, initCode]),
+    gas: 8_000_000n,
+  });
   viaFactory = {
     address: getContractAddress({ opcode: "CREATE2", from: CREATE2_DEPLOYER, salt, bytecode: initCode }),
     hash: receipt.transactionHash,
@@ -88,8 +100,20 @@ function input(overrides: Partial<DoctorInput> = {}): DoctorInput {
   return {
     chainIds: { base: 8453, ethereum: 1 },
     contracts: [
-      { name: "TestToken", address: token.address, startBlock: token.block - 2, creationTx: token.hash, source: "two blocks early" },
-      { name: "PriceFeed", address: feed.address, startBlock: feed.block, creationTx: feed.hash, source: "the deployment block" },
+      {
+        name: "TestToken",
+        address: token.address,
+        startBlock: token.block - 2,
+        creationTx: token.hash,
+        source: "two blocks early",
+      },
+      {
+        name: "PriceFeed",
+        address: feed.address,
+        startBlock: feed.block,
+        creationTx: feed.hash,
+        source: "the deployment block",
+      },
     ],
     feeds: [feedInput()],
     ethGetLogsBlockRange: null,
@@ -98,12 +122,20 @@ function input(overrides: Partial<DoctorInput> = {}): DoctorInput {
 }
 
 const cli = (doctorInput: DoctorInput, extra: string[] = []) =>
-  runDoctorCli(["--rpc-url", base.anvil.rpcUrl, "--ethereum-rpc-url", ethereum.anvil.rpcUrl, ...extra], {}, async () => doctorInput);
+  runDoctorCli(
+    ["--rpc-url", base.anvil.rpcUrl, "--ethereum-rpc-url", ethereum.anvil.rpcUrl, ...extra],
+    {},
+    async () => doctorInput,
+  );
 
 const client = (url: string) => createPublicClient({ transport: http(url) }) as PublicClient;
 
 /** A client over `url` that lets `refuse` turn any request into the error a real node returns. */
-function providerWith(url: string, refuse: (method: string, params: unknown[]) => { code: number; message: string } | null, seen: string[] = []): PublicClient {
+function providerWith(
+  url: string,
+  refuse: (method: string, params: unknown[]) => { code: number; message: string } | null,
+  seen: string[] = [],
+): PublicClient {
   const real = client(url);
   const request = async ({ method, params }: { method: string; params?: unknown }) => {
     seen.push(method);
@@ -131,7 +163,17 @@ describe("kusd-doctor on a correct configuration", () => {
     expect(report.ok).toBe(true);
     expect(report.rows.filter((r) => r.result !== "ok")).toEqual([]);
     // chain ids (2), code and deployment per contract (4), the feed, archive and getLogs range.
-    expect(report.rows.map((r) => r.check)).toEqual(["chain id", "chain id", "code", "deployment block", "code", "deployment block", "feed", "archive state", "eth_getLogs range"]);
+    expect(report.rows.map((r) => r.check)).toEqual([
+      "chain id",
+      "chain id",
+      "code",
+      "deployment block",
+      "code",
+      "deployment block",
+      "feed",
+      "archive state",
+      "eth_getLogs range",
+    ]);
     expect(rowOf(report, "deployment block", "TestToken").detail).toContain(`deployed at block ${token.block} `);
     expect(rowOf(report, "deployment block", "TestToken").detail).toContain("starts 2 blocks before the deployment");
     expect(rowOf(report, "deployment block", "PriceFeed").detail).toContain(`deployed at block ${feed.block} `);
@@ -151,13 +193,28 @@ describe("kusd-doctor on a correct configuration", () => {
 
   it("counts every request it makes", async () => {
     const seen: string[] = [];
-    const report = await runDoctor(input(), { base: providerWith(base.anvil.rpcUrl, () => null, seen), ethereum: providerWith(ethereum.anvil.rpcUrl, () => null, seen) });
+    const report = await runDoctor(input(), {
+      base: providerWith(base.anvil.rpcUrl, () => null, seen),
+      ethereum: providerWith(ethereum.anvil.rpcUrl, () => null, seen),
+    });
     expect(report.ok).toBe(true);
     expect(report.requests).toBe(seen.length);
   });
 
   it("accepts a factory (CREATE2) deployment whose receipt names no created contract", async () => {
-    const report = await doctor(input({ contracts: [{ name: "Factory token", address: viaFactory.address, startBlock: viaFactory.block - 1, creationTx: viaFactory.hash, source: "test" }] }));
+    const report = await doctor(
+      input({
+        contracts: [
+          {
+            name: "Factory token",
+            address: viaFactory.address,
+            startBlock: viaFactory.block - 1,
+            creationTx: viaFactory.hash,
+            source: "test",
+          },
+        ],
+      }),
+    );
     const row = rowOf(report, "deployment block");
     expect(row.result, row.detail).toBe("ok");
     expect(row.detail).toContain(`deployed at block ${viaFactory.block} `);
@@ -166,8 +223,13 @@ describe("kusd-doctor on a correct configuration", () => {
 
   it("finds the deployment block by bisection when no creation tx is known, in O(log head) calls", async () => {
     const seen: string[] = [];
-    const contracts = [{ name: "PriceFeed", address: feed.address, startBlock: feed.block - 5, creationTx: null, source: "test" }];
-    const report = await doctor(input({ contracts, feeds: [] }), providerWith(base.anvil.rpcUrl, () => null, seen));
+    const contracts = [
+      { name: "PriceFeed", address: feed.address, startBlock: feed.block - 5, creationTx: null, source: "test" },
+    ];
+    const report = await doctor(
+      input({ contracts, feeds: [] }),
+      providerWith(base.anvil.rpcUrl, () => null, seen),
+    );
     const row = rowOf(report, "deployment block");
     expect(row.result, row.detail).toBe("ok");
     expect(row.detail).toContain(`deployed at block ${feed.block} (first block with code, by bisection`);
@@ -193,7 +255,15 @@ describe("kusd-doctor on a correct configuration", () => {
 
 describe("kusd-doctor on a wrong configuration", () => {
   it("fails a start block after the deployment, naming the shortfall", async () => {
-    const contracts = [{ name: "PriceFeed", address: feed.address, startBlock: feed.block + 3, creationTx: feed.hash, source: "a day too late" }];
+    const contracts = [
+      {
+        name: "PriceFeed",
+        address: feed.address,
+        startBlock: feed.block + 3,
+        creationTx: feed.hash,
+        source: "a day too late",
+      },
+    ];
     const { exitCode, output } = await cli(input({ contracts }), ["--json"]);
     const row = rowOf(JSON.parse(output), "deployment block");
     expect(exitCode).toBe(1);
@@ -204,14 +274,18 @@ describe("kusd-doctor on a wrong configuration", () => {
   });
 
   it("fails a creation tx that deployed something else", async () => {
-    const contracts = [{ name: "PriceFeed", address: feed.address, startBlock: feed.block, creationTx: token.hash, source: "test" }];
+    const contracts = [
+      { name: "PriceFeed", address: feed.address, startBlock: feed.block, creationTx: token.hash, source: "test" },
+    ];
     const row = rowOf(await doctor(input({ contracts, feeds: [] })), "deployment block");
     expect(row.result).toBe("FAIL");
     expect(row.detail).toContain(`did not deploy ${feed.address}: it created ${getAddress(token.address)}`);
   });
 
   it("fails a feed with the wrong description", async () => {
-    const { exitCode, output } = await cli(input({ feeds: [feedInput({ expectDescription: "BTC / USD" })] }), ["--json"]);
+    const { exitCode, output } = await cli(input({ feeds: [feedInput({ expectDescription: "BTC / USD" })] }), [
+      "--json",
+    ]);
     const row = rowOf(JSON.parse(output), "feed");
     expect(exitCode).toBe(1);
     expect(row.result).toBe("FAIL");
@@ -219,8 +293,13 @@ describe("kusd-doctor on a wrong configuration", () => {
   });
 
   it("fails a feed with the wrong decimals, and an address that is no feed", async () => {
-    const report = await doctor(input({ feeds: [feedInput({ decimals: 18 }), feedInput({ name: "not a feed", address: token.address })] }));
-    expect(rowOf(report, "feed", "ETH / USD")).toMatchObject({ result: "FAIL", detail: expect.stringContaining("decimals() is 8, expected 18") });
+    const report = await doctor(
+      input({ feeds: [feedInput({ decimals: 18 }), feedInput({ name: "not a feed", address: token.address })] }),
+    );
+    expect(rowOf(report, "feed", "ETH / USD")).toMatchObject({
+      result: "FAIL",
+      detail: expect.stringContaining("decimals() is 8, expected 18"),
+    });
     const notFeed = rowOf(report, "feed", "not a feed");
     expect(notFeed.result).toBe("FAIL");
     expect(notFeed.detail).toContain("description() failed");
@@ -229,15 +308,25 @@ describe("kusd-doctor on a wrong configuration", () => {
 
   it("fails an RPC serving the wrong chain", async () => {
     // The ethereum RPC pointed at the Base chain: a classic copy-paste of URLs.
-    const swapped = await runDoctorCli(["--rpc-url", base.anvil.rpcUrl, "--ethereum-rpc-url", base.anvil.rpcUrl, "--json"], {}, async () => input());
+    const swapped = await runDoctorCli(
+      ["--rpc-url", base.anvil.rpcUrl, "--ethereum-rpc-url", base.anvil.rpcUrl, "--json"],
+      {},
+      async () => input(),
+    );
     expect(swapped.exitCode).toBe(1);
-    expect(rowOf(JSON.parse(swapped.output), "chain id", "ethereum")).toMatchObject({ result: "FAIL", detail: "eth_chainId 8453, expected 1: the URL serves another chain" });
+    expect(rowOf(JSON.parse(swapped.output), "chain id", "ethereum")).toMatchObject({
+      result: "FAIL",
+      detail: "eth_chainId 8453, expected 1: the URL serves another chain",
+    });
 
     // A wrong Base chain: its contract checks would all fail for that one reason, so they are skipped.
     const wrongBase = await cli(input({ chainIds: { base: 10, ethereum: 1 } }), ["--json"]);
     const report = JSON.parse(wrongBase.output) as DoctorReport;
     expect(wrongBase.exitCode).toBe(1);
-    expect(rowOf(report, "chain id", "base")).toMatchObject({ result: "FAIL", detail: "eth_chainId 8453, expected 10: the URL serves another chain" });
+    expect(rowOf(report, "chain id", "base")).toMatchObject({
+      result: "FAIL",
+      detail: "eth_chainId 8453, expected 10: the URL serves another chain",
+    });
     expect(report.rows.map((r) => r.check)).toEqual(["chain id", "chain id"]);
   });
 
@@ -247,7 +336,10 @@ describe("kusd-doctor on a wrong configuration", () => {
     const { exitCode, output } = await cli(input({ contracts, feeds: [] }), ["--json"]);
     const report = JSON.parse(output) as DoctorReport;
     expect(exitCode).toBe(1);
-    expect(rowOf(report, "code")).toMatchObject({ result: "FAIL", detail: expect.stringContaining(`no code at ${empty}`) });
+    expect(rowOf(report, "code")).toMatchObject({
+      result: "FAIL",
+      detail: expect.stringContaining(`no code at ${empty}`),
+    });
     expect(rowOf(report, "deployment block").result).toBe("FAIL");
   });
 
@@ -272,7 +364,10 @@ describe("kusd-doctor on a wrong configuration", () => {
 describe("kusd-doctor's command line", () => {
   it("exits 2 with a one-line reason when the RPC is unreachable", async () => {
     const closed = `http://127.0.0.1:${await freePort()}`;
-    for (const argv of [["--rpc-url", closed], ["--rpc-url", base.anvil.rpcUrl, "--ethereum-rpc-url", closed]]) {
+    for (const argv of [
+      ["--rpc-url", closed],
+      ["--rpc-url", base.anvil.rpcUrl, "--ethereum-rpc-url", closed],
+    ]) {
       const { exitCode, output } = await runDoctorCli(argv, {}, async () => input());
       expect(exitCode, output).toBe(2);
       expect(output.trimEnd().split("\n")).toHaveLength(1);
@@ -283,10 +378,14 @@ describe("kusd-doctor's command line", () => {
 
   it("takes the RPC URLs from the environment, and hands them to the configuration", async () => {
     let seen: NodeJS.ProcessEnv = {};
-    const { exitCode } = await runDoctorCli([], { PONDER_RPC_URL_8453: base.anvil.rpcUrl, KUSD_READ_RPC_URL_1: ethereum.anvil.rpcUrl }, async (env) => {
-      seen = env;
-      return input();
-    });
+    const { exitCode } = await runDoctorCli(
+      [],
+      { PONDER_RPC_URL_8453: base.anvil.rpcUrl, KUSD_READ_RPC_URL_1: ethereum.anvil.rpcUrl },
+      async (env) => {
+        seen = env;
+        return input();
+      },
+    );
     expect(exitCode).toBe(0);
     expect(seen.PONDER_RPC_URL_8453).toBe(base.anvil.rpcUrl);
     expect(seen.PONDER_RPC_URL_1).toBe(ethereum.anvil.rpcUrl);

@@ -2,8 +2,9 @@
  * Violations over GraphQL: the listing, and the live subscription as server-sent events
  * (DETECTED when a violation is indexed, RETRACTED when a reorg removes it).
  */
-import { describe, expect, it } from "vitest";
+
 import { parseEther } from "viem";
+import { describe, expect, it } from "vitest";
 import { weth9Abi } from "../../abis/index.js";
 import { devnetKey } from "../../devnet/keys.js";
 import { stack } from "../helpers/stack.js";
@@ -11,7 +12,11 @@ import { stack } from "../helpers/stack.js";
 const s = stack();
 const d = s.deployment;
 const gql = async (query: string) => {
-  const res = await fetch(`${s.indexerUrl}/graphql`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query }) });
+  const res = await fetch(`${s.indexerUrl}/graphql`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ query }),
+  });
   return (await res.json()) as { data?: any; errors?: any[] };
 };
 
@@ -27,7 +32,11 @@ async function* sse(body: ReadableStream<Uint8Array>) {
     for (let cut = buffer.indexOf("\n\n"); cut >= 0; cut = buffer.indexOf("\n\n")) {
       const chunk = buffer.slice(0, cut);
       buffer = buffer.slice(cut + 2);
-      const data = chunk.split("\n").filter((l) => l.startsWith("data:")).map((l) => l.slice(5).trim()).join("");
+      const data = chunk
+        .split("\n")
+        .filter((l) => l.startsWith("data:"))
+        .map((l) => l.slice(5).trim())
+        .join("");
       if (data) yield JSON.parse(data);
     }
   }
@@ -35,10 +44,16 @@ async function* sse(body: ReadableStream<Uint8Array>) {
 
 describe("GraphQL violations", () => {
   it("lists the scripted violation", async () => {
-    const { data, errors } = await gql(`{ violations(filter: { range: { toBlock: "${d.chains.base.historyEndBlock}" } }) { nodes { txHash tokenSymbol amount decimals registryVersion } } }`);
+    const { data, errors } = await gql(
+      `{ violations(filter: { range: { toBlock: "${d.chains.base.historyEndBlock}" } }) { nodes { txHash tokenSymbol amount decimals registryVersion } } }`,
+    );
     expect(errors).toBeUndefined();
     expect(data.violations.nodes.map((v: any) => v.txHash)).toEqual([d.landmarks.violation!.tx]);
-    expect(data.violations.nodes[0]).toMatchObject({ tokenSymbol: "WETH", amount: "2000000000000000000", decimals: 18 });
+    expect(data.violations.nodes[0]).toMatchObject({
+      tokenSymbol: "WETH",
+      amount: "2000000000000000000",
+      decimals: 18,
+    });
   });
 
   it("streams a live violation as DETECTED, and RETRACTED after a reorg removes it", async () => {
@@ -54,7 +69,12 @@ describe("GraphQL violations", () => {
     const events = sse(res.body!);
     const snapshot = await s.client.request({ method: "evm_snapshot" as never });
     const wallet = s.wallet(d.accounts.hedgeWatchOnly!.privateKey);
-    const hash = await wallet.writeContract({ address: s.addr("weth"), abi: weth9Abi, functionName: "transfer", args: [devnetKey("test:gql-stranger").address, parseEther("0.01")] });
+    const hash = await wallet.writeContract({
+      address: s.addr("weth"),
+      abi: weth9Abi,
+      functionName: "transfer",
+      args: [devnetKey("test:gql-stranger").address, parseEther("0.01")],
+    });
     await s.client.waitForTransactionReceipt({ hash });
     const next = async () => (await events.next()).value.data.violations;
     const detected = await next();

@@ -4,21 +4,29 @@
  * abusive queries with a GraphQL error, and the reports equal their REST twins. With
  * DATABASE_URL set, the standalone read replica answers the same, in process.
  */
-import { describe, expect, it } from "vitest";
+
 import { asc, eq } from "drizzle-orm";
 import { getAddress, parseEther } from "viem";
+import { describe, expect, inject, it } from "vitest";
 import { kusdAbi, kusdpsmAbi } from "../../abis/index.js";
 import { createReplicaApp } from "../../api/replica-app.js";
-import { selectNetwork } from "../../src/networks/index.js";
 import { readServiceEnv } from "../../core/network/env.js";
+import { selectNetwork } from "../../src/networks/index.js";
 import { stack } from "../helpers/stack.js";
-import { inject } from "vitest";
 
 const s = stack();
 const d = s.deployment;
-type Result = { data?: any; errors?: { message: string; extensions?: Record<string, unknown> }[]; extensions?: { sqlQueries?: number } };
+type Result = {
+  data?: any;
+  errors?: { message: string; extensions?: Record<string, unknown> }[];
+  extensions?: { sqlQueries?: number };
+};
 const gql = async (query: string, variables: Record<string, unknown> = {}): Promise<Result> => {
-  const res = await fetch(`${s.indexerUrl}/graphql`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query, variables }) });
+  const res = await fetch(`${s.indexerUrl}/graphql`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ query, variables }),
+  });
   expect(res.status).toBeLessThan(500);
   return (await res.json()) as Result;
 };
@@ -35,7 +43,10 @@ async function walk(field: string, selection: string, args: string, pageSizeN: n
   let after: string | null = null;
   let pages = 0;
   do {
-    const r = await ok(`query($after: String) { ${field}(${args} first: ${pageSizeN}, after: $after) { nodes { ${selection} } pageInfo { hasNextPage endCursor } } }`, { after });
+    const r = await ok(
+      `query($after: String) { ${field}(${args} first: ${pageSizeN}, after: $after) { nodes { ${selection} } pageInfo { hasNextPage endCursor } } }`,
+      { after },
+    );
     const conn = r.data[field];
     nodes.push(...conn.nodes);
     after = conn.pageInfo.hasNextPage ? conn.pageInfo.endCursor : null;
@@ -48,7 +59,10 @@ describe("connections equal direct SQL", () => {
   it("psmSwaps: a walk in pages of 7 visits every row exactly once, in (block, log index) order", async () => {
     const range = `filter: { range: { toBlock: "${END}" } },`;
     const { nodes, pages } = await walk("psmSwaps", "id blockNumber logIndex", range, 7);
-    const rows = await s.db.select().from(s.schema.psmSwap).orderBy(asc(s.schema.psmSwap.blockNumber), asc(s.schema.psmSwap.logIndex));
+    const rows = await s.db
+      .select()
+      .from(s.schema.psmSwap)
+      .orderBy(asc(s.schema.psmSwap.blockNumber), asc(s.schema.psmSwap.logIndex));
     const expected = rows.filter((r) => r.blockNumber <= BigInt(END)).map((r) => r.id);
     expect(nodes.map((n) => n.id)).toEqual(expected);
     expect(new Set(nodes.map((n) => n.id)).size).toBe(nodes.length);
@@ -60,9 +74,17 @@ describe("connections equal direct SQL", () => {
 
   it("filters by redeemer, direction and amount like the equivalent SQL", async () => {
     const founder = d.accounts.operator!.address;
-    const r = await ok(`{ psmSwaps(first: 500, filter: { user: "${founder}", direction: redeem, minKusd: "12000000000000000000000" }) { nodes { id kusdAmount user { address } } } }`);
-    const rows = await s.db.select().from(s.schema.psmSwap).where(eq(s.schema.psmSwap.user, founder.toLowerCase() as `0x${string}`));
-    const expected = rows.filter((x) => x.direction === "redeem" && x.kusdAmount >= parseEther("12000")).map((x) => x.id).sort();
+    const r = await ok(
+      `{ psmSwaps(first: 500, filter: { user: "${founder}", direction: redeem, minKusd: "12000000000000000000000" }) { nodes { id kusdAmount user { address } } } }`,
+    );
+    const rows = await s.db
+      .select()
+      .from(s.schema.psmSwap)
+      .where(eq(s.schema.psmSwap.user, founder.toLowerCase() as `0x${string}`));
+    const expected = rows
+      .filter((x) => x.direction === "redeem" && x.kusdAmount >= parseEther("12000"))
+      .map((x) => x.id)
+      .sort();
     expect(r.data.psmSwaps.nodes.map((n: any) => n.id).sort()).toEqual(expected);
     expect(expected.length).toBeGreaterThan(0);
     expect(r.data.psmSwaps.nodes.every((n: any) => n.user.address === getAddress(founder))).toBe(true);
@@ -72,19 +94,37 @@ describe("connections equal direct SQL", () => {
     const t = await walk("registryTransfers", "id classification", `filter: { range: { toBlock: "${END}" } },`, 500);
     const tRows = (await s.db.select().from(s.schema.registryTransfer)).filter((x) => x.blockNumber <= BigInt(END));
     expect(t.nodes.map((n) => n.id).sort()).toEqual(tRows.map((x) => x.id).sort());
-    const violations = await ok(`{ registryTransfers(filter: { classification: "violation", range: { toBlock: "${END}" } }) { nodes { txHash } } }`);
+    const violations = await ok(
+      `{ registryTransfers(filter: { classification: "violation", range: { toBlock: "${END}" } }) { nodes { txHash } } }`,
+    );
     expect(violations.data.registryTransfers.nodes.map((n: any) => n.txHash)).toEqual([d.landmarks.violation!.tx]);
 
-    const skUSD = await walk("vaultEvents", "id kind", `filter: { vault: [skUSD], range: { toBlock: "${END}" } },`, 500);
-    const vRows = (await s.db.select().from(s.schema.vaultEvent).where(eq(s.schema.vaultEvent.vaultKey, "skUSD"))).filter((x) => x.blockNumber <= BigInt(END));
+    const skUSD = await walk(
+      "vaultEvents",
+      "id kind",
+      `filter: { vault: [skUSD], range: { toBlock: "${END}" } },`,
+      500,
+    );
+    const vRows = (
+      await s.db.select().from(s.schema.vaultEvent).where(eq(s.schema.vaultEvent.vaultKey, "skUSD"))
+    ).filter((x) => x.blockNumber <= BigInt(END));
     expect(skUSD.nodes.map((n) => n.id).sort()).toEqual(vRows.map((x) => x.id).sort());
 
-    const minter = await ok(`{ roleEvents(filter: { roleName: "MINTER_ROLE", contractKey: "kUSD" }) { nodes { account granted blockNumber } } }`);
+    const minter = await ok(
+      `{ roleEvents(filter: { roleName: "MINTER_ROLE", contractKey: "kUSD" }) { nodes { account granted blockNumber } } }`,
+    );
     const grants = d.roles.filter((x) => x.role === "MINTER_ROLE");
     expect(minter.data.roleEvents.nodes.filter((n: any) => n.granted).length).toBe(grants.length);
 
-    const prices = await walk("sharePrices", "vaultKey assetsPerShare blockNumber", `vault: skUSD, range: { toBlock: "${END}" },`, 500);
-    const pRows = (await s.db.select().from(s.schema.sharePrice).where(eq(s.schema.sharePrice.vaultKey, "skUSD"))).filter((x) => x.blockNumber <= BigInt(END));
+    const prices = await walk(
+      "sharePrices",
+      "vaultKey assetsPerShare blockNumber",
+      `vault: skUSD, range: { toBlock: "${END}" },`,
+      500,
+    );
+    const pRows = (
+      await s.db.select().from(s.schema.sharePrice).where(eq(s.schema.sharePrice.vaultKey, "skUSD"))
+    ).filter((x) => x.blockNumber <= BigInt(END));
     expect(prices.nodes.length).toBe(pRows.length);
   });
 });
@@ -92,7 +132,9 @@ describe("connections equal direct SQL", () => {
 describe("aggregates", () => {
   it("psmVolume by month and redemptionsByRedeemer equal a grouping of the rows", async () => {
     const rows = (await s.db.select().from(s.schema.psmSwap)).filter((x) => x.blockNumber <= BigInt(END));
-    const r = await ok(`{ psmVolume(interval: MONTH, range: { toBlock: "${END}" }) { period psmKey direction count usdcTotal kusdTotal } redemptionsByRedeemer(range: { toBlock: "${END}" }) { redeemer { address } count kusdTotal } }`);
+    const r = await ok(
+      `{ psmVolume(interval: MONTH, range: { toBlock: "${END}" }) { period psmKey direction count usdcTotal kusdTotal } redemptionsByRedeemer(range: { toBlock: "${END}" }) { redeemer { address } count kusdTotal } }`,
+    );
     const byMonth = new Map<string, { count: number; usdc: bigint; kusd: bigint }>();
     for (const x of rows) {
       const k = `${new Date(Number(x.timestamp) * 1000).toISOString().slice(0, 7)}-01|${x.psmKey}|${x.direction}`;
@@ -105,15 +147,17 @@ describe("aggregates", () => {
       expect({ count: b.count, usdc: BigInt(b.usdcTotal), kusd: BigInt(b.kusdTotal) }).toEqual(e);
     }
     const redeemers = new Map<string, bigint>();
-    for (const x of rows.filter((x) => x.direction === "redeem")) redeemers.set(x.user, (redeemers.get(x.user) ?? 0n) + x.kusdAmount);
-    expect(r.data.redemptionsByRedeemer.map((x: any) => [x.redeemer.address.toLowerCase(), BigInt(x.kusdTotal)])).toEqual(
-      [...redeemers].sort((a, b) => (b[1] > a[1] ? 1 : b[1] < a[1] ? -1 : a[0] < b[0] ? -1 : 1)),
-    );
+    for (const x of rows.filter((x) => x.direction === "redeem"))
+      redeemers.set(x.user, (redeemers.get(x.user) ?? 0n) + x.kusdAmount);
+    expect(
+      r.data.redemptionsByRedeemer.map((x: any) => [x.redeemer.address.toLowerCase(), BigInt(x.kusdTotal)]),
+    ).toEqual([...redeemers].sort((a, b) => (b[1] > a[1] ? 1 : b[1] < a[1] ? -1 : a[0] < b[0] ? -1 : 1)));
   });
 });
 
 describe("production posture", () => {
-  const nested = "psm { key swapStats { mints redemptions } } user { address redemptionSummary { count kusdTotal } shareBalances { vaultKey shares } tokenBalances { tokenSymbol balance } }";
+  const nested =
+    "psm { key swapStats { mints redemptions } } user { address redemptionSummary { count kusdTotal } shareBalances { vaultKey shares } tokenBalances { tokenSymbol balance } }";
 
   it("a page of swaps with their PSM and redeemer costs the same few SQL statements at any size (no N+1)", async () => {
     const small = await ok(`{ psmSwaps(first: 5) { nodes { id ${nested} } } }`);
@@ -128,7 +172,9 @@ describe("production posture", () => {
     expect(page.errors?.[0]?.extensions?.code).toBe("BAD_USER_INPUT");
     expect(page.errors?.[0]?.message).toMatch(/first must be between 1 and 500/);
     // The schema has no legitimate path deeper than 6; anything past the limit (10) is refused.
-    const deep = await gql(`{ psmSwaps { edges { node { user { shareBalances { vault { a { b { c { d { e { f } } } } } } } } } } } }`);
+    const deep = await gql(
+      `{ psmSwaps { edges { node { user { shareBalances { vault { a { b { c { d { e { f } } } } } } } } } } } }`,
+    );
     expect(deep.errors?.some((e) => /depth/i.test(e.message))).toBe(true);
     const aliases = await gql(`{ ${Array.from({ length: 20 }, (_, i) => `a${i}: psms { key }`).join(" ")} }`);
     expect(aliases.errors?.[0]?.message).toMatch(/alias/i);
@@ -146,13 +192,19 @@ describe("production posture", () => {
 
 describe("reports in GraphQL equal the REST documents", () => {
   it("reserves(block), stats(block), accountRegistry(version) and the latest signed statement", async () => {
-    const r = await ok(`{ reserves(block: "${END}") { blockNumber document } stats(block: "${END}") { psmUSDC kusdOutstanding kusdSupplyWei } accountRegistry(version: 5) { accountSetDigest document } signedStatement { attestationHash artifact } }`);
+    const r = await ok(
+      `{ reserves(block: "${END}") { blockNumber document } stats(block: "${END}") { psmUSDC kusdOutstanding kusdSupplyWei } accountRegistry(version: 5) { accountSetDigest document } signedStatement { attestationHash artifact } }`,
+    );
     const por = await (await fetch(`${s.indexerUrl}/api/por?block=${END}`)).json();
     const { attestation: _a, ...docRest } = r.data.reserves.document;
     const { attestation: _b, ...porRest } = por as any;
     expect(docRest).toEqual(porRest); // attestation.rpcChainLength is read at request time
     const stats = (await (await fetch(`${s.indexerUrl}/api/stats?block=${END}`)).json()) as any;
-    expect(r.data.stats).toEqual({ psmUSDC: stats.psmUSDC, kusdOutstanding: stats.kusdOutstanding, kusdSupplyWei: stats.kusdSupplyWei });
+    expect(r.data.stats).toEqual({
+      psmUSDC: stats.psmUSDC,
+      kusdOutstanding: stats.kusdOutstanding,
+      kusdSupplyWei: stats.kusdSupplyWei,
+    });
     const registry = await (await fetch(`${s.indexerUrl}/api/por/accounts?version=5`)).json();
     expect(r.data.accountRegistry.document).toEqual(registry);
     const signed = (await (await fetch(`${s.indexerUrl}/api/por/signed`)).json()) as any;
@@ -175,8 +227,20 @@ describe("subscriptions", () => {
     const reader = res.body!.getReader();
     await new Promise((r) => setTimeout(r, 300));
     const wallet = s.wallet(d.accounts.operator!.privateKey);
-    await s.client.waitForTransactionReceipt({ hash: await wallet.writeContract({ address: s.addr("kUSD"), abi: kusdAbi, functionName: "approve", args: [s.addr("psmMint"), parseEther("1")] }) });
-    const hash = await wallet.writeContract({ address: s.addr("psmMint"), abi: kusdpsmAbi, functionName: "swapKUSDForStable", args: [s.addr("usdc"), parseEther("1")] });
+    await s.client.waitForTransactionReceipt({
+      hash: await wallet.writeContract({
+        address: s.addr("kUSD"),
+        abi: kusdAbi,
+        functionName: "approve",
+        args: [s.addr("psmMint"), parseEther("1")],
+      }),
+    });
+    const hash = await wallet.writeContract({
+      address: s.addr("psmMint"),
+      abi: kusdpsmAbi,
+      functionName: "swapKUSDForStable",
+      args: [s.addr("usdc"), parseEther("1")],
+    });
     await s.client.waitForTransactionReceipt({ hash });
     let text = "";
     const deadline = Date.now() + 20_000;
@@ -189,7 +253,14 @@ describe("subscriptions", () => {
 describe.runIf(inject("database") === "postgres")("standalone read replica (PostgreSQL)", () => {
   const replica = () =>
     createReplicaApp({
-      env: { ...readServiceEnv(process.env), DATABASE_URL: process.env.DATABASE_URL!, KUSD_VIEWS_SCHEMA: inject("viewsSchema"), KUSD_SITE_URL: "http://replica.test", KUSD_STORE_SCHEMA: inject("storeSchema"), KUSD_CHECK_RESPONSES: true },
+      env: {
+        ...readServiceEnv(process.env),
+        DATABASE_URL: process.env.DATABASE_URL!,
+        KUSD_VIEWS_SCHEMA: inject("viewsSchema"),
+        KUSD_SITE_URL: "http://replica.test",
+        KUSD_STORE_SCHEMA: inject("storeSchema"),
+        KUSD_CHECK_RESPONSES: true,
+      },
       network: selectNetwork(readServiceEnv(process.env)),
     });
 
@@ -197,7 +268,13 @@ describe.runIf(inject("database") === "postgres")("standalone read replica (Post
     const { app, close } = replica();
     try {
       const query = `{ psmSwaps(first: 50, filter: { range: { toBlock: "${END}" } }) { nodes { id usdcAmount user { redemptionSummary { count } } } } violations(filter: { range: { toBlock: "${END}" } }) { nodes { txHash } } }`;
-      const local = (await (await app.request("/graphql", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query }) })).json()) as Result;
+      const local = (await (
+        await app.request("/graphql", {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ query }),
+        })
+      ).json()) as Result;
       const remote = await ok(query);
       expect(local.errors).toBeUndefined();
       expect(local.data).toEqual(remote.data);
@@ -211,23 +288,41 @@ describe.runIf(inject("database") === "postgres")("standalone read replica (Post
   it("serves the same routes as the indexer's API: every GET route answers both alike", async () => {
     const { app, close } = replica();
     try {
-      const gets = [...new Set(app.routes.filter((r) => r.method === "GET" && !/[:*]/.test(r.path)).map((r) => r.path))];
-      for (const path of ["/api/por", "/api/apy", "/api/euler", "/api/hedge-ledger", "/api/por/accounts", "/api/events", "/paid/openapi.json"]) {
-        expect(gets.some((g) => g === path || g.startsWith(`${path}`)), path).toBe(true);
+      const gets = [
+        ...new Set(app.routes.filter((r) => r.method === "GET" && !/[:*]/.test(r.path)).map((r) => r.path)),
+      ];
+      for (const path of [
+        "/api/por",
+        "/api/apy",
+        "/api/euler",
+        "/api/hedge-ledger",
+        "/api/por/accounts",
+        "/api/events",
+        "/paid/openapi.json",
+      ]) {
+        expect(
+          gets.some((g) => g === path || g.startsWith(`${path}`)),
+          path,
+        ).toBe(true);
       }
       const differing: string[] = [];
       for (const path of gets) {
         const url = path.includes("?") ? path : `${path}${path.startsWith("/api/") ? `?block=${END}` : ""}`;
-        const [local, remote] = await Promise.all([Promise.resolve(app.request(url)).then((r) => r.status), fetch(`${inject("indexerUrl")}${url}`).then((r) => r.status)]);
+        const [local, remote] = await Promise.all([
+          Promise.resolve(app.request(url)).then((r) => r.status),
+          fetch(`${inject("indexerUrl")}${url}`).then((r) => r.status),
+        ]);
         if (local !== remote) differing.push(`${url}: replica ${local}, indexer ${remote}`);
       }
       expect(differing).toEqual([]);
       // The documented route tables are the same document.
-      const [localDoc, remoteDoc] = await Promise.all([Promise.resolve(app.request("/api/openapi.json")).then((r) => r.json()), fetch(`${inject("indexerUrl")}/api/openapi.json`).then((r) => r.json())]);
+      const [localDoc, remoteDoc] = await Promise.all([
+        Promise.resolve(app.request("/api/openapi.json")).then((r) => r.json()),
+        fetch(`${inject("indexerUrl")}/api/openapi.json`).then((r) => r.json()),
+      ]);
       expect((localDoc as { paths: object }).paths).toEqual((remoteDoc as { paths: object }).paths);
     } finally {
       await close();
     }
   });
 });
-

@@ -3,15 +3,16 @@
  * an independent computation from raw `POST /info` answers, months add up to the totals, the
  * reader pages past 500 records, and a venue that fails gives 200, isLive false and nulls.
  */
-import { withApiErrors } from "../../api/http/errors.js";
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startVenueServer, type VenueServer } from "../../devnet/venue/server.js";
 import { createReportContext, type ReportContext } from "../../api/context.js";
-import { hedgeLedgerRoutes } from "../../api/yield/hedge-ledger-routes.js";
-import { LEDGER_SINCE_MS } from "../../core/yield/hedge-ledger.js";
+import { withApiErrors } from "../../api/http/errors.js";
 import { readUserFills, readUserFunding } from "../../api/io/venue-history.js";
-import { selectNetwork } from "../../src/networks/index.js";
+import { hedgeLedgerRoutes } from "../../api/yield/hedge-ledger-routes.js";
 import { readServiceEnv } from "../../core/network/env.js";
+import { LEDGER_SINCE_MS } from "../../core/yield/hedge-ledger.js";
+import { startVenueServer, type VenueServer } from "../../devnet/venue/server.js";
+import { selectNetwork } from "../../src/networks/index.js";
 import { freePort } from "../helpers/ports.js";
 import { stack } from "../helpers/stack.js";
 
@@ -26,7 +27,11 @@ const withVenueUrl = (url: string | null): ReportContext => ({
 });
 
 const post = async (url: string, body: unknown): Promise<any[]> => {
-  const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  const res = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
   expect(res.status).toBe(200);
   return (await res.json()) as any[];
 };
@@ -41,7 +46,9 @@ async function independent(url: string, endTime: number) {
     startTime = page.at(-1).time + 1;
   }
   // userFills (not by time) answers the latest 2000 fills at once; the hedge has a handful.
-  const fills = (await post(url, { type: "userFills", user: hedge })).filter((f) => f.time >= LEDGER_SINCE_MS && f.time <= endTime);
+  const fills = (await post(url, { type: "userFills", user: hedge })).filter(
+    (f) => f.time >= LEDGER_SINCE_MS && f.time <= endTime,
+  );
   const fundingUsd = funding.reduce((s, r) => s + Number(r.delta.usdc), 0);
   const feesUsd = fills.reduce((s, f) => s + Number(f.fee), 0);
   const closedPnlUsd = fills.reduce((s, f) => s + Number(f.closedPnl), 0);
@@ -82,10 +89,16 @@ function expectAgrees(l: any, ind: Awaited<ReturnType<typeof independent>>) {
     expect(l.denominator.notionalHoursUsd).toBeCloseTo(ind.notionalHoursUsd, 3);
     expect(l.denominator.annualisedOnNotional).toBeCloseTo((ind.fundingUsd / ind.notionalHoursUsd) * 8760, 8);
   }
-  expect(l.denominator.timeWeightedNotionalUsd).toBeCloseTo(l.denominator.notionalHoursUsd / l.denominator.positionHours, 4);
+  expect(l.denominator.timeWeightedNotionalUsd).toBeCloseTo(
+    l.denominator.notionalHoursUsd / l.denominator.positionHours,
+    4,
+  );
   // months add up to the totals
   for (const k of ["fundingUsd", "feesUsd", "closedPnlUsd", "netUsd", "fundingEvents", "fills"]) {
-    expect(l.months.reduce((s: number, m: any) => s + m[k], 0), k).toBeCloseTo(l.totals[k], 4);
+    expect(
+      l.months.reduce((s: number, m: any) => s + m[k], 0),
+      k,
+    ).toBeCloseTo(l.totals[k], 4);
   }
 }
 
@@ -101,7 +114,15 @@ describe("GET /api/hedge-ledger on the devnet venue", () => {
     expect(l.venue).toBe("hyperliquid");
     expect(l.sinceISO).toBe("2026-05-14T00:00:00.000Z");
     expect(l.untilISO).toBe(until);
-    expect(l.months.map((m: any) => m.month)).toEqual(["2026-05", "2026-06", "2026-07", "2026-08", "2026-09", "2026-10", "2026-11"]);
+    expect(l.months.map((m: any) => m.month)).toEqual([
+      "2026-05",
+      "2026-06",
+      "2026-07",
+      "2026-08",
+      "2026-09",
+      "2026-10",
+      "2026-11",
+    ]);
     // the record count is not an hour count: June's 8-hour records make them differ
     expect(ind.aggregated).toBeGreaterThan(0);
     expect(l.denominator.positionHours).toBe(ind.fundingEvents + 7 * ind.aggregated);

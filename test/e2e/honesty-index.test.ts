@@ -2,8 +2,9 @@
  * GET /api/honesty-index on the devnet: realized APY per window equals convertToAssets read
  * independently at the same pinned blocks, and the board verifies against the signer binding.
  */
-import { describe, expect, it } from "vitest";
+
 import { getAddress, parseAbiItem } from "viem";
+import { describe, expect, it } from "vitest";
 import { trustedSignersAt, verifySignerBinding } from "../../core/attestation/binding.js";
 import { verifyArtifact } from "../../core/attestation/verify.js";
 import { stack } from "../helpers/stack.js";
@@ -25,17 +26,32 @@ describe("GET /api/honesty-index", () => {
       expect(w.fromBlock, `${days}d`).not.toBeNull();
       const read = async (block: number) => {
         const [assets, b] = await Promise.all([
-          s.client.readContract({ address: s.addr("skUSD"), abi, functionName: "convertToAssets", args: [10n ** 24n], blockNumber: BigInt(block) }),
+          s.client.readContract({
+            address: s.addr("skUSD"),
+            abi,
+            functionName: "convertToAssets",
+            args: [10n ** 24n],
+            blockNumber: BigInt(block),
+          }),
           s.client.getBlock({ blockNumber: BigInt(block) }),
         ]);
         return { assets, t: Number(b.timestamp) };
       };
       const [from, to] = [await read(w.fromBlock), await read(w.toBlock)];
       expect(to.t - from.t).toBeGreaterThanOrEqual(days * 86_400);
-      expect(w.realizedAPY).toBeCloseTo((Number(to.assets) / Number(from.assets) - 1) * (365 / ((to.t - from.t) / 86_400)), 7);
+      expect(w.realizedAPY).toBeCloseTo(
+        (Number(to.assets) / Number(from.assets) - 1) * (365 / ((to.t - from.t) / 86_400)),
+        7,
+      );
     }
-    const binding = await verifySignerBinding(await (await fetch(`${s.indexerUrl}/api/por/signer-registry`)).json(), getAddress(d.signers.operator));
-    const result = await verifyArtifact(board, { trustedSigner: (t) => trustedSignersAt(binding, t), maxAgeSeconds: 600 });
+    const binding = await verifySignerBinding(
+      await (await fetch(`${s.indexerUrl}/api/por/signer-registry`)).json(),
+      getAddress(d.signers.operator),
+    );
+    const result = await verifyArtifact(board, {
+      trustedSigner: (t) => trustedSignersAt(binding, t),
+      maxAgeSeconds: 600,
+    });
     expect(result.verified, JSON.stringify(result.checks)).toBe(true);
   });
 });

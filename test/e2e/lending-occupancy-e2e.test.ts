@@ -4,13 +4,14 @@
  * every verifyVia command run with foundry's cast returns the raw value it names, a read that
  * fails is null and listed (200, never a 5xx), and a bad block is 4xx JSON.
  */
-import { withApiErrors } from "../../api/http/errors.js";
+
+import { type Address, formatUnits, getAddress, parseAbiItem, toFunctionSelector } from "viem";
 import { afterEach, beforeAll, describe, expect, inject, it } from "vitest";
-import { formatUnits, getAddress, parseAbiItem, toFunctionSelector, type Address } from "viem";
 import { createReportContext } from "../../api/context.js";
+import { withApiErrors } from "../../api/http/errors.js";
 import { lendingRoutes } from "../../api/lending/routes.js";
-import { selectNetwork } from "../../src/networks/index.js";
 import { readServiceEnv } from "../../core/network/env.js";
+import { selectNetwork } from "../../src/networks/index.js";
 import { runPrinted } from "../helpers/cast.js";
 import { stack } from "../helpers/stack.js";
 
@@ -26,9 +27,14 @@ const units = (x: bigint, dec: number) => Number(formatUnits(x, dec));
 async function read<T>(address: Address, fn: string, args: unknown[] = []): Promise<T> {
   const m = /^(\w+)\(([^()]*)\)\((.*)\)$/.exec(fn)!;
   const abi = [parseAbiItem(`function ${m[1]}(${m[2]}) view returns (${m[3]})`)];
-  return (await s.client.readContract({ address, abi, functionName: m[1]!, args, blockNumber: BigInt(PINNED) } as never)) as T;
+  return (await s.client.readContract({
+    address,
+    abi,
+    functionName: m[1]!,
+    args,
+    blockNumber: BigInt(PINNED),
+  } as never)) as T;
 }
-
 
 const network = selectNetwork(readServiceEnv(process.env));
 const app = withApiErrors(lendingRoutes(createReportContext(network, undefined as never, "http://site.test")));
@@ -53,7 +59,15 @@ describe("GET /api/euler at the end of the scripted history", () => {
     expect(report.failedReads).toEqual([]);
     const governor = await read<Address>(USDC_VAULT, "governorAdmin()(address)");
     const ltv = await read<number>(USDC_VAULT, "LTVBorrow(address)(uint16)", [ESCROW]);
-    expect(report.market).toMatchObject({ venue: "euler", kind: "EVK isolated market", lendingVault: USDC_VAULT, escrowVault: ESCROW, governor, borrowLTVBps: ltv, borrowLTV: ltv / 10_000 });
+    expect(report.market).toMatchObject({
+      venue: "euler",
+      kind: "EVK isolated market",
+      lendingVault: USDC_VAULT,
+      escrowVault: ESCROW,
+      governor,
+      borrowLTVBps: ltv,
+      borrowLTV: ltv / 10_000,
+    });
     // The devnet's curator (lendingGovernor) is not the operator.
     expect(report.market.governedByOperator).toBe(false);
     expect(ltv).toBe(8500);
@@ -145,7 +159,11 @@ describe("GET /api/euler at the end of the scripted history", () => {
 describe("GET /api/euler: defaults and errors", () => {
   const rpcProxyUrl = inject("rpcProxyUrl");
   const setFaults = (faults: unknown[]) =>
-    fetch(`${rpcProxyUrl}/__proxy/faults`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(faults) });
+    fetch(`${rpcProxyUrl}/__proxy/faults`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(faults),
+    });
   afterEach(async () => {
     await setFaults([]);
   });
@@ -160,7 +178,10 @@ describe("GET /api/euler: defaults and errors", () => {
 
   it("a bad block is 4xx JSON", async () => {
     const head = Number(await s.client.getBlockNumber({ cacheTime: 0 }));
-    const first = Math.max(d.chains.base.contracts.lendingUSDC!.block, d.chains.base.contracts.lendingEscrowKUSD!.block);
+    const first = Math.max(
+      d.chains.base.contracts.lendingUSDC!.block,
+      d.chains.base.contracts.lendingEscrowKUSD!.block,
+    );
     const cases: [string, number, string][] = [
       ["abc", 400, "invalid_block"],
       ["0x10", 400, "invalid_block"],
@@ -175,7 +196,10 @@ describe("GET /api/euler: defaults and errors", () => {
   });
 
   it("a read that fails is null and listed in failedReads, and the report is still 200", async () => {
-    const proxied = { ...network, reporting: { ...network.reporting, readRpc: { ...network.reporting.readRpc, base: rpcProxyUrl } } };
+    const proxied = {
+      ...network,
+      reporting: { ...network.reporting, readRpc: { ...network.reporting.readRpc, base: rpcProxyUrl } },
+    };
     const viaProxy = withApiErrors(lendingRoutes(createReportContext(proxied, undefined as never, "http://site.test")));
     await setFaults([{ selector: toFunctionSelector("totalBorrows()"), to: USDC_VAULT, mode: "error" }]);
     const { status, body } = await get(`/api/euler?block=${PINNED}`, viaProxy);
@@ -191,4 +215,3 @@ describe("GET /api/euler: defaults and errors", () => {
     expect(body.verifyVia.join("\n")).not.toContain(rpcProxyUrl);
   });
 });
-

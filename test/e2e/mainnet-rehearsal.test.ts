@@ -11,12 +11,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import postgres from "postgres";
-import { createPublicClient, erc20Abi, formatUnits, http, parseAbi, type Address } from "viem";
+import { type Address, createPublicClient, erc20Abi, formatUnits, http, parseAbi } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { verifyRegistryDocument } from "../../core/registry/verify-document.js";
-import { startIndexer, type Indexer } from "../../stack/indexer.js";
-import { startMainnetRehearsal, type MainnetRehearsal } from "../../devnet/rehearsal/index.js";
+import { type MainnetRehearsal, startMainnetRehearsal } from "../../devnet/rehearsal/index.js";
 import { BASE_OPERATOR_REGISTRY_FILE } from "../../src/networks/index.js";
+import { type Indexer, startIndexer } from "../../stack/indexer.js";
 import { freePort } from "../helpers/ports.js";
 
 const run = promisify(execFile);
@@ -24,7 +24,11 @@ let r: MainnetRehearsal;
 let indexer: Indexer;
 let dir: string;
 let database: { url: string; drop(): Promise<void> } | null = null;
-let doctor: { ok: boolean; rows: { check: string; subject: string; result: string; detail: string }[]; recommended: { ethGetLogsBlockRange: number | null } };
+let doctor: {
+  ok: boolean;
+  rows: { check: string; subject: string; result: string; detail: string }[];
+  recommended: { ethGetLogsBlockRange: number | null };
+};
 
 const client = () => createPublicClient({ transport: http(r.baseRpcUrl) });
 const get = async (path: string) => {
@@ -74,13 +78,18 @@ beforeAll(async () => {
   indexer = await startIndexer({
     port: await freePort(),
     network: "env",
-    env: { ...r.env, KUSD_ETH_GET_LOGS_BLOCK_RANGE: String(doctor.recommended.ethGetLogsBlockRange), KUSD_STORE_DIR: join(dir, "store") },
+    env: {
+      ...r.env,
+      KUSD_ETH_GET_LOGS_BLOCK_RANGE: String(doctor.recommended.ethGetLogsBlockRange),
+      KUSD_STORE_DIR: join(dir, "store"),
+    },
     databaseUrl: database?.url,
     pgliteDir: join(dir, "pglite"),
     viewsSchema: "kusd_rehearsal",
     readyTimeoutMs: 900_000,
     // KUSD_TEST_INDEXER_LOG=path keeps this indexer's log too, after the shared one's.
-    onOutput: (line) => process.env.KUSD_TEST_INDEXER_LOG && appendFileSync(process.env.KUSD_TEST_INDEXER_LOG, `rehearsal ${line}\n`),
+    onOutput: (line) =>
+      process.env.KUSD_TEST_INDEXER_LOG && appendFileSync(process.env.KUSD_TEST_INDEXER_LOG, `rehearsal ${line}\n`),
   });
   await indexer.waitForBlock("base", r.facts.headHeight, 300_000);
 }, 1_200_000);
@@ -101,9 +110,15 @@ describe.skipIf(!onPostgres)("the rehearsal chain is Base as the configuration k
     // The old estimate started share prices at 48,132,020: skUSD has no code there, and reading
     // it answers 0x, the read that made Ponder retry and then halt the backfill.
     expect(await c.getCode({ address: skUSD, blockNumber: 48_132_020n })).toBeUndefined();
-    const before = await c.call({ to: skUSD, data: "0x07a2d13a00000000000000000000000000000000000000000000d3c21bcecceda1000000", blockNumber: 48_132_020n });
+    const before = await c.call({
+      to: skUSD,
+      data: "0x07a2d13a00000000000000000000000000000000000000000000d3c21bcecceda1000000",
+      blockNumber: 48_132_020n,
+    });
     expect(before.data).toBeUndefined();
-    const receipt = await c.getTransactionReceipt({ hash: r.network.deployments.find((d) => d.role === "skUSD")!.creationTx! });
+    const receipt = await c.getTransactionReceipt({
+      hash: r.network.deployments.find((d) => d.role === "skUSD")!.creationTx!,
+    });
     expect(receipt.blockNumber).toBe(48_175_381n);
     expect(receipt.contractAddress).toBe(skUSD);
   });
@@ -111,8 +126,14 @@ describe.skipIf(!onPostgres)("the rehearsal chain is Base as the configuration k
   it("kusd-doctor passes on every check, and fails when a newer registry file moves a contract", async () => {
     expect(doctor.ok).toBe(true);
     expect(doctor.rows.filter((x) => x.result !== "ok")).toEqual([]);
-    for (const d of r.network.deployments) expect(doctor.rows.some((x) => x.check === "deployment block" && x.subject === d.role), d.role).toBe(true);
-    expect(doctor.rows.find((x) => x.check === "feed" && x.subject === "wstETHRate")!.detail).toContain("wstETH-stETH Exchange Rate");
+    for (const d of r.network.deployments)
+      expect(
+        doctor.rows.some((x) => x.check === "deployment block" && x.subject === d.role),
+        d.role,
+      ).toBe(true);
+    expect(doctor.rows.find((x) => x.check === "feed" && x.subject === "wstETHRate")!.detail).toContain(
+      "wstETH-stETH Exchange Rate",
+    );
 
     // The operator's next file names skUSD v1's address for skUSD: the creation transaction the
     // configuration records no longer deployed what sits there.
@@ -139,7 +160,14 @@ describe.skipIf(!onPostgres)("the base configuration indexes it to head", () => 
     const block = BigInt(r.facts.headHeight);
     const stats = await get("/api/stats");
     expect(stats.blockNumber).toBe(r.facts.headHeight);
-    const usdcOf = (a: Address) => c.readContract({ address: n.usdc.address, abi: erc20Abi, functionName: "balanceOf", args: [a], blockNumber: block });
+    const usdcOf = (a: Address) =>
+      c.readContract({
+        address: n.usdc.address,
+        abi: erc20Abi,
+        functionName: "balanceOf",
+        args: [a],
+        blockNumber: block,
+      });
     const [mint, prev, legacy, supply] = await Promise.all([
       usdcOf(n.psms.psmMint.address),
       usdcOf(n.psms.psmRetiredMint.address),
@@ -155,17 +183,34 @@ describe.skipIf(!onPostgres)("the base configuration indexes it to head", () => 
     const por = await get("/api/por");
     expect(por.blockNumber).toBe(r.facts.headHeight);
     const reserves = por.redemptionDepth.byContract.map((x: any) => [x.key, x.reserveUSDC]);
-    expect(Object.fromEntries(reserves)).toEqual({ psmMint: stats.psmUSDCMint, psmRetiredMint: stats.psmUSDCPrevMint, psmRedeemReserve: stats.psmUSDCLegacy });
+    expect(Object.fromEntries(reserves)).toEqual({
+      psmMint: stats.psmUSDCMint,
+      psmRetiredMint: stats.psmUSDCPrevMint,
+      psmRedeemReserve: stats.psmUSDCLegacy,
+    });
     expect(por.solvency.psmSolvencyRatio).toBeCloseTo(stats.psmUSDC / stats.kusdOutstanding, 8);
   });
 
   it("/api/euler reads the operator's market at its real address", async () => {
     const c = client();
     const block = BigInt(r.facts.headHeight);
-    const vaultAbi = parseAbi(["function totalAssets() view returns (uint256)", "function totalBorrows() view returns (uint256)"]);
+    const vaultAbi = parseAbi([
+      "function totalAssets() view returns (uint256)",
+      "function totalBorrows() view returns (uint256)",
+    ]);
     const [supplied, escrowed] = await Promise.all([
-      c.readContract({ address: r.network.lending.lendingUSDC!.address, abi: vaultAbi, functionName: "totalAssets", blockNumber: block }),
-      c.readContract({ address: r.network.lending.lendingEscrowKUSD!.address, abi: vaultAbi, functionName: "totalAssets", blockNumber: block }),
+      c.readContract({
+        address: r.network.lending.lendingUSDC!.address,
+        abi: vaultAbi,
+        functionName: "totalAssets",
+        blockNumber: block,
+      }),
+      c.readContract({
+        address: r.network.lending.lendingEscrowKUSD!.address,
+        abi: vaultAbi,
+        functionName: "totalAssets",
+        blockNumber: block,
+      }),
     ]);
     const euler = await get("/api/euler");
     expect(euler.lendingVault.address).toBe("0xe87c294E1139C31770727193e3Be0ccEd73d6AA3");
@@ -178,7 +223,8 @@ describe.skipIf(!onPostgres)("the base configuration indexes it to head", () => 
     const now = Math.floor(Date.parse(apy.timestamp) / 1000);
     const seen = r.facts.wstEthRates.filter((x) => x.t >= now - 7.5 * 86_400);
     let sum = 0;
-    for (let i = 1; i < seen.length; i++) sum += (Number(seen[i]!.rate) / Number(seen[i - 1]!.rate) - 1) * (365 / ((seen[i]!.t - seen[i - 1]!.t) / 86_400));
+    for (let i = 1; i < seen.length; i++)
+      sum += (Number(seen[i]!.rate) / Number(seen[i - 1]!.rate) - 1) * (365 / ((seen[i]!.t - seen[i - 1]!.t) / 86_400));
     expect(seen.length).toBeGreaterThanOrEqual(6);
     expect(apy.lstYields.wstETH).toBeCloseTo(sum / (seen.length - 1), 10);
     expect(apy.sources.stakingSource).toContain(r.network.lsts.wstETH!.address);
@@ -190,13 +236,18 @@ describe.skipIf(!onPostgres)("the base configuration indexes it to head", () => 
     // The republished version 1 still verifies, predicates re-run on the rehearsal chain.
     const doc = await get("/api/por/accounts");
     const c = client();
-    const verdict = await verifyRegistryDocument(doc, async (to, data, block) => (await c.call({ to: to as Address, data, blockNumber: BigInt(block) })).data ?? "0x");
+    const verdict = await verifyRegistryDocument(
+      doc,
+      async (to, data, block) => (await c.call({ to: to as Address, data, blockNumber: BigInt(block) })).data ?? "0x",
+    );
     expect(verdict.checks.filter((x) => !x.ok)).toEqual([]);
     expect(verdict.verified).toBe(true);
 
     const { violations } = await get("/api/por/accounts/violations");
     const v = r.facts.violation;
-    expect(violations.map((x: any) => [x.from, x.to, x.amountRaw, x.blockNumber, x.registryVersion])).toEqual([[v.from, v.to, v.amount.toString(), v.height, 1]]);
+    expect(violations.map((x: any) => [x.from, x.to, x.amountRaw, x.blockNumber, x.registryVersion])).toEqual([
+      [v.from, v.to, v.amount.toString(), v.height, 1],
+    ]);
     // The forged version 2 lists the receiver: had it been used, this would not be a violation.
     const receipt = await c.getTransactionReceipt({ hash: violations[0].txHash });
     expect(Number(receipt.blockNumber)).toBe(v.height);

@@ -3,8 +3,9 @@
  * figure equal to its independent source at the same moment (the report, a SQL count of the
  * indexed violations, the stored statement, the chain head), and the paid counters moving.
  */
-import { describe, expect, it } from "vitest";
+
 import { count } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
 import { stack } from "../helpers/stack.js";
 
 const s = stack();
@@ -41,7 +42,9 @@ describe("GET /metrics", () => {
     const [rows] = (await s.db.select({ n: count() }).from(s.schema.registryViolation)) as [{ n: number }];
     const text = await scrape();
     expect(value(text, "kusd_registry_violations")).toBe(Number(rows.n));
-    const signed = JSON.parse(JSON.parse(await (await fetch(`${s.indexerUrl}/api/por/signed`)).text()).signed_payload_canonical);
+    const signed = JSON.parse(
+      JSON.parse(await (await fetch(`${s.indexerUrl}/api/por/signed`)).text()).signed_payload_canonical,
+    );
     const age = value(text, "kusd_statement_age_seconds")!;
     expect(Math.abs(age - (Math.floor(Date.now() / 1000) - signed.timestamp))).toBeLessThanOrEqual(5);
     const head = Number(await s.client.getBlockNumber({ cacheTime: 0 }));

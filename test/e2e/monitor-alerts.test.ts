@@ -9,11 +9,11 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, expect, inject, it } from "vitest";
 import { and, eq } from "@ponder/client";
-import { encodeFunctionData, getAddress, maxUint256, parseUnits, type Address, type Hex } from "viem";
+import { type Address, encodeFunctionData, getAddress, type Hex, maxUint256, parseUnits } from "viem";
+import { afterAll, describe, expect, inject, it } from "vitest";
 import { fiatTokenV2Abi, kusdAbi, kusdpsmAbi } from "../../abis/index.js";
-import { runMonitor, type MonitorOptions } from "../../clients/monitor/monitor.js";
+import { type MonitorOptions, runMonitor } from "../../clients/monitor/monitor.js";
 import { MINTER_ROLE } from "../../core/reserves/por/snapshot.js";
 import { devnetKey } from "../../devnet/keys.js";
 import { stack } from "../helpers/stack.js";
@@ -24,18 +24,34 @@ const dir = mkdtempSync(join(tmpdir(), "kusd-monitor-alerts-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const options = (name: string, over: Partial<MonitorOptions> = {}): MonitorOptions => ({
-  apiUrl: s.indexerUrl, kinds: [], redemptionMinKusd: "0", confirmations: 0, reorgWindow: 64, pollMs: 200,
-  statePath: join(dir, `${name}.json`), stdout: true, webhooks: [], secret: "", maxAttempts: 1, baseDelayMs: 10, fromBlock: "head", once: true, ...over,
+  apiUrl: s.indexerUrl,
+  kinds: [],
+  redemptionMinKusd: "0",
+  confirmations: 0,
+  reorgWindow: 64,
+  pollMs: 200,
+  statePath: join(dir, `${name}.json`),
+  stdout: true,
+  webhooks: [],
+  secret: "",
+  maxAttempts: 1,
+  baseDelayMs: 10,
+  fromBlock: "head",
+  once: true,
+  ...over,
 });
 
 /** One poll; the messages it printed. */
 async function poll(o: MonitorOptions, now?: number) {
   const lines: string[] = [];
-  expect(await runMonitor(o, { write: (l) => lines.push(l), ...(now !== undefined && { now: () => now * 1000 }) })).toBe(0);
+  expect(
+    await runMonitor(o, { write: (l) => lines.push(l), ...(now !== undefined && { now: () => now * 1000 }) }),
+  ).toBe(0);
   return lines.map((l) => JSON.parse(l)).filter((m) => m.type !== "warning");
 }
 
-const mine = (n: number) => Promise.all(Array.from({ length: n }, () => s.client.request({ method: "evm_mine" as never })));
+const mine = (n: number) =>
+  Promise.all(Array.from({ length: n }, () => s.client.request({ method: "evm_mine" as never })));
 const snapshot = () => s.client.request({ method: "evm_snapshot" as never }) as Promise<Hex>;
 async function reorgTo(id: Hex) {
   await s.client.request({ method: "evm_revert" as never, params: [id] as never });
@@ -47,7 +63,10 @@ async function reorgTo(id: Hex) {
 async function sendAs(from: Address, to: Address, data: Hex) {
   await s.client.request({ method: "anvil_impersonateAccount" as never, params: [from] as never });
   await s.client.request({ method: "anvil_setBalance" as never, params: [from, "0x3635C9ADC5DEA00000"] as never });
-  const hash = (await s.client.request({ method: "eth_sendTransaction" as never, params: [{ from, to, data }] as never })) as Hex;
+  const hash = (await s.client.request({
+    method: "eth_sendTransaction" as never,
+    params: [{ from, to, data }] as never,
+  })) as Hex;
   await s.client.request({ method: "anvil_stopImpersonatingAccount" as never, params: [from] as never });
   const receipt = await s.client.waitForTransactionReceipt({ hash });
   expect(receipt.status).toBe("success");
@@ -73,16 +92,46 @@ describe("monitor alert kinds", () => {
     const user = devnetKey("test:monitor-minter");
     const circle = s.wallet(d.accounts.circle!.privateKey);
     const wallet = s.wallet(user.privateKey);
-    await s.client.request({ method: "anvil_setBalance" as never, params: [user.address, "0x3635C9ADC5DEA00000"] as never });
+    await s.client.request({
+      method: "anvil_setBalance" as never,
+      params: [user.address, "0x3635C9ADC5DEA00000"] as never,
+    });
     const amount = parseUnits("200000", 6);
-    await s.client.waitForTransactionReceipt({ hash: await circle.writeContract({ address: s.addr("usdc"), abi: fiatTokenV2Abi, functionName: "mint", args: [user.address, amount] }) });
-    await s.client.waitForTransactionReceipt({ hash: await wallet.writeContract({ address: s.addr("usdc"), abi: fiatTokenV2Abi, functionName: "approve", args: [s.addr("psmMint"), maxUint256] }) });
-    const minted = await s.client.waitForTransactionReceipt({ hash: await wallet.writeContract({ address: s.addr("psmMint"), abi: kusdpsmAbi, functionName: "swapStableForKUSD", args: [s.addr("usdc"), amount] }) });
+    await s.client.waitForTransactionReceipt({
+      hash: await circle.writeContract({
+        address: s.addr("usdc"),
+        abi: fiatTokenV2Abi,
+        functionName: "mint",
+        args: [user.address, amount],
+      }),
+    });
+    await s.client.waitForTransactionReceipt({
+      hash: await wallet.writeContract({
+        address: s.addr("usdc"),
+        abi: fiatTokenV2Abi,
+        functionName: "approve",
+        args: [s.addr("psmMint"), maxUint256],
+      }),
+    });
+    const minted = await s.client.waitForTransactionReceipt({
+      hash: await wallet.writeContract({
+        address: s.addr("psmMint"),
+        abi: kusdpsmAbi,
+        functionName: "swapStableForKUSD",
+        args: [s.addr("usdc"), amount],
+      }),
+    });
     const block = Number(minted.blockNumber);
     await s.indexedThrough(block);
 
     const [alert] = await poll(o);
-    expect(alert).toMatchObject({ type: "alert", kind: "backing_ratio", direction: "below", blockNumber: block, threshold: Number(threshold) });
+    expect(alert).toMatchObject({
+      type: "alert",
+      kind: "backing_ratio",
+      direction: "below",
+      blockNumber: block,
+      threshold: Number(threshold),
+    });
     expect(alert.ratio).toBeCloseTo(await ratioAt(block), 7);
     expect(alert.previousRatio).toBeCloseTo(await ratioAt(block - 1), 7);
     expect(alert.ratio).toBeLessThan(Number(threshold));
@@ -99,11 +148,28 @@ describe("monitor alert kinds", () => {
     const id = await snapshot();
     const stranger = devnetKey("test:monitor-new-minter").address;
     // kUSD's admin at the head, as the indexed role events say.
-    const admins = await s.db.select().from(s.schema.roleHolder).where(and(eq(s.schema.roleHolder.contractKey, "kUSD"), eq(s.schema.roleHolder.roleName, "DEFAULT_ADMIN_ROLE"), eq(s.schema.roleHolder.active, true)));
+    const admins = await s.db
+      .select()
+      .from(s.schema.roleHolder)
+      .where(
+        and(
+          eq(s.schema.roleHolder.contractKey, "kUSD"),
+          eq(s.schema.roleHolder.roleName, "DEFAULT_ADMIN_ROLE"),
+          eq(s.schema.roleHolder.active, true),
+        ),
+      );
     expect(admins.length).toBeGreaterThan(0);
     const multisig = getAddress(admins[0]!.account);
-    const grant = await sendAs(multisig, s.addr("kUSD"), encodeFunctionData({ abi: kusdAbi, functionName: "grantRole", args: [MINTER_ROLE, stranger] }));
-    const revoke = await sendAs(multisig, s.addr("kUSD"), encodeFunctionData({ abi: kusdAbi, functionName: "revokeRole", args: [MINTER_ROLE, stranger] }));
+    const grant = await sendAs(
+      multisig,
+      s.addr("kUSD"),
+      encodeFunctionData({ abi: kusdAbi, functionName: "grantRole", args: [MINTER_ROLE, stranger] }),
+    );
+    const revoke = await sendAs(
+      multisig,
+      s.addr("kUSD"),
+      encodeFunctionData({ abi: kusdAbi, functionName: "revokeRole", args: [MINTER_ROLE, stranger] }),
+    );
     await s.indexedThrough(revoke.blockNumber);
     const alerts = await poll(o);
     expect(alerts.map((a) => [a.type, a.kind, a.granted, a.account, a.blockNumber, a.txHash])).toEqual([
@@ -120,7 +186,13 @@ describe("monitor alert kinds", () => {
     const o = options("statement", { statementMaxAgeSeconds: 3600 });
     expect(await poll(o, signedAt + 3000)).toEqual([]);
     const [late] = await poll(o, signedAt + 3700);
-    expect(late).toMatchObject({ type: "alert", kind: "statement_stale", id: `statement:${latest.attestation_hash}`, ageSeconds: 3700, maxAgeSeconds: 3600 });
+    expect(late).toMatchObject({
+      type: "alert",
+      kind: "statement_stale",
+      id: `statement:${latest.attestation_hash}`,
+      ageSeconds: 3700,
+      maxAgeSeconds: 3600,
+    });
     expect(await poll(o, signedAt + 3800)).toEqual([]); // once
     // The clock goes back to when this statement was fresh: the condition has ended.
     const [resolved] = await poll(o, signedAt + 10);
@@ -128,7 +200,8 @@ describe("monitor alert kinds", () => {
   });
 
   it("venue unreadable: alerted after the limit, resolved when the venue answers again", async () => {
-    const faults = (f: unknown[]) => fetch(`${inject("venueProxyUrl")}/__proxy/faults`, { method: "POST", body: JSON.stringify(f) });
+    const faults = (f: unknown[]) =>
+      fetch(`${inject("venueProxyUrl")}/__proxy/faults`, { method: "POST", body: JSON.stringify(f) });
     const t = Math.floor(Date.now() / 1000);
     const o = options("venue", { venueUnreadableAfterSeconds: 60 });
     try {
@@ -148,18 +221,43 @@ describe("monitor alert kinds", () => {
     await s.caughtUp();
     const o = options("risk", { riskTriggers: true });
     expect(await poll(o)).toEqual([]); // the standing state (the solvency gate off) is the baseline
-    const admins = await s.db.select().from(s.schema.roleHolder).where(and(eq(s.schema.roleHolder.contractKey, "psmMint"), eq(s.schema.roleHolder.roleName, "DEFAULT_ADMIN_ROLE"), eq(s.schema.roleHolder.active, true)));
+    const admins = await s.db
+      .select()
+      .from(s.schema.roleHolder)
+      .where(
+        and(
+          eq(s.schema.roleHolder.contractKey, "psmMint"),
+          eq(s.schema.roleHolder.roleName, "DEFAULT_ADMIN_ROLE"),
+          eq(s.schema.roleHolder.active, true),
+        ),
+      );
     const admin = getAddress(admins[0]!.account);
-    const depegGate = (disabled: boolean) => sendAs(admin, s.addr("psmMint"), encodeFunctionData({ abi: kusdpsmAbi, functionName: "setDepegCheckDisabled", args: [disabled] }));
+    const depegGate = (disabled: boolean) =>
+      sendAs(
+        admin,
+        s.addr("psmMint"),
+        encodeFunctionData({ abi: kusdpsmAbi, functionName: "setDepegCheckDisabled", args: [disabled] }),
+      );
 
     const off = await depegGate(true);
     await s.indexedThrough(off.blockNumber);
     const [alert] = await poll(o);
-    expect(alert).toMatchObject({ type: "alert", kind: "trigger", trigger: { id: "psmMint.depegCheckDisabled", value: true, safe: false } });
+    expect(alert).toMatchObject({
+      type: "alert",
+      kind: "trigger",
+      trigger: { id: "psmMint.depegCheckDisabled", value: true, safe: false },
+    });
     expect(alert.observedAtBlock).toBeGreaterThanOrEqual(Number(off.blockNumber));
     // Dated by bisection: the block of the setter's own transaction, from its receipt.
     expect(alert.changedAtBlock).toBe(Number(off.blockNumber));
-    expect(await s.client.readContract({ address: s.addr("psmMint"), abi: kusdpsmAbi, functionName: "depegCheckDisabled", blockNumber: BigInt(alert.observedAtBlock) })).toBe(true);
+    expect(
+      await s.client.readContract({
+        address: s.addr("psmMint"),
+        abi: kusdpsmAbi,
+        functionName: "depegCheckDisabled",
+        blockNumber: BigInt(alert.observedAtBlock),
+      }),
+    ).toBe(true);
     const on = await depegGate(false);
     await s.indexedThrough(on.blockNumber);
     expect((await poll(o)).map((m) => [m.type, m.id])).toEqual([["resolved", alert.id]]);

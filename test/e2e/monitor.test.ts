@@ -3,15 +3,16 @@
  * receiver (signed, within 2 blocks), a reorg that removes it produces a retraction, a restart
  * resumes without repeats, and a receiver that keeps failing ends the monitor with exit 3.
  */
-import { createServer, type Server } from "node:http";
+
 import { mkdtempSync, rmSync } from "node:fs";
+import { createServer, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseEther } from "viem";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { weth9Abi } from "../../abis/index.js";
 import { DELIVERY_HEADER, SIGNATURE_HEADER, TIMESTAMP_HEADER, verifyWebhook } from "../../clients/monitor/deliver.js";
-import { runMonitor, type MonitorOptions } from "../../clients/monitor/monitor.js";
+import { type MonitorOptions, runMonitor } from "../../clients/monitor/monitor.js";
 import { devnetKey } from "../../devnet/keys.js";
 
 // Every state directory this file makes is removed when it ends.
@@ -24,6 +25,7 @@ const tempDir = () => {
 afterAll(() => {
   for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
 });
+
 import { stack } from "../helpers/stack.js";
 
 const s = stack();
@@ -42,8 +44,17 @@ beforeAll(async () => {
     req.on("data", (c) => (body += c));
     req.on("end", async () => {
       if (failing) return res.writeHead(500).end();
-      const signed = verifyWebhook(SECRET, { signature: req.headers[SIGNATURE_HEADER] as string, timestamp: req.headers[TIMESTAMP_HEADER] as string }, body);
-      received.push({ body: JSON.parse(body), delivery: String(req.headers[DELIVERY_HEADER]), signed, headAtReceipt: Number(await s.client.getBlockNumber({ cacheTime: 0 })) });
+      const signed = verifyWebhook(
+        SECRET,
+        { signature: req.headers[SIGNATURE_HEADER] as string, timestamp: req.headers[TIMESTAMP_HEADER] as string },
+        body,
+      );
+      received.push({
+        body: JSON.parse(body),
+        delivery: String(req.headers[DELIVERY_HEADER]),
+        signed,
+        headAtReceipt: Number(await s.client.getBlockNumber({ cacheTime: 0 })),
+      });
       res.writeHead(204).end();
     });
   });
@@ -53,14 +64,32 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
 const options = (statePath: string, over: Partial<MonitorOptions> = {}): MonitorOptions => ({
-  apiUrl: s.indexerUrl, kinds: ["violation"], redemptionMinKusd: "0", confirmations: 0, reorgWindow: 64, pollMs: 200,
-  statePath, stdout: false, webhooks: [webhookUrl], secret: SECRET, maxAttempts: 3, baseDelayMs: 20, fromBlock: "head", once: false, ...over,
+  apiUrl: s.indexerUrl,
+  kinds: ["violation"],
+  redemptionMinKusd: "0",
+  confirmations: 0,
+  reorgWindow: 64,
+  pollMs: 200,
+  statePath,
+  stdout: false,
+  webhooks: [webhookUrl],
+  secret: SECRET,
+  maxAttempts: 3,
+  baseDelayMs: 20,
+  fromBlock: "head",
+  once: false,
+  ...over,
 });
 
 /** The watch-only founder float sends WETH to an address no registry lists: a violation. */
 async function violate(amount = "0.01") {
   const wallet = s.wallet(d.accounts.hedgeWatchOnly!.privateKey);
-  const hash = await wallet.writeContract({ address: s.addr("weth"), abi: weth9Abi, functionName: "transfer", args: [devnetKey(`test:stranger:${Date.now()}`).address, parseEther(amount)] });
+  const hash = await wallet.writeContract({
+    address: s.addr("weth"),
+    abi: weth9Abi,
+    functionName: "transfer",
+    args: [devnetKey(`test:stranger:${Date.now()}`).address, parseEther(amount)],
+  });
   return s.client.waitForTransactionReceipt({ hash });
 }
 
@@ -79,7 +108,10 @@ describe("kusd-monitor", () => {
     await s.caughtUp();
     const controller = new AbortController();
     const lines: string[] = [];
-    const running = runMonitor(options(join(dir, "state.json")), { write: (l) => lines.push(l), signal: controller.signal });
+    const running = runMonitor(options(join(dir, "state.json")), {
+      write: (l) => lines.push(l),
+      signal: controller.signal,
+    });
     await new Promise((r) => setTimeout(r, 500)); // the monitor has taken the head as its start
 
     const snapshot = await s.client.request({ method: "evm_snapshot" as never });
@@ -87,15 +119,24 @@ describe("kusd-monitor", () => {
     const v = Number(receipt.blockNumber);
     // Other activity keeps making blocks, one a second; the alert must land before block v + 2.
     let mined = 0;
-    await until(() => received.some((r) => r.body.txHash === receipt.transactionHash), 20_000, async () => {
-      if (mined < 2) {
-        await s.client.request({ method: "evm_mine" as never });
-        mined++;
-      }
-    });
+    await until(
+      () => received.some((r) => r.body.txHash === receipt.transactionHash),
+      20_000,
+      async () => {
+        if (mined < 2) {
+          await s.client.request({ method: "evm_mine" as never });
+          mined++;
+        }
+      },
+    );
     const alert = received.find((r) => r.body.txHash === receipt.transactionHash)!;
     expect(alert.signed).toBe(true);
-    expect(alert.body).toMatchObject({ type: "alert", kind: "violation", tokenSymbol: "WETH", from: d.accounts.hedgeWatchOnly!.address });
+    expect(alert.body).toMatchObject({
+      type: "alert",
+      kind: "violation",
+      tokenSymbol: "WETH",
+      from: d.accounts.hedgeWatchOnly!.address,
+    });
     expect(alert.headAtReceipt).toBeLessThanOrEqual(v + 2);
     expect(alert.delivery).toBe(`alert:violation:${alert.body.id}`);
 
@@ -136,7 +177,12 @@ describe("kusd-monitor", () => {
     failing = true;
     const lines: string[] = [];
     try {
-      expect(await runMonitor(options(state, { once: true, stdout: true }), { write: (l) => lines.push(l), sleep: async () => {} })).toBe(3);
+      expect(
+        await runMonitor(options(state, { once: true, stdout: true }), {
+          write: (l) => lines.push(l),
+          sleep: async () => {},
+        }),
+      ).toBe(3);
     } finally {
       failing = false;
     }

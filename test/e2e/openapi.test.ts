@@ -8,7 +8,13 @@ import SwaggerParser from "@apidevtools/swagger-parser";
 import { describe, expect, it } from "vitest";
 import { stack } from "../helpers/stack.js";
 
-type Doc = { openapi: string; paths: Record<string, Record<string, { parameters?: { name: string; in: string }[]; responses: Record<string, unknown> }>> };
+type Doc = {
+  openapi: string;
+  paths: Record<
+    string,
+    Record<string, { parameters?: { name: string; in: string }[]; responses: Record<string, unknown> }>
+  >;
+};
 
 const s = stack();
 const END = s.deployment.chains.base.historyEndBlock;
@@ -23,7 +29,9 @@ describe("the free API's OpenAPI document", () => {
     await SwaggerParser.validate(structuredClone(doc) as never);
     for (const [path, ops] of Object.entries(doc.paths)) {
       for (const [method, op] of Object.entries(ops)) {
-        expect(op.responses["200"], `${method} ${path}`).toMatchObject({ content: { "application/json": { schema: expect.any(Object) } } });
+        expect(op.responses["200"], `${method} ${path}`).toMatchObject({
+          content: { "application/json": { schema: expect.any(Object) } },
+        });
       }
     }
   });
@@ -31,7 +39,23 @@ describe("the free API's OpenAPI document", () => {
   it("documents every free report, and no paid, GraphQL or Ponder route", async () => {
     const doc = (await (await get("/api/openapi.json")).json()) as Doc;
     const paths = Object.keys(doc.paths);
-    for (const p of ["/api/por", "/api/stats", "/api/apy", "/api/por/signed", "/api/por/signed/history", "/api/por/redemption-plan", "/api/por/accounts", "/api/por/accounts/violations", "/api/euler", "/api/hedge-ledger", "/api/honesty-index", "/api/events/redemptions", "/api/events/minter-role-changes", "/api/events/backing-ratio", "/api/history"]) {
+    for (const p of [
+      "/api/por",
+      "/api/stats",
+      "/api/apy",
+      "/api/por/signed",
+      "/api/por/signed/history",
+      "/api/por/redemption-plan",
+      "/api/por/accounts",
+      "/api/por/accounts/violations",
+      "/api/euler",
+      "/api/hedge-ledger",
+      "/api/honesty-index",
+      "/api/events/redemptions",
+      "/api/events/minter-role-changes",
+      "/api/events/backing-ratio",
+      "/api/history",
+    ]) {
       expect(paths, p).toContain(p);
     }
     expect(paths.filter((p) => !p.startsWith("/api/"))).toEqual([]);

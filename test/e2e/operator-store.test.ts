@@ -10,20 +10,28 @@ import { join } from "node:path";
 import postgres from "postgres";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import {
-  openOperatorStore,
-  OperatorStoreError,
   type NewStatement,
   type OperatorStore,
+  OperatorStoreError,
   type OperatorStoreOptions,
+  openOperatorStore,
 } from "../../api/store/operator-store.js";
 
-type Backend = { name: "pglite" | "postgres"; options: () => OperatorStoreOptions; cleanup: (schemas: string[]) => Promise<void> };
+type Backend = {
+  name: "pglite" | "postgres";
+  options: () => OperatorStoreOptions;
+  cleanup: (schemas: string[]) => Promise<void>;
+};
 
 const runId = `${process.pid}_${Date.now().toString(36)}`;
 const pgliteDir = mkdtempSync(join(tmpdir(), "kusd-operator-store-"));
 
 const backends: Backend[] = [
-  { name: "pglite", options: () => ({ directory: pgliteDir }), cleanup: async () => rmSync(pgliteDir, { recursive: true, force: true }) },
+  {
+    name: "pglite",
+    options: () => ({ directory: pgliteDir }),
+    cleanup: async () => rmSync(pgliteDir, { recursive: true, force: true }),
+  },
 ];
 const databaseUrl = process.env.DATABASE_URL;
 if (databaseUrl) {
@@ -92,7 +100,9 @@ describe.each(backends)("operator store on $name", (backend) => {
       // Whitespace, key order, a number JSON.parse would reprint, and non-ASCII all survive.
       const artifact = '{ "z":1,\n  "a":4874515519514120.0, "note":"réserve ✓" }';
       const blockNumber = 2n ** 62n + 7n; // beyond Number.MAX_SAFE_INTEGER
-      await store.statements.insert(statement(9, 1_700_000_000, { artifact, blockNumber, chainId: 1, status: "undercollateralised" }));
+      await store.statements.insert(
+        statement(9, 1_700_000_000, { artifact, blockNumber, chainId: 1, status: "undercollateralised" }),
+      );
       const row = await store.statements.byHash(hash(9));
       expect(row).toMatchObject({
         attestationHash: hash(9),
@@ -113,7 +123,9 @@ describe.each(backends)("operator store on $name", (backend) => {
       expect(await store.statements.insert(original)).toEqual({ inserted: true });
       expect(await store.statements.insert(original)).toEqual({ inserted: false });
       const upper = `0x${original.attestationHash.slice(2).toUpperCase()}`;
-      expect(await store.statements.insert({ ...original, attestationHash: upper, artifact: "{}" })).toEqual({ inserted: false });
+      expect(await store.statements.insert({ ...original, attestationHash: upper, artifact: "{}" })).toEqual({
+        inserted: false,
+      });
       expect(await store.statements.list({ limit: 10 })).toHaveLength(1);
       expect((await store.statements.latest())?.artifact).toBe(original.artifact);
     });
@@ -122,7 +134,9 @@ describe.each(backends)("operator store on $name", (backend) => {
       const { store } = await fresh();
       const mixed = `0x${"aBcD".repeat(16)}`;
       await store.statements.insert(statement(0, 1_000, { attestationHash: mixed }));
-      expect((await store.statements.byHash(`0x${mixed.slice(2).toUpperCase()}`))?.attestationHash).toBe(mixed.toLowerCase());
+      expect((await store.statements.byHash(`0x${mixed.slice(2).toUpperCase()}`))?.attestationHash).toBe(
+        mixed.toLowerCase(),
+      );
       expect((await store.statements.byHash(mixed.toLowerCase()))?.timestamp).toBe(1_000);
       expect(await store.statements.byHash(hash(12345))).toBeNull();
       expect(await store.statements.byHash("0x1234")).toBeNull();
@@ -144,7 +158,10 @@ describe.each(backends)("operator store on $name", (backend) => {
       expect(await store.statements.list({ limit: -5 })).toHaveLength(1);
       expect(await store.statements.list({ limit: 2.9 })).toHaveLength(2);
       expect(await store.statements.list({ limit: 10, before: 1_000 + 3_600 })).toEqual([]);
-      expect(timestamps(await store.statements.list({ limit: 10, before: 1_000 + 3 * 3_600 }))).toEqual([1_000 + 2 * 3_600, 1_000 + 3_600]);
+      expect(timestamps(await store.statements.list({ limit: 10, before: 1_000 + 3 * 3_600 }))).toEqual([
+        1_000 + 2 * 3_600,
+        1_000 + 3_600,
+      ]);
       await expect(store.statements.list({ limit: Number.NaN })).rejects.toThrow(OperatorStoreError);
       await expect(store.statements.list({ limit: 10, before: 1.5 })).rejects.toThrow(OperatorStoreError);
     });
@@ -171,7 +188,8 @@ describe.each(backends)("operator store on $name", (backend) => {
         { artifact: "" },
         { signer: "" },
       ];
-      for (const extra of bad) await expect(store.statements.insert(statement(1, 1_000, extra))).rejects.toThrow(OperatorStoreError);
+      for (const extra of bad)
+        await expect(store.statements.insert(statement(1, 1_000, extra))).rejects.toThrow(OperatorStoreError);
       expect(await store.statements.latest()).toBeNull();
     });
   });
@@ -188,15 +206,23 @@ describe.each(backends)("operator store on $name", (backend) => {
     expect((await reopened.statements.latest())?.attestationHash).toBe(hash(7));
     expect(await reopened.statements.insert(statement(7, 7_000))).toEqual({ inserted: false });
     expect((await reopened.payments.get({ network: "base", payer: "0xaa", nonce: "0x01" }))?.status).toBe("reserved");
-    expect(await reopened.payments.reserve({ network: "base", payer: "0xaa", nonce: "0x01", resource: "/r" })).toBe(false);
+    expect(await reopened.payments.reserve({ network: "base", payer: "0xaa", nonce: "0x01", resource: "/r" })).toBe(
+      false,
+    );
   });
 
   describe("payments", () => {
-    const key = { network: "eip155:8453", payer: "0xabcdefabcdefabcdefabcdefabcdefabcdef0123", nonce: `0x${"ab".repeat(32)}` };
+    const key = {
+      network: "eip155:8453",
+      payer: "0xabcdefabcdefabcdefabcdefabcdefabcdef0123",
+      nonce: `0x${"ab".repeat(32)}`,
+    };
 
     it("reserves a key exactly once under concurrency", async () => {
       const { store } = await fresh();
-      const results = await Promise.all(Array.from({ length: 10 }, () => store.payments.reserve({ ...key, resource: "/api/paid" })));
+      const results = await Promise.all(
+        Array.from({ length: 10 }, () => store.payments.reserve({ ...key, resource: "/api/paid" })),
+      );
       expect(results.filter(Boolean)).toHaveLength(1);
       const row = await store.payments.get(key);
       expect(row).toMatchObject({ ...key, status: "reserved", resource: "/api/paid", settlementTx: null });
@@ -207,7 +233,9 @@ describe.each(backends)("operator store on $name", (backend) => {
       const { store } = await fresh();
       expect(await store.payments.reserve({ ...key, resource: "/r" })).toBe(true);
       const upper = (hex: string) => `0x${hex.slice(2).toUpperCase()}`;
-      expect(await store.payments.reserve({ ...key, payer: upper(key.payer), nonce: upper(key.nonce), resource: "/r" })).toBe(false);
+      expect(
+        await store.payments.reserve({ ...key, payer: upper(key.payer), nonce: upper(key.nonce), resource: "/r" }),
+      ).toBe(false);
       expect(await store.payments.get({ ...key, payer: upper(key.payer) })).toMatchObject(key);
       // A different network is a different authorization.
       expect(await store.payments.reserve({ ...key, network: "eip155:84532", resource: "/r" })).toBe(true);
@@ -257,7 +285,9 @@ describe.each(backends)("operator store on $name", (backend) => {
       await store.payments.markSettled(key, tx, { delivered: false });
       expect(await store.payments.get(key)).toMatchObject({ status: "settled", delivered: false });
       expect(await store.payments.claimRedelivery(key, "POST /paid/instant-read")).toBeNull(); // another resource
-      const claims = await Promise.all(Array.from({ length: 5 }, () => store.payments.claimRedelivery(key, "GET /paid/reserves")));
+      const claims = await Promise.all(
+        Array.from({ length: 5 }, () => store.payments.claimRedelivery(key, "GET /paid/reserves")),
+      );
       expect(claims.filter((c) => c !== null)).toEqual([tx]);
       expect(await store.payments.get(key)).toMatchObject({ status: "settled", delivered: true, settlementTx: tx });
     });
@@ -272,22 +302,32 @@ describe.each(backends)("operator store on $name", (backend) => {
   });
 
   it("rejects an unsafe schema name before touching the database", async () => {
-    await expect(openOperatorStore({ ...backend.options(), schema: 'x"; DROP SCHEMA public; --' })).rejects.toThrow(OperatorStoreError);
+    await expect(openOperatorStore({ ...backend.options(), schema: 'x"; DROP SCHEMA public; --' })).rejects.toThrow(
+      OperatorStoreError,
+    );
   });
 
   if (backend.name === "postgres") {
     it("two processes opening the same new schema at once both succeed", async () => {
       const schema = `kusd_operator_test_${runId}_race`;
       schemas.push(schema);
-      const [a, b] = await Promise.all([openOperatorStore({ ...backend.options(), schema }), openOperatorStore({ ...backend.options(), schema })]);
+      const [a, b] = await Promise.all([
+        openOperatorStore({ ...backend.options(), schema }),
+        openOperatorStore({ ...backend.options(), schema }),
+      ]);
       open.push(a, b);
       // And the reservation race holds across separate connection pools.
-      const results = await Promise.all([a, b, a, b].map((s) => s.payments.reserve({ network: "n", payer: "p", nonce: "1", resource: "/r" })));
+      const results = await Promise.all(
+        [a, b, a, b].map((s) => s.payments.reserve({ network: "n", payer: "p", nonce: "1", resource: "/r" })),
+      );
       expect(results.filter(Boolean)).toHaveLength(1);
     });
 
     it("reports an unreachable server as OperatorStoreError without leaking the URL", async () => {
-      const error = await openOperatorStore({ databaseUrl: "postgres://user:secret@127.0.0.1:1/none", schema: "x" }).catch((e: unknown) => e);
+      const error = await openOperatorStore({
+        databaseUrl: "postgres://user:secret@127.0.0.1:1/none",
+        schema: "x",
+      }).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(OperatorStoreError);
       expect(JSON.stringify((error as OperatorStoreError).details)).not.toContain("secret");
     });

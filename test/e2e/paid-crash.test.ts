@@ -10,11 +10,11 @@
  * Balances and `AuthorizationUsed` logs are read from the chain itself; on PGlite and PostgreSQL.
  */
 import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from "@x402/core/http";
-import { getAddress, parseAbiItem, type Address, type Hex } from "viem";
+import { type Address, getAddress, type Hex, parseAbiItem } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fiatTokenV2Abi } from "../../abis/index.js";
-import { startRpcProxy, type RpcProxy } from "../../devnet/rpc-proxy.js";
-import { ownIndexers, type OwnIndexer } from "../helpers/own-indexer.js";
+import { type RpcProxy, startRpcProxy } from "../../devnet/rpc-proxy.js";
+import { type OwnIndexer, ownIndexers } from "../helpers/own-indexer.js";
 import { fundedAgent, paymentHeader } from "../helpers/payment.js";
 import { stack } from "../helpers/stack.js";
 
@@ -35,13 +35,36 @@ afterAll(async () => {
   await proxy?.stop();
 });
 
-const usdcOf = (a: Address) => s.client.readContract({ address: USDC, abi: fiatTokenV2Abi, functionName: "balanceOf", args: [a], blockTag: "latest" });
+const usdcOf = (a: Address) =>
+  s.client.readContract({
+    address: USDC,
+    abi: fiatTokenV2Abi,
+    functionName: "balanceOf",
+    args: [a],
+    blockTag: "latest",
+  });
 const authorizationState = (payer: Address, nonce: Hex) =>
-  s.client.readContract({ address: USDC, abi: fiatTokenV2Abi, functionName: "authorizationState", args: [payer, nonce], blockTag: "latest" });
+  s.client.readContract({
+    address: USDC,
+    abi: fiatTokenV2Abi,
+    functionName: "authorizationState",
+    args: [payer, nonce],
+    blockTag: "latest",
+  });
 const usedLogs = (payer: Address, nonce: Hex) =>
-  s.client.getLogs({ address: USDC, event: parseAbiItem("event AuthorizationUsed(address indexed authorizer, bytes32 indexed nonce)"), args: { authorizer: payer, nonce }, fromBlock: 0n, toBlock: "latest" });
+  s.client.getLogs({
+    address: USDC,
+    event: parseAbiItem("event AuthorizationUsed(address indexed authorizer, bytes32 indexed nonce)"),
+    args: { authorizer: payer, nonce },
+    fromBlock: 0n,
+    toBlock: "latest",
+  });
 
-async function until<T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 60_000): Promise<T> {
+async function until<T>(
+  what: string,
+  probe: () => Promise<T | null | undefined | false>,
+  timeoutMs = 60_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe().catch(() => null);
@@ -53,7 +76,9 @@ async function until<T>(what: string, probe: () => Promise<T | null | undefined 
 
 /** (Re)starts the API on the same databases; ready once it has a statement to sell. */
 async function startApi() {
-  api = await own.start("paid", { env: { PONDER_RPC_URL_8453: proxy.url, KUSD_PAYMENT_LEASE_SECONDS: String(LEASE_SECONDS) } });
+  api = await own.start("paid", {
+    env: { PONDER_RPC_URL_8453: proxy.url, KUSD_PAYMENT_LEASE_SECONDS: String(LEASE_SECONDS) },
+  });
   const url = api.indexer.url;
   await until("a statement to sell", async () => (await fetch(`${url}/paid/reserves`)).status === 402);
   return url;
@@ -68,10 +93,16 @@ async function paidRequest(url: string, label: string) {
   return { payer: agent.address, nonce, header: await paymentHeader(agent.key, requirements, { nonce }) };
 }
 
-const pay = (url: string, header: string) => fetch(`${url}/paid/reserves`, { headers: { "PAYMENT-SIGNATURE": header } });
+const pay = (url: string, header: string) =>
+  fetch(`${url}/paid/reserves`, { headers: { "PAYMENT-SIGNATURE": header } });
 
 /** Sends the paid request with the facilitator's transaction held by `mode`, and kills the API while it is held. */
-async function killDuringSettlement(url: string, header: string, mode: "timeout" | "blackhole", landed: () => Promise<boolean>) {
+async function killDuringSettlement(
+  url: string,
+  header: string,
+  mode: "timeout" | "blackhole",
+  landed: () => Promise<boolean>,
+) {
   const failedBefore = proxy.stats().failed;
   proxy.setFaults([{ method: "eth_sendRawTransaction", mode }]);
   const pending = pay(url, header).then(
@@ -82,7 +113,10 @@ async function killDuringSettlement(url: string, header: string, mode: "timeout"
   if (mode === "blackhole") await until("the transfer on chain", landed);
   api!.indexer.process.kill("SIGKILL");
   expect(await pending).toBe("no answer");
-  await until("the API to exit", async () => api!.indexer.process.exitCode !== null || api!.indexer.process.signalCode !== null);
+  await until(
+    "the API to exit",
+    async () => api!.indexer.process.exitCode !== null || api!.indexer.process.signalCode !== null,
+  );
   proxy.clearFaults();
 }
 
@@ -118,7 +152,10 @@ describe("API killed between verify and settle", () => {
 
     const again = await pay(url, p.header);
     expect(again.status).toBe(409);
-    expect(((await again.json()) as any).error).toMatchObject({ code: "payment_already_used", details: { settlementTx: receipt.transaction } });
+    expect(((await again.json()) as any).error).toMatchObject({
+      code: "payment_already_used",
+      details: { settlementTx: receipt.transaction },
+    });
   }, 400_000);
 
   it("the transfer landed, its answer was lost: the settlement is recorded from the chain and the retry is answered without a second charge", async () => {
@@ -136,7 +173,10 @@ describe("API killed between verify and settle", () => {
     expect(res.status).toBe(200);
     const body = (await res.json()) as { signature: string; attestation_hash: string };
     expect(body.signature).toMatch(/^0x[0-9a-f]{130}$/);
-    const receipt = decodePaymentResponseHeader(res.headers.get("PAYMENT-RESPONSE")!) as { success: boolean; transaction: Hex };
+    const receipt = decodePaymentResponseHeader(res.headers.get("PAYMENT-RESPONSE")!) as {
+      success: boolean;
+      transaction: Hex;
+    };
     expect(receipt).toMatchObject({ success: true, transaction: landed!.transactionHash });
     // Still exactly one transfer for this authorization, and one price paid.
     expect((await usedLogs(p.payer, p.nonce)).length).toBe(1);
@@ -146,6 +186,9 @@ describe("API killed between verify and settle", () => {
     // The owed answer is given once.
     const again = await pay(url, p.header);
     expect(again.status).toBe(409);
-    expect(((await again.json()) as any).error).toMatchObject({ code: "payment_already_used", details: { settlementTx: landed!.transactionHash } });
+    expect(((await again.json()) as any).error).toMatchObject({
+      code: "payment_already_used",
+      details: { settlementTx: landed!.transactionHash },
+    });
   }, 400_000);
 });

@@ -8,12 +8,12 @@
  */
 import { PGlite } from "@electric-sql/pglite";
 import postgres from "postgres";
-import { getAddress, parseAbiItem, type Address } from "viem";
+import { type Address, getAddress, parseAbiItem } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fiatTokenV2Abi } from "../../abis/index.js";
 import { runBuy } from "../../clients/buy/buy.js";
 import { runVerify } from "../../clients/verify/verify.js";
-import { ownIndexers, type OwnIndexer } from "../helpers/own-indexer.js";
+import { type OwnIndexer, ownIndexers } from "../helpers/own-indexer.js";
 import { fundedAgent } from "../helpers/payment.js";
 import { stack } from "../helpers/stack.js";
 
@@ -25,11 +25,28 @@ const own = ownIndexers("paid-verifies");
 // One statement for the whole file: a restart must not re-issue it under the new URL.
 const env = { KUSD_STATEMENT_INTERVAL_SECONDS: "86400" };
 
-const usdcOf = (a: Address) => s.client.readContract({ address: USDC, abi: fiatTokenV2Abi, functionName: "balanceOf", args: [a], blockTag: "latest" });
+const usdcOf = (a: Address) =>
+  s.client.readContract({
+    address: USDC,
+    abi: fiatTokenV2Abi,
+    functionName: "balanceOf",
+    args: [a],
+    blockTag: "latest",
+  });
 const transfersTo = async (to: Address, fromBlock: bigint) =>
-  s.client.getLogs({ address: USDC, event: parseAbiItem("event Transfer(address indexed from, address indexed to, uint256 value)"), args: { to }, fromBlock, toBlock: "latest" });
+  s.client.getLogs({
+    address: USDC,
+    event: parseAbiItem("event Transfer(address indexed from, address indexed to, uint256 value)"),
+    args: { to },
+    fromBlock,
+    toBlock: "latest",
+  });
 
-async function until<T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 120_000): Promise<T> {
+async function until<T>(
+  what: string,
+  probe: () => Promise<T | null | undefined | false>,
+  timeoutMs = 120_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe().catch(() => null);
@@ -50,13 +67,29 @@ async function restart(): Promise<string> {
 }
 
 const buyReserves = (url: string, key: string) =>
-  runBuy(["reserves", "--gateway", `${url}/paid`, "--max-usd", "0.25", "--binding", `${url}/api/por/signer-registry`, "--operator", operator], { ...process.env, KUSD_AGENT_KEY: key });
+  runBuy(
+    [
+      "reserves",
+      "--gateway",
+      `${url}/paid`,
+      "--max-usd",
+      "0.25",
+      "--binding",
+      `${url}/api/por/signer-registry`,
+      "--operator",
+      operator,
+    ],
+    { ...process.env, KUSD_AGENT_KEY: key },
+  );
 
 /** Rewrites the stored statement's signed bytes (one digit), as a corrupted disk or a bad migration would. */
 async function alterStoredStatement(store: OwnIndexer["store"]) {
   const alter = (artifact: string) => {
     const a = JSON.parse(artifact) as { signed_payload_canonical: string };
-    a.signed_payload_canonical = a.signed_payload_canonical.replace(/"outstanding_kusd":(\d)/, (_m, d: string) => `"outstanding_kusd":${(Number(d) + 1) % 10}`);
+    a.signed_payload_canonical = a.signed_payload_canonical.replace(
+      /"outstanding_kusd":(\d)/,
+      (_m, d: string) => `"outstanding_kusd":${(Number(d) + 1) % 10}`,
+    );
     return JSON.stringify(a);
   };
   const table = `"${store.schema}".signed_statement`;
@@ -76,7 +109,10 @@ async function alterStoredStatement(store: OwnIndexer["store"]) {
 }
 
 /** The site URL an API publishes under (its canonicalEndpoint's origin). */
-const siteOf = async (url: string) => ((await (await fetch(`${url}/api/por`)).json()) as { attestation: { canonicalEndpoint: string } }).attestation.canonicalEndpoint.replace(/\/api\/por$/, "");
+const siteOf = async (url: string) =>
+  (
+    (await (await fetch(`${url}/api/por`)).json()) as { attestation: { canonicalEndpoint: string } }
+  ).attestation.canonicalEndpoint.replace(/\/api\/por$/, "");
 
 let firstSite: string;
 let statement: { attestation_hash: string; signed_payload_canonical: string };
@@ -92,17 +128,24 @@ afterAll(async () => {
 
 describe("a statement signed under another site URL", () => {
   it("is sold after a restart under a new URL, verified by kusd-buy, and settled once", async () => {
-    const signedUnder = JSON.parse(statement.signed_payload_canonical) as { signer_binding: string; signer_binding_hash: string };
+    const signedUnder = JSON.parse(statement.signed_payload_canonical) as {
+      signer_binding: string;
+      signer_binding_hash: string;
+    };
     expect(signedUnder.signer_binding).toBe(`${firstSite}/api/por/signer-registry`);
 
     const url = await restart();
     expect(await siteOf(url)).not.toBe(firstSite);
     // The same statement is served: it was not re-issued under the new URL.
-    expect(((await (await fetch(`${url}/api/por/signed`)).json()) as { attestation_hash: string }).attestation_hash).toBe(statement.attestation_hash);
+    expect(
+      ((await (await fetch(`${url}/api/por/signed`)).json()) as { attestation_hash: string }).attestation_hash,
+    ).toBe(statement.attestation_hash);
     // The binding it names is served by the new host, under its hash.
     const byHash = await fetch(`${url}/api/por/signer-registry/${signedUnder.signer_binding_hash}`);
     expect(byHash.status).toBe(200);
-    expect(((await byHash.json()) as { attestation_hash: string }).attestation_hash.toLowerCase()).toBe(signedUnder.signer_binding_hash);
+    expect(((await byHash.json()) as { attestation_hash: string }).attestation_hash.toLowerCase()).toBe(
+      signedUnder.signer_binding_hash,
+    );
 
     const agent = await fundedAgent(s, "paid-verifies-restart", 1);
     const from = await s.client.getBlockNumber({ cacheTime: 0 });
@@ -116,10 +159,18 @@ describe("a statement signed under another site URL", () => {
     const [payer1, recipient1] = await Promise.all([usdcOf(agent.address), usdcOf(recipient)]);
     expect(payer0 - payer1).toBe(250_000n);
     expect(recipient1 - recipient0).toBe(250_000n);
-    expect((await transfersTo(recipient, from)).filter((l) => getAddress(l.args.from!) === agent.address)).toHaveLength(1);
+    expect((await transfersTo(recipient, from)).filter((l) => getAddress(l.args.from!) === agent.address)).toHaveLength(
+      1,
+    );
 
     // kusd-verify follows the binding by its hash on the new host as well.
-    const verified = await runVerify([`${url}/api/por/signed`, "--binding", `${url}/api/por/signer-registry/${signedUnder.signer_binding_hash}`, "--operator", operator]);
+    const verified = await runVerify([
+      `${url}/api/por/signed`,
+      "--binding",
+      `${url}/api/por/signer-registry/${signedUnder.signer_binding_hash}`,
+      "--operator",
+      operator,
+    ]);
     expect(verified.exitCode, verified.output).toBe(0);
   });
 

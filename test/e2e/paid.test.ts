@@ -4,11 +4,12 @@
  * concurrent duplicates settled once, expired and underpaid authorizations refused, and every
  * bad input answered 4xx before any payment is asked or taken.
  */
-import { afterEach, beforeAll, describe, expect, inject, it } from "vitest";
+
+import { spawnSync } from "node:child_process";
 import SwaggerParser from "@apidevtools/swagger-parser";
 import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from "@x402/core/http";
-import { spawnSync } from "node:child_process";
-import { getAddress, parseAbiItem, parseUnits, type Address, type Hex } from "viem";
+import { type Address, getAddress, type Hex, parseAbiItem, parseUnits } from "viem";
+import { afterEach, beforeAll, describe, expect, inject, it } from "vitest";
 import { fiatTokenV2Abi } from "../../abis/index.js";
 import { runBuy } from "../../clients/buy/buy.js";
 import { buy } from "../../clients/buy/client.js";
@@ -23,9 +24,21 @@ const USDC = getAddress(s.addr("usdc"));
 const recipient = getAddress(d.payments.recipient);
 const operator = getAddress(d.signers.operator);
 const attestation = getAddress(d.signers.attestation);
-const limit = (usd: number) => ({ network: "eip155:8453" as const, asset: USDC, maxAmount: parseUnits(String(usd), 6) });
-const usdcOf = (a: Address) => s.client.readContract({ address: USDC, abi: fiatTokenV2Abi, functionName: "balanceOf", args: [a], blockTag: "latest" }) as Promise<bigint>;
-const setFaults = (faults: unknown[]) => fetch(`${inject("rpcProxyUrl")}/__proxy/faults`, { method: "POST", body: JSON.stringify(faults) });
+const limit = (usd: number) => ({
+  network: "eip155:8453" as const,
+  asset: USDC,
+  maxAmount: parseUnits(String(usd), 6),
+});
+const usdcOf = (a: Address) =>
+  s.client.readContract({
+    address: USDC,
+    abi: fiatTokenV2Abi,
+    functionName: "balanceOf",
+    args: [a],
+    blockTag: "latest",
+  }) as Promise<bigint>;
+const setFaults = (faults: unknown[]) =>
+  fetch(`${inject("rpcProxyUrl")}/__proxy/faults`, { method: "POST", body: JSON.stringify(faults) });
 
 const fundedAgent = (label: string, usdc?: number) => fundedAgentOf(s, label, usdc);
 
@@ -58,8 +71,14 @@ describe("descriptor", () => {
     expect([get.operationId, post.operationId]).toEqual(["getReserves", "postInstantRead"]);
     expect(get.tags).toEqual(["Verification"]);
     expect(post.tags).toEqual(["Verification"]);
-    expect(get["x-payment-info"]).toMatchObject({ price: { mode: "fixed", currency: "USD", amount: "0.250000" }, protocol: "x402" });
-    expect(post["x-payment-info"]).toMatchObject({ price: { mode: "fixed", currency: "USD", amount: "29.000000" }, protocol: "x402" });
+    expect(get["x-payment-info"]).toMatchObject({
+      price: { mode: "fixed", currency: "USD", amount: "0.250000" },
+      protocol: "x402",
+    });
+    expect(post["x-payment-info"]).toMatchObject({
+      price: { mode: "fixed", currency: "USD", amount: "29.000000" },
+      protocol: "x402",
+    });
     expect(doc["x-x402"]).toMatchObject({ network: "eip155:8453", recipient, builderCode: d.payments.builderCode });
     expect(get.responses["402"]).toBeDefined();
     expect(Object.keys(doc.paths).every((p) => !/\/v\d/.test(p))).toBe(true);
@@ -70,7 +89,12 @@ describe("402 challenge", () => {
   it("GET /reserves without payment: x402Version 2, exact, eip155:8453, the devnet USDC, 250000, the recipient", async () => {
     const pr = await challenge("GET", "/reserves");
     expect(pr.x402Version).toBe(2);
-    expect(pr.accepts[0]).toMatchObject({ scheme: "exact", network: "eip155:8453", amount: "250000", payTo: recipient });
+    expect(pr.accepts[0]).toMatchObject({
+      scheme: "exact",
+      network: "eip155:8453",
+      amount: "250000",
+      payTo: recipient,
+    });
     expect(getAddress(pr.accepts[0].asset)).toBe(USDC);
   });
   it("POST /instant-read with a valid body and no payment: 29000000", async () => {
@@ -84,7 +108,13 @@ describe("paid reads", () => {
   it("GET /reserves: 200, exactly 0.25 USDC moves, the receipt names the settlement, the attestation verifies", async () => {
     const agent = await fundedAgent("reserves");
     const [payer0, recipient0] = await Promise.all([usdcOf(agent.address), usdcOf(recipient)]);
-    const p = await buy({ url: `${gateway}/reserves`, method: "GET", privateKey: agent.key, limit: limit(0.25), trust: { binding: `${s.indexerUrl}/api/por/signer-registry`, operator } });
+    const p = await buy({
+      url: `${gateway}/reserves`,
+      method: "GET",
+      privateKey: agent.key,
+      limit: limit(0.25),
+      trust: { binding: `${s.indexerUrl}/api/por/signer-registry`, operator },
+    });
     expect(p.status).toBe(200);
     expect(p.verification.verified).toBe(true);
     expect(getAddress(p.artifact.signer as string)).toBe(attestation);
@@ -101,16 +131,33 @@ describe("paid reads", () => {
     const agent = await fundedAgent("instant");
     const dai = getAddress(d.chains.ethereum.contracts.DAI!.address);
     const [payer0, recipient0] = await Promise.all([usdcOf(agent.address), usdcOf(recipient)]);
-    const p = await buy({ url: `${gateway}/instant-read`, method: "POST", body: { chain: "ethereum", address: dai }, privateKey: agent.key, limit: limit(29), trust: { binding: `${s.indexerUrl}/api/por/signer-registry`, operator } });
+    const p = await buy({
+      url: `${gateway}/instant-read`,
+      method: "POST",
+      body: { chain: "ethereum", address: dai },
+      privateKey: agent.key,
+      limit: limit(29),
+      trust: { binding: `${s.indexerUrl}/api/por/signer-registry`, operator },
+    });
     expect(p.verification.verified).toBe(true);
     expect(p.artifact).toMatchObject({ ok: true, chain: "ethereum", kind: "erc20-total-supply" });
     const payload = JSON.parse(p.artifact.signed_payload_canonical as string);
     const { createPublicClient, http } = await import("viem");
     const eth = createPublicClient({ transport: http(d.chains.ethereum.rpcUrl) });
-    const abi = [parseAbiItem("function totalSupply() view returns (uint256)"), parseAbiItem("function symbol() view returns (string)")];
-    const supply = await eth.readContract({ address: dai, abi, functionName: "totalSupply", blockNumber: BigInt(payload.block_number) });
+    const abi = [
+      parseAbiItem("function totalSupply() view returns (uint256)"),
+      parseAbiItem("function symbol() view returns (string)"),
+    ];
+    const supply = await eth.readContract({
+      address: dai,
+      abi,
+      functionName: "totalSupply",
+      blockNumber: BigInt(payload.block_number),
+    });
     expect(payload.total_supply_raw).toBe(supply.toString());
-    expect((p.artifact.token as any).symbol).toBe(await eth.readContract({ address: dai, abi, functionName: "symbol", blockNumber: BigInt(payload.block_number) }));
+    expect((p.artifact.token as any).symbol).toBe(
+      await eth.readContract({ address: dai, abi, functionName: "symbol", blockNumber: BigInt(payload.block_number) }),
+    );
     expect(Number.isInteger(payload.block_number)).toBe(true);
     const [payer1, recipient1] = await Promise.all([usdcOf(agent.address), usdcOf(recipient)]);
     expect(payer0 - payer1).toBe(29_000_000n);
@@ -121,7 +168,17 @@ describe("paid reads", () => {
     const agents = [];
     for (const i of [1, 2, 3]) agents.push(await fundedAgent(`concurrent-${i}`)); // one minter key: fund one at a time
     const recipient0 = await usdcOf(recipient);
-    const bought = await Promise.all(agents.map((a) => buy({ url: `${gateway}/reserves`, method: "GET", privateKey: a.key, limit: limit(0.25), trust: { signer: attestation } })));
+    const bought = await Promise.all(
+      agents.map((a) =>
+        buy({
+          url: `${gateway}/reserves`,
+          method: "GET",
+          privateKey: a.key,
+          limit: limit(0.25),
+          trust: { signer: attestation },
+        }),
+      ),
+    );
     expect(bought.map((b) => b.status)).toEqual([200, 200, 200]);
     expect(new Set(bought.map((b) => b.settlement?.transaction)).size).toBe(3);
     expect((await usdcOf(recipient)) - recipient0).toBe(750_000n);
@@ -130,7 +187,15 @@ describe("paid reads", () => {
   it("the client's spend limit refuses a price above it, and nothing is paid", async () => {
     const agent = await fundedAgent("limit");
     const before = await usdcOf(agent.address);
-    await expect(buy({ url: `${gateway}/reserves`, method: "GET", privateKey: agent.key, limit: limit(0.1), trust: { signer: attestation } })).rejects.toThrow();
+    await expect(
+      buy({
+        url: `${gateway}/reserves`,
+        method: "GET",
+        privateKey: agent.key,
+        limit: limit(0.1),
+        trust: { signer: attestation },
+      }),
+    ).rejects.toThrow();
     expect(await usdcOf(agent.address)).toBe(before);
   });
 });
@@ -143,10 +208,28 @@ describe("kusd-buy", () => {
     const reserves = await runBuy(["reserves", "--gateway", gateway, "--max-usd", "0.25", ...trust], env);
     expect(reserves.exitCode, reserves.output).toBe(0);
     expect(reserves.output).toContain("VERIFIED");
-    const read = await runBuy(["instant-read", "--chain", "ethereum", "--address", d.chains.ethereum.contracts.LINK!.address, "--gateway", gateway, "--max-usd", "29", ...trust, "--json"], env);
+    const read = await runBuy(
+      [
+        "instant-read",
+        "--chain",
+        "ethereum",
+        "--address",
+        d.chains.ethereum.contracts.LINK!.address,
+        "--gateway",
+        gateway,
+        "--max-usd",
+        "29",
+        ...trust,
+        "--json",
+      ],
+      env,
+    );
     expect(read.exitCode, read.output).toBe(0);
     expect(JSON.parse(read.output)).toMatchObject({ verified: true, artifact: { ok: true, chain: "ethereum" } });
-    const tooLow = await runBuy(["instant-read", "--address", USDC, "--gateway", gateway, "--max-usd", "1", ...trust], env);
+    const tooLow = await runBuy(
+      ["instant-read", "--address", USDC, "--gateway", gateway, "--max-usd", "1", ...trust],
+      env,
+    );
     expect(tooLow.exitCode).toBe(2);
     expect((await runBuy(["reserves", "--gateway", gateway, ...trust], env)).exitCode).toBe(2); // no --max-usd
   });
@@ -154,13 +237,18 @@ describe("kusd-buy", () => {
   it("says in plain words why it did not buy: a price above --max-usd (both amounts), an unfunded payer (balance, price, how to fund)", async () => {
     const trust = ["--binding", `${s.indexerUrl}/api/por/signer-registry`, "--operator", operator];
     const agent = await fundedAgent("cli-cap");
-    const capped = await runBuy(["instant-read", "--address", USDC, "--gateway", gateway, "--max-usd", "1", ...trust], { KUSD_AGENT_KEY: agent.key });
+    const capped = await runBuy(["instant-read", "--address", USDC, "--gateway", gateway, "--max-usd", "1", ...trust], {
+      KUSD_AGENT_KEY: agent.key,
+    });
     expect(capped.exitCode).toBe(2);
     expect(capped.output).toContain("price 29 USDC, your --max-usd allows 1 USDC");
     expect(await usdcOf(agent.address)).toBe(parseUnits("100", 6)); // nothing was paid
 
     const broke = devnetKey("kusd-buy:unfunded");
-    const refused = await runBuy(["reserves", "--gateway", gateway, "--max-usd", "0.25", "--rpc-url", s.rpcUrl, ...trust], { KUSD_AGENT_KEY: broke.privateKey });
+    const refused = await runBuy(
+      ["reserves", "--gateway", gateway, "--max-usd", "0.25", "--rpc-url", s.rpcUrl, ...trust],
+      { KUSD_AGENT_KEY: broke.privateKey },
+    );
     expect(refused.exitCode, refused.output).toBe(2);
     expect(refused.output).toContain("the gateway refused the payment");
     expect(refused.output).toContain("price 0.25 USDC");
@@ -171,7 +259,10 @@ describe("kusd-buy", () => {
   it("npm run devnet:fund mints devnet USDC to an agent, which can then buy", async () => {
     const agent = devnetKey("devnet:fund");
     const fund = (...args: string[]) =>
-      spawnSync("npx", ["tsx", "devnet/fund.ts", ...args], { encoding: "utf8", env: { ...process.env, DEVNET_DEPLOYMENT: inject("deploymentFile") } });
+      spawnSync("npx", ["tsx", "devnet/fund.ts", ...args], {
+        encoding: "utf8",
+        env: { ...process.env, DEVNET_DEPLOYMENT: inject("deploymentFile") },
+      });
     const run = fund(agent.address, "0.5");
     expect(run.status, run.stdout + run.stderr).toBe(0);
     expect(run.stdout).toContain(`it now holds 0.5 USDC`);
@@ -179,9 +270,14 @@ describe("kusd-buy", () => {
     expect(fund("0xnot-an-address").status).toBe(2);
     expect(fund("--help").stdout).toContain("Exit codes:");
     const trust = ["--binding", `${s.indexerUrl}/api/por/signer-registry`, "--operator", operator];
-    const bought = await runBuy(["reserves", "--gateway", gateway, "--max-usd", "0.25", ...trust], { KUSD_AGENT_KEY: agent.privateKey });
+    const bought = await runBuy(["reserves", "--gateway", gateway, "--max-usd", "0.25", ...trust], {
+      KUSD_AGENT_KEY: agent.privateKey,
+    });
     const head = await s.client.getBlock({ blockTag: "latest" });
-    expect(bought.exitCode, `${bought.output}\nchain time − wall clock: ${Number(head.timestamp) - Math.floor(Date.now() / 1000)} s`).toBe(0);
+    expect(
+      bought.exitCode,
+      `${bought.output}\nchain time − wall clock: ${Number(head.timestamp) - Math.floor(Date.now() / 1000)} s`,
+    ).toBe(0);
     expect(await usdcOf(agent.address)).toBe(parseUnits("0.25", 6));
   });
 
@@ -198,7 +294,9 @@ describe("replay safety", () => {
     const pr = await challenge("GET", "/reserves");
     const header = await paymentHeader(agent.key, pr.accepts[0]);
     const before = await usdcOf(agent.address);
-    const [a, b] = await Promise.all([1, 2].map(() => fetch(`${gateway}/reserves`, { headers: { "PAYMENT-SIGNATURE": header } })));
+    const [a, b] = await Promise.all(
+      [1, 2].map(() => fetch(`${gateway}/reserves`, { headers: { "PAYMENT-SIGNATURE": header } })),
+    );
     const why = (await Promise.all([a!, b!].map((r) => r.clone().text()))).join(" | ").slice(0, 600);
     expect([a!.status, b!.status].sort(), why).toEqual([200, 409]);
     const again = await fetch(`${gateway}/reserves`, { headers: { "PAYMENT-SIGNATURE": header } });
@@ -211,7 +309,9 @@ describe("replay safety", () => {
     const agent = await fundedAgent("bad-auth");
     const pr = await challenge("GET", "/reserves");
     const before = await usdcOf(agent.address);
-    const expired = await paymentHeader(agent.key, pr.accepts[0], { validBefore: BigInt(Math.floor(Date.now() / 1000) - 60) });
+    const expired = await paymentHeader(agent.key, pr.accepts[0], {
+      validBefore: BigInt(Math.floor(Date.now() / 1000) - 60),
+    });
     const underpaid = await paymentHeader(agent.key, pr.accepts[0], { value: 1_000n });
     for (const header of [expired, underpaid]) {
       const res = await fetch(`${gateway}/reserves`, { headers: { "PAYMENT-SIGNATURE": header } });
@@ -252,7 +352,10 @@ describe("malformed payment headers and methods are 4xx JSON, never 5xx, never a
   });
 
   it("HEAD on a paid route → 405 with Allow (it used to run the GET handler outside the middleware: a 500)", async () => {
-    for (const [path, allow] of [["/reserves", "GET"], ["/instant-read", "POST"]] as const) {
+    for (const [path, allow] of [
+      ["/reserves", "GET"],
+      ["/instant-read", "POST"],
+    ] as const) {
       const res = await fetch(`${gateway}${path}`, { method: "HEAD" });
       expect(res.status, path).toBe(405);
       expect(res.headers.get("allow")).toBe(allow);
@@ -260,7 +363,11 @@ describe("malformed payment headers and methods are 4xx JSON, never 5xx, never a
   });
 
   it("a wrong method on a paid route → 405 JSON naming the allowed method", async () => {
-    const res = await fetch(`${gateway}/reserves`, { method: "POST", body: "{}", headers: { "content-type": "application/json" } });
+    const res = await fetch(`${gateway}/reserves`, {
+      method: "POST",
+      body: "{}",
+      headers: { "content-type": "application/json" },
+    });
     expect(res.status).toBe(405);
     expect(res.headers.get("allow")).toContain("GET");
     expect(await res.json()).toMatchObject({ error: { code: "method_not_allowed" } });
@@ -272,20 +379,32 @@ describe("bad input is refused before any charge", () => {
     ["malformed JSON", "{not json", 400, "invalid_json"],
     ["missing address", JSON.stringify({ chain: "base" }), 400, "address_required"],
     ["bad address format", JSON.stringify({ address: "0x1234" }), 400, "invalid_address"],
-    ["chain outside the enum", JSON.stringify({ chain: "solana", address: "0x0000000000000000000000000000000000000001" }), 400, "invalid_chain"],
+    [
+      "chain outside the enum",
+      JSON.stringify({ chain: "solana", address: "0x0000000000000000000000000000000000000001" }),
+      400,
+      "invalid_chain",
+    ],
   ];
 
-  it.each(cases)("%s (body %s) → %i %s, no challenge, no USDC moved (even with a payment attached)", async (_name, body, status, code) => {
-    const agent = await fundedAgent("bad-input");
-    const pr = await challenge("POST", "/instant-read", JSON.stringify({ chain: "ethereum", address: d.chains.ethereum.contracts.DAI!.address }));
-    const header = await paymentHeader(agent.key, pr.accepts[0]);
-    const before = await usdcOf(agent.address);
-    const res = await post("/instant-read", body, { "PAYMENT-SIGNATURE": header });
-    expect(res.status).toBe(status);
-    expect(res.headers.get("PAYMENT-REQUIRED")).toBeNull();
-    expect((await res.json()).error.code).toBe(code);
-    expect(await usdcOf(agent.address)).toBe(before);
-  });
+  it.each(cases)(
+    "%s (body %s) → %i %s, no challenge, no USDC moved (even with a payment attached)",
+    async (_name, body, status, code) => {
+      const agent = await fundedAgent("bad-input");
+      const pr = await challenge(
+        "POST",
+        "/instant-read",
+        JSON.stringify({ chain: "ethereum", address: d.chains.ethereum.contracts.DAI!.address }),
+      );
+      const header = await paymentHeader(agent.key, pr.accepts[0]);
+      const before = await usdcOf(agent.address);
+      const res = await post("/instant-read", body, { "PAYMENT-SIGNATURE": header });
+      expect(res.status).toBe(status);
+      expect(res.headers.get("PAYMENT-REQUIRED")).toBeNull();
+      expect((await res.json()).error.code).toBe(code);
+      expect(await usdcOf(agent.address)).toBe(before);
+    },
+  );
 
   it("a mistyped EIP-55 checksum → 400 (it was priced as a read of that address), a body that is not JSON → 415, a large body → 413; no USDC moves", async () => {
     const agent = await fundedAgent("bad-input-2");
@@ -294,17 +413,36 @@ describe("bad input is refused before any charge", () => {
     const header = await paymentHeader(agent.key, pr.accepts[0]);
     // Flip the case of one letter of the checksummed address: still 40 hex digits, wrong checksum.
     const i = [...dai].findIndex((ch, k) => k > 1 && /[a-fA-F]/.test(ch));
-    const mistyped = dai.slice(0, i) + (dai[i] === dai[i]!.toUpperCase() ? dai[i]!.toLowerCase() : dai[i]!.toUpperCase()) + dai.slice(i + 1);
+    const mistyped =
+      dai.slice(0, i) +
+      (dai[i] === dai[i]!.toUpperCase() ? dai[i]!.toLowerCase() : dai[i]!.toUpperCase()) +
+      dai.slice(i + 1);
     const before = await usdcOf(agent.address);
-    const checksum = await post("/instant-read", JSON.stringify({ chain: "ethereum", address: mistyped }), { "PAYMENT-SIGNATURE": header });
+    const checksum = await post("/instant-read", JSON.stringify({ chain: "ethereum", address: mistyped }), {
+      "PAYMENT-SIGNATURE": header,
+    });
     expect(checksum.status).toBe(400);
-    expect(await checksum.json()).toMatchObject({ error: { code: "invalid_address_checksum", details: { checksummed: dai } } });
-    const lower = await challenge("POST", "/instant-read", JSON.stringify({ chain: "ethereum", address: dai.toLowerCase() }));
+    expect(await checksum.json()).toMatchObject({
+      error: { code: "invalid_address_checksum", details: { checksummed: dai } },
+    });
+    const lower = await challenge(
+      "POST",
+      "/instant-read",
+      JSON.stringify({ chain: "ethereum", address: dai.toLowerCase() }),
+    );
     expect(lower.accepts[0]).toBeDefined(); // all lower case stays accepted (no checksum claimed)
-    const text = await fetch(`${gateway}/instant-read`, { method: "POST", headers: { "content-type": "text/plain", "PAYMENT-SIGNATURE": header }, body: JSON.stringify({ address: dai }) });
+    const text = await fetch(`${gateway}/instant-read`, {
+      method: "POST",
+      headers: { "content-type": "text/plain", "PAYMENT-SIGNATURE": header },
+      body: JSON.stringify({ address: dai }),
+    });
     expect(text.status).toBe(415);
     expect(await text.json()).toMatchObject({ error: { code: "unsupported_media_type" } });
-    const big = await post("/instant-read", JSON.stringify({ chain: "ethereum", address: dai, pad: "x".repeat(20_000) }), { "PAYMENT-SIGNATURE": header });
+    const big = await post(
+      "/instant-read",
+      JSON.stringify({ chain: "ethereum", address: dai, pad: "x".repeat(20_000) }),
+      { "PAYMENT-SIGNATURE": header },
+    );
     expect(big.status).toBe(413);
     expect(await big.json()).toMatchObject({ error: { code: "payload_too_large" } });
     expect(await usdcOf(agent.address)).toBe(before);

@@ -4,9 +4,18 @@
  * command run with foundry's cast reproduces its value, a failed read is null, and a venue
  * failure recognises none of the mirror.
  */
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { inject } from "vitest";
-import { formatUnits, getAddress, keccak256, parseAbiItem, stringToHex, toFunctionSelector, zeroAddress, type Address } from "viem";
+
+import {
+  type Address,
+  formatUnits,
+  getAddress,
+  keccak256,
+  parseAbiItem,
+  stringToHex,
+  toFunctionSelector,
+  zeroAddress,
+} from "viem";
+import { afterEach, beforeAll, describe, expect, inject, it } from "vitest";
 import { runPrinted } from "../helpers/cast.js";
 import { stack } from "../helpers/stack.js";
 
@@ -19,7 +28,11 @@ const json = async (path: string) => {
   return { status: res.status, body: (await res.json()) as any };
 };
 const setFaults = (proxyUrl: string, faults: unknown[]) =>
-  fetch(`${proxyUrl}/__proxy/faults`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(faults) });
+  fetch(`${proxyUrl}/__proxy/faults`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(faults),
+  });
 
 const MINTER_ROLE = keccak256(stringToHex("MINTER_ROLE"));
 /** Last block of the scripted history: before any block a live test adds or reorgs. */
@@ -33,7 +46,8 @@ async function read<T>(address: Address, fn: string, args: unknown[] = [], block
   const abi = [parseAbiItem(`function ${m[1]}(${m[2]}) view returns (${m[3]})`)];
   return (await s.client.readContract({ address, abi, functionName: m[1]!, args, blockNumber } as never)) as T;
 }
-const balanceOf = (token: string, holder: Address, block?: bigint) => read<bigint>(a(token), "balanceOf(address)(uint256)", [holder], block);
+const balanceOf = (token: string, holder: Address, block?: bigint) =>
+  read<bigint>(a(token), "balanceOf(address)(uint256)", [holder], block);
 
 /** Every string under a `verifyVia` key, anywhere in the document. */
 function verifyCommands(doc: unknown, out: string[] = []): string[] {
@@ -46,7 +60,6 @@ function verifyCommands(doc: unknown, out: string[] = []): string[] {
   }
   return out;
 }
-
 
 describe("GET /api/por at a pinned block", () => {
   let report: any;
@@ -70,7 +83,10 @@ describe("GET /api/por at a pinned block", () => {
       expect(report.reserves[k].usdcHeld).toBe(units(usdc[i]!, 6));
       expect(report.reserves[k].kusdHeld).toBe(units(kusd[i]!, 18));
     });
-    const psmUsdc = units(usdc.reduce((x, y) => x + y, 0n), 6);
+    const psmUsdc = units(
+      usdc.reduce((x, y) => x + y, 0n),
+      6,
+    );
     expect(report.reserves.psm.usdcHeld).toBe(psmUsdc);
     expect(report.reserves.psm.kusdHeldWei).toBe(kusd.reduce((x, y) => x + y, 0n).toString());
     // Rule 2: the 1:1 backing is PSM USDC over outstanding, never over supply.
@@ -84,7 +100,9 @@ describe("GET /api/por at a pinned block", () => {
   });
 
   it("prices vault v1 from its four buckets; a past block with no recorded venue reading leaves the mirror unverified", async () => {
-    const [round] = [await read<readonly bigint[]>(a("ethUsdFeed"), "latestRoundData()(uint80,int256,uint256,uint256,uint80)")];
+    const [round] = [
+      await read<readonly bigint[]>(a("ethUsdFeed"), "latestRoundData()(uint80,int256,uint256,uint256,uint80)"),
+    ];
     const price = units(round[1]!, 8);
     expect(report.market.ethPriceUSD).toBe(price);
     const v1 = a("vaultV1");
@@ -94,12 +112,18 @@ describe("GET /api/por at a pinned block", () => {
     const hedging = units(await read<bigint>(v1, "hedgingReserve()(uint256)"), 18);
     const l1 = report.reserves.vault.composition.l1Assets;
     expect(l1.reconciliationStatus).toBe("unverified");
-    expect(l1.venueRead).toMatchObject({ source: "none", reason: expect.stringMatching(/no venue reading was recorded/), recordedAtBlock: null });
+    expect(l1.venueRead).toMatchObject({
+      source: "none",
+      reason: expect.stringMatching(/no venue reading was recorded/),
+      recordedAtBlock: null,
+    });
     expect(l1.eth).toBe(0);
     expect(l1.liveVenueEquityUsd).toBeNull();
     expect(l1.onChainMirror.eth).toBe(mirror); // rule 3: the raw mirror is always disclosed
     expect(report.reserves.vault.tvlUSD).toBeCloseTo((weth + off + hedging) * price, 4);
-    const insurance = units(await balanceOf("usdc", a("insuranceFund")), 6) + units(await balanceOf("weth", a("insuranceFund")), 18) * price;
+    const insurance =
+      units(await balanceOf("usdc", a("insuranceFund")), 6) +
+      units(await balanceOf("weth", a("insuranceFund")), 18) * price;
     const psmUsdc = report.reserves.psm.usdcHeld;
     // Rule 3 and 4: collateral = vault v1 + insurance fund + PSM USDC, over outstanding.
     const collateral = (weth + off + hedging) * price + insurance + psmUsdc;
@@ -108,7 +132,8 @@ describe("GET /api/por at a pinned block", () => {
     expect(report.solvency.ratio).toBe(report.solvency.aggregateCollateralRatio);
     expect(report.solvency.ratioPct).toBe(report.solvency.aggregateCollateralRatioPct);
     // Rule 6: staking vaults and vault v2 are never counted.
-    for (const k of ["stakedVault", "stakedVaultDeprecated", "vaultV2"]) expect(report.reserves[k].countedInSolvency).toBe(false);
+    for (const k of ["stakedVault", "stakedVaultDeprecated", "vaultV2"])
+      expect(report.reserves[k].countedInSolvency).toBe(false);
   });
 
   it("reads the multisig threshold, the minter role and the staking vaults from chain", async () => {
@@ -147,11 +172,24 @@ describe("GET /api/por at a pinned block", () => {
     expect(p.externalRedemptionsToDate).toBe(landmarks.filter(([k]) => k.includes(":external:")).length);
     expect(p.allRedemptionsByFounderWallet).toBe(false);
     // Independent source: every kUSD Transfer to zero up to the pinned block.
-    const burns = await s.client.getLogs({ address: a("kUSD"), event: parseAbiItem("event Transfer(address indexed from, address indexed to, uint256 value)"), args: { to: zeroAddress }, fromBlock: 0n, toBlock: BigInt(PINNED) });
+    const burns = await s.client.getLogs({
+      address: a("kUSD"),
+      event: parseAbiItem("event Transfer(address indexed from, address indexed to, uint256 value)"),
+      args: { to: zeroAddress },
+      fromBlock: 0n,
+      toBlock: BigInt(PINNED),
+    });
     const burnedWei = burns.reduce((x, l) => x + l.args.value!, 0n);
     expect(burnedWei).toBeGreaterThan(0n);
     expect(p.lifetimeKUSDBurnedWei).toBe(burnedWei.toString());
-    expect(p.redemptionBurnedKUSD).toBe(units(burns.filter((l) => getAddress(l.args.from!) === getAddress(a("psmMint"))).reduce((x, l) => x + l.args.value!, 0n), 18));
+    expect(p.redemptionBurnedKUSD).toBe(
+      units(
+        burns
+          .filter((l) => getAddress(l.args.from!) === getAddress(a("psmMint")))
+          .reduce((x, l) => x + l.args.value!, 0n),
+        18,
+      ),
+    );
     for (const t of p.transactions) {
       const receipt = await s.client.getTransactionReceipt({ hash: t.txHash });
       expect(Number(receipt.blockNumber)).toBe(t.blockNumber);
@@ -173,7 +211,13 @@ describe("GET /api/por at a pinned block", () => {
       if (!raw || cmd!.startsWith("cast logs") || cmd!.startsWith("cast block")) continue;
       const out = stdout.trim();
       if (raw.startsWith("answer ")) expect(out.split("\n")[1]!.split(/\s+/)[0]).toBe(raw.slice(7));
-      else if (out.startsWith("[")) expect(out.slice(1, -1).split(/,\s*/).map((x) => x.toLowerCase())).toEqual(raw.split(",").map((x) => x.toLowerCase()));
+      else if (out.startsWith("["))
+        expect(
+          out
+            .slice(1, -1)
+            .split(/,\s*/)
+            .map((x) => x.toLowerCase()),
+        ).toEqual(raw.split(",").map((x) => x.toLowerCase()));
       else expect(out.split(/\s+/)[0]).toBe(raw);
       checked++;
     }
@@ -192,17 +236,27 @@ describe("GET /api/por at the head", () => {
     expect(status).toBe(200);
     expect(body.atHead).toBe(true);
     const l1 = body.reserves.vault.composition.l1Assets;
-    const direct = (await (await fetch(`${d.venue.url}/info`, { method: "POST", body: JSON.stringify({ type: "clearinghouseState", user: d.venue.hedgeAccount }) })).json()) as any;
+    const direct = (await (
+      await fetch(`${d.venue.url}/info`, {
+        method: "POST",
+        body: JSON.stringify({ type: "clearinghouseState", user: d.venue.hedgeAccount }),
+      })
+    ).json()) as any;
     expect(l1.liveVenueEquityUsd).toBeCloseTo(Number(direct.marginSummary.accountValue), -1);
     const mirrorUsd = l1.onChainMirror.usd;
     expect(l1.usd).toBeCloseTo(Math.min(mirrorUsd, l1.liveVenueEquityUsd), 4);
     expect(l1.reconciliationStatus).toBe(mirrorUsd <= l1.liveVenueEquityUsd ? "reconciled" : "capped-to-live-venue");
     const c = body.reserves.vault.composition;
-    expect(body.reserves.vault.tvlUSD).toBeCloseTo(c.trackedOnChain.usd + c.offChainAssets.usd + l1.usd + c.hedgingReserve.usd, 4);
+    expect(body.reserves.vault.tvlUSD).toBeCloseTo(
+      c.trackedOnChain.usd + c.offChainAssets.usd + l1.usd + c.hedgingReserve.usd,
+      4,
+    );
   });
 
   it("holdsRole is null, never false, when the hasRole read fails", async () => {
-    await setFaults(inject("rpcProxyUrl"), [{ selector: toFunctionSelector("hasRole(bytes32,address)"), to: a("kUSD"), mode: "error" }]);
+    await setFaults(inject("rpcProxyUrl"), [
+      { selector: toFunctionSelector("hasRole(bytes32,address)"), to: a("kUSD"), mode: "error" },
+    ]);
     const { status, body } = await json("/api/por");
     expect(status).toBe(200);
     expect(body.reserves.psmMint.minterRole.holdsRole).toBeNull();
@@ -226,12 +280,16 @@ describe("GET /api/por at the head", () => {
     expect(l1.venueRead).toMatchObject({ source: "none", reason: expect.stringMatching(/venue read failed/) });
     expect(l1.onChainMirror.wei).toMatch(/^\d+$/);
     const c = body.reserves.vault.composition;
-    expect(body.reserves.vault.tvlUSD).toBeCloseTo(c.trackedOnChain.usd + c.offChainAssets.usd + c.hedgingReserve.usd, 4);
+    expect(body.reserves.vault.tvlUSD).toBeCloseTo(
+      c.trackedOnChain.usd + c.offChainAssets.usd + c.hedgingReserve.usd,
+      4,
+    );
   });
 });
 
 describe("caching: a report at a block is built once, answered with ETag, and its live reads stay live", () => {
-  const stats = async () => (await (await fetch(`${inject("rpcProxyUrl")}/__proxy/stats`)).json()) as { forwarded: number };
+  const stats = async () =>
+    (await (await fetch(`${inject("rpcProxyUrl")}/__proxy/stats`)).json()) as { forwarded: number };
   afterEach(async () => {
     await setFaults(inject("rpcProxyUrl"), []);
   });
@@ -255,14 +313,24 @@ describe("caching: a report at a block is built once, answered with ETag, and it
     expect(atHead.headers.get("cache-control")).toBe("public, max-age=2");
     const statsAnswer = await api(`/api/stats?block=${final}`);
     expect(statsAnswer.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
-    expect((await fetch(`${s.indexerUrl}/api/stats?block=${final}`, { headers: { "If-None-Match": statsAnswer.headers.get("etag")! } })).status).toBe(304);
+    expect(
+      (
+        await fetch(`${s.indexerUrl}/api/stats?block=${final}`, {
+          headers: { "If-None-Match": statsAnswer.headers.get("etag")! },
+        })
+      ).status,
+    ).toBe(304);
   });
 
   it("holdsRole is read on every request: a cached report turns null the moment hasRole fails, and back", async () => {
     const block = (await s.indexedBlock()) - 120;
     const cached = await json(`/api/por?block=${block}`);
-    expect(cached.body.reserves.psmMint.minterRole.holdsRole).toBe(await read<boolean>(a("kUSD"), "hasRole(bytes32,address)(bool)", [MINTER_ROLE, a("psmMint")], BigInt(block)));
-    await setFaults(inject("rpcProxyUrl"), [{ selector: toFunctionSelector("hasRole(bytes32,address)"), to: a("kUSD"), mode: "error" }]);
+    expect(cached.body.reserves.psmMint.minterRole.holdsRole).toBe(
+      await read<boolean>(a("kUSD"), "hasRole(bytes32,address)(bool)", [MINTER_ROLE, a("psmMint")], BigInt(block)),
+    );
+    await setFaults(inject("rpcProxyUrl"), [
+      { selector: toFunctionSelector("hasRole(bytes32,address)"), to: a("kUSD"), mode: "error" },
+    ]);
     const failedAnswer = await api(`/api/por?block=${block}`);
     expect(failedAnswer.headers.get("cache-control")).toBe("no-store"); // a degraded answer is never kept by a cache
     const failed = { body: (await failedAnswer.json()) as any };
@@ -310,8 +378,12 @@ describe("report parameters and /api/stats", () => {
     expect(body.blockNumber).toBe(at);
     const upTo = Object.entries(d.landmarks).filter(([k, l]) => k.startsWith("redemption:") && l.block <= at);
     expect(body.redemptionDepth.precedent.executedRedemptions).toBe(upTo.length);
-    expect(body.liabilities.kUSD.totalSupplyWei).toBe((await read<bigint>(a("kUSD"), "totalSupply()(uint256)", [], BigInt(at))).toString());
-    expect(body.reserves.psmRetiredMint.usdcHeld).toBe(units(await balanceOf("usdc", a("psmRetiredMint"), BigInt(at)), 6));
+    expect(body.liabilities.kUSD.totalSupplyWei).toBe(
+      (await read<bigint>(a("kUSD"), "totalSupply()(uint256)", [], BigInt(at))).toString(),
+    );
+    expect(body.reserves.psmRetiredMint.usdcHeld).toBe(
+      units(await balanceOf("usdc", a("psmRetiredMint"), BigInt(at)), 6),
+    );
   });
 
   it("/api/stats agrees with /api/por at the same block and publishes no ratio", async () => {
@@ -327,7 +399,12 @@ describe("report parameters and /api/stats", () => {
   });
 
   it("plans a redemption: the smallest covering reserve, else deepest first", async () => {
-    const reserves = await Promise.all((["psmMint", "psmRetiredMint", "psmRedeemReserve"] as const).map(async (k) => ({ k, usdc: units(await balanceOf("usdc", a(k)), 6) })));
+    const reserves = await Promise.all(
+      (["psmMint", "psmRetiredMint", "psmRedeemReserve"] as const).map(async (k) => ({
+        k,
+        usdc: units(await balanceOf("usdc", a(k)), 6),
+      })),
+    );
     const sorted = [...reserves].sort((x, y) => x.usdc - y.usdc);
     const small = Math.floor(sorted[0]!.usdc / 2);
     const one = (await json(`/api/por/redemption-plan?amount=${small}&block=${PINNED}`)).body;
@@ -357,21 +434,124 @@ describe("report parameters and /api/stats", () => {
 
 describe("report shape (spec 2.3)", () => {
   const SPEC_FIELDS: Record<string, string[]> = {
-    "": ["protocol", "chain", "chainId", "blockNumber", "timestamp", "reserves", "liabilities", "solvency", "redemptionDepth", "market", "methodology", "attestation"],
+    "": [
+      "protocol",
+      "chain",
+      "chainId",
+      "blockNumber",
+      "timestamp",
+      "reserves",
+      "liabilities",
+      "solvency",
+      "redemptionDepth",
+      "market",
+      "methodology",
+      "attestation",
+    ],
     attestation: ["kind", "rpcChainLength", "canonicalEndpoint", "verifyVia"],
-    "reserves.vault": ["address", "version", "role", "liveDepositVault", "reconciliation", "asset", "assetAddress", "assetAmount", "tvlUSD", "onChainTotalAssets", "composition"],
+    "reserves.vault": [
+      "address",
+      "version",
+      "role",
+      "liveDepositVault",
+      "reconciliation",
+      "asset",
+      "assetAddress",
+      "assetAmount",
+      "tvlUSD",
+      "onChainTotalAssets",
+      "composition",
+    ],
     "reserves.vault.onChainTotalAssets": ["eth", "wei", "usd", "source"],
     "reserves.vault.composition.trackedOnChain": ["eth", "usd", "source"],
     "reserves.vault.composition.offChainAssets": ["eth", "usd", "source", "policy"],
-    "reserves.vault.composition.l1Assets": ["eth", "usd", "onChainMirror", "liveVenueEquityUsd", "excessUsd", "reconciliationStatus", "source", "venue", "verifyVia"],
+    "reserves.vault.composition.l1Assets": [
+      "eth",
+      "usd",
+      "onChainMirror",
+      "liveVenueEquityUsd",
+      "excessUsd",
+      "reconciliationStatus",
+      "source",
+      "venue",
+      "verifyVia",
+    ],
     "reserves.vault.composition.l1Assets.onChainMirror": ["eth", "usd", "wei", "source"],
     "reserves.vault.composition.hedgingReserve": ["eth", "usd", "source"],
-    "reserves.vaultV2": ["address", "version", "role", "minterRole", "asset", "assetAddress", "totalAssetsETH", "totalAssetsWei", "totalSupplyShares", "wethBalanceETH", "l1AssetsETH", "tvlUSD", "countedInSolvency", "note", "verifyVia"],
+    "reserves.vaultV2": [
+      "address",
+      "version",
+      "role",
+      "minterRole",
+      "asset",
+      "assetAddress",
+      "totalAssetsETH",
+      "totalAssetsWei",
+      "totalSupplyShares",
+      "wethBalanceETH",
+      "l1AssetsETH",
+      "tvlUSD",
+      "countedInSolvency",
+      "note",
+      "verifyVia",
+    ],
     "reserves.vaultV2.minterRole": ["role", "roleHash", "holder", "holdsRole", "readStatus", "note", "verifyVia"],
-    "reserves.stakedVault": ["address", "version", "role", "asset", "assetAddress", "totalAssetsKUSD", "totalAssetsWei", "totalSupplyShares", "pricePerShare", "tvlUSD", "countedInSolvency", "ownership", "note", "verifyVia"],
-    "reserves.stakedVault.ownership": ["scope", "founderOwnedShares", "founderOwnedFraction", "founderOwnedUSD", "custody", "ref", "seeAlso"],
-    "reserves.stakedVaultDeprecated": ["address", "version", "status", "role", "asset", "assetAddress", "totalAssetsKUSD", "totalAssetsWei", "kusdBalanceKUSD", "totalSupplySharesRaw", "sharesNote", "tvlUSD", "countedInSolvency", "ownership", "redeemableKUSD", "orphanKUSD", "orphanNote", "note", "verifyVia"],
-    "reserves.stakedVaultDeprecated.ownership": ["scope", "protocolOwnedSharesRaw", "externalOwnedSharesRaw", "externalOwnedFraction", "externalOwnedKUSD", "method", "holderAddressWithheld", "note"],
+    "reserves.stakedVault": [
+      "address",
+      "version",
+      "role",
+      "asset",
+      "assetAddress",
+      "totalAssetsKUSD",
+      "totalAssetsWei",
+      "totalSupplyShares",
+      "pricePerShare",
+      "tvlUSD",
+      "countedInSolvency",
+      "ownership",
+      "note",
+      "verifyVia",
+    ],
+    "reserves.stakedVault.ownership": [
+      "scope",
+      "founderOwnedShares",
+      "founderOwnedFraction",
+      "founderOwnedUSD",
+      "custody",
+      "ref",
+      "seeAlso",
+    ],
+    "reserves.stakedVaultDeprecated": [
+      "address",
+      "version",
+      "status",
+      "role",
+      "asset",
+      "assetAddress",
+      "totalAssetsKUSD",
+      "totalAssetsWei",
+      "kusdBalanceKUSD",
+      "totalSupplySharesRaw",
+      "sharesNote",
+      "tvlUSD",
+      "countedInSolvency",
+      "ownership",
+      "redeemableKUSD",
+      "orphanKUSD",
+      "orphanNote",
+      "note",
+      "verifyVia",
+    ],
+    "reserves.stakedVaultDeprecated.ownership": [
+      "scope",
+      "protocolOwnedSharesRaw",
+      "externalOwnedSharesRaw",
+      "externalOwnedFraction",
+      "externalOwnedKUSD",
+      "method",
+      "holderAddressWithheld",
+      "note",
+    ],
     "reserves.insuranceFund": ["address", "usdc", "weth", "totalUSD"],
     "reserves.treasury": ["address", "usdc", "weth", "totalUSD"],
     "reserves.multisig": ["address", "threshold", "usdc", "weth", "totalUSD"],
@@ -381,15 +561,104 @@ describe("report shape (spec 2.3)", () => {
     "reserves.psmMint": ["address", "role", "minterRole", "usdcHeld", "kusdHeld"],
     "reserves.protocolOwnedReserves": ["role", "totalUSD", "countedInSolvency", "seedPolicy", "components"],
     "reserves.protocolOwnedReserves.seedPolicy": ["onSite", "canonical", "commitment"],
-    "reserves.protocolOwnedReserves.components": ["vaultDeposits", "stakedVaultDeposits", "founderWatchOnlyFloat", "treasury", "insuranceFund", "multisig"],
-    "reserves.protocolOwnedReserves.components.stakedVaultDeposits": ["address", "usd", "shares", "fractionOfVault", "countedInSolvency", "ref", "custody", "source", "founderShareOfOutstandingKUSD", "founderUnstakedKUSD", "founderUnstakedKUSDInWallet", "disclosureNote", "escrowNote"],
-    "reserves.protocolOwnedReserves.components.founderWatchOnlyFloat": ["address", "custody", "nativeEth", "weth", "totalEth", "usd", "countedInSolvency", "role", "hedgeScope", "verifyVia"],
+    "reserves.protocolOwnedReserves.components": [
+      "vaultDeposits",
+      "stakedVaultDeposits",
+      "founderWatchOnlyFloat",
+      "treasury",
+      "insuranceFund",
+      "multisig",
+    ],
+    "reserves.protocolOwnedReserves.components.stakedVaultDeposits": [
+      "address",
+      "usd",
+      "shares",
+      "fractionOfVault",
+      "countedInSolvency",
+      "ref",
+      "custody",
+      "source",
+      "founderShareOfOutstandingKUSD",
+      "founderUnstakedKUSD",
+      "founderUnstakedKUSDInWallet",
+      "disclosureNote",
+      "escrowNote",
+    ],
+    "reserves.protocolOwnedReserves.components.founderWatchOnlyFloat": [
+      "address",
+      "custody",
+      "nativeEth",
+      "weth",
+      "totalEth",
+      "usd",
+      "countedInSolvency",
+      "role",
+      "hedgeScope",
+      "verifyVia",
+    ],
     "liabilities.kUSD": ["address", "totalSupply", "totalSupplyWei", "outstanding", "peg"],
-    solvency: ["status", "psmSolvent", "psmSolvencyRatio", "psmSolvencyPct", "primaryBackingRatio", "collateralUSD", "liabilitiesUSD", "aggregateCollateralRatio", "aggregateCollateralRatioPct", "aggregateBasis", "ratio", "ratioPct"],
-    redemptionDepth: ["instantSingleTransactionUSDC", "instantSingleTransactionPctOfOutstanding", "deepestLegAddress", "totalReachableUSDC", "totalReachablePctOfOutstanding", "totalReachableRequiresSequentialTransactions", "outstandingKUSD", "precedent", "byContract", "routing", "topUpMechanism", "disclosure"],
-    "redemptionDepth.precedent": ["executedRedemptions", "totalRedeemedKUSD", "totalPaidOutUSDC", "externalRedemptionsToDate", "allRedemptionsByFounderWallet", "lifetimeKUSDBurned", "completeAsOf", "transactions", "note", "verifyVia"],
-    "redemptionDepth.precedent.transactions.0": ["date", "txHash", "blockNumber", "psmAddress", "psmLabel", "kusdRedeemed", "usdcPaidOut", "feeBps", "redeemer", "redeemerRelationship", "significance"],
-    "redemptionDepth.byContract.0": ["key", "label", "address", "reserveUSDC", "pctOfOutstanding", "redeemOnly", "canServeRedemptions"],
+    solvency: [
+      "status",
+      "psmSolvent",
+      "psmSolvencyRatio",
+      "psmSolvencyPct",
+      "primaryBackingRatio",
+      "collateralUSD",
+      "liabilitiesUSD",
+      "aggregateCollateralRatio",
+      "aggregateCollateralRatioPct",
+      "aggregateBasis",
+      "ratio",
+      "ratioPct",
+    ],
+    redemptionDepth: [
+      "instantSingleTransactionUSDC",
+      "instantSingleTransactionPctOfOutstanding",
+      "deepestLegAddress",
+      "totalReachableUSDC",
+      "totalReachablePctOfOutstanding",
+      "totalReachableRequiresSequentialTransactions",
+      "outstandingKUSD",
+      "precedent",
+      "byContract",
+      "routing",
+      "topUpMechanism",
+      "disclosure",
+    ],
+    "redemptionDepth.precedent": [
+      "executedRedemptions",
+      "totalRedeemedKUSD",
+      "totalPaidOutUSDC",
+      "externalRedemptionsToDate",
+      "allRedemptionsByFounderWallet",
+      "lifetimeKUSDBurned",
+      "completeAsOf",
+      "transactions",
+      "note",
+      "verifyVia",
+    ],
+    "redemptionDepth.precedent.transactions.0": [
+      "date",
+      "txHash",
+      "blockNumber",
+      "psmAddress",
+      "psmLabel",
+      "kusdRedeemed",
+      "usdcPaidOut",
+      "feeBps",
+      "redeemer",
+      "redeemerRelationship",
+      "significance",
+    ],
+    "redemptionDepth.byContract.0": [
+      "key",
+      "label",
+      "address",
+      "reserveUSDC",
+      "pctOfOutstanding",
+      "redeemOnly",
+      "canServeRedemptions",
+    ],
     market: ["ethPriceUSD"],
   };
   const at = (doc: any, path: string) => (path ? path.split(".").reduce((x, k) => x?.[k], doc) : doc);
@@ -405,8 +674,12 @@ describe("report shape (spec 2.3)", () => {
     expect(report.timestamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/);
     expect(Number.isInteger(report.chainId) && Number.isInteger(report.blockNumber)).toBe(true);
     expect(report.reserves.multisig.threshold).toMatch(/^\d+-of-\d+$/);
-    expect(["reconciled", "capped-to-live-venue", "unverified"]).toContain(report.reserves.vault.composition.l1Assets.reconciliationStatus);
-    expect(["fully-backed", "backed-with-vault-collateral", "under-collateralised", "unknown"]).toContain(report.solvency.status);
+    expect(["reconciled", "capped-to-live-venue", "unverified"]).toContain(
+      report.reserves.vault.composition.l1Assets.reconciliationStatus,
+    );
+    expect(["fully-backed", "backed-with-vault-collateral", "under-collateralised", "unknown"]).toContain(
+      report.solvency.status,
+    );
     // Convention: …Wei fields are decimal strings; …Pct fields "12.34%"; Raw share counts strings.
     const walk = (doc: any, path: string) => {
       if (Array.isArray(doc)) {
@@ -416,10 +689,12 @@ describe("report shape (spec 2.3)", () => {
       if (!doc || typeof doc !== "object") return;
       for (const [k, v] of Object.entries(doc)) {
         if (/Wei$/.test(k)) expect(v === null || (typeof v === "string" && /^\d+$/.test(v)), `${path}.${k}`).toBe(true);
-        if (/Pct$|^pctOfOutstanding$/.test(k)) expect(v === null || (typeof v === "string" && /^-?\d+\.\d{2}%$/.test(v)), `${path}.${k}`).toBe(true);
+        if (/Pct$|^pctOfOutstanding$/.test(k))
+          expect(v === null || (typeof v === "string" && /^-?\d+\.\d{2}%$/.test(v)), `${path}.${k}`).toBe(true);
         if (/SharesRaw$/.test(k)) expect(typeof v === "string" && /^\d+$/.test(v as string), `${path}.${k}`).toBe(true);
         const isObject = v !== null && typeof v === "object";
-        if (/(USD|USDC|KUSD|ETH|eth|usd)$/.test(k) && !isObject) expect(v === null || typeof v === "number", `${path}.${k}`).toBe(true);
+        if (/(USD|USDC|KUSD|ETH|eth|usd)$/.test(k) && !isObject)
+          expect(v === null || typeof v === "number", `${path}.${k}`).toBe(true);
         walk(v, `${path}.${k}`);
       }
     };
@@ -441,14 +716,20 @@ describe("a block before a contract existed: its reads are not_deployed, not fai
     expect(res.status).toBe(200);
     const body = (await res.json()) as any;
     expect(body.attestation.failedReads).toEqual([]);
-    expect(body.attestation.notDeployed).toContainEqual({ to: a("lendingEscrowKUSD"), read: `balanceOf(address)(uint256) [${getAddress(d.signers.operator)}]`, reason: "not_deployed" });
+    expect(body.attestation.notDeployed).toContainEqual({
+      to: a("lendingEscrowKUSD"),
+      read: `balanceOf(address)(uint256) [${getAddress(d.signers.operator)}]`,
+      reason: "not_deployed",
+    });
     // Every address listed has no code at that block (checked here with eth_getCode, not by the report's own cache).
     for (const n of body.attestation.notDeployed) {
       const code = await s.client.getCode({ address: n.to, blockNumber: BigInt(block) });
       expect(code === undefined || code === "0x", n.to).toBe(true);
     }
     expect(res.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
-    const again = await fetch(`${s.indexerUrl}/api/por?block=${block}`, { headers: { "If-None-Match": res.headers.get("etag")! } });
+    const again = await fetch(`${s.indexerUrl}/api/por?block=${block}`, {
+      headers: { "If-None-Match": res.headers.get("etag")! },
+    });
     expect(again.status).toBe(304);
   });
 
@@ -480,10 +761,19 @@ describe("the chain RPC down", () => {
     const blocks = [head - 421, head - 422];
     for (const mode of ["http500", "http429"]) {
       await setFaults(inject("rpcProxyUrl"), [{ mode }]);
-      for (const path of [`/api/por?block=${blocks[0]}`, `/api/stats?block=${blocks[1]}`, `/api/psm-status?block=${blocks[1]}`]) {
+      for (const path of [
+        `/api/por?block=${blocks[0]}`,
+        `/api/stats?block=${blocks[1]}`,
+        `/api/psm-status?block=${blocks[1]}`,
+      ]) {
         const res = await api(path);
         const body = (await res.json()) as any;
-        expect({ mode, path, status: res.status, code: body.error?.code }).toEqual({ mode, path, status: 503, code: "chain_read_failed" });
+        expect({ mode, path, status: res.status, code: body.error?.code }).toEqual({
+          mode,
+          path,
+          status: 503,
+          code: "chain_read_failed",
+        });
         expect(res.headers.get("retry-after")).toMatch(/^\d+$/);
       }
     }

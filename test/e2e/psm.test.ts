@@ -4,10 +4,11 @@
  * A is the live mint PSM (burns what it redeems while minting is on), B the retired v3 (keeps
  * it), V1 the first PSM (raw-amount fee tiers). Every expected number is computed by hand.
  */
+
+import { type Address, keccak256, maxUint256, parseUnits, stringToHex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { keccak256, maxUint256, parseUnits, stringToHex, type Address } from "viem";
-import { devnetKey } from "../../devnet/keys.js";
 import { FEE_TIERS, SWAP_FEE_BPS } from "../../devnet/history.js";
+import { devnetKey } from "../../devnet/keys.js";
 import { revertReason, startTestChain, type TestChain } from "../helpers/test-chain.js";
 
 const MINTER_ROLE = keccak256(stringToHex("MINTER_ROLE"));
@@ -27,7 +28,8 @@ let psmV1: Address;
 let treasury: Address;
 let borrower: Address;
 
-const balance = (token: Address, who: Address, artifact = "KUSD") => c.read<bigint>(token, artifact, "balanceOf", [who]);
+const balance = (token: Address, who: Address, artifact = "KUSD") =>
+  c.read<bigint>(token, artifact, "balanceOf", [who]);
 const usdcOf = (who: Address) => balance(USDC, who, "FiatTokenV2");
 const supply = () => c.read<bigint>(KUSD, "KUSD", "totalSupply");
 
@@ -36,12 +38,20 @@ beforeAll(async () => {
   await c.d.setBalances([admin, user, treasuryOwner], 10n ** 22n);
   USDC = await c.deploy("FiatTokenV2", admin, [admin]);
   KUSD = await c.deploy("KUSD", admin, [admin]);
-  treasury = await c.deploy("KerneTreasury", treasuryOwner, ["0x0000000000000000000000000000000000000000", "0x0000000000000000000000000000000000000000", "0x0000000000000000000000000000000000000000"]);
+  treasury = await c.deploy("KerneTreasury", treasuryOwner, [
+    "0x0000000000000000000000000000000000000000",
+    "0x0000000000000000000000000000000000000000",
+    "0x0000000000000000000000000000000000000000",
+  ]);
   borrower = await c.deploy("FlashBorrower", user, []);
   psmA = await c.deploy("KUSDPSM", admin, [KUSD, admin]);
   psmB = await c.deploy("KUSDPSMV3", admin, [KUSD, admin]);
   psmV1 = await c.deploy("KUSDPSMV1", admin, [KUSD, admin]);
-  for (const [psm, artifact] of [[psmA, "KUSDPSM"], [psmB, "KUSDPSMV3"], [psmV1, "KUSDPSMV1"]] as const) {
+  for (const [psm, artifact] of [
+    [psmA, "KUSDPSM"],
+    [psmB, "KUSDPSMV3"],
+    [psmV1, "KUSDPSMV1"],
+  ] as const) {
     await c.send(admin, psm, artifact, "addStable", [USDC, SWAP_FEE_BPS, usdc(10_000_000)]);
     await c.send(admin, psm, artifact, "setTieredFees", [USDC, FEE_TIERS]);
     await c.send(admin, psm, artifact, "setMintingEnabled", [true]);
@@ -117,7 +127,9 @@ describe("the deployed PSMs on the devnet", () => {
 
   it("v3 refuses tiers that are not strictly descending; v1 takes them in any order", async () => {
     const ascending = [...FEE_TIERS].reverse();
-    expect(await revertReason(c.send(admin, psmB, "KUSDPSMV3", "setTieredFees", [USDC, ascending]))).toBe("Error(KUSDPSM: tiers must be strictly descending by threshold)");
+    expect(await revertReason(c.send(admin, psmB, "KUSDPSMV3", "setTieredFees", [USDC, ascending]))).toBe(
+      "Error(KUSDPSM: tiers must be strictly descending by threshold)",
+    );
     await c.send(admin, psmV1, "KUSDPSMV1", "setTieredFees", [USDC, FEE_TIERS]);
   });
 
@@ -134,7 +146,9 @@ describe("the deployed PSMs on the devnet", () => {
 
   it("stops minting once MINTER_ROLE is revoked, while redemption still works", async () => {
     await c.send(admin, KUSD, "KUSD", "revokeRole", [MINTER_ROLE, psmB]);
-    expect(await revertReason(c.send(user, psmB, "KUSDPSMV3", "swapStableForKUSD", [USDC, usdc(100)]))).toBe("KusdMintFailed()");
+    expect(await revertReason(c.send(user, psmB, "KUSDPSMV3", "swapStableForKUSD", [USDC, usdc(100)]))).toBe(
+      "KusdMintFailed()",
+    );
     const before = await usdcOf(user);
     await c.send(user, psmB, "KUSDPSMV3", "swapKUSDForStable", [USDC, kusd(1_000)]);
     expect((await usdcOf(user)) - before).toBe(usdc(999));
@@ -146,7 +160,9 @@ describe("the deployed PSMs on the devnet", () => {
     expect(await c.read<bigint>(psmA, "KUSDPSM", "flashFee", [USDC, reserve])).toBe(0n);
     const unpaid = await revertReason(c.send(user, borrower, "FlashBorrower", "borrow", [psmA, USDC, reserve, false]));
     expect(unpaid).toMatch(/insufficient allowance|ERC20InsufficientAllowance/);
-    expect(await revertReason(c.send(user, borrower, "FlashBorrower", "borrow", [psmA, USDC, reserve + 1n, true]))).toBe("FlashLoanExceedsBalance()");
+    expect(
+      await revertReason(c.send(user, borrower, "FlashBorrower", "borrow", [psmA, USDC, reserve + 1n, true])),
+    ).toBe("FlashLoanExceedsBalance()");
     await c.send(user, borrower, "FlashBorrower", "borrow", [psmA, USDC, reserve, true]);
     expect(await usdcOf(psmA)).toBe(reserve);
   });
@@ -156,7 +172,9 @@ describe("the deployed PSMs on the devnet", () => {
     // net backing 4,006 − 16 = 3,990, so the headroom over it is the whole 16.
     const surplus = await c.read<bigint>(psmB, "KUSDPSMV3", "skimmableSurplus", [USDC]);
     expect(surplus).toBe(usdc(16));
-    expect(await revertReason(c.send(admin, psmB, "KUSDPSMV3", "skimSurplus", [USDC, surplus + 1n]))).toBe("SkimExceedsSurplus()");
+    expect(await revertReason(c.send(admin, psmB, "KUSDPSMV3", "skimSurplus", [USDC, surplus + 1n]))).toBe(
+      "SkimExceedsSurplus()",
+    );
     await c.send(admin, psmB, "KUSDPSMV3", "skimSurplus", [USDC, surplus]);
     expect(await usdcOf(treasury)).toBe(surplus);
     expect(await c.read<bigint>(psmB, "KUSDPSMV3", "skimmableSurplus", [USDC])).toBe(0n);
@@ -164,7 +182,9 @@ describe("the deployed PSMs on the devnet", () => {
 
   it("refuses swaps while paused; a manager pauses, only the admin unpauses", async () => {
     await c.send(admin, psmA, "KUSDPSM", "pause");
-    expect(await revertReason(c.send(user, psmA, "KUSDPSM", "swapKUSDForStable", [USDC, kusd(10)]))).toBe("EnforcedPause()");
+    expect(await revertReason(c.send(user, psmA, "KUSDPSM", "swapKUSDForStable", [USDC, kusd(10)]))).toBe(
+      "EnforcedPause()",
+    );
     expect(await revertReason(c.send(user, psmA, "KUSDPSM", "unpause"))).toMatch(/AccessControlUnauthorizedAccount/);
     await c.send(admin, psmA, "KUSDPSM", "unpause");
     await c.send(user, psmA, "KUSDPSM", "swapKUSDForStable", [USDC, kusd(10)]);
@@ -172,7 +192,9 @@ describe("the deployed PSMs on the devnet", () => {
 
   it("the v3 and live PSMs refuse swaps without a depeg oracle unless the check is disabled", async () => {
     await c.send(admin, psmA, "KUSDPSM", "setDepegCheckDisabled", [false]);
-    expect(await revertReason(c.send(user, psmA, "KUSDPSM", "swapKUSDForStable", [USDC, kusd(10)]))).toBe("DepegOracleNotConfigured()");
+    expect(await revertReason(c.send(user, psmA, "KUSDPSM", "swapKUSDForStable", [USDC, kusd(10)]))).toBe(
+      "DepegOracleNotConfigured()",
+    );
     await c.send(admin, psmA, "KUSDPSM", "setDepegCheckDisabled", [true]);
   });
 });

@@ -6,18 +6,18 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
 import { eq, inArray } from "drizzle-orm";
-import { getAddress, parseAbi, recoverMessageAddress, zeroHash, type Hex } from "viem";
+import { getAddress, type Hex, parseAbi, recoverMessageAddress, zeroHash } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { attestationHash, canonicalJson } from "../../core/attestation/canonical.js";
+import { describe, expect, it } from "vitest";
+import { checkedSignatures } from "../../api/registry/registry-service.js";
 import { runVerifyRegistry } from "../../clients/verify-registry/verify-registry.js";
+import { attestationHash, canonicalJson } from "../../core/attestation/canonical.js";
 import { accountSetDigest, membershipMessage, RegistryPublishError } from "../../core/registry/document.js";
 import { predicateHolds } from "../../core/registry/predicates.js";
-import { checkedSignatures } from "../../api/registry/registry-service.js";
 import { runPrinted } from "../helpers/cast.js";
-import { stack } from "../helpers/stack.js";
 import { freePort } from "../helpers/ports.js";
+import { stack } from "../helpers/stack.js";
 
 const s = stack();
 const d = s.deployment;
@@ -39,7 +39,9 @@ describe("registry document", () => {
       expect(body.registry.issued_at).toBeGreaterThan(previousIssued);
       previousIssued = body.registry.issued_at;
       expect(body.registry.schema).toBe("kerne-account-registry/v1");
-      expect(body.registry.membership_message).toBe(body.registry.membership_message_template.replace("%s", body.registry.as_of));
+      expect(body.registry.membership_message).toBe(
+        body.registry.membership_message_template.replace("%s", body.registry.as_of),
+      );
       expect(body.registry.membership_message_template.split("%s")).toHaveLength(2);
     }
     expect((await get("/api/por/accounts?version=99")).status).toBe(404);
@@ -55,7 +57,11 @@ describe("registry document", () => {
         expect(e.statement_canonical).toBe(canonicalJson(e.statement));
         expect(e.statement_digest).toBe(attestationHash(e.statement_canonical));
         if (e.statement.kind === "eoa") {
-          expect(getAddress(await recoverMessageAddress({ message: r.membership_message, signature: e.membership_signature }))).toBe(e.statement.address);
+          expect(
+            getAddress(
+              await recoverMessageAddress({ message: r.membership_message, signature: e.membership_signature }),
+            ),
+          ).toBe(e.statement.address);
           // The printed command runs as printed (the message has apostrophes: it used to break the quoting).
           const { stdout, stderr } = await runPrinted(e.statement.membership_proof.verify);
           expect(`${stdout}${stderr}`, e.statement.membership_proof.verify).toMatch(/Validation succeeded/);
@@ -64,9 +70,13 @@ describe("registry document", () => {
         expect(e.membership_signature).toBeNull();
         const proof = e.statement.membership_proof;
         expect(proof.kind).toBe("onchain_predicate");
-        for (const [p, obs] of [[proof.predicate, e.statement.observation], [proof.secondary_predicate, e.statement.observation?.secondary]] as const) {
+        for (const [p, obs] of [
+          [proof.predicate, e.statement.observation],
+          [proof.secondary_predicate, e.statement.observation?.secondary],
+        ] as const) {
           if (!p) continue;
-          const answer = (await s.client.call({ to: p.to, data: p.data, blockNumber: BigInt(obs.observed_at_block) })).data!;
+          const answer = (await s.client.call({ to: p.to, data: p.data, blockNumber: BigInt(obs.observed_at_block) }))
+            .data!;
           expect(answer).toBe(obs.observed_value);
           expect(predicateHolds(p, answer), `${e.statement.role} ${p.means}`).toBe(true);
           expect(obs.holds).toBe(true);
@@ -81,7 +91,11 @@ describe("registry document", () => {
   it("kUSD's admin chains through the timelock and the multisig to a signing key listed as an EOA", async () => {
     const r = (await get("/api/por/accounts")).body.registry;
     const statement = (role: string) => r.entries.find((e: any) => e.statement.role === role).statement;
-    const [kusd, timelock, safe] = [statement("liability_token"), statement("admin_timelock"), statement("admin_multisig")];
+    const [kusd, timelock, safe] = [
+      statement("liability_token"),
+      statement("admin_timelock"),
+      statement("admin_multisig"),
+    ];
     // Since the handover kUSD's DEFAULT_ADMIN_ROLE is the timelock's, and only the multisig proposes to it.
     expect(kusd.membership_proof.predicate.data.toLowerCase()).toContain(timelock.address.slice(2).toLowerCase());
     expect(kusd.membership_proof.secondary_predicate.to).toBe(timelock.address);
@@ -108,7 +122,9 @@ describe("registry document", () => {
       expect((await runVerifyRegistry([join(dir, "tampered.json"), "--rpc-url", s.rpcUrl])).exitCode).toBe(1);
       const forged = (await get("/api/por/accounts")).body;
       const eoa = forged.registry.entries.find((e: any) => e.statement.kind === "eoa");
-      eoa.membership_signature = await privateKeyToAccount(d.accounts.unlistedRecipient!.privateKey).signMessage({ message: forged.registry.membership_message });
+      eoa.membership_signature = await privateKeyToAccount(d.accounts.unlistedRecipient!.privateKey).signMessage({
+        message: forged.registry.membership_message,
+      });
       writeFileSync(join(dir, "forged.json"), JSON.stringify(forged));
       expect((await runVerifyRegistry([join(dir, "forged.json"), "--offline"])).exitCode).toBe(1);
       expect((await runVerifyRegistry([join(dir, "missing.json")])).exitCode).toBe(2);
@@ -131,19 +147,28 @@ describe("registry document", () => {
     const v = d.registry.versions.at(-1)!;
     const book: Record<string, Record<string, Hex>> = {};
     for (const e of v.entries.filter((x) => x.kind === "eoa")) {
-      const signature = await privateKeyToAccount(d.accounts[e.ref]!.privateKey).signMessage({ message: membershipMessage(v.as_of) });
+      const signature = await privateKeyToAccount(d.accounts[e.ref]!.privateKey).signMessage({
+        message: membershipMessage(v.as_of),
+      });
       book[e.address.toLowerCase()] = { ...book[e.address.toLowerCase()], [v.as_of]: signature };
     }
-    await expect(checkedSignatures(v, book)).resolves.toHaveProperty("size", v.entries.filter((x) => x.kind === "eoa").length);
+    await expect(checkedSignatures(v, book)).resolves.toHaveProperty(
+      "size",
+      v.entries.filter((x) => x.kind === "eoa").length,
+    );
     const first = v.entries.find((x) => x.kind === "eoa")!.address.toLowerCase();
-    book[first]![v.as_of] = await privateKeyToAccount(d.accounts.unlistedRecipient!.privateKey).signMessage({ message: membershipMessage(v.as_of) });
+    book[first]![v.as_of] = await privateKeyToAccount(d.accounts.unlistedRecipient!.privateKey).signMessage({
+      message: membershipMessage(v.as_of),
+    });
     await expect(checkedSignatures(v, book)).rejects.toBeInstanceOf(RegistryPublishError);
   });
 });
 
 describe("violations", () => {
   const classOf = async (tx: Hex) =>
-    (await s.db.select().from(s.schema.registryTransfer).where(eq(s.schema.registryTransfer.txHash, tx))).map((r) => r.classification);
+    (await s.db.select().from(s.schema.registryTransfer).where(eq(s.schema.registryTransfer.txHash, tx))).map(
+      (r) => r.classification,
+    );
 
   it("lists exactly the scripted violation, with the registry version in force", async () => {
     await s.indexedThrough(d.chains.base.historyEndBlock);
@@ -153,7 +178,9 @@ describe("violations", () => {
     expect(v.from).toBe(getAddress(d.accounts.hedgeWatchOnly!.address));
     expect(v.to).toBe(getAddress(d.accounts.unlistedRecipient!.address));
     expect(v.tokenSymbol).toBe("WETH");
-    const inForce = [...d.registry.versions].filter((x) => x.issued_at <= d.landmarks.violation!.timestamp).sort((a, b) => b.issued_at - a.issued_at)[0]!;
+    const inForce = [...d.registry.versions]
+      .filter((x) => x.issued_at <= d.landmarks.violation!.timestamp)
+      .sort((a, b) => b.issued_at - a.issued_at)[0]!;
     expect(v.registryVersion).toBe(inForce.registry_version);
   });
 
@@ -176,11 +203,19 @@ describe("violations", () => {
     for (const k of ["psmTopUp", "feeSkim", "treasurySweep", "safeFunding"]) {
       const classes = await classOf(d.landmarks[k]!.tx);
       expect(classes.length, k).toBeGreaterThan(0);
-      expect(classes.every((c) => c === "internal"), `${k}: ${classes}`).toBe(true);
+      expect(
+        classes.every((c) => c === "internal"),
+        `${k}: ${classes}`,
+      ).toBe(true);
     }
     // Across the whole history, only the one violation.
-    const flagged = await s.db.select().from(s.schema.registryTransfer).where(inArray(s.schema.registryTransfer.classification, ["violation"]));
-    expect(flagged.filter((r) => r.blockNumber <= BigInt(d.chains.base.historyEndBlock)).map((r) => r.txHash)).toEqual([d.landmarks.violation!.tx]);
+    const flagged = await s.db
+      .select()
+      .from(s.schema.registryTransfer)
+      .where(inArray(s.schema.registryTransfer.classification, ["violation"]));
+    expect(flagged.filter((r) => r.blockNumber <= BigInt(d.chains.base.historyEndBlock)).map((r) => r.txHash)).toEqual([
+      d.landmarks.violation!.tx,
+    ]);
   });
 
   it("refuses bad listing parameters with a JSON 4xx", async () => {

@@ -2,10 +2,11 @@
  * The JSON-RPC fault-injection proxy (devnet/rpc-proxy.ts) in front of a plain anvil: calls pass
  * through unchanged, and only the calls matching a fault fail, in the way the fault says.
  */
+
+import { createPublicClient, type Hex, http } from "viem";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createPublicClient, http, type Hex } from "viem";
-import { startAnvil, type AnvilHandle } from "../../devnet/anvil.js";
-import { startRpcProxy, type RpcProxy } from "../../devnet/rpc-proxy.js";
+import { type AnvilHandle, startAnvil } from "../../devnet/anvil.js";
+import { type RpcProxy, startRpcProxy } from "../../devnet/rpc-proxy.js";
 import { freePort } from "../helpers/ports.js";
 
 const CHAIN_ID = 31_999;
@@ -118,11 +119,21 @@ describe("rpc proxy", () => {
 
   it("answers HTTP 429 like a rate-limiting provider (mode http429)", async () => {
     proxy.setFaults([{ method: "eth_blockNumber", mode: "http429" }]);
-    const error = (await client().getBlockNumber().catch((e: unknown) => e)) as { status?: number };
+    const error = (await client()
+      .getBlockNumber()
+      .catch((e: unknown) => e)) as { status?: number };
     expect(error.status).toBe(429); // what Ponder and viem look at to back off
-    const res = await fetch(proxy.url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 3, method: "eth_blockNumber", params: [] }) });
+    const res = await fetch(proxy.url, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 3, method: "eth_blockNumber", params: [] }),
+    });
     expect(res.status).toBe(429);
-    expect(await res.json()).toEqual({ jsonrpc: "2.0", id: 3, error: { code: 429, message: "Too Many Requests (injected fault)" } });
+    expect(await res.json()).toEqual({
+      jsonrpc: "2.0",
+      id: 3,
+      error: { code: 429, message: "Too Many Requests (injected fault)" },
+    });
     expect(await client().getChainId()).toBe(CHAIN_ID);
   });
 
@@ -133,7 +144,13 @@ describe("rpc proxy", () => {
         p.setFaults([{ method: "eth_blockNumber", mode: "error", rate: 0.3 }]);
         const c = createPublicClient({ cacheTime: 0, transport: http(p.url, { retryCount: 0 }) });
         const outcomes: boolean[] = [];
-        for (let i = 0; i < 200; i++) outcomes.push(await c.getBlockNumber().then(() => true, () => false));
+        for (let i = 0; i < 200; i++)
+          outcomes.push(
+            await c.getBlockNumber().then(
+              () => true,
+              () => false,
+            ),
+          );
         return outcomes;
       } finally {
         await p.stop();
@@ -151,7 +168,11 @@ describe("rpc proxy", () => {
   it("takes faults and reports stats over HTTP", async () => {
     const c = client();
     const post = (body: unknown) =>
-      fetch(`${proxy.url}/__proxy/faults`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+      fetch(`${proxy.url}/__proxy/faults`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
 
     expect((await post([{ method: "eth_chainId", mode: "error" }])).status).toBe(200);
     await expect(c.getChainId()).rejects.toThrow(/injected fault/);
@@ -199,11 +220,34 @@ describe("rpc proxy", () => {
   // Last: it mines a block, and the tests above expect block 0.
   it("sends the call upstream and drops its answer (mode blackhole): a transaction lands, its sender hears nothing", async () => {
     const sender = "0x00000000000000000000000000000000000a11ce" as const;
-    await fetch(anvil.rpcUrl, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "anvil_setBalance", params: [sender, "0xde0b6b3a7640000"] }) });
-    await fetch(anvil.rpcUrl, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "anvil_impersonateAccount", params: [sender] }) });
+    await fetch(anvil.rpcUrl, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "anvil_setBalance",
+        params: [sender, "0xde0b6b3a7640000"],
+      }),
+    });
+    await fetch(anvil.rpcUrl, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "anvil_impersonateAccount", params: [sender] }),
+    });
     const before = await client().getTransactionCount({ address: sender });
     proxy.setFaults([{ method: "eth_sendTransaction", mode: "blackhole" }]);
-    const send = fetch(proxy.url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_sendTransaction", params: [{ from: sender, to: NO_CODE, value: "0x1" }] }), signal: AbortSignal.timeout(1_500) });
+    const send = fetch(proxy.url, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "eth_sendTransaction",
+        params: [{ from: sender, to: NO_CODE, value: "0x1" }],
+      }),
+      signal: AbortSignal.timeout(1_500),
+    });
     await expect(send).rejects.toThrow(/abort|timeout/i);
     expect(await client().getTransactionCount({ address: sender })).toBe(before + 1); // it was mined all the same
   });

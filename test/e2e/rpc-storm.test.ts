@@ -5,7 +5,7 @@
  * equal to a clean run over the same chain (on PGlite; see the skip below).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startRpcProxy, type RpcProxy } from "../../devnet/rpc-proxy.js";
+import { type RpcProxy, startRpcProxy } from "../../devnet/rpc-proxy.js";
 import { ownIndexers, tableChecksums } from "../helpers/own-indexer.js";
 import { stack } from "../helpers/stack.js";
 
@@ -54,7 +54,9 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))("RPC storm during the backfil
     await clean.indexer.waitForBlock("base", head);
     const [a, b] = await Promise.all([tableChecksums(stormy.db), tableChecksums(clean.db)]);
     const errors = await rpcErrors(stormy.indexer.url);
-    console.log(`[storm] ${failed} calls failed by the proxy (${proxy.stats().forwarded} forwarded); Ponder counted ${errors} RPC errors; ready ${(readyAfter / 1000).toFixed(1)} s after the storm began; ${Object.keys(a).length} tables compared`);
+    console.log(
+      `[storm] ${failed} calls failed by the proxy (${proxy.stats().forwarded} forwarded); Ponder counted ${errors} RPC errors; ready ${(readyAfter / 1000).toFixed(1)} s after the storm began; ${Object.keys(a).length} tables compared`,
+    );
     // Ponder answers a 429 by resting the provider and retrying later, so few calls fail; what
     // shows the storm bit is that the backfill was still running when it ended.
     expect(failed).toBeGreaterThan(0);

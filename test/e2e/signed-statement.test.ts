@@ -4,12 +4,12 @@
  * ones by the attestation key (spec 2.1 rule 2), statements persist and list, and the verify
  * CLI accepts the live statement.
  */
-import { describe, expect, it } from "vitest";
-import { inject } from "vitest";
+
 import { getAddress } from "viem";
+import { describe, expect, inject, it } from "vitest";
+import { runVerify } from "../../clients/verify/verify.js";
 import { trustedSignersAt, verifySignerBinding } from "../../core/attestation/binding.js";
 import { verifyArtifact } from "../../core/attestation/verify.js";
-import { runVerify } from "../../clients/verify/verify.js";
 import { operatorStatementExample } from "../helpers/shared-reference.js";
 import { stack } from "../helpers/stack.js";
 
@@ -23,7 +23,10 @@ const get = async (path: string) => {
   return { status: res.status, body: (await res.json()) as any, text: "" };
 };
 const issue = async (block?: number, auth = `Bearer ${token}`) => {
-  const res = await fetch(`${s.indexerUrl}/api/por/signed${block === undefined ? "" : `?block=${block}`}`, { method: "POST", headers: { authorization: auth } });
+  const res = await fetch(`${s.indexerUrl}/api/por/signed${block === undefined ? "" : `?block=${block}`}`, {
+    method: "POST",
+    headers: { authorization: auth },
+  });
   return { status: res.status, body: (await res.json()) as any };
 };
 const realExample = operatorStatementExample()?.json;
@@ -61,7 +64,10 @@ describe("signed statement", () => {
     const { status, body } = await get("/api/por/signed");
     expect(status).toBe(200);
     const binding = await verifySignerBinding((await get("/api/por/signer-registry")).body, operator);
-    const result = await verifyArtifact(body, { trustedSigner: (t) => trustedSignersAt(binding, t), maxAgeSeconds: 7_200 });
+    const result = await verifyArtifact(body, {
+      trustedSigner: (t) => trustedSignersAt(binding, t),
+      maxAgeSeconds: 7_200,
+    });
     expect(result.verified).toBe(true);
     expect(result.recovered).toBe(attestation);
     const payload = JSON.parse(body.signed_payload_canonical);
@@ -78,12 +84,45 @@ describe("signed statement", () => {
   it.runIf(realExample)("uses the operator's key names wherever the concept is the same", async () => {
     const ours = JSON.parse((await get("/api/por/signed")).body.signed_payload_canonical);
     const theirs = JSON.parse(realExample!.signed_payload_canonical!);
-    const shared = ["aggregate_collateral_usd", "aggregate_liabilities_usd", "aggregate_solvency_ratio", "aggregate_solvency_ratio_basis", "aggregate_solvency_usd_ratio", "eth_price_usd", "insurance_fund_usd", "is_solvent_resolved", "kusd_total_supply", "outstanding_kusd", "psm_kusd_held", "psm_reads_available", "psm_solvency_ratio", "psm_solvent", "psm_usdc_reserve", "safe_usd", "schema_version", "status", "timestamp", "treasury_usd", "vault_v1_degraded_known", "chains", "offchain"];
+    const shared = [
+      "aggregate_collateral_usd",
+      "aggregate_liabilities_usd",
+      "aggregate_solvency_ratio",
+      "aggregate_solvency_ratio_basis",
+      "aggregate_solvency_usd_ratio",
+      "eth_price_usd",
+      "insurance_fund_usd",
+      "is_solvent_resolved",
+      "kusd_total_supply",
+      "outstanding_kusd",
+      "psm_kusd_held",
+      "psm_reads_available",
+      "psm_solvency_ratio",
+      "psm_solvent",
+      "psm_usdc_reserve",
+      "safe_usd",
+      "schema_version",
+      "status",
+      "timestamp",
+      "treasury_usd",
+      "vault_v1_degraded_known",
+      "chains",
+      "offchain",
+    ];
     for (const k of shared) {
       expect(theirs).toHaveProperty(k);
       expect(ours).toHaveProperty(k);
     }
-    for (const k of ["chain_id", "chain_name", "vault_address", "total_assets_eth", "total_assets_wei", "rpc_healthy", "timestamp"]) expect(ours.chains[0]).toHaveProperty(k);
+    for (const k of [
+      "chain_id",
+      "chain_name",
+      "vault_address",
+      "total_assets_eth",
+      "total_assets_wei",
+      "rpc_healthy",
+      "timestamp",
+    ])
+      expect(ours.chains[0]).toHaveProperty(k);
   });
 
   it("rotation: a statement dated before 2026-08-13 recovers to the operator account, a later one to the attestation key", async () => {
@@ -98,14 +137,22 @@ describe("signed statement", () => {
     expect(getAddress(late.body.signer)).toBe(attestation);
     const binding = await verifySignerBinding((await get("/api/por/signer-registry")).body, operator);
     for (const st of [early.body, late.body]) {
-      expect((await verifyArtifact(st, { trustedSigner: (t) => trustedSignersAt(binding, t), maxAgeSeconds: null })).verified).toBe(true);
+      expect(
+        (await verifyArtifact(st, { trustedSigner: (t) => trustedSignersAt(binding, t), maxAgeSeconds: null }))
+          .verified,
+      ).toBe(true);
     }
     // Swapped: the operator's statement is not accepted where the attestation key is required.
-    const swapped = await verifyArtifact(early.body, { trustedSigner: () => trustedSignersAt(binding, rotation + 1), maxAgeSeconds: null });
+    const swapped = await verifyArtifact(early.body, {
+      trustedSigner: () => trustedSignersAt(binding, rotation + 1),
+      maxAgeSeconds: null,
+    });
     expect(swapped.verified).toBe(false);
 
     // Persisted: listed, and served byte for byte by hash.
-    const history = (await get("/api/por/signed/history?limit=500")).body.statements.map((x: any) => x.attestation_hash);
+    const history = (await get("/api/por/signed/history?limit=500")).body.statements.map(
+      (x: any) => x.attestation_hash,
+    );
     expect(history).toEqual(expect.arrayContaining([early.body.attestation_hash, late.body.attestation_hash]));
     const byHash = (await get(`/api/por/signed/${early.body.attestation_hash}`)).body;
     expect(byHash.signed_payload_canonical).toBe(early.body.signed_payload_canonical);
@@ -123,9 +170,21 @@ describe("signed statement", () => {
 
   it("the verify CLI accepts the live statement against the live binding, and refuses a wrong operator", async () => {
     const base = s.indexerUrl;
-    const ok = await runVerify([`${base}/api/por/signed`, "--binding", `${base}/api/por/signer-registry`, "--operator", operator]);
+    const ok = await runVerify([
+      `${base}/api/por/signed`,
+      "--binding",
+      `${base}/api/por/signer-registry`,
+      "--operator",
+      operator,
+    ]);
     expect(ok.exitCode).toBe(0);
-    const wrong = await runVerify([`${base}/api/por/signed`, "--binding", `${base}/api/por/signer-registry`, "--operator", attestation]);
+    const wrong = await runVerify([
+      `${base}/api/por/signed`,
+      "--binding",
+      `${base}/api/por/signer-registry`,
+      "--operator",
+      attestation,
+    ]);
     expect(wrong.exitCode).toBe(1);
   });
 });

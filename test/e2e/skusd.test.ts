@@ -1,6 +1,7 @@
 /** skUSD (StakedKUSD): 24-decimal shares, linearly vested yield, donations no share claims. */
+
+import { type Address, keccak256, maxUint256, parseUnits, stringToHex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { keccak256, maxUint256, parseUnits, stringToHex, type Address } from "viem";
 import { devnetKey } from "../../devnet/keys.js";
 import { startTestChain, type TestChain } from "../helpers/test-chain.js";
 
@@ -15,7 +16,8 @@ let KUSD: Address;
 let vault: Address;
 
 /** ERC-4626 with decimals offset 6: assets = shares · (totalAssets + 1) / (totalSupply + 10^6). */
-const expectedAssets = (shares: bigint, totalAssets: bigint, supply: bigint) => (shares * (totalAssets + 1n)) / (supply + 10n ** 6n);
+const expectedAssets = (shares: bigint, totalAssets: bigint, supply: bigint) =>
+  (shares * (totalAssets + 1n)) / (supply + 10n ** 6n);
 
 beforeAll(async () => {
   c = await startTestChain();
@@ -48,7 +50,9 @@ describe("skUSD", () => {
     await c.advance(DAY / 2);
     expect(await at()).toBe(kusd(1_070));
     const [assets, supply] = [await at(), await c.read<bigint>(vault, "StakedKUSD", "totalSupply")];
-    expect(await c.read<bigint>(vault, "StakedKUSD", "convertToAssets", [ONE_SHARE])).toBe(expectedAssets(ONE_SHARE, assets, supply));
+    expect(await c.read<bigint>(vault, "StakedKUSD", "convertToAssets", [ONE_SHARE])).toBe(
+      expectedAssets(ONE_SHARE, assets, supply),
+    );
   });
 
   it("does not let shares claim kUSD sent by plain transfer", async () => {

@@ -12,13 +12,19 @@ import { stack } from "../helpers/stack.js";
 const s = stack();
 
 /** A request in @ponder/client's wire format (superjson of { sql, params }). */
-const ponderSqlUrl = (base: string, sql: string) => `${base}/sql/db?sql=${encodeURIComponent(JSON.stringify({ json: { sql, params: [], typings: [] } }))}`;
+const ponderSqlUrl = (base: string, sql: string) =>
+  `${base}/sql/db?sql=${encodeURIComponent(JSON.stringify({ json: { sql, params: [], typings: [] } }))}`;
 
 describe("raw SQL over HTTP", () => {
   it("is not served by the public API: a write and a slow cross join are a JSON 404, and nothing changed", async () => {
     const [{ n: before }] = (await s.db.select({ n: count() }).from(s.schema.psmSwap)) as [{ n: number }];
     expect(before).toBeGreaterThan(0);
-    for (const statement of ["DELETE FROM psm_swap", "DROP TABLE psm_swap", "COMMENT ON TABLE psm_swap IS 'x'", "SELECT count(*) FROM psm_swap a, psm_swap b, psm_swap c, psm_swap d"]) {
+    for (const statement of [
+      "DELETE FROM psm_swap",
+      "DROP TABLE psm_swap",
+      "COMMENT ON TABLE psm_swap IS 'x'",
+      "SELECT count(*) FROM psm_swap a, psm_swap b, psm_swap c, psm_swap d",
+    ]) {
       for (const path of ["/sql/db", "/sql/live"]) {
         const res = await fetch(ponderSqlUrl(s.indexerUrl, statement).replace("/sql/db", path));
         expect(res.status, `${path} ${statement}`).toBe(404);
@@ -33,9 +39,14 @@ describe("raw SQL over HTTP", () => {
   it("the tests' private SQL port answers on loopback and refuses connections on the machine's other addresses", async () => {
     const url = new URL(s.privateSqlUrl);
     expect(url.hostname).toBe("127.0.0.1");
-    const external = Object.values(networkInterfaces()).flat().find((i) => i && i.family === "IPv4" && !i.internal);
+    const external = Object.values(networkInterfaces())
+      .flat()
+      .find((i) => i && i.family === "IPv4" && !i.internal);
     if (!external) return; // a machine with loopback only has nothing else to try
-    const outside = await fetch(`http://${external.address}:${url.port}/sql/db`).then((r) => r.status, (e: Error) => e.cause ?? e);
+    const outside = await fetch(`http://${external.address}:${url.port}/sql/db`).then(
+      (r) => r.status,
+      (e: Error) => e.cause ?? e,
+    );
     expect(String((outside as { code?: string }).code ?? outside)).toMatch(/ECONNREFUSED/);
   });
 });

@@ -4,7 +4,7 @@
  * (start.ts watches the processes above it), and Node's default action on a signal skips every
  * exit handler: either used to leave `ponder start` and anvil holding their ports.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
@@ -62,7 +62,12 @@ async function startStack(options: { ownGroup?: boolean } = {}) {
     PONDER_PGLITE_DIR: join(dir, "pglite"),
   };
   // ownGroup: a process group of its own, as a terminal gives a command, so Ctrl-C can reach all of it.
-  const child = spawn("npm", ["start", "--silent"], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"], detached: options.ownGroup ?? false });
+  const child = spawn("npm", ["start", "--silent"], {
+    cwd: root,
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: options.ownGroup ?? false,
+  });
   let out = "";
   child.stdout!.on("data", (d) => (out += d));
   child.stderr!.on("data", (d) => (out += d));
@@ -77,7 +82,12 @@ async function startStack(options: { ownGroup?: boolean } = {}) {
   return { child, ports, exited, waitFor, output: () => out };
 }
 
-async function expectAllStopped(child: ChildProcess, exited: Promise<number | null>, ports: Record<string, number>, stop = () => child.kill("SIGTERM")) {
+async function expectAllStopped(
+  child: ChildProcess,
+  exited: Promise<number | null>,
+  ports: Record<string, number>,
+  stop = () => child.kill("SIGTERM"),
+) {
   const stateDirs = anvilStateDirs(ports);
   stop();
   await exited;

@@ -7,7 +7,7 @@
  * PSM USDC and kUSD supply with direct chain reads. A statement whose block was reorged away (other
  * files revert the devnet) is detected by its signed report_block_hash and not compared.
  */
-import { getAddress, parseAbiItem, type Address } from "viem";
+import { type Address, getAddress, parseAbiItem } from "viem";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { stack } from "../helpers/stack.js";
 
@@ -19,11 +19,19 @@ const api = async (path: string) => {
   return (await res.json()) as any;
 };
 const issue = async (block?: number) => {
-  const res = await fetch(`${s.indexerUrl}/api/por/signed${block === undefined ? "" : `?block=${block}`}`, { method: "POST", headers: { authorization: `Bearer ${token}` } });
+  const res = await fetch(`${s.indexerUrl}/api/por/signed${block === undefined ? "" : `?block=${block}`}`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${token}` },
+  });
   expect(res.status).toBe(201);
   return (await res.json()) as { attestation_hash: string; signed_payload_canonical: string };
 };
-const setFaults = (proxyUrl: string, faults: unknown[]) => fetch(`${proxyUrl}/__proxy/faults`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(faults) });
+const setFaults = (proxyUrl: string, faults: unknown[]) =>
+  fetch(`${proxyUrl}/__proxy/faults`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(faults),
+  });
 const mine = async () => {
   await s.client.request({ method: "evm_mine" as never });
   return s.caughtUp();
@@ -39,8 +47,12 @@ function figures(r: any): Record<string, unknown> {
   const l1 = res.vault.composition.l1Assets;
   const c = res.vault.composition;
   const v1Eth = [c.trackedOnChain.eth, c.offChainAssets.eth, l1.eth, c.hedgingReserve.eth];
-  const legacy = v1Eth.every((x: number | null) => x !== null) && res.vault.totalSupplyShares ? r6(v1Eth.reduce((a: number, b: number) => a + b, 0) / res.vault.totalSupplyShares) : null;
-  const psm = r.solvency.psmSolvent === null ? "PSM_UNKNOWN" : r.solvency.psmSolvent ? "PSM_SOLVENT" : "PSM_UNDER_BACKED";
+  const legacy =
+    v1Eth.every((x: number | null) => x !== null) && res.vault.totalSupplyShares
+      ? r6(v1Eth.reduce((a: number, b: number) => a + b, 0) / res.vault.totalSupplyShares)
+      : null;
+  const psm =
+    r.solvency.psmSolvent === null ? "PSM_UNKNOWN" : r.solvency.psmSolvent ? "PSM_SOLVENT" : "PSM_UNDER_BACKED";
   const equity = l1.liveVenueEquityUsd;
   const price = r.market.ethPriceUSD;
   const v2 = res.vaultV2;
@@ -88,7 +100,8 @@ function figures(r: any): Record<string, unknown> {
     "chains[0].total_assets_eth": v2.totalAssetsETH,
     "chains[0].total_assets_wei": v2.totalAssetsWei,
     "chains[0].total_supply_eth": v2.totalSupplyShares,
-    "chains[0].solvency_ratio": v2.totalAssetsETH !== null && v2.totalSupplyShares ? v2.totalAssetsETH / v2.totalSupplyShares : null,
+    "chains[0].solvency_ratio":
+      v2.totalAssetsETH !== null && v2.totalSupplyShares ? v2.totalAssetsETH / v2.totalSupplyShares : null,
     "chains[0].minter_role_holds": v2.minterRole.holdsRole,
     "chains[0].minter_role_holder": v2.minterRole.holder,
     report_block: r.blockNumber,
@@ -97,10 +110,11 @@ function figures(r: any): Record<string, unknown> {
   };
 }
 
-const at = (payload: any, path: string) => path.split(".").reduce((o, k) => {
-  const m = /^(\w+)\[(\d+)\]$/.exec(k);
-  return m ? o?.[m[1]!]?.[Number(m[2])] : o?.[k];
-}, payload);
+const at = (payload: any, path: string) =>
+  path.split(".").reduce((o, k) => {
+    const m = /^(\w+)\[(\d+)\]$/.exec(k);
+    return m ? o?.[m[1]!]?.[Number(m[2])] : o?.[k];
+  }, payload);
 
 async function allStatements(): Promise<string[]> {
   const hashes: string[] = [];
@@ -157,17 +171,44 @@ describe("every stored statement is reproducible at its report_block", () => {
         // Reorged away (another file reverted the devnet): the signed hash says so, and the report at that number reads another block.
         expect(payload.report_block_hash).toMatch(/^0x[0-9a-f]{64}$/);
         orphaned++;
-        table.push(`${hash.slice(0, 10)} block ${block}: block reorged away since (signed hash ${String(payload.report_block_hash).slice(0, 10)}…, canonical ${canonical.slice(0, 10)}…): not comparable`);
+        table.push(
+          `${hash.slice(0, 10)} block ${block}: block reorged away since (signed hash ${String(payload.report_block_hash).slice(0, 10)}…, canonical ${canonical.slice(0, 10)}…): not comparable`,
+        );
         continue;
       }
       const report = await api(`/api/por?block=${block}`);
       const expected = figures(report);
-      const differing = Object.entries(expected).filter(([path, value]) => JSON.stringify(at(payload, path)) !== JSON.stringify(value));
-      expect(differing.map(([p, v]) => `${p}: signed ${JSON.stringify(at(payload, p))}, reproduced ${JSON.stringify(v)}`), `statement ${hash} at block ${block}`).toEqual([]);
+      const differing = Object.entries(expected).filter(
+        ([path, value]) => JSON.stringify(at(payload, path)) !== JSON.stringify(value),
+      );
+      expect(
+        differing.map(([p, v]) => `${p}: signed ${JSON.stringify(at(payload, p))}, reproduced ${JSON.stringify(v)}`),
+        `statement ${hash} at block ${block}`,
+      ).toEqual([]);
       // Every signed field is accounted for: the mapping above plus what is not a figure of the report.
-      const notFigures = new Set(["schema_version", "timestamp", "aggregate_solvency_ratio_basis", "offchain", "offchain.venue", "chains", "chains[0].chain_name", "psm_reserves_usdc", "signer_role", "signer_binding", "signer_binding_hash"]);
-      const signedPaths = [...Object.keys(payload), ...Object.keys(payload.offchain).map((k) => `offchain.${k}`), ...Object.keys(payload.chains[0]).map((k) => `chains[0].${k}`), ...Object.keys(payload.psm_reserves_usdc).map((k) => `psm_reserves_usdc.${k}`)];
-      expect(signedPaths.filter((p) => !(p in expected) && !notFigures.has(p)), "signed fields without a reproduction").toEqual([]);
+      const notFigures = new Set([
+        "schema_version",
+        "timestamp",
+        "aggregate_solvency_ratio_basis",
+        "offchain",
+        "offchain.venue",
+        "chains",
+        "chains[0].chain_name",
+        "psm_reserves_usdc",
+        "signer_role",
+        "signer_binding",
+        "signer_binding_hash",
+      ]);
+      const signedPaths = [
+        ...Object.keys(payload),
+        ...Object.keys(payload.offchain).map((k) => `offchain.${k}`),
+        ...Object.keys(payload.chains[0]).map((k) => `chains[0].${k}`),
+        ...Object.keys(payload.psm_reserves_usdc).map((k) => `psm_reserves_usdc.${k}`),
+      ];
+      expect(
+        signedPaths.filter((p) => !(p in expected) && !notFigures.has(p)),
+        "signed fields without a reproduction",
+      ).toEqual([]);
 
       const venueRead = report.reserves.vault.composition.l1Assets.venueRead;
       sources.add(venueRead.source);
@@ -177,13 +218,31 @@ describe("every stored statement is reproducible at its report_block", () => {
         expect(venueRead.recordedAtBlock).toBeLessThanOrEqual(Number(block));
       }
       const [usdcHeld, supply] = await Promise.all([
-        Promise.all(psms.map((p) => s.client.readContract({ address: usdc, abi: [balanceOf], functionName: "balanceOf", args: [p as Address], blockNumber: block }))),
+        Promise.all(
+          psms.map((p) =>
+            s.client.readContract({
+              address: usdc,
+              abi: [balanceOf],
+              functionName: "balanceOf",
+              args: [p as Address],
+              blockNumber: block,
+            }),
+          ),
+        ),
         s.client.readContract({ address: kusd, abi: [totalSupply], functionName: "totalSupply", blockNumber: block }),
       ]);
-      expect(payload.psm_usdc_reserve).toBeCloseTo(units(usdcHeld.reduce((a, b) => a + b, 0n), 6), 6);
+      expect(payload.psm_usdc_reserve).toBeCloseTo(
+        units(
+          usdcHeld.reduce((a, b) => a + b, 0n),
+          6,
+        ),
+        6,
+      );
       expect(payload.kusd_total_supply).toBeCloseTo(units(supply, 18), 6);
       compared++;
-      table.push(`${hash.slice(0, 10)} block ${block}: ${Object.keys(expected).length} figures equal; venue ${venueRead.source}${venueRead.recordedAtBlock === null ? "" : ` (recorded at ${venueRead.recordedAtBlock})`}; usd ratio ${payload.aggregate_solvency_usd_ratio}, status ${payload.status}`);
+      table.push(
+        `${hash.slice(0, 10)} block ${block}: ${Object.keys(expected).length} figures equal; venue ${venueRead.source}${venueRead.recordedAtBlock === null ? "" : ` (recorded at ${venueRead.recordedAtBlock})`}; usd ratio ${payload.aggregate_solvency_usd_ratio}, status ${payload.status}`,
+      );
     }
     table.push(`${compared} statements reproduced, ${orphaned} on blocks reorged away`);
     expect(compared).toBeGreaterThanOrEqual(5);

@@ -2,9 +2,10 @@
  * The devnet USDC speaks EIP-3009 as Circle's FiatToken v2 does: what the x402 `exact`
  * scheme relies on. Authorizations are signed with viem, independently of the contract.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { domainSeparator, keccak256, parseSignature, parseUnits, stringToHex, type Address, type Hex } from "viem";
+
+import { type Address, domainSeparator, type Hex, keccak256, parseSignature, parseUnits, stringToHex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { devnetKey } from "../../devnet/keys.js";
 import { revertReason, startTestChain, type TestChain } from "../helpers/test-chain.js";
 
@@ -31,7 +32,14 @@ const types = {
 } as const;
 
 async function authorize(nonceLabel: string, validBefore = BigInt(c.d.now + 3600)) {
-  const message = { from: payer.address, to: payee, value: amount, validAfter: 0n, validBefore, nonce: keccak256(stringToHex(nonceLabel)) };
+  const message = {
+    from: payer.address,
+    to: payee,
+    value: amount,
+    validAfter: 0n,
+    validBefore,
+    nonce: keccak256(stringToHex(nonceLabel)),
+  };
   const signature = await payer.signTypedData({
     domain: { name: "USD Coin", version: "2", chainId, verifyingContract: USDC },
     types,
@@ -41,7 +49,8 @@ async function authorize(nonceLabel: string, validBefore = BigInt(c.d.now + 3600
   return { message, signature };
 }
 
-const args = (m: Awaited<ReturnType<typeof authorize>>["message"]) => [m.from, m.to, m.value, m.validAfter, m.validBefore, m.nonce] as const;
+const args = (m: Awaited<ReturnType<typeof authorize>>["message"]) =>
+  [m.from, m.to, m.value, m.validAfter, m.validBefore, m.nonce] as const;
 const vrs = (sig: Hex) => {
   const { v, r, s } = parseSignature(sig);
   return [Number(v), r, s] as const;
@@ -73,7 +82,9 @@ describe("USDC (EIP-3009)", () => {
     await c.send(relayer, USDC, "FiatTokenV2", "transferWithAuthorization", [...args(message), ...vrs(signature)]);
     expect((await usdcOf(payee)) - before).toBe(amount);
     expect(await c.read<boolean>(USDC, "FiatTokenV2", "authorizationState", [payer.address, message.nonce])).toBe(true);
-    const replay = await revertReason(c.send(relayer, USDC, "FiatTokenV2", "transferWithAuthorization", [...args(message), ...vrs(signature)]));
+    const replay = await revertReason(
+      c.send(relayer, USDC, "FiatTokenV2", "transferWithAuthorization", [...args(message), ...vrs(signature)]),
+    );
     expect(replay).toContain("authorization is used or canceled");
   });
 
@@ -85,21 +96,43 @@ describe("USDC (EIP-3009)", () => {
 
   it("refuses an expired authorization and a tampered amount", async () => {
     const expired = await authorize("nonce-3", BigInt(c.d.now - 10));
-    expect(await revertReason(c.send(relayer, USDC, "FiatTokenV2", "transferWithAuthorization", [...args(expired.message), expired.signature]))).toContain("expired");
+    expect(
+      await revertReason(
+        c.send(relayer, USDC, "FiatTokenV2", "transferWithAuthorization", [
+          ...args(expired.message),
+          expired.signature,
+        ]),
+      ),
+    ).toContain("expired");
     const ok = await authorize("nonce-4");
     const tampered = { ...ok.message, value: ok.message.value * 2n };
-    expect(await revertReason(c.send(relayer, USDC, "FiatTokenV2", "transferWithAuthorization", [...args(tampered), ok.signature]))).toContain("invalid signature");
+    expect(
+      await revertReason(
+        c.send(relayer, USDC, "FiatTokenV2", "transferWithAuthorization", [...args(tampered), ok.signature]),
+      ),
+    ).toContain("invalid signature");
   });
 
   it("lets only the payee use receiveWithAuthorization", async () => {
-    const message = { from: payer.address, to: payee, value: amount, validAfter: 0n, validBefore: BigInt(c.d.now + 3600), nonce: keccak256(stringToHex("nonce-5")) };
+    const message = {
+      from: payer.address,
+      to: payee,
+      value: amount,
+      validAfter: 0n,
+      validBefore: BigInt(c.d.now + 3600),
+      nonce: keccak256(stringToHex("nonce-5")),
+    };
     const signature = await payer.signTypedData({
       domain: { name: "USD Coin", version: "2", chainId, verifyingContract: USDC },
       types: { ReceiveWithAuthorization: types.TransferWithAuthorization },
       primaryType: "ReceiveWithAuthorization",
       message,
     });
-    expect(await revertReason(c.send(relayer, USDC, "FiatTokenV2", "receiveWithAuthorization", [...args(message), signature]))).toContain("caller must be the payee");
+    expect(
+      await revertReason(
+        c.send(relayer, USDC, "FiatTokenV2", "receiveWithAuthorization", [...args(message), signature]),
+      ),
+    ).toContain("caller must be the payee");
     await c.send(payee, USDC, "FiatTokenV2", "receiveWithAuthorization", [...args(message), signature]);
   });
 
@@ -107,11 +140,20 @@ describe("USDC (EIP-3009)", () => {
     const { message, signature } = await authorize("nonce-6");
     const cancel = await payer.signTypedData({
       domain: { name: "USD Coin", version: "2", chainId, verifyingContract: USDC },
-      types: { CancelAuthorization: [{ name: "authorizer", type: "address" }, { name: "nonce", type: "bytes32" }] },
+      types: {
+        CancelAuthorization: [
+          { name: "authorizer", type: "address" },
+          { name: "nonce", type: "bytes32" },
+        ],
+      },
       primaryType: "CancelAuthorization",
       message: { authorizer: payer.address, nonce: message.nonce },
     });
     await c.send(relayer, USDC, "FiatTokenV2", "cancelAuthorization", [payer.address, message.nonce, ...vrs(cancel)]);
-    expect(await revertReason(c.send(relayer, USDC, "FiatTokenV2", "transferWithAuthorization", [...args(message), signature]))).toContain("used or canceled");
+    expect(
+      await revertReason(
+        c.send(relayer, USDC, "FiatTokenV2", "transferWithAuthorization", [...args(message), signature]),
+      ),
+    ).toContain("used or canceled");
   });
 });

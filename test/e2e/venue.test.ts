@@ -49,7 +49,10 @@ describe("venue simulator", () => {
     const short = -Number(position.szi);
     const unrealized = (Number(position.entryPx) - mark) * short;
     const deposits = 60_000 + 50_000; // opening margin, then the on-chain bridge deposit of 2026-08-14
-    expect(Number(state.marginSummary.accountValue)).toBeCloseTo(deposits + fundingUsd + closedPnl - fees + unrealized, 0);
+    expect(Number(state.marginSummary.accountValue)).toBeCloseTo(
+      deposits + fundingUsd + closedPnl - fees + unrealized,
+      0,
+    );
     expect(Number(position.cumFunding.allTime)).toBeCloseTo(-fundingUsd, 4);
     expect(Number(position.positionValue)).toBeCloseTo(short * mark, 4);
   });
@@ -101,7 +104,8 @@ describe("venue simulator", () => {
   });
 
   it("fails on demand: HTTP 500, then a request that never answers, then back to normal", async () => {
-    const fault = (mode: string) => fetch(`${venue.url}/__sim/fault`, { method: "POST", body: JSON.stringify({ mode }) });
+    const fault = (mode: string) =>
+      fetch(`${venue.url}/__sim/fault`, { method: "POST", body: JSON.stringify({ mode }) });
     await fault("http500");
     expect((await post({ type: "allMids" })).status).toBe(500);
     await fault("timeout");

@@ -9,12 +9,12 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { privateKeyToAccount } from "viem/accounts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { prettyJsonText } from "../../clients/cli/pretty-json.js";
+import { runVerify, type VerifyIo } from "../../clients/verify/verify.js";
 import { signSignerBinding } from "../../core/attestation/binding.js";
 import { signPayload } from "../../core/attestation/sign.js";
-import { runVerify, type VerifyIo } from "../../clients/verify/verify.js";
-import { prettyJsonText } from "../../clients/cli/pretty-json.js";
 import { devnetKey } from "../../devnet/keys.js";
 import { operatorStatementExample } from "../helpers/shared-reference.js";
 
@@ -68,7 +68,10 @@ describe.runIf(reference)("kusd-verify on the operator's real statement", () => 
   });
 
   it("rejects it when one byte of signed_payload_canonical changes", async () => {
-    const { exitCode, output } = await runVerify(["t.json", "--signer", exampleSigner, "--no-freshness"], withFiles({ "t.json": oneByteChanged() }));
+    const { exitCode, output } = await runVerify(
+      ["t.json", "--signer", exampleSigner, "--no-freshness"],
+      withFiles({ "t.json": oneByteChanged() }),
+    );
     expect(exitCode).toBe(1);
     expect(output).toMatch(/^NOT VERIFIED/);
     expect(output).toMatch(/FAIL\s+hash/);
@@ -78,7 +81,10 @@ describe.runIf(reference)("kusd-verify on the operator's real statement", () => 
   it("rejects it when attestation_hash changes", async () => {
     const hash = example.attestation_hash!;
     const changed = { ...example, attestation_hash: hash.slice(0, -1) + (hash.endsWith("f") ? "e" : "f") };
-    const { exitCode, output } = await runVerify(["t.json", "--signer", exampleSigner, "--no-freshness"], withFiles({ "t.json": changed }));
+    const { exitCode, output } = await runVerify(
+      ["t.json", "--signer", exampleSigner, "--no-freshness"],
+      withFiles({ "t.json": changed }),
+    );
     expect(exitCode).toBe(1);
     expect(output).toMatch(/FAIL\s+hash/);
   });
@@ -94,20 +100,29 @@ describe.runIf(reference)("kusd-verify on the operator's real statement", () => 
   });
 
   it("--json prints one object with the payload exactly as signed", async () => {
-    const { exitCode, output } = await runVerify(["ex.json", "--signer", exampleSigner, "--no-freshness", "--json"], io);
+    const { exitCode, output } = await runVerify(
+      ["ex.json", "--signer", exampleSigner, "--no-freshness", "--json"],
+      io,
+    );
     expect(exitCode).toBe(0);
     const parsed = JSON.parse(output) as Record<string, unknown>;
     expect(Object.keys(parsed)).toEqual(["verified", "checks", "recovered", "signedAt", "payload"]);
     expect(parsed).toMatchObject({ verified: true, recovered: exampleSigner, signedAt: 1782834547 });
     expect(output).toContain(`"payload":${example.signed_payload_canonical}}`);
 
-    const failed = await runVerify(["t.json", "--signer", exampleSigner, "--no-freshness", "--json"], withFiles({ "t.json": oneByteChanged() }));
+    const failed = await runVerify(
+      ["t.json", "--signer", exampleSigner, "--no-freshness", "--json"],
+      withFiles({ "t.json": oneByteChanged() }),
+    );
     expect(failed.exitCode).toBe(1);
     expect(JSON.parse(failed.output)).toMatchObject({ verified: false, payload: null });
   });
 
   it("finds an artifact nested in a wrapper, and refuses two", async () => {
-    const nested = withFiles({ "n.json": { ok: true, data: { attestation: example } }, "two.json": { a: example, b: example } });
+    const nested = withFiles({
+      "n.json": { ok: true, data: { attestation: example } },
+      "two.json": { a: example, b: example },
+    });
     const one = await runVerify(["n.json", "--signer", exampleSigner, "--no-freshness"], nested);
     expect(one.exitCode).toBe(0);
     expect(one.output).toContain("artifact found at $.data.attestation");
@@ -196,7 +211,10 @@ describe("kusd-verify usage and I/O errors (exit 2)", () => {
     ["a wrong checksum", ["ex.json", "--signer", exampleSigner.replace("a", "A"), "--no-freshness"]],
     ["both --max-age and --no-freshness", ["ex.json", "--signer", exampleSigner, "--max-age", "60", "--no-freshness"]],
     ["a bad --max-age", ["ex.json", "--signer", exampleSigner, "--max-age", "1h"]],
-    ["--signer and --binding together", ["ex.json", "--signer", exampleSigner, "--binding", "b.json", "--operator", exampleSigner]],
+    [
+      "--signer and --binding together",
+      ["ex.json", "--signer", exampleSigner, "--binding", "b.json", "--operator", exampleSigner],
+    ],
     ["--binding without --operator", ["ex.json", "--binding", "b.json"]],
     ["--operator without --binding", ["ex.json", "--operator", exampleSigner]],
     ["an unknown option", ["ex.json", "--singer", exampleSigner]],
@@ -221,7 +239,11 @@ describe("kusd-verify usage and I/O errors (exit 2)", () => {
   });
 
   it("a missing file is exit 2 (real file system)", async () => {
-    const { exitCode, output } = await runVerify([join(tmpdir(), `kusd-verify-missing-${process.pid}.json`), "--signer", exampleSigner]);
+    const { exitCode, output } = await runVerify([
+      join(tmpdir(), `kusd-verify-missing-${process.pid}.json`),
+      "--signer",
+      exampleSigner,
+    ]);
     expect(exitCode).toBe(2);
     expect(output).toContain("cannot read");
   });
@@ -249,7 +271,12 @@ describe.runIf(reference)("kusd-verify on a URL", () => {
   });
 
   it("verifies a served artifact (exit 0)", async () => {
-    const { exitCode, output } = await runVerify([`${base}/api/por/signed`, "--signer", exampleSigner, "--no-freshness"]);
+    const { exitCode, output } = await runVerify([
+      `${base}/api/por/signed`,
+      "--signer",
+      exampleSigner,
+      "--no-freshness",
+    ]);
     expect(exitCode).toBe(0);
     expect(output).toContain(`VERIFIED: ${base}/api/por/signed`);
   });
@@ -261,7 +288,9 @@ describe.runIf(reference)("kusd-verify on a URL", () => {
   });
 
   it("a server that never answers times out with exit 2", async () => {
-    const { exitCode, output } = await runVerify([`${base}/hang`, "--signer", exampleSigner, "--no-freshness"], { fetchTimeoutMs: 300 });
+    const { exitCode, output } = await runVerify([`${base}/hang`, "--signer", exampleSigner, "--no-freshness"], {
+      fetchTimeoutMs: 300,
+    });
     expect(exitCode).toBe(2);
     expect(output).toContain("no complete response within 300 ms");
   });
@@ -279,7 +308,9 @@ describe("prettyJsonText", () => {
   it("re-indents without touching literals, strings or empty containers", () => {
     const text = '{"a":[],"b":{},"c":"x,{:}\\"y","d":[1.0,2e+40]}';
     expect(JSON.parse(prettyJsonText(text))).toEqual(JSON.parse(text));
-    expect(prettyJsonText(text)).toBe('{\n  "a": [],\n  "b": {},\n  "c": "x,{:}\\"y",\n  "d": [\n    1.0,\n    2e+40\n  ]\n}');
+    expect(prettyJsonText(text)).toBe(
+      '{\n  "a": [],\n  "b": {},\n  "c": "x,{:}\\"y",\n  "d": [\n    1.0,\n    2e+40\n  ]\n}',
+    );
   });
 });
 
@@ -295,7 +326,13 @@ describe.runIf(reference)("the kusd-verify bin as a child process", () => {
 
   const exec = async (file: string) => {
     try {
-      const { stdout } = await run(process.execPath, [join(root, "bin", "kusd-verify.mjs"), join(dir, file), "--signer", exampleSigner, "--no-freshness"]);
+      const { stdout } = await run(process.execPath, [
+        join(root, "bin", "kusd-verify.mjs"),
+        join(dir, file),
+        "--signer",
+        exampleSigner,
+        "--no-freshness",
+      ]);
       return { code: 0, stdout };
     } catch (error) {
       const e = error as { code?: number; stdout?: string };

@@ -22,7 +22,10 @@ export function abiSurface(abi: Abi): Map<string, string> {
     switch (item.type) {
       case "function": {
         // Mutability exactly as declared: an ABI reader sees view and pure as different things.
-        out.set(`function ${item.name}(${list(item.inputs)})`, `returns (${list(item.outputs)}) ${item.stateMutability}`);
+        out.set(
+          `function ${item.name}(${list(item.inputs)})`,
+          `returns (${list(item.outputs)}) ${item.stateMutability}`,
+        );
         break;
       }
       case "event":

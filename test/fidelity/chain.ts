@@ -5,7 +5,7 @@
  * Actors are impersonated accounts: no keys, the same EOAs on both sides.
  */
 import type { Address, Hex } from "viem";
-import { startAnvil, type AnvilHandle } from "../../devnet/anvil.js";
+import { type AnvilHandle, startAnvil } from "../../devnet/anvil.js";
 import { freePort } from "../helpers/ports.js";
 
 /** Generous and fixed, so a reverting call is mined (and traced) instead of failing estimation. */
@@ -43,7 +43,8 @@ export class Chain {
     });
     const body = (await res.json()) as { result?: T; error?: { message: string; data?: unknown } };
     if (body.error) {
-      const data = typeof body.error.data === "string" && body.error.data.startsWith("0x") ? (body.error.data as Hex) : undefined;
+      const data =
+        typeof body.error.data === "string" && body.error.data.startsWith("0x") ? (body.error.data as Hex) : undefined;
       throw new RpcError(`${method}: ${body.error.message}`, data);
     }
     return body.result as T;
@@ -103,7 +104,11 @@ export class Chain {
 }
 
 export async function startFidelityChain(): Promise<{ chain: Chain; anvil: AnvilHandle }> {
-  const anvil = await startAnvil({ port: await freePort(), chainId: 31337, timestamp: Math.floor(Date.now() / 1000) - 86_400 * 60 });
+  const anvil = await startAnvil({
+    port: await freePort(),
+    chainId: 31337,
+    timestamp: Math.floor(Date.now() / 1000) - 86_400 * 60,
+  });
   const chain = new Chain(anvil.rpcUrl);
   await chain.rpc("evm_setAutomine", [false]);
   return { chain, anvil };

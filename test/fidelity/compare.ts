@@ -30,7 +30,9 @@ export class Ledger {
 const clean = (s: string) => s.replace(/\s*\n\s*/g, " ⏎ ");
 
 export function renderRow(r: Row): string {
-  return [r.status.padEnd(4), String(r.step).padStart(4), clean(r.call), clean(r.item), clean(r.a), clean(r.b)].join(" | ");
+  return [r.status.padEnd(4), String(r.step).padStart(4), clean(r.call), clean(r.item), clean(r.a), clean(r.b)].join(
+    " | ",
+  );
 }
 
 export function renderTable(rows: Row[]): string {
@@ -65,6 +67,13 @@ export function foldFailures(rows: Row[]): string[] {
   }
   return runs.map(({ first, last, count }) => {
     const steps = count === 1 ? `step ${first.step}` : `steps ${first.step}-${last.step} (${count} rows)`;
-    return [first.status, steps, clean(first.call), clean(first.item), `A=${clean(first.a)}`, `B=${clean(first.b)}`].join(" | ");
+    return [
+      first.status,
+      steps,
+      clean(first.call),
+      clean(first.item),
+      `A=${clean(first.a)}`,
+      `B=${clean(first.b)}`,
+    ].join(" | ");
   });
 }

@@ -11,7 +11,7 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
-import { keccak256, toBytes, type Abi, type Hex } from "viem";
+import { type Abi, type Hex, keccak256, toBytes } from "viem";
 import type { FamilyId, ReferenceBundle } from "./reference-bundles.js";
 
 const require = createRequire(import.meta.url);
@@ -91,7 +91,8 @@ function prepare(bundle: ReferenceBundle, repoDir: string, solcVersion: string):
   for (const [key, { keccak256: expected }] of Object.entries(metadata.sources)) {
     const relative = bundle.overrides[key] ?? join(bundle.bundleDir, key);
     const path = join(repoDir, relative);
-    if (!existsSync(path)) return { ok: false, reason: `source ${key} named by metadata.json is missing (${path})`, notes };
+    if (!existsSync(path))
+      return { ok: false, reason: `source ${key} named by metadata.json is missing (${path})`, notes };
     const content = readFileSync(path, "utf8");
     sources[key] = { content };
     if (keccak256(toBytes(content)) !== expected) {
@@ -126,7 +127,9 @@ function metadataVerdict(compiled: string, expected: Metadata, bundle: Reference
   if (JSON.stringify(canonical(meta)) === JSON.stringify(canonical(expected))) {
     return "compiled metadata is identical to the verified metadata.json (same settings, sources and ABI)";
   }
-  const differing = Object.keys(expected.sources).filter((k) => meta.sources[k]?.keccak256 !== expected.sources[k]!.keccak256);
+  const differing = Object.keys(expected.sources).filter(
+    (k) => meta.sources[k]?.keccak256 !== expected.sources[k]!.keccak256,
+  );
   const settingsSame = JSON.stringify(canonical(meta.settings)) === JSON.stringify(canonical(expected.settings));
   return `compiled metadata differs from ${bundle.bundleDir}/metadata.json: settings ${settingsSame ? "identical" : "DIFFER"}; sources differing: ${differing.join(", ") || "none"}`;
 }
@@ -164,7 +167,12 @@ export async function compileReferences(
     }
     const contract = output.contracts?.[prepared.target]?.[prepared.contractName];
     if (!contract?.evm.bytecode.object) {
-      return { ok: false, family: bundle.family, reason: `no bytecode for ${prepared.contractName} in the output`, notes: prepared.notes };
+      return {
+        ok: false,
+        family: bundle.family,
+        reason: `no bytecode for ${prepared.contractName} in the output`,
+        notes: prepared.notes,
+      };
     }
     return {
       ok: true,

@@ -1,5 +1,5 @@
 /** Configuration as deployed on Base, shared by the scenario and the views. */
-import { keccak256, toHex, type Hex } from "viem";
+import { type Hex, keccak256, toHex } from "viem";
 
 export const ROLE = {
   DEFAULT_ADMIN: `0x${"0".repeat(64)}` as Hex,

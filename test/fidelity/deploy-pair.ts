@@ -6,7 +6,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { encodeDeployData, keccak256, toHex, zeroAddress, type Abi, type Address, type Hex } from "viem";
+import { type Abi, type Address, encodeDeployData, type Hex, keccak256, toHex, zeroAddress } from "viem";
 import type { Chain } from "./chain.js";
 import type { CompiledReference } from "./compile-reference.js";
 import type { FamilyId } from "./reference-bundles.js";
@@ -127,7 +127,8 @@ export async function deployPair(
         try {
           data = encodeDeployData({ abi: artifact.abi, bytecode: artifact.bytecode, args });
         } catch (e) {
-          side.missing[role] = `constructor does not take the deployed contract's arguments: ${(e as Error).message.split("\n")[0]}`;
+          side.missing[role] =
+            `constructor does not take the deployed contract's arguments: ${(e as Error).message.split("\n")[0]}`;
           continue;
         }
         pending.push({ side, role, abi: artifact.abi, hash: await chain.send({ from: ACTORS.safe, data }) });

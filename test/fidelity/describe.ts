@@ -4,14 +4,14 @@
  * kUSD both read "kusd"), role hashes become role names, numbers are exact decimals.
  */
 import {
+  type Abi,
+  type AbiEvent,
   decodeErrorResult,
   decodeEventLog,
+  type Hex,
   keccak256,
   toEventSelector,
   toHex,
-  type Abi,
-  type AbiEvent,
-  type Hex,
 } from "viem";
 import { ACTORS, type Side } from "./deploy-pair.js";
 
@@ -83,16 +83,24 @@ export function describeLog(
   book: AddressBook,
 ): string {
   const emitter = book.get(log.address.toLowerCase()) ?? log.address.toLowerCase();
-  const own = (Object.entries(side.addr).find(([, a]) => a.toLowerCase() === log.address.toLowerCase())?.[0] ?? "") as keyof Side["abi"];
+  const own = (Object.entries(side.addr).find(([, a]) => a.toLowerCase() === log.address.toLowerCase())?.[0] ??
+    "") as keyof Side["abi"];
   const candidates = [...(side.abi[own] ?? []), ...union].filter(
     (i): i is AbiEvent => i.type === "event" && log.topics[0] !== undefined && toEventSelector(i) === log.topics[0],
   );
   for (const event of candidates) {
     try {
-      const decoded = decodeEventLog({ abi: [event], data: log.data, topics: log.topics as [Hex, ...Hex[]], strict: true });
+      const decoded = decodeEventLog({
+        abi: [event],
+        data: log.data,
+        topics: log.topics as [Hex, ...Hex[]],
+        strict: true,
+      });
       const args = decoded.args as unknown as Record<string, unknown> | unknown[];
       const values = event.inputs.map((input, i) => {
-        const v = Array.isArray(args) ? args[i] : (args[input.name ?? ""] ?? (args as Record<string, unknown>)[String(i)]);
+        const v = Array.isArray(args)
+          ? args[i]
+          : (args[input.name ?? ""] ?? (args as Record<string, unknown>)[String(i)]);
         return `${input.indexed ? "!" : ""}${formatValue(v, book)}`;
       });
       return `${emitter}.${event.name}(${values.join(", ")})`;

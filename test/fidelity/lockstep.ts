@@ -5,20 +5,20 @@
  * devnet must answer the same selectors.
  */
 import {
-  decodeFunctionResult,
-  encodeFunctionData,
-  parseAbiItem,
-  toFunctionSignature,
   type Abi,
   type AbiFunction,
   type Address,
+  decodeFunctionResult,
+  encodeFunctionData,
   type Hex,
+  parseAbiItem,
+  toFunctionSignature,
 } from "viem";
 import type { Chain } from "./chain.js";
 import type { Ledger } from "./compare.js";
 import type { Pair, Role, Side, SideName } from "./deploy-pair.js";
-import { addressBook, describeLog, describeRevert, formatValue, unionAbi, type AddressBook } from "./describe.js";
-import { argLabel, resolveArgs, RoleRef, rolesIn, whoAddress, type Arg } from "./role-ref.js";
+import { type AddressBook, addressBook, describeLog, describeRevert, formatValue, unionAbi } from "./describe.js";
+import { type Arg, argLabel, RoleRef, resolveArgs, rolesIn, whoAddress } from "./role-ref.js";
 import type { CallStep, ReadA, Section } from "./step.js";
 import { dynamicViews, staticViews, type ViewDef } from "./views.js";
 
@@ -35,7 +35,9 @@ const SIDES: SideName[] = ["A", "B"];
 
 function functionItem(pair: Pair, to: Role, sig: string): AbiFunction {
   for (const side of [pair.A, pair.B]) {
-    const found = (side.abi[to] ?? []).find((i): i is AbiFunction => i.type === "function" && toFunctionSignature(i) === sig);
+    const found = (side.abi[to] ?? []).find(
+      (i): i is AbiFunction => i.type === "function" && toFunctionSignature(i) === sig,
+    );
     if (found) return found;
   }
   return parseAbiItem(`function ${sig}`) as AbiFunction;
@@ -88,7 +90,8 @@ class Lockstep {
     const values = await Promise.all(
       views.map((v) => Promise.all([this.view(this.ctx.pair.A, v, block), this.view(this.ctx.pair.B, v, block)])),
     );
-    for (const [i, v] of views.entries()) this.ctx.ledger.compare(this.step, call, v.label, values[i]![0], values[i]![1]);
+    for (const [i, v] of views.entries())
+      this.ctx.ledger.compare(this.step, call, v.label, values[i]![0], values[i]![1]);
   }
 
   /** Views whose every role exists on both sides; the rest are reported once as skipped. */
@@ -97,7 +100,12 @@ class Lockstep {
     const dropped = views.filter((v) => !usable.includes(v));
     if (dropped.length > 0) {
       const why = [...new Set(dropped.flatMap((v) => missingRoles(this.viewRoles(v), this.ctx.pair)))].join(", ");
-      this.ctx.ledger.skip(this.step, `[${section.id}] views`, `${dropped.length} views not compared`, `missing: ${why}`);
+      this.ctx.ledger.skip(
+        this.step,
+        `[${section.id}] views`,
+        `${dropped.length} views not compared`,
+        `missing: ${why}`,
+      );
     }
     return usable;
   }
@@ -107,7 +115,11 @@ class Lockstep {
     const book = this.books[side.name];
     const block = BigInt(receipt.blockNumber);
     if (receipt.status !== "0x1") {
-      return { text: `revert ${describeRevert(await this.ctx.chain.revertData(hash), this.union, book)}`, logs: [], block };
+      return {
+        text: `revert ${describeRevert(await this.ctx.chain.revertData(hash), this.union, book)}`,
+        logs: [],
+        block,
+      };
     }
     return { text: "ok", logs: receipt.logs.map((l) => describeLog(l, side, this.union, book)), block };
   }
@@ -127,7 +139,9 @@ class Lockstep {
     for (const name of SIDES) {
       const side = pair[name];
       const data = encodeFunctionData({ abi: [item], functionName: item.name, args: resolveArgs(args, side)! });
-      hashes.push(await chain.send({ from: whoAddress(s.from, side) as Address, to: side.addr[s.to]!, data, value: s.value }));
+      hashes.push(
+        await chain.send({ from: whoAddress(s.from, side) as Address, to: side.addr[s.to]!, data, value: s.value }),
+      );
     }
     await chain.mine();
     const [a, b] = await Promise.all([this.outcome(pair.A, hashes[0]!), this.outcome(pair.B, hashes[1]!)]);
@@ -139,7 +153,8 @@ class Lockstep {
     await this.compareViews(call, views, a.block);
     const expectedOk = s.expect === "ok";
     const met = expectedOk ? a.text === "ok" : a.text.startsWith("revert") && a.text.includes(s.expect);
-    if (!met) this.ctx.scenarioErrors.push(`step ${this.step} ${call}: expected ${s.expect}, the reference gave ${a.text}`);
+    if (!met)
+      this.ctx.scenarioErrors.push(`step ${this.step} ${call}: expected ${s.expect}, the reference gave ${a.text}`);
     this.ctx.log(`${String(this.step).padStart(4)} [${section.id}] ${call}: A ${a.text} | B ${b.text}`);
   }
 
@@ -147,9 +162,16 @@ class Lockstep {
     const { pair, ledger, chain } = this.ctx;
     const absent = missingRoles([section.family], pair);
     if (absent.length > 0) {
-      const reasons = SIDES.filter((s) => pair[s].missing[section.family]).map((s) => `side ${s}: ${pair[s].missing[section.family]}`);
+      const reasons = SIDES.filter((s) => pair[s].missing[section.family]).map(
+        (s) => `side ${s}: ${pair[s].missing[section.family]}`,
+      );
       const calls = section.steps.filter((s) => s.kind === "call").length;
-      ledger.skip(this.step + 1, `[${section.id}] ${section.title}`, `section (${calls} calls) not run`, reasons.join("; "));
+      ledger.skip(
+        this.step + 1,
+        `[${section.id}] ${section.title}`,
+        `section (${calls} calls) not run`,
+        reasons.join("; "),
+      );
       this.ctx.log(`---- [${section.id}] SKIPPED: ${reasons.join("; ")}`);
       // Time still passes as in a full run, so the later sections see the same clock.
       for (const s of section.steps) {
@@ -160,7 +182,11 @@ class Lockstep {
     }
     this.ctx.log(`---- [${section.id}] ${section.title}`);
     for (const note of section.notes) this.ctx.log(`     note: ${note}`);
-    await this.compareViews(`[${section.id}] constants`, this.usableViews(section, staticViews(section.family)), "latest");
+    await this.compareViews(
+      `[${section.id}] constants`,
+      this.usableViews(section, staticViews(section.family)),
+      "latest",
+    );
     const views = this.usableViews(section, dynamicViews(section.family));
     for (const s of section.steps) {
       this.step++;

@@ -7,7 +7,10 @@ import { BASE_OPERATOR_REGISTRY_FILE } from "../../src/networks/index.js";
 // that `npm test` and a mainnet deployment need no ../shared. It must stay byte-equal to it.
 describe("the operator's registry file", () => {
   it("is committed exactly as the operator publishes it", () => {
-    const published = readFileSync(join(import.meta.dirname, "..", "..", "..", "shared", "reference", "base-mainnet", "deployments-8453.json"), "utf8");
+    const published = readFileSync(
+      join(import.meta.dirname, "..", "..", "..", "shared", "reference", "base-mainnet", "deployments-8453.json"),
+      "utf8",
+    );
     expect(readFileSync(BASE_OPERATOR_REGISTRY_FILE, "utf8")).toBe(published);
   });
 });

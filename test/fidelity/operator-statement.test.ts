@@ -9,7 +9,19 @@ import { attestationHash } from "../../core/attestation/canonical.js";
 import { verifyArtifact } from "../../core/attestation/verify.js";
 
 const example = JSON.parse(
-  readFileSync(join(import.meta.dirname, "..", "..", "..", "shared", "reference", "base-mainnet", "operator-signed-statement-example.json"), "utf8"),
+  readFileSync(
+    join(
+      import.meta.dirname,
+      "..",
+      "..",
+      "..",
+      "shared",
+      "reference",
+      "base-mainnet",
+      "operator-signed-statement-example.json",
+    ),
+    "utf8",
+  ),
 );
 const pinned = (signer: string) => () => [signer as `0x${string}`];
 
@@ -27,14 +39,29 @@ describe("the operator's real signed statement", () => {
   });
 
   it("fails when one byte of the payload changes, or the signer is not the trusted one, or it is stale", async () => {
-    const tampered = { ...example, signed_payload_canonical: example.signed_payload_canonical.replace('"psm_solvent":true', '"psm_solvent":fals') };
-    const oneByte = { ...example, signed_payload_canonical: example.signed_payload_canonical.replace("117.735154", "117.735155") };
+    const tampered = {
+      ...example,
+      signed_payload_canonical: example.signed_payload_canonical.replace('"psm_solvent":true', '"psm_solvent":fals'),
+    };
+    const oneByte = {
+      ...example,
+      signed_payload_canonical: example.signed_payload_canonical.replace("117.735154", "117.735155"),
+    };
     for (const t of [tampered, oneByte]) {
       const result = await verifyArtifact(t, { trustedSigner: pinned(example.signer), maxAgeSeconds: null });
       expect(result.verified).toBe(false);
       expect(result.checks.find((c) => c.name === "hash")?.ok).toBe(false);
     }
-    expect((await verifyArtifact(example, { trustedSigner: pinned("0x000000000000000000000000000000000000dEaD"), maxAgeSeconds: null })).verified).toBe(false);
-    expect((await verifyArtifact(example, { trustedSigner: pinned(example.signer), maxAgeSeconds: 3600 })).verified).toBe(false);
+    expect(
+      (
+        await verifyArtifact(example, {
+          trustedSigner: pinned("0x000000000000000000000000000000000000dEaD"),
+          maxAgeSeconds: null,
+        })
+      ).verified,
+    ).toBe(false);
+    expect(
+      (await verifyArtifact(example, { trustedSigner: pinned(example.signer), maxAgeSeconds: 3600 })).verified,
+    ).toBe(false);
   });
 });

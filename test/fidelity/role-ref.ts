@@ -2,7 +2,7 @@
  * Arguments that name a contract by role, so one scenario line means "side A's PSM" on side A
  * and "side B's PSM" on side B. Actors are plain addresses: they are the same on both sides.
  */
-import { maxUint256, zeroAddress, type Address } from "viem";
+import { type Address, maxUint256, zeroAddress } from "viem";
 import { ROLE } from "./constants.js";
 import { ACTORS, type Role, type Side } from "./deploy-pair.js";
 

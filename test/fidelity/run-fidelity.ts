@@ -7,12 +7,12 @@ import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { compareAbiSurfaces } from "./abi-compare.js";
 import { startFidelityChain } from "./chain.js";
-import { compileReferences, type CompiledReference } from "./compile-reference.js";
-import { Ledger, renderTable, foldFailures, type Row } from "./compare.js";
+import { foldFailures, Ledger, type Row, renderTable } from "./compare.js";
+import { type CompiledReference, compileReferences } from "./compile-reference.js";
 import { deployPair, loadDevnetArtifact, type Pair } from "./deploy-pair.js";
 import { describeRevert, unionAbi } from "./describe.js";
 import { runLockstep } from "./lockstep.js";
-import { REFERENCE_BUNDLES, operatorRepoDir, type FamilyId } from "./reference-bundles.js";
+import { type FamilyId, operatorRepoDir, REFERENCE_BUNDLES } from "./reference-bundles.js";
 import { fidelityScenario } from "./scenario.js";
 import type { Section } from "./step.js";
 
@@ -25,7 +25,10 @@ export type FidelityReport = {
   durationMs: number;
 };
 
-const DEVNET_ARTIFACTS = Object.fromEntries(REFERENCE_BUNDLES.map((b) => [b.family, b.devnetArtifact])) as Record<FamilyId, string>;
+const DEVNET_ARTIFACTS = Object.fromEntries(REFERENCE_BUNDLES.map((b) => [b.family, b.devnetArtifact])) as Record<
+  FamilyId,
+  string
+>;
 
 function compareAbis(ledger: Ledger, references: CompiledReference[], projectRoot: string): void {
   for (const bundle of REFERENCE_BUNDLES) {
@@ -33,7 +36,10 @@ function compareAbis(ledger: Ledger, references: CompiledReference[], projectRoo
     const devnet = loadDevnetArtifact(projectRoot, bundle.devnetArtifact);
     const call = `[abi] ${bundle.family}: reference vs ${bundle.devnetArtifact}`;
     if (!ref?.ok || !devnet) {
-      const why = [!ref?.ok ? `reference: ${ref?.ok === false ? ref.reason : "missing"}` : "", !devnet ? `devnet: ${bundle.devnetArtifact}.json missing` : ""];
+      const why = [
+        !ref?.ok ? `reference: ${ref?.ok === false ? ref.reason : "missing"}` : "",
+        !devnet ? `devnet: ${bundle.devnetArtifact}.json missing` : "",
+      ];
       ledger.skip(0, call, "abi surface not compared", why.filter(Boolean).join("; "));
       continue;
     }
@@ -42,7 +48,10 @@ function compareAbis(ledger: Ledger, references: CompiledReference[], projectRoo
 }
 
 function header(references: CompiledReference[], pair: Pair, repoDir: string, sections: Section[]): string[] {
-  const lines = [`operator sources: ${repoDir}`, "side A = reference (operator's verified sources), side B = devnet artifacts"];
+  const lines = [
+    `operator sources: ${repoDir}`,
+    "side A = reference (operator's verified sources), side B = devnet artifacts",
+  ];
   for (const section of sections) for (const note of section.notes) lines.push(`[${section.id}] note: ${note}`);
   for (const bundle of REFERENCE_BUNDLES) {
     const ref = references.find((r) => r.family === bundle.family)!;
@@ -103,7 +112,9 @@ export async function runFidelity(opts: {
       "",
       `${ledger.calls} calls per side (${ledger.calls * 2} transactions), ${ledger.rows.length} compared items, ` +
         `${failures.length} not ok, ${(durationMs / 1000).toFixed(1)} s`,
-      ...(failures.length > 0 ? ["", "every row not ok (consecutive repeats of one item folded):", ...foldFailures(ledger.rows)] : ["zero differences"]),
+      ...(failures.length > 0
+        ? ["", "every row not ok (consecutive repeats of one item folded):", ...foldFailures(ledger.rows)]
+        : ["zero differences"]),
       ...(scenarioErrors.length > 0
         ? ["", "SCENARIO ERRORS (the reference did not behave as the scenario states):", ...scenarioErrors]
         : []),

@@ -6,10 +6,10 @@
  * role grants and revokes, and (v3/live) the fee skim.
  */
 import { maxUint256, zeroAddress } from "viem";
-import { BASE_FEE_BPS, ROLE, SCALE, TIERS, USDC, KUSD } from "./constants.js";
+import { BASE_FEE_BPS, KUSD, ROLE, SCALE, TIERS, USDC } from "./constants.js";
 import { ACTORS } from "./deploy-pair.js";
 import { at } from "./role-ref.js";
-import { SectionBuilder, type ReadA, type Section } from "./step.js";
+import { type ReadA, type Section, SectionBuilder } from "./step.js";
 import { BOUNDARY_AMOUNTS } from "./views.js";
 
 const CAP = 100_000_000n * USDC;
@@ -22,7 +22,11 @@ const usdc = at("usdc");
 const kusd = at("kusd");
 
 /** Redemption sizes one kUSD wei either side of each tier boundary expressed in kUSD. */
-const REDEEM_BOUNDARIES = TIERS.flatMap((t) => [t.threshold * SCALE - 1n, t.threshold * SCALE, t.threshold * SCALE + 1n]);
+const REDEEM_BOUNDARIES = TIERS.flatMap((t) => [
+  t.threshold * SCALE - 1n,
+  t.threshold * SCALE,
+  t.threshold * SCALE + 1n,
+]);
 
 const VIRTUAL_PEG_NOTE =
   "virtual peg: the deployed source has no setter for virtualPegEnabled/virtualPegFeeBps (both stay false/0 " +
@@ -30,7 +34,8 @@ const VIRTUAL_PEG_NOTE =
 
 /** A redemption 100 USDC larger than the PSM holds (sized on the reference side). */
 function beyondReserves(p: "psmV1" | "psmV3" | "psmLive") {
-  return (read: ReadA) => read("usdc", "balanceOf(address)", [at(p)]).then((held) => [usdc, (held + 100n * USDC) * SCALE]);
+  return (read: ReadA) =>
+    read("usdc", "balanceOf(address)", [at(p)]).then((held) => [usdc, (held + 100n * USDC) * SCALE]);
 }
 
 function oracleFresh(s: SectionBuilder, price = 100_000_000n): void {
@@ -42,12 +47,19 @@ export function psmV1Section(): Section {
   const s = new SectionBuilder(p, "PSM v1 (redeem reserve 0xFf30…): raw-amount tiers, fail-open gates", p);
   s.note(VIRTUAL_PEG_NOTE);
   s.reverts("StableNotSupported", "alice", p, MINT, [usdc, 1000n * USDC]);
-  s.reverts("AccessControlUnauthorizedAccount", "alice", p, "addStable(address,uint256,uint256)", [usdc, BASE_FEE_BPS, CAP]);
+  s.reverts("AccessControlUnauthorizedAccount", "alice", p, "addStable(address,uint256,uint256)", [
+    usdc,
+    BASE_FEE_BPS,
+    CAP,
+  ]);
   s.reverts("FeeTooHigh", "safe", p, "addStable(address,uint256,uint256)", [usdc, 501n, CAP]);
   s.ok("safe", p, "addStable(address,uint256,uint256)", [usdc, BASE_FEE_BPS, CAP]);
   // v1 has no ordering check: ascending tiers are accepted (and make getFee pick the first match).
   s.ok("safe", p, SET_TIERS, [usdc, [...TIER_ARGS].reverse()]);
-  s.reverts("TooManyFeeTiers", "safe", p, SET_TIERS, [usdc, Array.from({ length: 21 }, (_, i) => [BigInt(21 - i) * USDC, 5n])]);
+  s.reverts("TooManyFeeTiers", "safe", p, SET_TIERS, [
+    usdc,
+    Array.from({ length: 21 }, (_, i) => [BigInt(21 - i) * USDC, 5n]),
+  ]);
   s.reverts("FeeTooHigh", "safe", p, SET_TIERS, [usdc, [[USDC, 501n]]]);
   s.ok("safe", p, SET_TIERS, [usdc, TIER_ARGS]);
   s.reverts("AccessControlUnauthorizedAccount", "alice", p, "setMintingEnabled(bool)", [true]);
@@ -145,7 +157,9 @@ export function psmV3LikeSection(p: "psmV3" | "psmLive"): Section {
   const live = p === "psmLive";
   const s = new SectionBuilder(
     p,
-    live ? "live mint PSM (0xaBDE…): minting on, redeem burns" : "retired mint PSM v3 (0x07eB…): MINTER revoked, inventory swaps",
+    live
+      ? "live mint PSM (0xaBDE…): minting on, redeem burns"
+      : "retired mint PSM v3 (0x07eB…): MINTER revoked, inventory swaps",
     p,
   );
   s.note(VIRTUAL_PEG_NOTE);
@@ -153,7 +167,10 @@ export function psmV3LikeSection(p: "psmV3" | "psmLive"): Section {
   s.ok("safe", p, "addStable(address,uint256,uint256)", [usdc, BASE_FEE_BPS, CAP]);
   s.reverts("strictly descending", "safe", p, SET_TIERS, [usdc, [...TIER_ARGS].reverse()]);
   s.reverts("strictly descending", "safe", p, SET_TIERS, [usdc, [TIER_ARGS[0]!, TIER_ARGS[0]!]]);
-  s.reverts("TooManyFeeTiers", "safe", p, SET_TIERS, [usdc, Array.from({ length: 21 }, (_, i) => [BigInt(21 - i) * USDC, 5n])]);
+  s.reverts("TooManyFeeTiers", "safe", p, SET_TIERS, [
+    usdc,
+    Array.from({ length: 21 }, (_, i) => [BigInt(21 - i) * USDC, 5n]),
+  ]);
   s.ok("safe", p, SET_TIERS, [usdc, TIER_ARGS]);
   s.ok("safe", p, "setMintingEnabled(bool)", [true]);
   s.ok("alice", "usdc", "approve(address,uint256)", [at(p), maxUint256]);
@@ -183,9 +200,17 @@ export function psmV3LikeSection(p: "psmV3" | "psmLive"): Section {
   // v3 and live select the tier on the kUSD amount floored to USDC units.
   for (const amount of REDEEM_BOUNDARIES) s.ok("alice", p, REDEEM, [usdc, amount]);
   s.ok("alice", p, "swapStableForKUSDTo(address,uint256,address)", [usdc, 1000n * USDC, ACTORS.bob]);
-  s.reverts("StableNotSupported", "alice", p, "swapStableForKUSDTo(address,uint256,address)", [usdc, 1000n * USDC, zeroAddress]);
+  s.reverts("StableNotSupported", "alice", p, "swapStableForKUSDTo(address,uint256,address)", [
+    usdc,
+    1000n * USDC,
+    zeroAddress,
+  ]);
   s.ok("alice", p, "swapKUSDForStableTo(address,uint256,address)", [usdc, 500n * KUSD, ACTORS.bob]);
-  s.reverts("StableNotSupported", "alice", p, "swapKUSDForStableTo(address,uint256,address)", [usdc, KUSD, zeroAddress]);
+  s.reverts("StableNotSupported", "alice", p, "swapKUSDForStableTo(address,uint256,address)", [
+    usdc,
+    KUSD,
+    zeroAddress,
+  ]);
   s.reverts("StableNotSupported", "alice", p, REDEEM, [at("weth"), KUSD]);
   s.reverts("InsufficientStableReserves", "alice", p, REDEEM, beyondReserves(p));
 
@@ -202,7 +227,9 @@ export function psmV3LikeSection(p: "psmV3" | "psmLive"): Section {
   s.ok("safe", p, "skimSurplus(address,uint256)", (read) =>
     read(p, "skimmableSurplus(address)", [usdc]).then((x) => [usdc, x / 2n]),
   );
-  s.ok("safe", p, "skimSurplus(address,uint256)", (read) => read(p, "skimmableSurplus(address)", [usdc]).then((x) => [usdc, x]));
+  s.ok("safe", p, "skimSurplus(address,uint256)", (read) =>
+    read(p, "skimmableSurplus(address)", [usdc]).then((x) => [usdc, x]),
+  );
 
   // Pause: swaps and skims stop; only the admin unpauses.
   s.ok("safe", p, "pause()");
@@ -252,7 +279,9 @@ export function psmV3LikeSection(p: "psmV3" | "psmLive"): Section {
   s.ok("safe", p, "setOracle(address,address)", [usdc, at("feed")]);
 
   // The cap binds on max(exposure counter, held balance).
-  s.ok("safe", p, "setStableCap(address,uint256)", (read) => read("usdc", "balanceOf(address)", [at(p)]).then((b) => [usdc, b + 500n * USDC]));
+  s.ok("safe", p, "setStableCap(address,uint256)", (read) =>
+    read("usdc", "balanceOf(address)", [at(p)]).then((b) => [usdc, b + 500n * USDC]),
+  );
   s.reverts("StableCapExceeded", "alice", p, MINT, [usdc, 1000n * USDC]);
   s.ok("safe", p, "setStableCap(address,uint256)", [usdc, CAP]);
 

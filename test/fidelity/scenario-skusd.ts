@@ -5,19 +5,24 @@
  * the last exit (live resets an orphaned vest).
  */
 import { maxUint256, zeroAddress } from "viem";
-import { ACTORS } from "./deploy-pair.js";
 import { KUSD, ROLE, USDC } from "./constants.js";
+import { ACTORS } from "./deploy-pair.js";
 import { at } from "./role-ref.js";
-import { SectionBuilder, type Section } from "./step.js";
+import { type Section, SectionBuilder } from "./step.js";
 
 export function skusdSection(v: "skusdV1" | "skusdLive"): Section {
   const live = v === "skusdLive";
-  const s = new SectionBuilder(v, live ? "skUSD live (0x96F5…): streamed yield" : "skUSD v1 (0xdEd7…): instant yield", v);
+  const s = new SectionBuilder(
+    v,
+    live ? "skUSD live (0x96F5…): streamed yield" : "skUSD v1 (0xdEd7…): instant yield",
+    v,
+  );
   const absentOnV1 = live ? undefined : "revert (no data)";
 
   s.ok("operator", "feed", "submit(int256)", [100_000_000n]);
   s.ok("alice", "psmLive", "swapStableForKUSD(address,uint256)", [at("usdc"), 20_000n * USDC]);
-  for (const who of ["alice", "bob", "safe"] as const) s.ok(who, "kusd", "approve(address,uint256)", [at(v), maxUint256]);
+  for (const who of ["alice", "bob", "safe"] as const)
+    s.ok(who, "kusd", "approve(address,uint256)", [at(v), maxUint256]);
   s.ok("alice", "kusd", "transfer(address,uint256)", [ACTORS.safe, 1000n * KUSD]);
   s.ok("alice", "kusd", "transfer(address,uint256)", [ACTORS.bob, 2000n * KUSD]);
 
@@ -31,8 +36,16 @@ export function skusdSection(v: "skusdV1" | "skusdLive"): Section {
   );
   s.time(12 * 3600);
   s.ok("alice", v, "withdraw(uint256,address,address)", [500n * KUSD, ACTORS.alice, ACTORS.alice]);
-  s.reverts("ERC4626ExceededMaxWithdraw", "alice", v, "withdraw(uint256,address,address)", [10n ** 30n, ACTORS.alice, ACTORS.alice]);
-  s.reverts("ERC20InsufficientAllowance", "bob", v, "redeem(uint256,address,address)", [10n ** 24n, ACTORS.bob, ACTORS.alice]);
+  s.reverts("ERC4626ExceededMaxWithdraw", "alice", v, "withdraw(uint256,address,address)", [
+    10n ** 30n,
+    ACTORS.alice,
+    ACTORS.alice,
+  ]);
+  s.reverts("ERC20InsufficientAllowance", "bob", v, "redeem(uint256,address,address)", [
+    10n ** 24n,
+    ACTORS.bob,
+    ACTORS.alice,
+  ]);
   s.ok("alice", v, "approve(address,uint256)", [ACTORS.bob, 10n ** 24n]);
   s.ok("bob", v, "redeem(uint256,address,address)", [10n ** 24n, ACTORS.bob, ACTORS.alice]);
 
@@ -57,7 +70,11 @@ export function skusdSection(v: "skusdV1" | "skusdLive"): Section {
   );
   s.ok("safe", v, "sweepDonations(address)", [ACTORS.treasury]);
   s.ok("alice", v, "deposit(uint256,address)", [KUSD, ACTORS.alice]);
-  s.reverts("ERC4626ExceededMaxRedeem", "alice", v, "redeem(uint256,address,address)", [10n ** 30n, ACTORS.alice, ACTORS.alice]);
+  s.reverts("ERC4626ExceededMaxRedeem", "alice", v, "redeem(uint256,address,address)", [
+    10n ** 30n,
+    ACTORS.alice,
+    ACTORS.alice,
+  ]);
   s.ok("safe", v, "distributeYield(uint256)", [KUSD]);
   s.time(86_400);
   s.ok("alice", v, "withdraw(uint256,address,address)", [KUSD, ACTORS.bob, ACTORS.alice]);

@@ -5,10 +5,10 @@
  * raw share supply, v2 against supply scaled down by the decimals offset.
  */
 import { maxUint256, zeroAddress } from "viem";
-import { ACTORS } from "./deploy-pair.js";
 import { ROLE } from "./constants.js";
+import { ACTORS } from "./deploy-pair.js";
 import { at } from "./role-ref.js";
-import { SectionBuilder, type Section } from "./step.js";
+import { type Section, SectionBuilder } from "./step.js";
 
 const ETH = 10n ** 18n;
 const SHARE = 10n ** 21n;
@@ -91,7 +91,16 @@ export function vaultV1Section(): Section {
   // The white-label initializer is guarded only by `founder == 0`: anyone may call it once.
   const init = "initialize(address,string,string,address,address,uint256,uint256,bool)";
   s.ok("bob", v, init, [zeroAddress, "Bob Vault", "bVLT", ACTORS.bob, ACTORS.bob, 0n, 1000n, false]);
-  s.reverts("Already initialized", "alice", v, init, [zeroAddress, "A", "A", ACTORS.alice, ACTORS.alice, 0n, 0n, false]);
+  s.reverts("Already initialized", "alice", v, init, [
+    zeroAddress,
+    "A",
+    "A",
+    ACTORS.alice,
+    ACTORS.alice,
+    0n,
+    0n,
+    false,
+  ]);
   return s.section;
 }
 
@@ -108,7 +117,11 @@ export function vaultV2Section(): Section {
   s.ok("bob", v, "mint(uint256,address)", [5n * SHARE, ACTORS.bob]);
   s.reverts("UseRequestWithdrawal", "alice", v, "withdraw(uint256,address,address)", [ETH, ACTORS.alice, ACTORS.alice]);
   s.reverts("UseRequestWithdrawal", "alice", v, "redeem(uint256,address,address)", [SHARE, ACTORS.alice, ACTORS.alice]);
-  s.reverts("ERC4626ExceededMaxWithdraw", "alice", v, "withdraw(uint256,address,address)", [1000n * ETH, ACTORS.alice, ACTORS.alice]);
+  s.reverts("ERC4626ExceededMaxWithdraw", "alice", v, "withdraw(uint256,address,address)", [
+    1000n * ETH,
+    ACTORS.alice,
+    ACTORS.alice,
+  ]);
   s.ok("alice", v, "requestWithdrawal(uint256)", [2n * ETH]);
   s.reverts("ZeroAmount", "alice", v, "requestWithdrawal(uint256)", [0n]);
   s.reverts("WithdrawalCooldownNotMet", "alice", v, "claimWithdrawal(uint256)", [0n]);
@@ -120,7 +133,7 @@ export function vaultV2Section(): Section {
   s.reverts("UpdateCooldownNotMet", "operator", v, "updateOffChainAssets(uint256)", [3n * ETH]);
   s.time(601);
   s.reverts("OffChainChangeExceedsMaxRate", "operator", v, "updateOffChainAssets(uint256)", [10n * ETH]);
-  s.ok("operator", v, "updateOffChainAssets(uint256)", [35n * ETH / 10n]);
+  s.ok("operator", v, "updateOffChainAssets(uint256)", [(35n * ETH) / 10n]);
   s.ok("operator", v, "setDynamicBuffer(uint256)", [250n]);
   s.time(7 * 86_400);
   s.ok("alice", v, "claimWithdrawal(uint256)", [0n]);
@@ -155,9 +168,13 @@ export function vaultV2Section(): Section {
 
   // The clone initializer is closed on a constructed vault; only the insurance fund injects.
   s.reverts("VaultAlreadyInitialized", "bob", v, "setFactory(address)", [ACTORS.bob]);
-  s.reverts("VaultAlreadyInitialized", "bob", v, "initialize(address,string,string,address,address,address,uint256,uint256,bool,address,uint256)", [
-    at("weth"), "Bob Vault", "bVLT", ACTORS.bob, ACTORS.bob, ACTORS.bob, 0n, 1000n, false, zeroAddress, 0n,
-  ]);
+  s.reverts(
+    "VaultAlreadyInitialized",
+    "bob",
+    v,
+    "initialize(address,string,string,address,address,address,uint256,uint256,bool,address,uint256)",
+    [at("weth"), "Bob Vault", "bVLT", ACTORS.bob, ACTORS.bob, ACTORS.bob, 0n, 1000n, false, zeroAddress, 0n],
+  );
   s.reverts("NotInsuranceFund", "alice", v, "injectFromInsurance(uint256)", [ETH]);
   s.reverts("ZeroAddress", "safe", v, "setInsuranceFund(address)", [zeroAddress]);
 

@@ -4,13 +4,13 @@
  * sections so the PSMs' solvency gate reads an empty vault v2 (ratio 20000), as on Base.
  */
 import { maxUint256 } from "viem";
-import { ACTORS } from "./deploy-pair.js";
 import { KUSD, ROLE, USDC } from "./constants.js";
+import { ACTORS } from "./deploy-pair.js";
 import { at } from "./role-ref.js";
 import { psmV1Section, psmV3LikeSection } from "./scenario-psm.js";
 import { skusdSection } from "./scenario-skusd.js";
-import { SectionBuilder, type Section } from "./step.js";
 import { vaultV1Section, vaultV2Section } from "./scenario-vault.js";
+import { type Section, SectionBuilder } from "./step.js";
 
 function kusdSection(): Section {
   const s = new SectionBuilder("kusd", "kUSD (0x5C2E…): roles, transfers, burns; funding of the actors", "kusd");
@@ -30,16 +30,26 @@ function kusdSection(): Section {
   // Deployed kUSD is plain ERC20Burnable: any allowance lets its holder burn (no BURNER_ROLE).
   s.ok("bob", "kusd", "burnFrom(address,uint256)", [ACTORS.alice, 10n * KUSD]);
   s.ok("bob", "kusd", "burn(uint256)", [5n * KUSD]);
-  s.reverts("ERC20InsufficientAllowance", "bob", "kusd", "transferFrom(address,address,uint256)", [ACTORS.alice, ACTORS.bob, 41n * KUSD]);
+  s.reverts("ERC20InsufficientAllowance", "bob", "kusd", "transferFrom(address,address,uint256)", [
+    ACTORS.alice,
+    ACTORS.bob,
+    41n * KUSD,
+  ]);
   s.ok("bob", "kusd", "transferFrom(address,address,uint256)", [ACTORS.alice, ACTORS.bob, 40n * KUSD]);
   s.reverts("revert (no data)", "operator", "kusd", "BURNER_ROLE()");
-  s.reverts("AccessControlUnauthorizedAccount", "alice", "kusd", "grantRole(bytes32,address)", [ROLE.MINTER, ACTORS.alice]);
+  s.reverts("AccessControlUnauthorizedAccount", "alice", "kusd", "grantRole(bytes32,address)", [
+    ROLE.MINTER,
+    ACTORS.alice,
+  ]);
   for (const psm of ["psmV1", "psmV3", "psmLive"] as const) {
     s.ok("operator", "kusd", "grantRole(bytes32,address)", [ROLE.MINTER, at(psm)]);
   }
   s.ok("bob", "kusd", "mint(address,uint256)", [ACTORS.bob, KUSD]);
   s.ok("bob", "kusd", "renounceRole(bytes32,address)", [ROLE.MINTER, ACTORS.bob]);
-  s.reverts("AccessControlBadConfirmation", "bob", "kusd", "renounceRole(bytes32,address)", [ROLE.MINTER, ACTORS.alice]);
+  s.reverts("AccessControlBadConfirmation", "bob", "kusd", "renounceRole(bytes32,address)", [
+    ROLE.MINTER,
+    ACTORS.alice,
+  ]);
   // As on Base today: the operator no longer mints; only contracts hold MINTER_ROLE.
   s.ok("operator", "kusd", "revokeRole(bytes32,address)", [ROLE.MINTER, ACTORS.operator]);
   s.reverts("AccessControlUnauthorizedAccount", "operator", "kusd", "mint(address,uint256)", [ACTORS.alice, 1n]);

@@ -19,6 +19,12 @@ describe("networks/source-getters.json", () => {
       function lockedYield() public view returns (uint256) { return 0; }
       function getFee(address stable, uint256 amount) public view returns (uint256) {}
       function pause() external {}`;
-    expect(gettersNamedIn(sol)).toEqual(["BURNER_ROLE()", "depositsEnabled()", "kUSD()", "lockedYield()", "stableCaps(address)"]);
+    expect(gettersNamedIn(sol)).toEqual([
+      "BURNER_ROLE()",
+      "depositsEnabled()",
+      "kUSD()",
+      "lockedYield()",
+      "stableCaps(address)",
+    ]);
   });
 });

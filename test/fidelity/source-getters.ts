@@ -35,9 +35,16 @@ export function gettersNamedIn(solidity: string): string[] {
   const src = stripComments(solidity);
   const found = new Set<string>();
   const valueType = "(?:bool|u?int\\d*|address|bytes\\d*|I[A-Z]\\w*)";
-  for (const m of src.matchAll(new RegExp(`^\\s*${valueType}\\s+public\\s+(?:constant\\s+|immutable\\s+)?(\\w+)\\s*[=;]`, "gm"))) found.add(`${m[1]}()`);
-  for (const m of src.matchAll(/^\s*mapping\s*\(\s*address\s*=>\s*(?:bool|u?int\d*|address|bytes\d*)\s*\)\s+public\s+(\w+)\s*;/gm)) found.add(`${m[1]}(address)`);
-  for (const m of src.matchAll(/function\s+(\w+)\s*\(\s*\)\s*(?:external|public)\b[^{;]*?\b(?:view|pure)\b/g)) found.add(`${m[1]}()`);
+  for (const m of src.matchAll(
+    new RegExp(`^\\s*${valueType}\\s+public\\s+(?:constant\\s+|immutable\\s+)?(\\w+)\\s*[=;]`, "gm"),
+  ))
+    found.add(`${m[1]}()`);
+  for (const m of src.matchAll(
+    /^\s*mapping\s*\(\s*address\s*=>\s*(?:bool|u?int\d*|address|bytes\d*)\s*\)\s+public\s+(\w+)\s*;/gm,
+  ))
+    found.add(`${m[1]}(address)`);
+  for (const m of src.matchAll(/function\s+(\w+)\s*\(\s*\)\s*(?:external|public)\b[^{;]*?\b(?:view|pure)\b/g))
+    found.add(`${m[1]}()`);
   return [...found].sort();
 }
 
@@ -50,13 +57,23 @@ export type SourceGetterCatalog = {
 
 export function extractCatalog(root = SHARED_REFERENCE_DIR): SourceGetterCatalog {
   const contracts = Object.fromEntries(
-    Object.entries(FILES).map(([name, f]) => [name, { ...f, getters: gettersNamedIn(readFileSync(join(root, SOURCE_DIR, f.file), "utf8")) }]),
+    Object.entries(FILES).map(([name, f]) => [
+      name,
+      { ...f, getters: gettersNamedIn(readFileSync(join(root, SOURCE_DIR, f.file), "utf8")) },
+    ]),
   );
-  return { source: `reference/base-mainnet/${SOURCE_DIR}`, commit: SOURCE_COMMIT, generatedBy: "npm run gen:source-getters", contracts };
+  return {
+    source: `reference/base-mainnet/${SOURCE_DIR}`,
+    commit: SOURCE_COMMIT,
+    generatedBy: "npm run gen:source-getters",
+    contracts,
+  };
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const catalog = extractCatalog();
   writeFileSync(CATALOG_FILE, `${JSON.stringify(catalog, null, 2)}\n`);
-  console.log(`${CATALOG_FILE}: ${Object.values(catalog.contracts).reduce((n, c) => n + c.getters.length, 0)} getters from ${catalog.source}`);
+  console.log(
+    `${CATALOG_FILE}: ${Object.values(catalog.contracts).reduce((n, c) => n + c.getters.length, 0)} getters from ${catalog.source}`,
+  );
 }

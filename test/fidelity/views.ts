@@ -2,16 +2,23 @@
  * The view calls compared after each step. `dynamic` views are read after every step of their
  * family (kUSD's after every step of all); `static` ones (names, constants) once per section.
  */
+
+import { ROLE, TIER_AMOUNTS_USDC } from "./constants.js";
 import { ACTORS, type Role } from "./deploy-pair.js";
 import type { FamilyId } from "./reference-bundles.js";
-import { argLabel, at, type Arg, type Who } from "./role-ref.js";
-import { ROLE, TIER_AMOUNTS_USDC } from "./constants.js";
+import { type Arg, argLabel, at, type Who } from "./role-ref.js";
 
 export type ViewDef = { label: string; to: Role; sig: string; args: Arg[]; from?: Who };
 
 function view(to: Role, sig: string, args: Arg[] = [], from?: Who): ViewDef {
   const name = sig.slice(0, sig.indexOf("("));
-  return { label: `${to}.${name}(${args.map(argLabel).join(", ")})${from ? ` from ${argLabel(from)}` : ""}`, to, sig, args, from };
+  return {
+    label: `${to}.${name}(${args.map(argLabel).join(", ")})${from ? ` from ${argLabel(from)}` : ""}`,
+    to,
+    sig,
+    args,
+    from,
+  };
 }
 
 const actor = (name: keyof typeof ACTORS): Arg => ACTORS[name];
@@ -23,12 +30,16 @@ function kusdDynamic(): ViewDef[] {
   return [
     view("kusd", "totalSupply()"),
     view("kusd", "decimals()"),
-    ...(["safe", "operator", "alice", "bob", "treasury"] as const).map((a) => view("kusd", "balanceOf(address)", [actor(a)])),
+    ...(["safe", "operator", "alice", "bob", "treasury"] as const).map((a) =>
+      view("kusd", "balanceOf(address)", [actor(a)]),
+    ),
     ...(["psmV1", "psmV3", "psmLive", "skusdV1", "skusdLive", "borrower"] as const).map((r) =>
       view("kusd", "balanceOf(address)", [at(r)]),
     ),
     view("kusd", "hasRole(bytes32,address)", [ROLE.MINTER, actor("operator")]),
-    ...(["psmV1", "psmV3", "psmLive"] as const).map((r) => view("kusd", "hasRole(bytes32,address)", [ROLE.MINTER, at(r)])),
+    ...(["psmV1", "psmV3", "psmLive"] as const).map((r) =>
+      view("kusd", "hasRole(bytes32,address)", [ROLE.MINTER, at(r)]),
+    ),
     view("kusd", "hasRole(bytes32,address)", [ROLE.DEFAULT_ADMIN, actor("operator")]),
     view("kusd", "allowance(address,address)", [actor("alice"), actor("bob")]),
   ];
@@ -68,7 +79,12 @@ function psmDynamic(psm: "psmV1" | "psmV3" | "psmLive"): ViewDef[] {
     view("usdc", "balanceOf(address)", [at("borrower")]),
   ];
   if (psm === "psmV1") {
-    return [...common, view(psm, "insuranceFund()"), view(psm, "insuranceDrawCooldown()"), view(psm, "maxInsuranceDrawPerPeriod()")];
+    return [
+      ...common,
+      view(psm, "insuranceFund()"),
+      view(psm, "insuranceDrawCooldown()"),
+      view(psm, "maxInsuranceDrawPerPeriod()"),
+    ];
   }
   return [
     ...common,
@@ -117,13 +133,30 @@ function skusdDynamic(s: "skusdV1" | "skusdLive"): ViewDef[] {
     view(s, "hasRole(bytes32,address)", [ROLE.DEFAULT_ADMIN, actor("safe")]),
   ];
   if (s === "skusdV1") return common;
-  return [...common, view(s, "lockedYield()"), view(s, "lastYieldAmount()"), view(s, "lastYieldTime()"), view(s, "yieldVestingPeriod()")];
+  return [
+    ...common,
+    view(s, "lockedYield()"),
+    view(s, "lastYieldAmount()"),
+    view(s, "lastYieldTime()"),
+    view(s, "yieldVestingPeriod()"),
+  ];
 }
 
 function skusdStatic(s: "skusdV1" | "skusdLive"): ViewDef[] {
-  const common = [view(s, "name()"), view(s, "symbol()"), view(s, "asset()"), view(s, "STRATEGIST_ROLE()"), view(s, "maxMint(address)", [actor("alice")])];
+  const common = [
+    view(s, "name()"),
+    view(s, "symbol()"),
+    view(s, "asset()"),
+    view(s, "STRATEGIST_ROLE()"),
+    view(s, "maxMint(address)", [actor("alice")]),
+  ];
   if (s === "skusdV1") return common;
-  return [...common, view(s, "MIN_VESTING_PERIOD()"), view(s, "MAX_VESTING_PERIOD()"), view(s, "DEFAULT_VESTING_PERIOD()")];
+  return [
+    ...common,
+    view(s, "MIN_VESTING_PERIOD()"),
+    view(s, "MAX_VESTING_PERIOD()"),
+    view(s, "DEFAULT_VESTING_PERIOD()"),
+  ];
 }
 
 function vaultDynamic(v: "vaultV1" | "vaultV2"): ViewDef[] {
@@ -136,7 +169,9 @@ function vaultDynamic(v: "vaultV1" | "vaultV2"): ViewDef[] {
     view(v, "convertToShares(uint256)", [10n ** 18n]),
     ...(["alice", "bob"] as const).map((a) => view(v, "balanceOf(address)", [actor(a)])),
     view(v, "balanceOf(address)", [at(v)]),
-    ...(["alice", "bob", "safe", "treasury", "exchange"] as const).map((a) => view("weth", "balanceOf(address)", [actor(a)])),
+    ...(["alice", "bob", "safe", "treasury", "exchange"] as const).map((a) =>
+      view("weth", "balanceOf(address)", [actor(a)]),
+    ),
     view("weth", "balanceOf(address)", [at(v)]),
     view(v, "paused()"),
     view(v, "maxDeposit(address)", [actor("alice")]),

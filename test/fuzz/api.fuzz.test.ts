@@ -9,14 +9,23 @@
  * Seeded: FUZZ_SEED=<n> replays a run; a failure prints the seed, the path and the shrunk case.
  */
 import fc from "fast-check";
-import { getAddress, parseAbiItem, type Address } from "viem";
+import { type Address, getAddress, parseAbiItem } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { stack } from "../helpers/stack.js";
-import { bodySize, bodyText, contentType, method, nestedDocument, nestedVariablesBody, paramValue, queryOf } from "./arbitraries.js";
-import { paymentHeader } from "./payment-headers.js";
-import { rawRequest, writeThenRead, type RawResponse } from "./raw-http.js";
 import { MAX_BODY_BYTES } from "../../api/app.js";
 import { DRAIN_MAX_BYTES, DRAIN_MAX_EVENTS } from "../../api/http/body-limit.js";
+import { stack } from "../helpers/stack.js";
+import {
+  bodySize,
+  bodyText,
+  contentType,
+  method,
+  nestedDocument,
+  nestedVariablesBody,
+  paramValue,
+  queryOf,
+} from "./arbitraries.js";
+import { paymentHeader } from "./payment-headers.js";
+import { type RawResponse, rawRequest, writeThenRead } from "./raw-http.js";
 
 const s = stack();
 const base = s.indexerUrl;
@@ -45,7 +54,8 @@ async function expectWellFormed(res: Response, label: string, surface: string) {
   expect(text, label).not.toMatch(/node_modules|\/work\/|at [\w.]+ \(/);
 }
 
-const send = (path: string, init: RequestInit = {}) => fetch(`${base}${path}`, { ...init, signal: AbortSignal.timeout(60_000) });
+const send = (path: string, init: RequestInit = {}) =>
+  fetch(`${base}${path}`, { ...init, signal: AbortSignal.timeout(60_000) });
 
 let doc: Doc;
 let recipient: Address;
@@ -58,7 +68,13 @@ let current = "";
 let probe: NodeJS.Timeout | undefined;
 
 const balanceOf = (a: Address) =>
-  s.client.readContract({ address: usdc, abi: [parseAbiItem("function balanceOf(address) view returns (uint256)")], functionName: "balanceOf", args: [a], blockTag: "latest" });
+  s.client.readContract({
+    address: usdc,
+    abi: [parseAbiItem("function balanceOf(address) view returns (uint256)")],
+    functionName: "balanceOf",
+    args: [a],
+    blockTag: "latest",
+  });
 
 beforeAll(async () => {
   console.log(`[fuzz] seed ${seed} (replay with FUZZ_SEED=${seed})`);
@@ -74,12 +90,18 @@ beforeAll(async () => {
     challenge = await send("/paid/reserves");
   }
   expect(challenge.status).toBe(402);
-  requirements = JSON.parse(Buffer.from(challenge.headers.get("payment-required")!, "base64").toString("utf8")).accepts[0];
+  requirements = JSON.parse(Buffer.from(challenge.headers.get("payment-required")!, "base64").toString("utf8"))
+    .accepts[0];
   probe = setInterval(() => {
     const t0 = performance.now();
     void fetch(`${base}/health`).then(
       (r) => health.push({ ms: performance.now() - t0, status: r.status }),
-      (e: Error & { cause?: { code?: string; message?: string } }) => health.push({ ms: performance.now() - t0, status: 0, error: `${e.cause?.code ?? e.cause?.message ?? e.message} during ${current}` }),
+      (e: Error & { cause?: { code?: string; message?: string } }) =>
+        health.push({
+          ms: performance.now() - t0,
+          status: 0,
+          error: `${e.cause?.code ?? e.cause?.message ?? e.message} during ${current}`,
+        }),
     );
   }, 250);
 }, 60_000);
@@ -88,17 +110,40 @@ afterAll(() => clearInterval(probe));
 
 describe(`fuzz (seed ${seed})`, () => {
   it("free routes: generated query and path parameters", async () => {
-    const routes = Object.entries(doc.paths).flatMap(([path, ops]) => (ops.get ? [{ path, params: (ops.get.parameters ?? []).filter((p) => p.in === "query").map((p) => p.name) }] : []));
-    expect(routes.length).toBeGreaterThan(10);
-    const arb = fc.constantFrom(...routes).chain((r) =>
-      fc.tuple(fc.constant(r), queryOf(r.params), paramValue()).map(([route, query, segment]) => `${route.path.replace(/\{[^}]+\}/g, encodeURIComponent(segment) || "x")}${query}`),
+    const routes = Object.entries(doc.paths).flatMap(([path, ops]) =>
+      ops.get ? [{ path, params: (ops.get.parameters ?? []).filter((p) => p.in === "query").map((p) => p.name) }] : [],
     );
-    await fc.assert(fc.asyncProperty(arb, async (url) => expectWellFormed(await send(url), `GET ${url}`, "free routes")), { seed, numRuns: RUNS.routes });
+    expect(routes.length).toBeGreaterThan(10);
+    const arb = fc
+      .constantFrom(...routes)
+      .chain((r) =>
+        fc
+          .tuple(fc.constant(r), queryOf(r.params), paramValue())
+          .map(
+            ([route, query, segment]) =>
+              `${route.path.replace(/\{[^}]+\}/g, encodeURIComponent(segment) || "x")}${query}`,
+          ),
+      );
+    await fc.assert(
+      fc.asyncProperty(arb, async (url) => expectWellFormed(await send(url), `GET ${url}`, "free routes")),
+      { seed, numRuns: RUNS.routes },
+    );
   }, 900_000);
 
   it("any method on known and unknown paths, with any body", async () => {
-    const known = [...Object.keys(doc.paths).filter((p) => !p.includes("{")), "/graphql", "/paid/reserves", "/paid/instant-read", "/paid/openapi.json", "/"];
-    const path = fc.oneof(fc.constantFrom(...known), fc.webPath().map((p) => p || "/"), fc.constantFrom("/api/", "/api//por", "/paid/", "/sql/db", "/ponder/graphql", "/.well-known/x"));
+    const known = [
+      ...Object.keys(doc.paths).filter((p) => !p.includes("{")),
+      "/graphql",
+      "/paid/reserves",
+      "/paid/instant-read",
+      "/paid/openapi.json",
+      "/",
+    ];
+    const path = fc.oneof(
+      fc.constantFrom(...known),
+      fc.webPath().map((p) => p || "/"),
+      fc.constantFrom("/api/", "/api//por", "/paid/", "/sql/db", "/ponder/graphql", "/.well-known/x"),
+    );
     const arb = fc.tuple(method(), path, bodyText(), contentType());
     await fc.assert(
       fc.asyncProperty(arb, async ([m, p, body, type]) => {
@@ -113,17 +158,42 @@ describe(`fuzz (seed ${seed})`, () => {
   it("GraphQL over GET and POST: generated documents, variables and extensions", async () => {
     const documents = fc.oneof(
       fc.string({ maxLength: 80 }),
-      fc.constantFrom("{ __typename }", "{ psmSwaps(first: 3) { nodes { id } } }", "{ psmSwaps(first: -1) { nodes { id } } }", "{ psmSwaps(after: \"zz\") { nodes { id } } }", "query($n: Int) { psmSwaps(first: $n) { nodes { id } } }", "{ account(address: \"0x12\") { address } }", "subscription { violations { txHash } }", "{ a: reserves { blockNumber } b: reserves { blockNumber } c: reserves { blockNumber } }", "{ stats(block: \"-5\") { blockNumber } }"),
+      fc.constantFrom(
+        "{ __typename }",
+        "{ psmSwaps(first: 3) { nodes { id } } }",
+        "{ psmSwaps(first: -1) { nodes { id } } }",
+        '{ psmSwaps(after: "zz") { nodes { id } } }',
+        "query($n: Int) { psmSwaps(first: $n) { nodes { id } } }",
+        '{ account(address: "0x12") { address } }',
+        "subscription { violations { txHash } }",
+        "{ a: reserves { blockNumber } b: reserves { blockNumber } c: reserves { blockNumber } }",
+        '{ stats(block: "-5") { blockNumber } }',
+      ),
     );
     const arb = fc.tuple(fc.boolean(), documents, bodyText(), bodyText(), contentType());
     await fc.assert(
       fc.asyncProperty(arb, async ([asGet, query, variables, extensions, type]) => {
         if (asGet) {
           const q = new URLSearchParams({ query, variables, extensions });
-          await expectWellFormed(await send(`/graphql?${q}`, { headers: { accept: "application/json" } }), `GET /graphql?${q}`, "graphql");
+          await expectWellFormed(
+            await send(`/graphql?${q}`, { headers: { accept: "application/json" } }),
+            `GET /graphql?${q}`,
+            "graphql",
+          );
         } else {
-          const body = Math.random() < 0.7 ? JSON.stringify({ query, variables: safeJson(variables), extensions: safeJson(extensions) }) : variables;
-          await expectWellFormed(await send("/graphql", { method: "POST", body, headers: { accept: "application/json", ...(type ? { "content-type": type } : {}) } }), `POST /graphql ${body.slice(0, 80)}`, "graphql");
+          const body =
+            Math.random() < 0.7
+              ? JSON.stringify({ query, variables: safeJson(variables), extensions: safeJson(extensions) })
+              : variables;
+          await expectWellFormed(
+            await send("/graphql", {
+              method: "POST",
+              body,
+              headers: { accept: "application/json", ...(type ? { "content-type": type } : {}) },
+            }),
+            `POST /graphql ${body.slice(0, 80)}`,
+            "graphql",
+          );
         }
       }),
       { seed: seed + 2, numRuns: RUNS.graphql },
@@ -139,7 +209,14 @@ describe(`fuzz (seed ${seed})`, () => {
     );
     await fc.assert(
       fc.asyncProperty(arb, async ({ m, query, body }) => {
-        const res = m === "GET" ? await send(`/graphql?${new URLSearchParams({ query })}`, { headers: { accept: "application/json" } }) : await send("/graphql", { method: "POST", body, headers: { accept: "application/json", "content-type": "application/json" } });
+        const res =
+          m === "GET"
+            ? await send(`/graphql?${new URLSearchParams({ query })}`, { headers: { accept: "application/json" } })
+            : await send("/graphql", {
+                method: "POST",
+                body,
+                headers: { accept: "application/json", "content-type": "application/json" },
+              });
         const label = `${m} /graphql ${(m === "GET" ? query : body).slice(0, 80)} (${(m === "GET" ? query : body).length} chars)`;
         const text = await res.clone().text();
         // A refusal names what was wrong: never the masked internal error.
@@ -153,7 +230,14 @@ describe(`fuzz (seed ${seed})`, () => {
   it("bodies over the limit: a 413 the client can read, also one that writes the whole body first; the connection stays usable", async () => {
     const host = new URL(base).host;
     const how = fc.constantFrom("fetch", "raw", "raw chunked", "raw declared only");
-    const arb = fc.tuple(fc.constantFrom("/graphql", "/paid/instant-read", "/api/por", "/no/such/path"), bodySize(MAX_BODY), how, contentType(), fc.constantFrom("a", "[", "{", "\u0000"), fc.integer({ min: 1, max: 64 * 1024 }));
+    const arb = fc.tuple(
+      fc.constantFrom("/graphql", "/paid/instant-read", "/api/por", "/no/such/path"),
+      bodySize(MAX_BODY),
+      how,
+      contentType(),
+      fc.constantFrom("a", "[", "{", "\u0000"),
+      fc.integer({ min: 1, max: 64 * 1024 }),
+    );
     await fc.assert(
       fc.asyncProperty(arb, async ([path, size, how, type, fill, chunkAsked]) => {
         // At most 200,000 chunks: building more blocks this process long enough for its own
@@ -170,12 +254,17 @@ describe(`fuzz (seed ${seed})`, () => {
         }
         // Declared past the drain cap and never sent: answered at once, and the server closes.
         const declaredOnly = how === "raw declared only";
-        const first = declaredOnly ? rawRequest("POST", path, host, null, { ...headers, "Content-Length": String(DRAIN_MAX + size) }) : rawRequest("POST", path, host, body, headers, how === "raw chunked" ? chunk : undefined);
+        const first = declaredOnly
+          ? rawRequest("POST", path, host, null, { ...headers, "Content-Length": String(DRAIN_MAX + size) })
+          : rawRequest("POST", path, host, body, headers, how === "raw chunked" ? chunk : undefined);
         // Tens of thousands of tiny chunks are not drained (DRAIN_MAX_EVENTS): the server may answer
         // and close while the client still writes (documented in api/http/body-limit.ts). It must
         // stay up: the next connection is answered.
         const drainGivesUp = how === "raw chunked" && size / chunk > DRAIN_MAX_EVENTS && chunk < 512;
-        const exchange = writeThenRead(base, declaredOnly ? [first] : [first, rawRequest("GET", "/health", host, null)]);
+        const exchange = writeThenRead(
+          base,
+          declaredOnly ? [first] : [first, rawRequest("GET", "/health", host, null)],
+        );
         if (drainGivesUp) {
           // A reset, or the 413 and then the announced close: either way the server lives on.
           await exchange.catch(() => null);
@@ -197,20 +286,43 @@ describe(`fuzz (seed ${seed})`, () => {
     const now = Math.floor(Date.now() / 1000);
     const instantBody = fc.oneof(
       bodyText(),
-      fc.record({ chain: fc.oneof(fc.constantFrom("base", "ethereum"), paramValue()), address: paramValue() }, { requiredKeys: [] }).map((x) => JSON.stringify(x)),
+      fc
+        .record(
+          { chain: fc.oneof(fc.constantFrom("base", "ethereum"), paramValue()), address: paramValue() },
+          { requiredKeys: [] },
+        )
+        .map((x) => JSON.stringify(x)),
     );
-    const arb = fc.tuple(fc.constantFrom("GET /paid/reserves", "POST /paid/instant-read"), instantBody, contentType(), fc.option(paymentHeader(requirements, payer, now), { freq: 3 }));
+    const arb = fc.tuple(
+      fc.constantFrom("GET /paid/reserves", "POST /paid/instant-read"),
+      instantBody,
+      contentType(),
+      fc.option(paymentHeader(requirements, payer, now), { freq: 3 }),
+    );
     await fc.assert(
       fc.asyncProperty(arb, async ([route, body, type, header]) => {
         const [m, p] = route.split(" ") as [string, string];
-        const headers: Record<string, string> = { ...(type ? { "content-type": type } : {}), ...(header ? { "PAYMENT-SIGNATURE": header } : {}) };
-        await expectWellFormed(await send(p, { method: m, headers, ...(m === "POST" ? { body } : {}) }), `${route} ${body.slice(0, 60)}`, "paid");
+        const headers: Record<string, string> = {
+          ...(type ? { "content-type": type } : {}),
+          ...(header ? { "PAYMENT-SIGNATURE": header } : {}),
+        };
+        await expectWellFormed(
+          await send(p, { method: m, headers, ...(m === "POST" ? { body } : {}) }),
+          `${route} ${body.slice(0, 60)}`,
+          "paid",
+        );
       }),
       { seed: seed + 3, numRuns: RUNS.paid },
     );
     // Nothing was charged: no USDC reached the recipient by any route during the run.
     expect(await balanceOf(recipient)).toBe(balanceBefore);
-    const transfers = await s.client.getLogs({ address: usdc, event: parseAbiItem("event Transfer(address indexed from, address indexed to, uint256 value)"), args: { to: recipient }, fromBlock: startBlock, toBlock: "latest" });
+    const transfers = await s.client.getLogs({
+      address: usdc,
+      event: parseAbiItem("event Transfer(address indexed from, address indexed to, uint256 value)"),
+      args: { to: recipient },
+      fromBlock: startBlock,
+      toBlock: "latest",
+    });
     expect(transfers).toEqual([]);
   }, 900_000);
 
@@ -218,7 +330,9 @@ describe(`fuzz (seed ${seed})`, () => {
     const total = Object.values(cases).reduce((a, b) => a + b, 0);
     const ms = health.map((h) => h.ms).sort((a, b) => a - b);
     const pct = (q: number) => ms[Math.min(ms.length - 1, Math.floor(q * ms.length))]?.toFixed(1);
-    console.log(`[fuzz] seed ${seed}: ${total} cases ${JSON.stringify(cases)}; statuses ${JSON.stringify(statuses)}; /health ${health.length} probes, p50 ${pct(0.5)} ms, p99 ${pct(0.99)} ms, max ${ms.at(-1)?.toFixed(1)} ms`);
+    console.log(
+      `[fuzz] seed ${seed}: ${total} cases ${JSON.stringify(cases)}; statuses ${JSON.stringify(statuses)}; /health ${health.length} probes, p50 ${pct(0.5)} ms, p99 ${pct(0.99)} ms, max ${ms.at(-1)?.toFixed(1)} ms`,
+    );
     expect(total).toBeGreaterThanOrEqual(2_000);
     expect(health.length).toBeGreaterThan(0);
     expect(health.filter((h) => h.status !== 200)).toEqual([]);
@@ -227,7 +341,10 @@ describe(`fuzz (seed ${seed})`, () => {
 
 /** A raw answer as a fetch Response, for the same checks. */
 function asResponse(raw: RawResponse): Response {
-  return new Response(raw.status === 204 || raw.status === 304 ? null : raw.body, { status: raw.status, headers: raw.headers });
+  return new Response(raw.status === 204 || raw.status === 304 ? null : raw.body, {
+    status: raw.status,
+    headers: raw.headers,
+  });
 }
 
 function safeJson(text: string): unknown {

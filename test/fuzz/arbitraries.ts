@@ -6,7 +6,8 @@
  */
 import fc from "fast-check";
 
-const hexChars = (n: number) => fc.string({ unit: fc.constantFrom(..."0123456789abcdefABCDEF"), minLength: n, maxLength: n });
+const hexChars = (n: number) =>
+  fc.string({ unit: fc.constantFrom(..."0123456789abcdefABCDEF"), minLength: n, maxLength: n });
 
 /** Strings a query parameter might carry. */
 export const paramValue = (): fc.Arbitrary<string> =>
@@ -15,10 +16,37 @@ export const paramValue = (): fc.Arbitrary<string> =>
     { weight: 2, arbitrary: fc.string({ unit: "grapheme", maxLength: 20 }) },
     { weight: 2, arbitrary: fc.bigInt({ min: -(10n ** 30n), max: 10n ** 30n }).map(String) },
     { weight: 1, arbitrary: fc.integer({ min: 0, max: 3_000 }).map(String) },
-    { weight: 1, arbitrary: fc.constantFrom("latest", "", "0", "-1", "1e3", "0x10", "NaN", "Infinity", " 1", "1 ", "null", "undefined", "%00", "../../etc/passwd", "' OR 1=1 --", "1;DROP TABLE psm_swap", "1.5", "0.000000000000000000001") },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        "latest",
+        "",
+        "0",
+        "-1",
+        "1e3",
+        "0x10",
+        "NaN",
+        "Infinity",
+        " 1",
+        "1 ",
+        "null",
+        "undefined",
+        "%00",
+        "../../etc/passwd",
+        "' OR 1=1 --",
+        "1;DROP TABLE psm_swap",
+        "1.5",
+        "0.000000000000000000001",
+      ),
+    },
     { weight: 1, arbitrary: hexChars(40).map((h) => `0x${h}`) },
     { weight: 1, arbitrary: fc.integer({ min: 0, max: 80 }).chain((n) => hexChars(n).map((h) => `0x${h}`)) },
-    { weight: 1, arbitrary: fc.tuple(fc.integer({ min: 0, max: 1e6 }), fc.integer({ min: 0, max: 1e4 })).map(([b, l]) => `${b}:${l}`) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(fc.integer({ min: 0, max: 1e6 }), fc.integer({ min: 0, max: 1e4 }))
+        .map(([b, l]) => `${b}:${l}`),
+    },
     { weight: 1, arbitrary: fc.date({ noInvalidDate: true }).map((d) => d.toISOString()) },
   );
 
@@ -27,7 +55,13 @@ export const queryOf = (names: string[]): fc.Arbitrary<string> =>
   fc
     .tuple(
       fc.subarray(names).chain((picked) => fc.tuple(...picked.map((n) => paramValue().map((v) => [n, v] as const)))),
-      fc.array(fc.tuple(fc.constantFrom("x", "block", "limit", "__proto__", "constructor", "amount[]", "a".repeat(300)), paramValue()), { maxLength: 2 }),
+      fc.array(
+        fc.tuple(
+          fc.constantFrom("x", "block", "limit", "__proto__", "constructor", "amount[]", "a".repeat(300)),
+          paramValue(),
+        ),
+        { maxLength: 2 },
+      ),
     )
     .map(([own, extra]) => {
       const q = new URLSearchParams();
@@ -40,17 +74,33 @@ export const bodyText = (): fc.Arbitrary<string> =>
   fc.oneof(
     { weight: 3, arbitrary: fc.json({ maxDepth: 3 }) },
     { weight: 1, arbitrary: fc.string({ maxLength: 200 }) },
-    { weight: 1, arbitrary: fc.constantFrom("", "{", "[]", "null", '{"__proto__":{"x":1}}', '{"address":null}', "\u0000") },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom("", "{", "[]", "null", '{"__proto__":{"x":1}}', '{"address":null}', "\u0000"),
+    },
   );
 
-export const method = (): fc.Arbitrary<string> => fc.constantFrom("GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS");
+export const method = (): fc.Arbitrary<string> =>
+  fc.constantFrom("GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS");
 
 export const contentType = (): fc.Arbitrary<string | undefined> =>
-  fc.constantFrom(undefined, "application/json", "application/json; charset=utf-8", "text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "application/graphql-response+json", "APPLICATION/JSON");
+  fc.constantFrom(
+    undefined,
+    "application/json",
+    "application/json; charset=utf-8",
+    "text/plain",
+    "application/x-www-form-urlencoded",
+    "multipart/form-data; boundary=x",
+    "application/graphql-response+json",
+    "APPLICATION/JSON",
+  );
 
 /** How deep a generated document or value nests: around the GraphQL nesting limit (64), or far past it. */
 const nestingDepth = (): fc.Arbitrary<number> =>
-  fc.oneof({ weight: 2, arbitrary: fc.integer({ min: 1, max: 100 }) }, { weight: 2, arbitrary: fc.integer({ min: 1_000, max: 7_000 }) });
+  fc.oneof(
+    { weight: 2, arbitrary: fc.integer({ min: 1, max: 100 }) },
+    { weight: 2, arbitrary: fc.integer({ min: 1_000, max: 7_000 }) },
+  );
 
 /** `depth` levels of `open`/`close` around `middle`, as deep as fits in `maxChars` (so the request reaches GraphQL, not the body limit). */
 const nest = (open: string, middle: string, close: string, depth: number, maxChars: number) => {
@@ -64,15 +114,25 @@ const nest = (open: string, middle: string, close: string, depth: number, maxCha
  * never close.
  */
 export const nestedDocument = (maxChars: number): fc.Arbitrary<string> =>
-  fc.tuple(fc.constantFrom("list", "object", "paren", "mixed", "selection"), nestingDepth(), fc.option(fc.nat(), { freq: 4 })).map(([kind, depth, cut]) => {
-    const doc =
-      kind === "list" ? `{ account(address: ${nest("[", '"0x12"', "]", depth, maxChars)}) { address } }`
-      : kind === "object" ? `{ psmSwaps(filter: ${nest("{psm: ", "MINT", "}", depth, maxChars)}) { nodes { id } } }`
-      : kind === "paren" ? `{ __typename${nest("(", "", "", depth, maxChars)}`
-      : kind === "mixed" ? `query { psmVolume(interval: DAY, psm: ${nest("[{a: ", "1", "}]", depth, maxChars)}) { __typename } }`
-      : `{ ${nest("psms { ", "key", " }", depth, maxChars)} }`;
-    return cut === null ? doc : doc.slice(0, cut % (doc.length + 1));
-  });
+  fc
+    .tuple(
+      fc.constantFrom("list", "object", "paren", "mixed", "selection"),
+      nestingDepth(),
+      fc.option(fc.nat(), { freq: 4 }),
+    )
+    .map(([kind, depth, cut]) => {
+      const doc =
+        kind === "list"
+          ? `{ account(address: ${nest("[", '"0x12"', "]", depth, maxChars)}) { address } }`
+          : kind === "object"
+            ? `{ psmSwaps(filter: ${nest("{psm: ", "MINT", "}", depth, maxChars)}) { nodes { id } } }`
+            : kind === "paren"
+              ? `{ __typename${nest("(", "", "", depth, maxChars)}`
+              : kind === "mixed"
+                ? `query { psmVolume(interval: DAY, psm: ${nest("[{a: ", "1", "}]", depth, maxChars)}) { __typename } }`
+                : `{ ${nest("psms { ", "key", " }", depth, maxChars)} }`;
+      return cut === null ? doc : doc.slice(0, cut % (doc.length + 1));
+    });
 
 /** A POST /graphql body (JSON text of at most about `maxChars`) whose variables nest deep, for list, object and scalar input types. */
 export const nestedVariablesBody = (maxChars: number): fc.Arbitrary<string> =>
@@ -91,7 +151,10 @@ export const nestedVariablesBody = (maxChars: number): fc.Arbitrary<string> =>
     )
     .map(([query, shape, depth, where]) => {
       // Written as text: JSON.stringify overflows the stack on such a value.
-      const deep = shape === "list" ? nest("[", '"MINT"', "]", depth, maxChars - 200) : nest('{"psm":', '"MINT"', "}", depth, maxChars - 200);
+      const deep =
+        shape === "list"
+          ? nest("[", '"MINT"', "]", depth, maxChars - 200)
+          : nest('{"psm":', '"MINT"', "}", depth, maxChars - 200);
       const q = JSON.stringify(query);
       return where === "variable" ? `{"query":${q},"variables":{"v":${deep}}}` : `{"query":${q},"${where}":${deep}}`;
     });

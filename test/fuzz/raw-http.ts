@@ -13,7 +13,9 @@ function parseResponse(buf: Buffer): { response: RawResponse; length: number } |
   const head = buf.indexOf("\r\n\r\n");
   if (head < 0) return null;
   const [statusLine = "", ...lines] = buf.subarray(0, head).toString("latin1").split("\r\n");
-  const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(":")).trim().toLowerCase(), l.slice(l.indexOf(":") + 1).trim()]));
+  const headers = Object.fromEntries(
+    lines.map((l) => [l.slice(0, l.indexOf(":")).trim().toLowerCase(), l.slice(l.indexOf(":") + 1).trim()]),
+  );
   const status = Number(statusLine.split(" ")[1]);
   let at = head + 4;
   if (headers["transfer-encoding"]?.toLowerCase() === "chunked") {
@@ -34,11 +36,23 @@ function parseResponse(buf: Buffer): { response: RawResponse; length: number } |
 }
 
 /** A request's bytes: the head, then the body as is or in chunks of `chunkSize` (Transfer-Encoding: chunked). */
-export function rawRequest(method: string, path: string, host: string, body: Buffer | null, headers: Record<string, string> = {}, chunkSize?: number): Buffer {
+export function rawRequest(
+  method: string,
+  path: string,
+  host: string,
+  body: Buffer | null,
+  headers: Record<string, string> = {},
+  chunkSize?: number,
+): Buffer {
   const all: Record<string, string> = { Host: host, ...headers };
   if (body && chunkSize) all["Transfer-Encoding"] = "chunked";
   else if (body) all["Content-Length"] = String(body.length);
-  const head = Buffer.from(`${method} ${path} HTTP/1.1\r\n${Object.entries(all).map(([k, v]) => `${k}: ${v}\r\n`).join("")}\r\n`, "latin1");
+  const head = Buffer.from(
+    `${method} ${path} HTTP/1.1\r\n${Object.entries(all)
+      .map(([k, v]) => `${k}: ${v}\r\n`)
+      .join("")}\r\n`,
+    "latin1",
+  );
   if (!body) return head;
   if (!chunkSize) return Buffer.concat([head, body]);
   const parts: Buffer[] = [head];
@@ -66,7 +80,10 @@ export function writeThenRead(url: string, requests: Buffer[], timeoutMs = 60_00
       socket.destroy();
       reject(err);
     };
-    const timer = setTimeout(() => fail(new Error(`no complete answer within ${timeoutMs} ms (${responses.length} of ${requests.length})`)), timeoutMs);
+    const timer = setTimeout(
+      () => fail(new Error(`no complete answer within ${timeoutMs} ms (${responses.length} of ${requests.length})`)),
+      timeoutMs,
+    );
     const sendNext = () => {
       socket.pause();
       socket.write(requests[responses.length]!, (err) => (err ? fail(err) : socket.resume()));
@@ -83,7 +100,9 @@ export function writeThenRead(url: string, requests: Buffer[], timeoutMs = 60_00
       resolve(responses);
     });
     socket.on("error", fail);
-    socket.on("close", () => fail(new Error(`connection closed after ${responses.length} of ${requests.length} responses`)));
+    socket.on("close", () =>
+      fail(new Error(`connection closed after ${responses.length} of ${requests.length} responses`)),
+    );
     socket.on("connect", sendNext);
   });
 }

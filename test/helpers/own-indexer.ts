@@ -12,7 +12,7 @@ import { is } from "drizzle-orm";
 import { PgTable } from "drizzle-orm/pg-core";
 import { inject } from "vitest";
 import * as schema from "../../ponder.schema.js";
-import { startIndexer, type Indexer, type IndexerOptions } from "../../stack/indexer.js";
+import { type Indexer, type IndexerOptions, startIndexer } from "../../stack/indexer.js";
 import { freePort } from "./ports.js";
 
 export type OwnIndexer = {
@@ -30,7 +30,15 @@ export function ownIndexers(prefix: string) {
   const scratch = () => (made ??= mkdtempSync(join(tmpdir(), `kusd-${prefix}-`)));
   const running: Indexer[] = [];
   /** Starts (or restarts, with the same `name`) an indexer on the database and store called `name` (on `databaseUrl` if given, else the run's database). */
-  async function start(name: string, options: { env?: NodeJS.ProcessEnv; onSpawn?: IndexerOptions["onSpawn"]; readyTimeoutMs?: number; databaseUrl?: string } = {}): Promise<OwnIndexer> {
+  async function start(
+    name: string,
+    options: {
+      env?: NodeJS.ProcessEnv;
+      onSpawn?: IndexerOptions["onSpawn"];
+      readyTimeoutMs?: number;
+      databaseUrl?: string;
+    } = {},
+  ): Promise<OwnIndexer> {
     const dir = scratch();
     const sqlPort = await freePort();
     const databaseUrl = options.databaseUrl ?? process.env.DATABASE_URL;

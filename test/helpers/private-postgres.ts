@@ -23,7 +23,9 @@ export type PrivatePostgres = {
 export function postgresBinDir(): string | null {
   const root = "/usr/lib/postgresql";
   if (!existsSync(root)) return null;
-  const versions = readdirSync(root).filter((v) => existsSync(join(root, v, "bin", "initdb"))).sort((a, b) => Number(b) - Number(a));
+  const versions = readdirSync(root)
+    .filter((v) => existsSync(join(root, v, "bin", "initdb")))
+    .sort((a, b) => Number(b) - Number(a));
   return versions[0] ? join(root, versions[0], "bin") : null;
 }
 
@@ -39,10 +41,15 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
     chownSync(dir, id("-u"), id("-g"));
   }
   const run = (tool: string, args: string[]) =>
-    execFileSync(asRoot ? "runuser" : join(bin, tool), asRoot ? ["-u", "postgres", "--", join(bin, tool), ...args] : args, { stdio: "pipe", cwd: dir, timeout: 60_000 });
+    execFileSync(
+      asRoot ? "runuser" : join(bin, tool),
+      asRoot ? ["-u", "postgres", "--", join(bin, tool), ...args] : args,
+      { stdio: "pipe", cwd: dir, timeout: 60_000 },
+    );
   run("initdb", ["-D", data, "-U", "postgres", "-A", "trust", "--no-sync", "--no-instructions"]);
   const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off -c max_connections=200`;
-  const start = () => run("pg_ctl", ["-D", data, "-o", options, "-l", join(dir, "server.log"), "-w", "-t", "30", "start"]);
+  const start = () =>
+    run("pg_ctl", ["-D", data, "-o", options, "-l", join(dir, "server.log"), "-w", "-t", "30", "start"]);
   const stop = () => run("pg_ctl", ["-D", data, "-m", "fast", "-w", "-t", "30", "stop"]);
   start();
   let gone = false;

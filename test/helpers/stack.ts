@@ -1,11 +1,11 @@
 /** Access to the shared test stack: the devnet deployment, chain clients and the indexed tables. */
 import { createClient } from "@ponder/client";
-import { inject } from "vitest";
-import { createPublicClient, createWalletClient, http, type Hex, type PublicClient } from "viem";
+import { createPublicClient, createWalletClient, type Hex, http, type PublicClient } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import * as schema from "../../ponder.schema.js";
+import { inject } from "vitest";
 import { devnetChain } from "../../devnet/chains.js";
 import { readDeployment } from "../../devnet/deployment.js";
+import * as schema from "../../ponder.schema.js";
 
 export function stack() {
   const deployment = readDeployment(inject("deploymentFile"));
@@ -16,10 +16,18 @@ export function stack() {
   const privateSqlUrl = inject("privateSqlUrl");
   const sql = createClient(privateSqlUrl, { schema });
   const wallet = (privateKey: Hex) =>
-    createWalletClient({ account: privateKeyToAccount(privateKey), chain, transport: http(rpcUrl), pollingInterval: 50 });
+    createWalletClient({
+      account: privateKeyToAccount(privateKey),
+      chain,
+      transport: http(rpcUrl),
+      pollingInterval: 50,
+    });
   const addr = (name: string) => deployment.chains.base.contracts[name]!.address;
   const indexedBlock = async (chainName = "base") => {
-    const status = (await (await fetch(`${indexerUrl}/status`)).json()) as Record<string, { block: { number: number } | null }>;
+    const status = (await (await fetch(`${indexerUrl}/status`)).json()) as Record<
+      string,
+      { block: { number: number } | null }
+    >;
     return status[chainName]?.block?.number ?? -1;
   };
   /** Waits until the indexer has processed `block` on base. */
@@ -36,5 +44,18 @@ export function stack() {
     await indexedThrough(head, timeoutMs);
     return head;
   };
-  return { deployment, client, db: sql.db, privateSqlUrl, schema, wallet, addr, indexerUrl, indexedBlock, indexedThrough, caughtUp, rpcUrl };
+  return {
+    deployment,
+    client,
+    db: sql.db,
+    privateSqlUrl,
+    schema,
+    wallet,
+    addr,
+    indexerUrl,
+    indexedBlock,
+    indexedThrough,
+    caughtUp,
+    rpcUrl,
+  };
 }

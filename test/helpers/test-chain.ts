@@ -4,7 +4,7 @@
  * ScriptRevertError carrying the decoded reason.
  */
 import type { Abi, Address, Hex } from "viem";
-import { startAnvil, type AnvilHandle } from "../../devnet/anvil.js";
+import { type AnvilHandle, startAnvil } from "../../devnet/anvil.js";
 import { loadArtifact } from "../../devnet/artifacts.js";
 import { ChainDriver, encode, ScriptRevertError } from "../../devnet/driver.js";
 import { freePort } from "./ports.js";
@@ -35,7 +35,7 @@ export async function startTestChain(chainId = 8453): Promise<TestChain> {
       return (await d.deploy(from, abi(artifact), bytecode as Hex, args)).contractAddress;
     },
     send: (from, to, artifact, fn, args = []) => d.send({ from, to, data: encode(abi(artifact), fn, args) }),
-    read: async <T,>(to: Address, artifact: string, fn: string, args: readonly unknown[] = []) =>
+    read: async <T>(to: Address, artifact: string, fn: string, args: readonly unknown[] = []) =>
       (await d.client.readContract({ address: to, abi: abi(artifact), functionName: fn, args })) as T,
     async advance(seconds) {
       d.at(d.now + seconds);

@@ -18,7 +18,11 @@ if (!existsSync(SCRIPT)) {
   console.error(`the operator's checker is not at ${SCRIPT} (../shared beside the project)`);
   process.exit(2);
 }
-const run = spawnSync("bash", [SCRIPT], { env: { ...process.env, KERNE_ORIGIN: origin, APP_ORIGIN: origin }, encoding: "utf8", timeout: 300_000 });
+const run = spawnSync("bash", [SCRIPT], {
+  env: { ...process.env, KERNE_ORIGIN: origin, APP_ORIGIN: origin },
+  encoding: "utf8",
+  timeout: 300_000,
+});
 const json = run.stderr.slice(run.stderr.indexOf("{"));
 let summary: { results: { label: string; status: "pass" | "fail"; detail: string }[] };
 try {
@@ -35,6 +39,9 @@ console.log(`\nout of scope (the operator's web pages, not an /api/ path): ${oth
 for (const r of other) console.log(`  ${r.status.padEnd(4)}  ${r.label}`);
 // A jq fallback (`// "MISSING"`) passes a field that is absent: say so rather than count it as shown.
 const vacuous = api.filter((r) => r.status === "pass" && r.detail === "MISSING");
-if (vacuous.length) console.log(`\npassed only through the checker's "MISSING" fallback (the field is not in our response): ${vacuous.map((r) => r.label).join("; ")}`);
+if (vacuous.length)
+  console.log(
+    `\npassed only through the checker's "MISSING" fallback (the field is not in our response): ${vacuous.map((r) => r.label).join("; ")}`,
+  );
 console.log(`\n${api.length - failed.length}/${api.length} /api/ checks passed against ${origin}`);
 process.exit(failed.length === 0 ? 0 : 1);

@@ -33,7 +33,9 @@ const listening = (port: number) =>
 async function schemas(): Promise<string[] | null> {
   const sql = postgres(DOC_DATABASE_URL, { onnotice: () => {}, max: 1, connect_timeout: 5 });
   try {
-    const rows = await sql<{ nspname: string }[]>`SELECT nspname FROM pg_namespace WHERE nspname NOT LIKE 'pg\\_%' AND nspname <> 'information_schema'`;
+    const rows = await sql<
+      { nspname: string }[]
+    >`SELECT nspname FROM pg_namespace WHERE nspname NOT LIKE 'pg\\_%' AND nspname <> 'information_schema'`;
     return rows.map((r) => r.nspname).sort();
   } catch {
     return null; // no PostgreSQL here: nothing to compare
@@ -44,7 +46,13 @@ async function schemas(): Promise<string[] | null> {
 
 export async function snapshot(): Promise<Snapshot> {
   const open = await Promise.all(DOC_PORTS.map(listening));
-  return { ports: DOC_PORTS.filter((_, i) => open[i]), temp: readdirSync(tmpdir()).filter((f) => f.startsWith("kusd-")).sort(), schemas: await schemas() };
+  return {
+    ports: DOC_PORTS.filter((_, i) => open[i]),
+    temp: readdirSync(tmpdir())
+      .filter((f) => f.startsWith("kusd-"))
+      .sort(),
+    schemas: await schemas(),
+  };
 }
 
 /** What `after` has that `before` had not, as lines; removes the persistent schemas the run created. */
@@ -55,7 +63,8 @@ export async function leftovers(before: Snapshot, after: Snapshot): Promise<stri
   if (before.schemas && after.schemas) {
     const added = after.schemas.filter((s) => !before.schemas!.includes(s));
     const persistent = added.filter((s) => PERSISTENT_SCHEMAS.includes(s));
-    for (const s of added.filter((x) => !PERSISTENT_SCHEMAS.includes(x))) problems.push(`schema ${s} was left in ${DOC_DATABASE_URL}`);
+    for (const s of added.filter((x) => !PERSISTENT_SCHEMAS.includes(x)))
+      problems.push(`schema ${s} was left in ${DOC_DATABASE_URL}`);
     if (persistent.length) {
       const sql = postgres(DOC_DATABASE_URL, { onnotice: () => {}, max: 1 });
       for (const s of persistent) await sql.unsafe(`DROP SCHEMA IF EXISTS "${s}" CASCADE`);

@@ -18,7 +18,7 @@
  *   <!-- readme-check: skip <reason> --> not run here, and why (printed);
  *   <!-- readme-check: timeout <s> -->   a longer limit than the default 180 s.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { posix } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -47,7 +47,12 @@ export const DOCS = [
   "devnet/README.md",
 ] as const;
 
-export type Block = { lang: string; body: string; line: number; directive: { kind: "run" | "serve" | "skip"; arg: string; timeoutS: number } };
+export type Block = {
+  lang: string;
+  body: string;
+  line: number;
+  directive: { kind: "run" | "serve" | "skip"; arg: string; timeoutS: number };
+};
 
 export function readmeBlocks(text: string): Block[] {
   const lines = text.split("\n");
@@ -61,7 +66,11 @@ export function readmeBlocks(text: string): Block[] {
     let j = start - 1;
     while (j >= 0 && lines[j]!.trim() === "") j--;
     const d = /^<!-- readme-check: (serve|skip|timeout) ?(.*?) -->$/.exec(lines[j]?.trim() ?? "");
-    const directive = !d ? { kind: "run" as const, arg: "", timeoutS: 180 } : d[1] === "timeout" ? { kind: "run" as const, arg: "", timeoutS: Number(d[2]) } : { kind: d[1] as "serve" | "skip", arg: d[2]!, timeoutS: 300 };
+    const directive = !d
+      ? { kind: "run" as const, arg: "", timeoutS: 180 }
+      : d[1] === "timeout"
+        ? { kind: "run" as const, arg: "", timeoutS: Number(d[2]) }
+        : { kind: d[1] as "serve" | "skip", arg: d[2]!, timeoutS: 300 };
     blocks.push({ lang: open[1]!, body: body.join("\n"), line: start + 1, directive });
   }
   return blocks;
@@ -76,7 +85,8 @@ export function docsOnDisk(root: string): string[] {
       if (entry.name === "node_modules" || entry.name === ".git") continue;
       const path = dir === "." ? entry.name : `${dir}/${entry.name}`;
       if (entry.isDirectory()) walk(path);
-      else if (/^readme\.md$/i.test(entry.name) || (path.startsWith("docs/") && /\.md$/i.test(entry.name))) found.push(path);
+      else if (/^readme\.md$/i.test(entry.name) || (path.startsWith("docs/") && /\.md$/i.test(entry.name)))
+        found.push(path);
     }
   };
   walk(".");
@@ -86,7 +96,9 @@ export function docsOnDisk(root: string): string[] {
 /** The problems with DOCS against what is on disk: a doc not listed, or a listed doc missing. */
 export function docsListProblems(onDisk: readonly string[], docs: readonly string[]): string[] {
   return [
-    ...onDisk.filter((f) => !docs.includes(f)).map((f) => `${f} is not in DOCS (test/readme/readme-check.ts): add it so its blocks run`),
+    ...onDisk
+      .filter((f) => !docs.includes(f))
+      .map((f) => `${f} is not in DOCS (test/readme/readme-check.ts): add it so its blocks run`),
     ...docs.filter((f) => !onDisk.includes(f)).map((f) => `${f} is in DOCS but does not exist`),
   ];
 }
@@ -110,7 +122,10 @@ export function headingAnchors(text: string): Set<string> {
     const h = /^#{1,6}\s+(.*?)\s*#*\s*$/.exec(l);
     if (!h) continue;
     const plain = h[1]!.replace(/\[([^\]]*)\]\([^)]*\)/g, "$1").replace(/`/g, "");
-    const slug = plain.toLowerCase().replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, "").replace(/ /g, "-");
+    const slug = plain
+      .toLowerCase()
+      .replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, "")
+      .replace(/ /g, "-");
     const n = seen.get(slug) ?? 0;
     seen.set(slug, n + 1);
     anchors.add(n === 0 ? slug : `${slug}-${n}`);
@@ -134,7 +149,11 @@ export function brokenLinks(root: string, file: string): string[] {
         problems.push(`${file}:${line}: ${target}: no file ${resolved}`);
         continue;
       }
-      if (anchor !== undefined && resolved.endsWith(".md") && !headingAnchors(readFileSync(`${root}/${resolved}`, "utf8")).has(anchor)) {
+      if (
+        anchor !== undefined &&
+        resolved.endsWith(".md") &&
+        !headingAnchors(readFileSync(`${root}/${resolved}`, "utf8")).has(anchor)
+      ) {
         problems.push(`${file}:${line}: ${target}: no heading #${anchor} in ${resolved}`);
       }
     }
@@ -143,7 +162,12 @@ export function brokenLinks(root: string, file: string): string[] {
 }
 
 function shell(body: string): ChildProcess {
-  return spawn("bash", ["-c", `set -euo pipefail\n${body}`], { cwd: ROOT, detached: true, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, FORCE_COLOR: "0" } });
+  return spawn("bash", ["-c", `set -euo pipefail\n${body}`], {
+    cwd: ROOT,
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, FORCE_COLOR: "0" },
+  });
 }
 
 function killGroup(child: ChildProcess, signal: NodeJS.Signals = "SIGTERM") {
@@ -210,23 +234,50 @@ async function serve(block: Block): Promise<{ ok: boolean; output: string }> {
   servers.push({ child, port: portOf(block.directive.arg), output: () => output });
   const deadline = Date.now() + block.directive.timeoutS * 1000;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) return { ok: false, output: `${output}\n[readme-check] exited with ${child.exitCode} before ${block.directive.arg} answered` };
-    const up = await fetch(block.directive.arg, { signal: AbortSignal.timeout(2_000) }).then((r) => r.ok, () => false);
+    if (child.exitCode !== null)
+      return {
+        ok: false,
+        output: `${output}\n[readme-check] exited with ${child.exitCode} before ${block.directive.arg} answered`,
+      };
+    const up = await fetch(block.directive.arg, { signal: AbortSignal.timeout(2_000) }).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (up) return { ok: true, output };
     await new Promise((r) => setTimeout(r, 1_000));
   }
-  return { ok: false, output: `${output}\n[readme-check] ${block.directive.arg} did not answer within ${block.directive.timeoutS} s` };
+  return {
+    ok: false,
+    output: `${output}\n[readme-check] ${block.directive.arg} did not answer within ${block.directive.timeoutS} s`,
+  };
 }
 
 async function graphql(block: Block): Promise<{ ok: boolean; output: string }> {
-  const queries = block.body.split(/\n\s*\n/).map((q) => q.split("\n").filter((l) => !l.trim().startsWith("#")).join("\n").trim()).filter(Boolean);
+  const queries = block.body
+    .split(/\n\s*\n/)
+    .map((q) =>
+      q
+        .split("\n")
+        .filter((l) => !l.trim().startsWith("#"))
+        .join("\n")
+        .trim(),
+    )
+    .filter(Boolean);
   const failures: string[] = [];
   for (const query of queries) {
-    const res = await fetch(GRAPHQL_URL, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query }) });
+    const res = await fetch(GRAPHQL_URL, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ query }),
+    });
     const body = (await res.json()) as { data?: unknown; errors?: unknown[] };
-    if (!res.ok || body.errors?.length || !body.data) failures.push(`${query.slice(0, 80)}…: HTTP ${res.status} ${JSON.stringify(body.errors ?? body).slice(0, 400)}`);
+    if (!res.ok || body.errors?.length || !body.data)
+      failures.push(`${query.slice(0, 80)}…: HTTP ${res.status} ${JSON.stringify(body.errors ?? body).slice(0, 400)}`);
   }
-  return { ok: failures.length === 0, output: failures.length ? failures.join("\n") : `${queries.length} queries answered without errors` };
+  return {
+    ok: failures.length === 0,
+    output: failures.length ? failures.join("\n") : `${queries.length} queries answered without errors`,
+  };
 }
 
 type DocBlock = Block & { file: string };
@@ -234,7 +285,10 @@ type DocBlock = Block & { file: string };
 async function main() {
   const listOnly = process.argv.includes("--list");
   // The static checks come first: a doc missing from DOCS, or a dead link, fails before any stack starts.
-  const problems = [...docsListProblems(docsOnDisk(ROOT), DOCS), ...DOCS.filter((f) => existsSync(`${ROOT}/${f}`)).flatMap((f) => brokenLinks(ROOT, f))];
+  const problems = [
+    ...docsListProblems(docsOnDisk(ROOT), DOCS),
+    ...DOCS.filter((f) => existsSync(`${ROOT}/${f}`)).flatMap((f) => brokenLinks(ROOT, f)),
+  ];
   for (const p of problems) console.log(`FAIL  ${p}`);
   if (problems.length) {
     console.log(`\n${problems.length} problem(s) with the docs list or links; no block was run`);
@@ -246,15 +300,20 @@ async function main() {
       .filter((b) => b.lang === "sh" || b.lang === "graphql")
       .map((b) => ({ ...b, file })),
   );
-  const headOf = (block: DocBlock) => `${block.file}:${block.line} (${block.lang}) ${block.body.split("\n")[0]!.slice(0, 70)}`;
+  const headOf = (block: DocBlock) =>
+    `${block.file}:${block.line} (${block.lang}) ${block.body.split("\n")[0]!.slice(0, 70)}`;
   if (listOnly) {
     for (const block of blocks) {
       const d = block.directive;
       const directive = d.kind === "run" ? `run (${d.timeoutS} s)` : `${d.kind} ${d.arg}`;
-      console.log(`${`${block.file}:${block.line}`.padEnd(24)} ${block.lang.padEnd(7)} ${directive}\n${"".padEnd(24)} ${block.body.split("\n")[0]!.slice(0, 90)}`);
+      console.log(
+        `${`${block.file}:${block.line}`.padEnd(24)} ${block.lang.padEnd(7)} ${directive}\n${"".padEnd(24)} ${block.body.split("\n")[0]!.slice(0, 90)}`,
+      );
     }
     const count = (kind: string) => blocks.filter((b) => b.directive.kind === kind).length;
-    console.log(`\n${blocks.length} blocks in ${DOCS.length} files: ${count("run")} run, ${count("serve")} serve, ${count("skip")} skip; docs list and links checked`);
+    console.log(
+      `\n${blocks.length} blocks in ${DOCS.length} files: ${count("run")} run, ${count("serve")} serve, ${count("skip")} skip; docs list and links checked`,
+    );
     return;
   }
   let failed = 0;
@@ -268,11 +327,22 @@ async function main() {
         continue;
       }
       const t = Date.now();
-      const result = block.lang === "graphql" ? await graphql(block) : block.directive.kind === "serve" ? await serve(block) : await run(block);
+      const result =
+        block.lang === "graphql"
+          ? await graphql(block)
+          : block.directive.kind === "serve"
+            ? await serve(block)
+            : await run(block);
       console.log(`${result.ok ? "ok  " : "FAIL"}  ${head}  (${((Date.now() - t) / 1000).toFixed(1)} s)`);
       if (!result.ok) failed++;
       // README_CHECK_VERBOSE=1 prints what every block printed, not only a failing one's.
-      if (!result.ok || process.env.README_CHECK_VERBOSE) console.log(result.output.split("\n").map((l) => `      | ${l}`).join("\n"));
+      if (!result.ok || process.env.README_CHECK_VERBOSE)
+        console.log(
+          result.output
+            .split("\n")
+            .map((l) => `      | ${l}`)
+            .join("\n"),
+        );
     }
   } finally {
     await stopServers();
@@ -285,7 +355,9 @@ async function main() {
     await new Promise((r) => setTimeout(r, 500));
   }
   for (const l of left) console.log(`FAIL  left behind: ${l}`);
-  console.log(`\n${blocks.length} blocks, ${failed} failed, ${left.length} left behind, ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  console.log(
+    `\n${blocks.length} blocks, ${failed} failed, ${left.length} left behind, ${((Date.now() - started) / 1000).toFixed(0)} s`,
+  );
   process.exitCode = failed === 0 && left.length === 0 ? 0 : 1;
 }
 

@@ -7,12 +7,12 @@ import { appendFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { TestProject } from "vitest/node";
-import { startDevnet, type Devnet } from "../../devnet/devnet.js";
-import { startIndexer, type Indexer } from "../../stack/indexer.js";
+import { type Devnet, startDevnet } from "../../devnet/devnet.js";
 import { devnetServiceEnv } from "../../devnet/network-document.js";
-import { startRpcProxy, type RpcProxy } from "../../devnet/rpc-proxy.js";
-import { freePort } from "../helpers/ports.js";
+import { type RpcProxy, startRpcProxy } from "../../devnet/rpc-proxy.js";
+import { type Indexer, startIndexer } from "../../stack/indexer.js";
 import { buildPage } from "../../stack/page-build.js";
+import { freePort } from "../helpers/ports.js";
 
 let devnet: Devnet | undefined;
 let indexer: Indexer | undefined;
@@ -71,7 +71,8 @@ export async function setup(project: TestProject) {
       KUSD_STORE_SCHEMA: STORE_SCHEMA,
     },
     // Set KUSD_TEST_INDEXER_LOG=path to keep the indexer's own log of a test run.
-    onOutput: (line) => process.env.KUSD_TEST_INDEXER_LOG && appendFileSync(process.env.KUSD_TEST_INDEXER_LOG, `${line}\n`),
+    onOutput: (line) =>
+      process.env.KUSD_TEST_INDEXER_LOG && appendFileSync(process.env.KUSD_TEST_INDEXER_LOG, `${line}\n`),
   });
   const d = devnet.deployment;
   await indexer.waitForBlock("base", d.chains.base.historyEndBlock);

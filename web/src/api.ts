@@ -2,15 +2,20 @@
  * The page's reads: the same public routes any client uses, on the origin that served the page.
  * A failed read is an error the page shows, never a figure it makes up.
  */
-import type { PorReport } from "../../core/reserves/por/por-report.js";
+
 import type { HistorySeries } from "../../core/history/series.js";
 import type { PsmStatus } from "../../core/psm/mint-readiness.js";
+import type { PorReport } from "../../core/reserves/por/por-report.js";
 import type { RiskStatus } from "../../core/risk/risk-status.js";
 
-export type { PorReport, HistorySeries, PsmStatus, RiskStatus };
+export type { HistorySeries, PorReport, PsmStatus, RiskStatus };
 
 export class ReadError extends Error {
-  constructor(readonly path: string, readonly status: number, message: string) {
+  constructor(
+    readonly path: string,
+    readonly status: number,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -36,20 +41,38 @@ const at = (block: number | null) => (block === null ? "" : `block=${block}`);
 export const readPor = (block: number | null) => getJson<PorReport>(`/api/por${block === null ? "" : `?${at(block)}`}`);
 
 /** Daily points up to the block (the chart): outstanding kUSD against the PSMs' USDC. */
-export const readHistory = (block: number | null) => getJson<HistorySeries>(`/api/history?interval=DAY${block === null ? "" : `&toBlock=${block}`}`);
+export const readHistory = (block: number | null) =>
+  getJson<HistorySeries>(`/api/history?interval=DAY${block === null ? "" : `&toBlock=${block}`}`);
 
 export const readPsmStatus = (block: number) => getJson<PsmStatus>(`/api/psm-status?block=${block}`);
 export const readRiskStatus = (block: number) => getJson<RiskStatus>(`/api/risk-status?block=${block}`);
 
 /** The latest signed statement as published text: it is verified from these bytes. */
 export const readStatementText = () => getText("/api/por/signed");
-export const readBindingText = () => getText("/api/por/signer-registry").catch((e: unknown) => (e instanceof ReadError && e.status === 404 ? null : Promise.reject(e)));
+export const readBindingText = () =>
+  getText("/api/por/signer-registry").catch((e: unknown) =>
+    e instanceof ReadError && e.status === 404 ? null : Promise.reject(e),
+  );
 
 export type RegistryDocument = { registry: { operator: string; registry_version: number; as_of: string } };
 export const readRegistry = () => getJson<RegistryDocument>("/api/por/accounts");
 
-export type Violation = { id: string; tokenSymbol: string; amount: number; from: string; to: string; txHash: string; blockNumber: number; timestamp: string; registryVersion: number };
-export type ViolationPage = { indexedHead: { blockNumber: number; timestamp: string }; violations: Violation[]; next: string | null };
+export type Violation = {
+  id: string;
+  tokenSymbol: string;
+  amount: number;
+  from: string;
+  to: string;
+  txHash: string;
+  blockNumber: number;
+  timestamp: string;
+  registryVersion: number;
+};
+export type ViolationPage = {
+  indexedHead: { blockNumber: number; timestamp: string };
+  violations: Violation[];
+  next: string | null;
+};
 
 /** Every violation up to the block, newest first (the listing pages oldest first; at most 10 pages are followed). */
 export async function readViolations(toBlock: number | null): Promise<Violation[]> {

@@ -3,8 +3,10 @@ const usdFmt = new Intl.NumberFormat("en-US", { maximumFractionDigits: 2, minimu
 const amountFmt = new Intl.NumberFormat("en-US", { maximumFractionDigits: 2 });
 
 export const money = (n: number | null | undefined) => (n === null || n === undefined ? "unknown" : usdFmt.format(n));
-export const amount = (n: number | null | undefined) => (n === null || n === undefined ? "unknown" : amountFmt.format(n));
-export const ratio = (r: number | null | undefined) => (r === null || r === undefined ? "unknown" : `${(r * 100).toFixed(2)}%`);
+export const amount = (n: number | null | undefined) =>
+  n === null || n === undefined ? "unknown" : amountFmt.format(n);
+export const ratio = (r: number | null | undefined) =>
+  r === null || r === undefined ? "unknown" : `${(r * 100).toFixed(2)}%`;
 export const shortHex = (h: string) => `${h.slice(0, 6)}…${h.slice(-4)}`;
 
 /** "42 s", "5 min", "3 h", "2 d" ago. */

@@ -2,17 +2,25 @@
 import { render } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import "./style.css";
-import { readBindingText, readHistory, readPor, readRegistry, readStatementText, type HistorySeries, type PorReport } from "./api.js";
-import { verifyStatementText, type StatementVerification } from "./verify-statement.js";
+import {
+  type HistorySeries,
+  type PorReport,
+  readBindingText,
+  readHistory,
+  readPor,
+  readRegistry,
+  readStatementText,
+} from "./api.js";
 import { Header } from "./components/Header.js";
+import { Precedent } from "./components/Precedent.js";
+import { PsmTable } from "./components/PsmTable.js";
 import { Ratios } from "./components/Ratios.js";
 import { ReservesChart } from "./components/ReservesChart.js";
-import { PsmTable } from "./components/PsmTable.js";
-import { Precedent } from "./components/Precedent.js";
-import { Vaults } from "./components/Vaults.js";
-import { Violations } from "./components/Violations.js";
-import { Verification } from "./components/Verification.js";
 import { Safety } from "./components/Safety.js";
+import { Vaults } from "./components/Vaults.js";
+import { Verification } from "./components/Verification.js";
+import { Violations } from "./components/Violations.js";
+import { type StatementVerification, verifyStatementText } from "./verify-statement.js";
 
 /** At the head the report is re-read this often (ms); a past block never changes. */
 const REFRESH_MS = 30_000;
@@ -33,7 +41,11 @@ function useNow(ms: number) {
 
 async function verifyLatest(): Promise<StatementVerification> {
   const pinned = new URLSearchParams(location.search).get("operator");
-  const [statement, binding, operator] = await Promise.all([readStatementText(), readBindingText(), pinned ? Promise.resolve(pinned) : readRegistry().then((r) => r.registry.operator)]);
+  const [statement, binding, operator] = await Promise.all([
+    readStatementText(),
+    readBindingText(),
+    pinned ? Promise.resolve(pinned) : readRegistry().then((r) => r.registry.operator),
+  ]);
   return verifyStatementText(statement, binding, operator);
 }
 
@@ -106,8 +118,9 @@ function App() {
       {por && <Vaults por={por} />}
       <Violations toBlock={por?.blockNumber ?? block} live={block === null} />
       <footer>
-        Every figure above is a public read pinned to the report's block, with the <code>cast</code> command that reproduces it (the buttons copy it). Source of truth:{" "}
-        <a href="/api/por">/api/por</a>, <a href="/api/history">/api/history</a>, <a href="/api/por/signed">/api/por/signed</a>.
+        Every figure above is a public read pinned to the report's block, with the <code>cast</code> command that
+        reproduces it (the buttons copy it). Source of truth: <a href="/api/por">/api/por</a>,{" "}
+        <a href="/api/history">/api/history</a>, <a href="/api/por/signed">/api/por/signed</a>.
       </footer>
     </main>
   );

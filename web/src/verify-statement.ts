@@ -3,11 +3,20 @@
  * the published bytes, EIP-191 recovery, the recovered signer against the signer binding (itself
  * verified against the operator account), and freshness. Fail-closed: any doubt is red.
  */
-import { getAddress, isAddress, type Address } from "viem";
+import { type Address, getAddress, isAddress } from "viem";
 import { trustFromBinding } from "../../core/attestation/binding.js";
-import { STATEMENT_MAX_AGE_SECONDS, verifyTrusted, type Trust, type VerifyResult } from "../../core/attestation/verify.js";
+import {
+  STATEMENT_MAX_AGE_SECONDS,
+  type Trust,
+  type VerifyResult,
+  verifyTrusted,
+} from "../../core/attestation/verify.js";
 
-export type StatementVerification = VerifyResult & { attestationHash: string | null; status: string | null; operator: Address | null };
+export type StatementVerification = VerifyResult & {
+  attestationHash: string | null;
+  status: string | null;
+  operator: Address | null;
+};
 
 type Check = VerifyResult["checks"][number];
 
@@ -17,7 +26,15 @@ export async function verifyStatementText(
   operator: string,
   now = Math.floor(Date.now() / 1000),
 ): Promise<StatementVerification> {
-  const refused = (checks: Check[]): StatementVerification => ({ verified: false, checks, recovered: null, signedAt: null, attestationHash: null, status: null, operator: null });
+  const refused = (checks: Check[]): StatementVerification => ({
+    verified: false,
+    checks,
+    recovered: null,
+    signedAt: null,
+    attestationHash: null,
+    status: null,
+    operator: null,
+  });
   if (!isAddress(operator)) return refused([{ name: "operator", ok: false, detail: `not an address: ${operator}` }]);
   let statement: Record<string, unknown>;
   try {
@@ -25,9 +42,19 @@ export async function verifyStatementText(
   } catch {
     return refused([{ name: "shape", ok: false, detail: "the published statement is not JSON" }]);
   }
-  const trust: Trust = bindingText === null
-    ? { trustedSigner: (): Address[] => [getAddress(operator)], checks: [{ name: "binding", ok: true, detail: `no binding published: only operator ${getAddress(operator)} may sign` }] }
-    : await trustFromBinding(parseOrNull(bindingText), getAddress(operator));
+  const trust: Trust =
+    bindingText === null
+      ? {
+          trustedSigner: (): Address[] => [getAddress(operator)],
+          checks: [
+            {
+              name: "binding",
+              ok: true,
+              detail: `no binding published: only operator ${getAddress(operator)} may sign`,
+            },
+          ],
+        }
+      : await trustFromBinding(parseOrNull(bindingText), getAddress(operator));
   const result = await verifyTrusted(statement, trust, { maxAgeSeconds: STATEMENT_MAX_AGE_SECONDS, now });
   return {
     ...result,

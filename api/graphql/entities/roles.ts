@@ -3,14 +3,18 @@ import { eq } from "drizzle-orm";
 import { getAddress } from "viem";
 import * as schema from "../../../ponder.schema.js";
 import { builder } from "../builder.js";
-import { connectionOf, keysetPage, OrderDirection, type Keyset } from "../connection.js";
+import { connectionOf, type Keyset, keysetPage, OrderDirection } from "../connection.js";
 import { RangeFilter, rangeConditions } from "../filters.js";
 import { address, isoOf } from "../inputs.js";
 
 type RoleEvent = typeof schema.roleEvent.$inferSelect;
 type RoleHolder = typeof schema.roleHolder.$inferSelect;
 
-const roleEventKey: Keyset<RoleEvent> = { columns: [schema.roleEvent.blockNumber, schema.roleEvent.id], types: ["bigint", "text"], of: (r) => [r.blockNumber, r.id] };
+const roleEventKey: Keyset<RoleEvent> = {
+  columns: [schema.roleEvent.blockNumber, schema.roleEvent.id],
+  types: ["bigint", "text"],
+  of: (r) => [r.blockNumber, r.id],
+};
 /** Always ascending: roleHolders takes no orderDirection. */
 const roleHolderKey: Keyset<RoleHolder> = { columns: [schema.roleHolder.id], types: ["text"], of: (r) => [r.id] };
 
@@ -55,7 +59,12 @@ const RoleFilter = builder.inputType("RoleFilter", {
 builder.queryField("roleEvents", (t) =>
   t.field({
     type: connectionOf<RoleEvent>("RoleEvent", RoleEventRef),
-    args: { filter: t.arg({ type: RoleFilter }), orderDirection: t.arg({ type: OrderDirection, defaultValue: "ASC" }), first: t.arg.int(), after: t.arg.string() },
+    args: {
+      filter: t.arg({ type: RoleFilter }),
+      orderDirection: t.arg({ type: OrderDirection, defaultValue: "ASC" }),
+      first: t.arg.int(),
+      after: t.arg.string(),
+    },
     resolve: (_root, args, { reports }) => {
       const e = schema.roleEvent;
       const f = args.filter ?? {};
@@ -69,7 +78,14 @@ builder.queryField("roleEvents", (t) =>
           ...rangeConditions(f.range, e.blockNumber, e.timestamp),
         ];
       };
-      return keysetPage(args, roleEventKey, filters, (q) => reports.db.select().from(e).where(q.where).orderBy(...q.orderBy).limit(q.limit));
+      return keysetPage(args, roleEventKey, filters, (q) =>
+        reports.db
+          .select()
+          .from(e)
+          .where(q.where)
+          .orderBy(...q.orderBy)
+          .limit(q.limit),
+      );
     },
   }),
 );
@@ -77,7 +93,14 @@ builder.queryField("roleEvents", (t) =>
 builder.queryField("roleHolders", (t) =>
   t.field({
     type: connectionOf<RoleHolder>("RoleHolder", RoleHolderRef),
-    args: { contractKey: t.arg.string(), roleName: t.arg.string(), account: t.arg.string(), active: t.arg.boolean(), first: t.arg.int(), after: t.arg.string() },
+    args: {
+      contractKey: t.arg.string(),
+      roleName: t.arg.string(),
+      account: t.arg.string(),
+      active: t.arg.boolean(),
+      first: t.arg.int(),
+      after: t.arg.string(),
+    },
     resolve: (_root, args, { reports }) => {
       const h = schema.roleHolder;
       const filters = () => {
@@ -89,7 +112,14 @@ builder.queryField("roleHolders", (t) =>
           args.active != null ? eq(h.active, args.active) : undefined,
         ];
       };
-      return keysetPage(args, roleHolderKey, filters, (q) => reports.db.select().from(h).where(q.where).orderBy(...q.orderBy).limit(q.limit));
+      return keysetPage(args, roleHolderKey, filters, (q) =>
+        reports.db
+          .select()
+          .from(h)
+          .where(q.where)
+          .orderBy(...q.orderBy)
+          .limit(q.limit),
+      );
     },
   }),
 );

@@ -1,19 +1,27 @@
 /** PSM swaps (mints and redemptions) and reserve movements. */
 import { eq, gte, inArray, lte } from "drizzle-orm";
 import { getAddress } from "viem";
+import { PSM_SWAP_COLUMNS as C } from "../../../core/indexed/columns.js";
 import * as schema from "../../../ponder.schema.js";
 import { builder } from "../builder.js";
-import { connectionOf, keysetPage, OrderDirection, type Keyset } from "../connection.js";
+import { connectionOf, type Keyset, keysetPage, OrderDirection } from "../connection.js";
 import { RangeFilter, rangeConditions } from "../filters.js";
 import { address, isoOf } from "../inputs.js";
 import { AccountRef, PsmKeyEnum, PsmRef } from "../nodes.js";
-import { PSM_SWAP_COLUMNS as C } from "../../../core/indexed/columns.js";
 
 type Swap = typeof schema.psmSwap.$inferSelect;
 type Movement = typeof schema.psmReserveMovement.$inferSelect;
 
-const swapKey: Keyset<Swap> = { columns: [schema.psmSwap.blockNumber, schema.psmSwap.logIndex], types: ["bigint", "int"], of: (r) => [r.blockNumber, r.logIndex] };
-const movementKey: Keyset<Movement> = { columns: [schema.psmReserveMovement.blockNumber, schema.psmReserveMovement.id], types: ["bigint", "text"], of: (r) => [r.blockNumber, r.id] };
+const swapKey: Keyset<Swap> = {
+  columns: [schema.psmSwap.blockNumber, schema.psmSwap.logIndex],
+  types: ["bigint", "int"],
+  of: (r) => [r.blockNumber, r.logIndex],
+};
+const movementKey: Keyset<Movement> = {
+  columns: [schema.psmReserveMovement.blockNumber, schema.psmReserveMovement.id],
+  types: ["bigint", "text"],
+  of: (r) => [r.blockNumber, r.id],
+};
 
 export const SwapDirection = builder.enumType("SwapDirection", { values: ["mint", "redeem"] as const });
 
@@ -52,7 +60,12 @@ builder.queryField("psmSwaps", (t) =>
   t.field({
     type: connectionOf<Swap>("PsmSwap", SwapRef),
     description: "PSM swaps in chain order (block, log index).",
-    args: { filter: t.arg({ type: SwapFilter }), orderDirection: t.arg({ type: OrderDirection, defaultValue: "ASC" }), first: t.arg.int(), after: t.arg.string() },
+    args: {
+      filter: t.arg({ type: SwapFilter }),
+      orderDirection: t.arg({ type: OrderDirection, defaultValue: "ASC" }),
+      first: t.arg.int(),
+      after: t.arg.string(),
+    },
     resolve: (_root, args, { reports }) => {
       const s = schema.psmSwap;
       const f = args.filter ?? {};
@@ -68,7 +81,14 @@ builder.queryField("psmSwaps", (t) =>
           ...rangeConditions(f.range, s.blockNumber, s.timestamp),
         ];
       };
-      return keysetPage(args, swapKey, filters, (q) => reports.db.select().from(s).where(q.where).orderBy(...q.orderBy).limit(q.limit));
+      return keysetPage(args, swapKey, filters, (q) =>
+        reports.db
+          .select()
+          .from(s)
+          .where(q.where)
+          .orderBy(...q.orderBy)
+          .limit(q.limit),
+      );
     },
   }),
 );
@@ -101,7 +121,12 @@ const MovementFilter = builder.inputType("PsmReserveMovementFilter", {
 builder.queryField("psmReserveMovements", (t) =>
   t.field({
     type: connectionOf<Movement>("PsmReserveMovement", MovementRef),
-    args: { filter: t.arg({ type: MovementFilter }), orderDirection: t.arg({ type: OrderDirection, defaultValue: "ASC" }), first: t.arg.int(), after: t.arg.string() },
+    args: {
+      filter: t.arg({ type: MovementFilter }),
+      orderDirection: t.arg({ type: OrderDirection, defaultValue: "ASC" }),
+      first: t.arg.int(),
+      after: t.arg.string(),
+    },
     resolve: (_root, args, { reports }) => {
       const m = schema.psmReserveMovement;
       const f = args.filter ?? {};
@@ -112,18 +137,30 @@ builder.queryField("psmReserveMovements", (t) =>
         f.minAmount != null ? gte(m.amount, f.minAmount) : undefined,
         ...rangeConditions(f.range, m.blockNumber, m.timestamp),
       ];
-      return keysetPage(args, movementKey, filters, (q) => reports.db.select().from(m).where(q.where).orderBy(...q.orderBy).limit(q.limit));
+      return keysetPage(args, movementKey, filters, (q) =>
+        reports.db
+          .select()
+          .from(m)
+          .where(q.where)
+          .orderBy(...q.orderBy)
+          .limit(q.limit),
+      );
     },
   }),
 );
 
 builder.queryField("account", (t) =>
-  t.field({ type: AccountRef, args: { address: t.arg.string({ required: true }) }, resolve: (_r, args) => ({ address: address(args.address, "address")! }) }),
+  t.field({
+    type: AccountRef,
+    args: { address: t.arg.string({ required: true }) },
+    resolve: (_r, args) => ({ address: address(args.address, "address")! }),
+  }),
 );
 
 builder.queryField("psms", (t) =>
   t.field({
     type: [PsmRef],
-    resolve: (_r, _a, { reports }) => Object.entries(reports.network.psms).map(([key, d]) => ({ key, address: d.address.toLowerCase() })),
+    resolve: (_r, _a, { reports }) =>
+      Object.entries(reports.network.psms).map(([key, d]) => ({ key, address: d.address.toLowerCase() })),
   }),
 );

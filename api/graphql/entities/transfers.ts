@@ -1,10 +1,10 @@
 /** Transfers touching registry accounts, their balances, and registry violations. */
 import { eq, gte, or } from "drizzle-orm";
 import { getAddress } from "viem";
-import * as schema from "../../../ponder.schema.js";
 import { tokenDecimals } from "../../../core/reserves/units.js";
+import * as schema from "../../../ponder.schema.js";
 import { builder } from "../builder.js";
-import { connectionOf, keysetPage, OrderDirection, type Keyset } from "../connection.js";
+import { connectionOf, type Keyset, keysetPage, OrderDirection } from "../connection.js";
 import { RangeFilter, rangeConditions } from "../filters.js";
 import { address, isoOf } from "../inputs.js";
 import { TokenBalanceRef } from "../nodes.js";
@@ -12,12 +12,17 @@ import { TokenBalanceRef } from "../nodes.js";
 type Transfer = typeof schema.registryTransfer.$inferSelect;
 type Balance = typeof schema.accountBalance.$inferSelect;
 
-const transferKey: Keyset<Transfer> = { columns: [schema.registryTransfer.blockNumber, schema.registryTransfer.logIndex], types: ["bigint", "int"], of: (r) => [r.blockNumber, r.logIndex] };
+const transferKey: Keyset<Transfer> = {
+  columns: [schema.registryTransfer.blockNumber, schema.registryTransfer.logIndex],
+  types: ["bigint", "int"],
+  of: (r) => [r.blockNumber, r.logIndex],
+};
 /** Always ascending: tokenBalances takes no orderDirection. */
 const balanceKey: Keyset<Balance> = { columns: [schema.accountBalance.id], types: ["text"], of: (r) => [r.id] };
 
 const TransferRef = builder.objectRef<Transfer>("RegistryTransfer").implement({
-  description: "A USDC, kUSD, WETH or skUSD-share transfer with a registry account on either side, classified by spec 2.6 rule 2.",
+  description:
+    "A USDC, kUSD, WETH or skUSD-share transfer with a registry account on either side, classified by spec 2.6 rule 2.",
   fields: (t) => ({
     id: t.exposeString("id"),
     token: t.string({ resolve: (x) => getAddress(x.token) }),
@@ -28,7 +33,10 @@ const TransferRef = builder.objectRef<Transfer>("RegistryTransfer").implement({
     amount: t.field({ type: "BigInt", description: "Raw units; see decimals", resolve: (x) => x.amount }),
     fromListed: t.exposeBoolean("fromListed"),
     toListed: t.exposeBoolean("toListed"),
-    classification: t.exposeString("classification", { description: "inbound | internal | burn | disclosed_venue_deposit | redemption_payout | mint_payout | vault_withdrawal | flash_loan | violation" }),
+    classification: t.exposeString("classification", {
+      description:
+        "inbound | internal | burn | disclosed_venue_deposit | redemption_payout | mint_payout | vault_withdrawal | flash_loan | violation",
+    }),
     registryVersion: t.exposeInt("registryVersion", { nullable: true }),
     txHash: t.exposeString("txHash"),
     blockNumber: t.field({ type: "BigInt", resolve: (x) => x.blockNumber }),
@@ -52,12 +60,21 @@ const TransferFilter = builder.inputType("RegistryTransferFilter", {
 builder.queryField("registryTransfers", (t) =>
   t.field({
     type: connectionOf<Transfer>("RegistryTransfer", TransferRef),
-    args: { filter: t.arg({ type: TransferFilter }), orderDirection: t.arg({ type: OrderDirection, defaultValue: "ASC" }), first: t.arg.int(), after: t.arg.string() },
+    args: {
+      filter: t.arg({ type: TransferFilter }),
+      orderDirection: t.arg({ type: OrderDirection, defaultValue: "ASC" }),
+      first: t.arg.int(),
+      after: t.arg.string(),
+    },
     resolve: (_root, args, { reports }) => {
       const x = schema.registryTransfer;
       const f = args.filter ?? {};
       const filters = () => {
-        const [from, to, account] = [address(f.from, "filter.from"), address(f.to, "filter.to"), address(f.account, "filter.account")];
+        const [from, to, account] = [
+          address(f.from, "filter.from"),
+          address(f.to, "filter.to"),
+          address(f.account, "filter.account"),
+        ];
         return [
           f.tokenSymbol ? eq(x.tokenSymbol, f.tokenSymbol) : undefined,
           from ? eq(x.from, from) : undefined,
@@ -68,7 +85,14 @@ builder.queryField("registryTransfers", (t) =>
           ...rangeConditions(f.range, x.blockNumber, x.timestamp),
         ];
       };
-      return keysetPage(args, transferKey, filters, (q) => reports.db.select().from(x).where(q.where).orderBy(...q.orderBy).limit(q.limit));
+      return keysetPage(args, transferKey, filters, (q) =>
+        reports.db
+          .select()
+          .from(x)
+          .where(q.where)
+          .orderBy(...q.orderBy)
+          .limit(q.limit),
+      );
     },
   }),
 );
@@ -82,9 +106,19 @@ builder.queryField("tokenBalances", (t) =>
       const b = schema.accountBalance;
       const filters = () => {
         const account = address(args.account, "account");
-        return [account ? eq(b.account, account) : undefined, args.tokenSymbol ? eq(b.tokenSymbol, args.tokenSymbol) : undefined];
+        return [
+          account ? eq(b.account, account) : undefined,
+          args.tokenSymbol ? eq(b.tokenSymbol, args.tokenSymbol) : undefined,
+        ];
       };
-      return keysetPage(args, balanceKey, filters, (q) => reports.db.select().from(b).where(q.where).orderBy(...q.orderBy).limit(q.limit));
+      return keysetPage(args, balanceKey, filters, (q) =>
+        reports.db
+          .select()
+          .from(b)
+          .where(q.where)
+          .orderBy(...q.orderBy)
+          .limit(q.limit),
+      );
     },
   }),
 );

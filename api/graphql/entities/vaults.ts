@@ -3,7 +3,7 @@ import { eq, gte, inArray, or } from "drizzle-orm";
 import { getAddress } from "viem";
 import * as schema from "../../../ponder.schema.js";
 import { builder } from "../builder.js";
-import { connectionOf, keysetPage, OrderDirection, type Keyset } from "../connection.js";
+import { connectionOf, type Keyset, keysetPage, OrderDirection } from "../connection.js";
 import { RangeFilter, rangeConditions } from "../filters.js";
 import { address, isoOf } from "../inputs.js";
 import { ShareBalanceRef } from "../nodes.js";
@@ -12,17 +12,28 @@ type VaultEvent = typeof schema.vaultEvent.$inferSelect;
 type SharePrice = typeof schema.sharePrice.$inferSelect;
 type ShareBalance = typeof schema.shareBalance.$inferSelect;
 
-const vaultEventKey: Keyset<VaultEvent> = { columns: [schema.vaultEvent.blockNumber, schema.vaultEvent.logIndex], types: ["bigint", "int"], of: (r) => [r.blockNumber, r.logIndex] };
-const sharePriceKey: Keyset<SharePrice> = { columns: [schema.sharePrice.blockNumber, schema.sharePrice.id], types: ["bigint", "text"], of: (r) => [r.blockNumber, r.id] };
+const vaultEventKey: Keyset<VaultEvent> = {
+  columns: [schema.vaultEvent.blockNumber, schema.vaultEvent.logIndex],
+  types: ["bigint", "int"],
+  of: (r) => [r.blockNumber, r.logIndex],
+};
+const sharePriceKey: Keyset<SharePrice> = {
+  columns: [schema.sharePrice.blockNumber, schema.sharePrice.id],
+  types: ["bigint", "text"],
+  of: (r) => [r.blockNumber, r.id],
+};
 /** Always ascending: shareBalances takes no orderDirection. */
 const shareBalanceKey: Keyset<ShareBalance> = { columns: [schema.shareBalance.id], types: ["text"], of: (r) => [r.id] };
 
-export const VaultKey = builder.enumType("VaultKey", { values: ["skUSD", "skUSDDeprecated", "vaultV1", "vaultV2"] as const });
+export const VaultKey = builder.enumType("VaultKey", {
+  values: ["skUSD", "skUSDDeprecated", "vaultV1", "vaultV2"] as const,
+});
 
 const maybeAddress = (v: string | null) => (v ? getAddress(v) : null);
 
 const VaultEventRef = builder.objectRef<VaultEvent>("VaultEvent").implement({
-  description: "deposit | withdraw | transfer (shares) | yield, on any vault. Assets in the vault's asset units (kUSD or WETH, 18 decimals); skUSD shares 24 decimals.",
+  description:
+    "deposit | withdraw | transfer (shares) | yield, on any vault. Assets in the vault's asset units (kUSD or WETH, 18 decimals); skUSD shares 24 decimals.",
   fields: (t) => ({
     id: t.exposeString("id"),
     vaultKey: t.exposeString("vaultKey"),
@@ -43,7 +54,9 @@ const VaultEventRef = builder.objectRef<VaultEvent>("VaultEvent").implement({
 const VaultEventFilter = builder.inputType("VaultEventFilter", {
   fields: (t) => ({
     vault: t.field({ type: [VaultKey] }),
-    kind: t.string({ description: "deposit | withdraw | transfer | yield | withdrawal_request | withdrawal_claim | sweep | l1_deposit" }),
+    kind: t.string({
+      description: "deposit | withdraw | transfer | yield | withdrawal_request | withdrawal_claim | sweep | l1_deposit",
+    }),
     account: t.string({ description: "Sender, owner or receiver" }),
     range: t.field({ type: RangeFilter }),
     minAssets: t.field({ type: "BigInt" }),
@@ -53,7 +66,12 @@ const VaultEventFilter = builder.inputType("VaultEventFilter", {
 builder.queryField("vaultEvents", (t) =>
   t.field({
     type: connectionOf<VaultEvent>("VaultEvent", VaultEventRef),
-    args: { filter: t.arg({ type: VaultEventFilter }), orderDirection: t.arg({ type: OrderDirection, defaultValue: "ASC" }), first: t.arg.int(), after: t.arg.string() },
+    args: {
+      filter: t.arg({ type: VaultEventFilter }),
+      orderDirection: t.arg({ type: OrderDirection, defaultValue: "ASC" }),
+      first: t.arg.int(),
+      after: t.arg.string(),
+    },
     resolve: (_root, args, { reports }) => {
       const v = schema.vaultEvent;
       const f = args.filter ?? {};
@@ -67,7 +85,14 @@ builder.queryField("vaultEvents", (t) =>
           ...rangeConditions(f.range, v.blockNumber, v.timestamp),
         ];
       };
-      return keysetPage(args, vaultEventKey, filters, (q) => reports.db.select().from(v).where(q.where).orderBy(...q.orderBy).limit(q.limit));
+      return keysetPage(args, vaultEventKey, filters, (q) =>
+        reports.db
+          .select()
+          .from(v)
+          .where(q.where)
+          .orderBy(...q.orderBy)
+          .limit(q.limit),
+      );
     },
   }),
 );
@@ -77,7 +102,11 @@ const SharePriceRef = builder.objectRef<SharePrice>("SharePrice").implement({
   fields: (t) => ({
     vaultKey: t.exposeString("vaultKey"),
     vault: t.string({ resolve: (p) => getAddress(p.vault) }),
-    assetsPerShare: t.field({ type: "BigInt", description: "kUSD (18 decimals) per whole share (1e24 units)", resolve: (p) => p.assetsPerShare }),
+    assetsPerShare: t.field({
+      type: "BigInt",
+      description: "kUSD (18 decimals) per whole share (1e24 units)",
+      resolve: (p) => p.assetsPerShare,
+    }),
     totalAssets: t.field({ type: "BigInt", description: "kUSD, 18 decimals", resolve: (p) => p.totalAssets }),
     totalSupply: t.field({ type: "BigInt", description: "shares, 24 decimals", resolve: (p) => p.totalSupply }),
     blockNumber: t.field({ type: "BigInt", resolve: (p) => p.blockNumber }),
@@ -88,11 +117,27 @@ const SharePriceRef = builder.objectRef<SharePrice>("SharePrice").implement({
 builder.queryField("sharePrices", (t) =>
   t.field({
     type: connectionOf<SharePrice>("SharePrice", SharePriceRef),
-    args: { vault: t.arg({ type: VaultKey }), range: t.arg({ type: RangeFilter }), orderDirection: t.arg({ type: OrderDirection, defaultValue: "ASC" }), first: t.arg.int(), after: t.arg.string() },
+    args: {
+      vault: t.arg({ type: VaultKey }),
+      range: t.arg({ type: RangeFilter }),
+      orderDirection: t.arg({ type: OrderDirection, defaultValue: "ASC" }),
+      first: t.arg.int(),
+      after: t.arg.string(),
+    },
     resolve: (_root, args, { reports }) => {
       const p = schema.sharePrice;
-      const filters = () => [args.vault ? eq(p.vaultKey, args.vault) : undefined, ...rangeConditions(args.range, p.blockNumber, p.timestamp)];
-      return keysetPage(args, sharePriceKey, filters, (q) => reports.db.select().from(p).where(q.where).orderBy(...q.orderBy).limit(q.limit));
+      const filters = () => [
+        args.vault ? eq(p.vaultKey, args.vault) : undefined,
+        ...rangeConditions(args.range, p.blockNumber, p.timestamp),
+      ];
+      return keysetPage(args, sharePriceKey, filters, (q) =>
+        reports.db
+          .select()
+          .from(p)
+          .where(q.where)
+          .orderBy(...q.orderBy)
+          .limit(q.limit),
+      );
     },
   }),
 );
@@ -100,7 +145,13 @@ builder.queryField("sharePrices", (t) =>
 builder.queryField("shareBalances", (t) =>
   t.field({
     type: connectionOf("ShareBalance", ShareBalanceRef),
-    args: { vault: t.arg({ type: VaultKey }), account: t.arg.string(), minShares: t.arg({ type: "BigInt" }), first: t.arg.int(), after: t.arg.string() },
+    args: {
+      vault: t.arg({ type: VaultKey }),
+      account: t.arg.string(),
+      minShares: t.arg({ type: "BigInt" }),
+      first: t.arg.int(),
+      after: t.arg.string(),
+    },
     resolve: (_root, args, { reports }) => {
       const b = schema.shareBalance;
       const filters = () => {
@@ -111,7 +162,14 @@ builder.queryField("shareBalances", (t) =>
           args.minShares != null ? gte(b.shares, args.minShares) : undefined,
         ];
       };
-      return keysetPage(args, shareBalanceKey, filters, (q) => reports.db.select().from(b).where(q.where).orderBy(...q.orderBy).limit(q.limit));
+      return keysetPage(args, shareBalanceKey, filters, (q) =>
+        reports.db
+          .select()
+          .from(b)
+          .where(q.where)
+          .orderBy(...q.orderBy)
+          .limit(q.limit),
+      );
     },
   }),
 );

@@ -3,7 +3,7 @@
  * built, the indexed head) and where its signed equivalent is published.
  */
 import { z } from "zod";
-import { notDeployedSchema, verifyViaSchema, type NotDeployedRead } from "../../schema-primitives.js";
+import { type NotDeployedRead, notDeployedSchema, verifyViaSchema } from "../../schema-primitives.js";
 
 export const AttestationSchema = z.strictObject({
   kind: z.literal("unsigned-report"),
@@ -11,7 +11,9 @@ export const AttestationSchema = z.strictObject({
   indexedHeadBlock: z.int(),
   canonicalEndpoint: z.string(),
   signedEquivalent: z.string(),
-  failedReads: z.array(z.string()).describe("every chain read that failed this request; each failed figure is null, never guessed"),
+  failedReads: z
+    .array(z.string())
+    .describe("every chain read that failed this request; each failed figure is null, never guessed"),
   notDeployed: notDeployedSchema,
   verifyVia: verifyViaSchema,
 });
@@ -36,6 +38,9 @@ export function buildAttestation(a: AttestationInputs): Attestation {
     signedEquivalent: "/api/por/signed",
     failedReads: a.failedReads,
     notDeployed: a.notDeployed,
-    verifyVia: [`cast block-number --rpc-url ${a.commandRpcUrl}  # attestation.rpcChainLength (at report time)`, `cast block ${a.block} --rpc-url ${a.commandRpcUrl}  # blockNumber and timestamp`],
+    verifyVia: [
+      `cast block-number --rpc-url ${a.commandRpcUrl}  # attestation.rpcChainLength (at report time)`,
+      `cast block ${a.block} --rpc-url ${a.commandRpcUrl}  # blockNumber and timestamp`,
+    ],
   };
 }

@@ -2,11 +2,12 @@
  * Hand-made inputs for the report's tests, in round numbers so every expected figure can be
  * computed by hand (the figures are worked out in the comments). Not used by the service.
  */
-import { none } from "./venue-read.js";
-import { parseEther, parseUnits, type Address } from "viem";
+
+import { type Address, parseEther, parseUnits } from "viem";
 import type { PorInputs } from "./por-report.js";
 import type { PrecedentRedemption } from "./precedent.js";
 import type { ChainSnapshot, Read } from "./snapshot.js";
+import { none } from "./venue-read.js";
 
 export const A = (n: number) => `0x${n.toString(16).padStart(40, "0")}` as Address;
 export const R = <T>(value: T): Read<T> => ({ value, command: (f) => `cast call … # ${f} = ${String(value)}` });
@@ -16,15 +17,37 @@ export const FOUNDER = A(100);
 export const EXTERNAL = A(101);
 
 const psm = (n: number, u: number, k: number, minter: boolean) => ({
-  address: A(n), usdc: R(usdc(u)), kusd: R(kusd(k)), holdsMinterRole: R(minter), paused: R(false),
-  fees: { version: "live" as const, tiers: [{ threshold: usdc(50_000), feeBps: 8n }], swapFeeBps: 10n, virtualPegEnabled: false, virtualPegFeeBps: 0n },
+  address: A(n),
+  usdc: R(usdc(u)),
+  kusd: R(kusd(k)),
+  holdsMinterRole: R(minter),
+  paused: R(false),
+  fees: {
+    version: "live" as const,
+    tiers: [{ threshold: usdc(50_000), feeBps: 8n }],
+    swapFeeBps: 10n,
+    virtualPegEnabled: false,
+    virtualPegFeeBps: 0n,
+  },
 });
 const vault = (n: number, weth: number, off: number, l1: number, hedge: number, supply: number) => ({
-  address: A(n), shareDecimals: R(21), totalAssets: R(parseEther(String(weth + off + l1 + hedge))), totalSupply: R(parseEther(String(supply))), wethBalance: R(parseEther(String(weth))),
-  offChainAssets: R(parseEther(String(off))), l1Assets: R(parseEther(String(l1))), hedgingReserve: R(parseEther(String(hedge))),
+  address: A(n),
+  shareDecimals: R(21),
+  totalAssets: R(parseEther(String(weth + off + l1 + hedge))),
+  totalSupply: R(parseEther(String(supply))),
+  wethBalance: R(parseEther(String(weth))),
+  offChainAssets: R(parseEther(String(off))),
+  l1Assets: R(parseEther(String(l1))),
+  hedgingReserve: R(parseEther(String(hedge))),
 });
 const staking = (n: number, assets: number, supplyRaw: bigint, listed: bigint, redeemable: number) => ({
-  address: A(n), shareDecimals: R(24), totalAssets: R(kusd(assets)), totalSupply: R(supplyRaw), kusdBalance: R(kusd(assets)), redeemable: R(kusd(redeemable)), assetsPerShare: R(kusd(1)),
+  address: A(n),
+  shareDecimals: R(24),
+  totalAssets: R(kusd(assets)),
+  totalSupply: R(supplyRaw),
+  kusdBalance: R(kusd(assets)),
+  redeemable: R(kusd(redeemable)),
+  assetsPerShare: R(kusd(1)),
   listedShares: [{ account: FOUNDER, shares: R(listed) }],
 });
 
@@ -36,7 +59,11 @@ export function snapshot(over: Partial<ChainSnapshot> = {}): ChainSnapshot {
     // 1,000,000 kUSD supply; 100,000 of it sits in the PSMs → 900,000 outstanding.
     kusdTotalSupply: R(kusd(1_000_000)),
     // 900,000 USDC in the PSMs: psmSolvencyRatio exactly 1.
-    psms: { psmMint: psm(1, 500_000, 40_000, true), psmRetiredMint: psm(2, 300_000, 30_000, false), psmRedeemReserve: psm(3, 100_000, 30_000, false) },
+    psms: {
+      psmMint: psm(1, 500_000, 40_000, true),
+      psmRetiredMint: psm(2, 300_000, 30_000, false),
+      psmRedeemReserve: psm(3, 100_000, 30_000, false),
+    },
     // Vault v1: 10 WETH + 2 off-chain + 5 mirror + 1 hedging = 18 ETH = 36,000 USD at 2,000.
     vaultV1: vault(10, 10, 2, 5, 1, 18),
     // Vault v2: 3 ETH, all mirror, no shares.
@@ -62,7 +89,8 @@ const isRead = (x: unknown): boolean => typeof x === "object" && x !== null && "
 function failReads(x: unknown): unknown {
   if (isRead(x)) return null;
   if (Array.isArray(x)) return x.map(failReads);
-  if (typeof x === "object" && x !== null) return Object.fromEntries(Object.entries(x).map(([k, y]) => [k, failReads(y)]));
+  if (typeof x === "object" && x !== null)
+    return Object.fromEntries(Object.entries(x).map(([k, y]) => [k, failReads(y)]));
   return x;
 }
 /** The snapshot of an RPC that answered nothing: every read null, addresses and block kept. */
@@ -70,29 +98,74 @@ export const allReadsFailed = (s: ChainSnapshot): ChainSnapshot => failReads(s) 
 
 /** A redemption of 1,000 kUSD for 999 USDC (10 bps) against the live mint PSM. */
 export const redemption = (user: Address, id: string): PrecedentRedemption => ({
-  id, psmKey: "psmMint", psm: A(1), user, usdcAmount: usdc(999), kusdAmount: kusd(1_000), feeBps: 10, kusdBurned: 0n, txHash: `0x${id.padStart(64, "0")}`, blockNumber: 900n, timestamp: 1_789_000_000n,
+  id,
+  psmKey: "psmMint",
+  psm: A(1),
+  user,
+  usdcAmount: usdc(999),
+  kusdAmount: kusd(1_000),
+  feeBps: 10,
+  kusdBurned: 0n,
+  txHash: `0x${id.padStart(64, "0")}`,
+  blockNumber: 900n,
+  timestamp: 1_789_000_000n,
 });
 
 export const REGISTRY: PorInputs["precedent"]["registry"] = [
   {
-    registry_version: 1, issued_at: 0, as_of: "2026-05-14", disclosed_venue_deposits: [],
-    entries: [{ address: FOUNDER, kind: "eoa", chain: "base", role: "venue_margin", venue: "hyperliquid", label: "operator", holds_protocol_funds: true, backs_kusd: false, ref: "operator" }],
+    registry_version: 1,
+    issued_at: 0,
+    as_of: "2026-05-14",
+    disclosed_venue_deposits: [],
+    entries: [
+      {
+        address: FOUNDER,
+        kind: "eoa",
+        chain: "base",
+        role: "venue_margin",
+        venue: "hyperliquid",
+        label: "operator",
+        holds_protocol_funds: true,
+        backs_kusd: false,
+        ref: "operator",
+      },
+    ],
   },
 ];
 
 /** Venue equity 20,000 USD by default (above the 10,000 USD mirror); null = the venue read failed. */
-export function inputs(snap = snapshot(), venueEquityUsd: number | null = 20_000, redemptions: PrecedentRedemption[] = []): PorInputs {
+export function inputs(
+  snap = snapshot(),
+  venueEquityUsd: number | null = 20_000,
+  redemptions: PrecedentRedemption[] = [],
+): PorInputs {
   return {
     blockHash: `0x${"0b".repeat(32)}`,
     chainId: 8453,
     snapshot: snap,
     venue: {
-      ...(venueEquityUsd === null ? none("venue read failed") : { source: "live" as const, state: { equityUsd: venueEquityUsd, time: null }, reason: null, ageSeconds: 1, recorded: null }),
+      ...(venueEquityUsd === null
+        ? none("venue read failed")
+        : {
+            source: "live" as const,
+            state: { equityUsd: venueEquityUsd, time: null },
+            reason: null,
+            ageSeconds: 1,
+            recorded: null,
+          }),
       url: "http://venue/info",
       account: FOUNDER,
       readCommand: "curl …",
     },
-    precedent: { redemptions, registry: REGISTRY, kusdBurned: 0n, completeAsOf: { blockNumber: 1000n, timestamp: 1_790_000_000 }, kusd: A(40), fromBlock: 1, rpcUrl: "http://rpc" },
+    precedent: {
+      redemptions,
+      registry: REGISTRY,
+      kusdBurned: 0n,
+      completeAsOf: { blockNumber: 1000n, timestamp: 1_790_000_000 },
+      kusd: A(40),
+      fromBlock: 1,
+      rpcUrl: "http://rpc",
+    },
     registry: [],
     addresses: { kUSD: A(40), usdc: A(41), weth: A(42), ethUsdFeed: A(30) },
     listed: [{ address: FOUNDER, kind: "eoa", role: "venue_margin" }],

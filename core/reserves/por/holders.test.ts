@@ -6,7 +6,13 @@ describe("reserves.insuranceFund, treasury, multisig", () => {
   it("a holder: its USDC and WETH as read, the USD total it is given", () => {
     const h = buildHolder(snapshot().insuranceFund, "insuranceFund", 12_000);
     expect(HolderSchema.parse(h)).toEqual(h);
-    expect(h).toEqual({ address: A(20), usdc: 10_000, weth: 1, totalUSD: 12_000, verifyVia: [expect.stringContaining("insuranceFund.usdc"), expect.stringContaining("insuranceFund.weth")] });
+    expect(h).toEqual({
+      address: A(20),
+      usdc: 10_000,
+      weth: 1,
+      totalUSD: 12_000,
+      verifyVia: [expect.stringContaining("insuranceFund.usdc"), expect.stringContaining("insuranceFund.weth")],
+    });
   });
 
   it("multisig threshold is N-of-M from the reads; unknown when a read failed", () => {
@@ -18,6 +24,9 @@ describe("reserves.insuranceFund, treasury, multisig", () => {
     expect(Object.keys(m)).toEqual(["address", "usdc", "weth", "totalUSD", "verifyVia", "threshold"]);
     expect(buildMultisig({ ...snapshot().multisig, owners: null }, 1_000).threshold).toBeNull();
     expect(buildMultisig({ ...snapshot().multisig, threshold: null }, 1_000).threshold).toBeNull();
-    expect(buildMultisig({ ...snapshot().multisig, threshold: R(3n), owners: R([A(1), A(2), A(3), A(4), A(5)]) }, 1_000).threshold).toBe("3-of-5");
+    expect(
+      buildMultisig({ ...snapshot().multisig, threshold: R(3n), owners: R([A(1), A(2), A(3), A(4), A(5)]) }, 1_000)
+        .threshold,
+    ).toBe("3-of-5");
   });
 });

@@ -4,8 +4,8 @@
  * the solvency section; these blocks only publish the balances.
  */
 import { z } from "zod";
-import { round } from "../units.js";
 import { addressSchema, verifyViaSchema } from "../../schema-primitives.js";
+import { round } from "../units.js";
 import { Amount } from "./json-types.js";
 import type { ChainSnapshot, HolderSnapshot } from "./snapshot.js";
 import { cmd, cmds, eth, usdc, v } from "./values.js";
@@ -20,11 +20,21 @@ export const HolderSchema = z.strictObject({
 export type Holder = z.infer<typeof HolderSchema>;
 
 export function buildHolder(h: HolderSnapshot, key: string, usd: number | null): Holder {
-  return { address: h.address, usdc: usdc(h.usdc), weth: eth(h.weth), totalUSD: round(usd), verifyVia: cmds(cmd(h.usdc, `${key}.usdc`), cmd(h.weth, `${key}.weth`)) };
+  return {
+    address: h.address,
+    usdc: usdc(h.usdc),
+    weth: eth(h.weth),
+    totalUSD: round(usd),
+    verifyVia: cmds(cmd(h.usdc, `${key}.usdc`), cmd(h.weth, `${key}.weth`)),
+  };
 }
 
 export const MultisigSchema = HolderSchema.extend({
-  threshold: z.string().regex(/^\d+-of-\d+$/).nullable().describe("N-of-M from getThreshold() and getOwners(); null when either read failed"),
+  threshold: z
+    .string()
+    .regex(/^\d+-of-\d+$/)
+    .nullable()
+    .describe("N-of-M from getThreshold() and getOwners(); null when either read failed"),
 });
 export type Multisig = z.infer<typeof MultisigSchema>;
 
@@ -33,7 +43,12 @@ export function buildMultisig(m: ChainSnapshot["multisig"], usd: number | null):
   const owners = v(m.owners);
   return {
     ...buildHolder(m, "multisig", usd),
-    verifyVia: cmds(cmd(m.threshold, "multisig.threshold (N)"), cmd(m.owners, "multisig.threshold (M: the owners)"), cmd(m.usdc, "multisig.usdc"), cmd(m.weth, "multisig.weth")),
+    verifyVia: cmds(
+      cmd(m.threshold, "multisig.threshold (N)"),
+      cmd(m.owners, "multisig.threshold (M: the owners)"),
+      cmd(m.usdc, "multisig.usdc"),
+      cmd(m.weth, "multisig.weth"),
+    ),
     threshold: threshold !== null && owners !== null ? `${threshold}-of-${owners.length}` : null,
   };
 }

@@ -1,11 +1,11 @@
 /** liabilities (spec 2.3): kUSD supply and what of it is outstanding, i.e. outside the PSMs. */
 import type { Address } from "viem";
 import { z } from "zod";
-import { orNull, toUnits } from "../units.js";
-import type { PorFigures } from "./por-figures.js";
 import { addressSchema, verifyViaSchema, weiSchema } from "../../schema-primitives.js";
+import { orNull, toUnits } from "../units.js";
 import { Amount } from "./json-types.js";
-import { PSM_KEYS, type ChainSnapshot } from "./snapshot.js";
+import type { PorFigures } from "./por-figures.js";
+import { type ChainSnapshot, PSM_KEYS } from "./snapshot.js";
 import { cmd, cmds } from "./values.js";
 
 export const LiabilitiesSchema = z.strictObject({
@@ -30,7 +30,10 @@ export function buildLiabilities(s: ChainSnapshot, f: PorFigures, kusd: Address)
       outstanding: f.outstanding,
       outstandingWei: orNull(f.outstandingRaw, String),
       peg: "USD",
-      verifyVia: cmds(cmd(s.kusdTotalSupply, "liabilities.kUSD.totalSupplyWei"), ...PSM_KEYS.map((k) => cmd(s.psms[k].kusd, `kUSD held by ${k} (subtracted for outstanding)`))),
+      verifyVia: cmds(
+        cmd(s.kusdTotalSupply, "liabilities.kUSD.totalSupplyWei"),
+        ...PSM_KEYS.map((k) => cmd(s.psms[k].kusd, `kUSD held by ${k} (subtracted for outstanding)`)),
+      ),
     },
   };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { FOUNDER, R, kusd, snapshot } from "./fixture.js";
+import { FOUNDER, kusd, R, snapshot } from "./fixture.js";
 import { computePorFigures } from "./por-figures.js";
 
 const listed = [{ address: FOUNDER, kind: "eoa" as const, role: "venue_margin" }];
@@ -7,8 +7,23 @@ const listed = [{ address: FOUNDER, kind: "eoa" as const, role: "venue_margin" }
 describe("derived figures", () => {
   it("outstanding, price, PSM totals, vault v1 TVL and holder USD from the fixture", () => {
     const f = computePorFigures(snapshot(), 20_000, listed);
-    expect(f).toMatchObject({ block: 1000, price: 2_000, outstanding: 900_000, outstandingRaw: kusd(900_000), psmUsdcTotal: 900_000, psmKusdTotalRaw: kusd(100_000) });
-    expect(f.vaultV1).toMatchObject({ mirrorEth: 5, mirrorUsd: 10_000, recognisedL1Eth: 5, trackedEth: 10, offChainEth: 2, hedgingEth: 1, tvlUsd: 36_000 });
+    expect(f).toMatchObject({
+      block: 1000,
+      price: 2_000,
+      outstanding: 900_000,
+      outstandingRaw: kusd(900_000),
+      psmUsdcTotal: 900_000,
+      psmKusdTotalRaw: kusd(100_000),
+    });
+    expect(f.vaultV1).toMatchObject({
+      mirrorEth: 5,
+      mirrorUsd: 10_000,
+      recognisedL1Eth: 5,
+      trackedEth: 10,
+      offChainEth: 2,
+      hedgingEth: 1,
+      tvlUsd: 36_000,
+    });
     expect(f.holdersUsd).toEqual({ insuranceFund: 12_000, treasury: 5, multisig: 1_000 });
   });
 
@@ -29,7 +44,13 @@ describe("derived figures", () => {
     const s = snapshot();
     s.psms.psmRedeemReserve = { ...s.psms.psmRedeemReserve, kusd: null };
     const f = computePorFigures({ ...s, ethUsd: null, kusdTotalSupply: R(kusd(1)) }, 20_000, listed);
-    expect(f).toMatchObject({ outstanding: null, outstandingRaw: null, psmKusdTotalRaw: null, price: null, psmUsdcTotal: 900_000 });
+    expect(f).toMatchObject({
+      outstanding: null,
+      outstandingRaw: null,
+      psmKusdTotalRaw: null,
+      price: null,
+      psmUsdcTotal: 900_000,
+    });
     expect(f.vaultV1).toMatchObject({ mirrorUsd: null, l1: null, recognisedL1Eth: null, tvlUsd: null });
     // Without a price even a zero WETH balance has no USD value: every holder total is unknown.
     expect(f.holdersUsd).toEqual({ insuranceFund: null, treasury: null, multisig: null });

@@ -6,7 +6,7 @@
 import type { Address } from "viem";
 import { outstandingKusd, recogniseL1Assets, vaultTvlUsd } from "../solvency-formulas.js";
 import { orNull, toUnits } from "../units.js";
-import { PSM_KEYS, type ChainSnapshot, type HolderSnapshot, type StakingVaultSnapshot } from "./snapshot.js";
+import { type ChainSnapshot, type HolderSnapshot, PSM_KEYS, type StakingVaultSnapshot } from "./snapshot.js";
 import { add, eth, mul, sharesOf, usdc, v } from "./values.js";
 
 export type VaultV1Figures = {
@@ -41,7 +41,8 @@ export type PorFigures = {
 
 export type ListedAccount = { address: Address; kind: "eoa" | "contract"; role: string };
 
-const sum = (xs: (bigint | null)[]) => (xs.every((x) => x !== null) ? (xs as bigint[]).reduce((a, b) => a + b, 0n) : null);
+const sum = (xs: (bigint | null)[]) =>
+  xs.every((x) => x !== null) ? (xs as bigint[]).reduce((a, b) => a + b, 0n) : null;
 
 export function vaultV1Figures(s: ChainSnapshot, price: number | null, venueEquity: number | null): VaultV1Figures {
   const v1 = s.vaultV1;
@@ -54,7 +55,15 @@ export function vaultV1Figures(s: ChainSnapshot, price: number | null, venueEqui
   const hedgingEth = eth(v1.hedgingReserve);
   const tvlUsd =
     trackedEth !== null && offChainEth !== null && recognisedL1Eth !== null && hedgingEth !== null && price !== null
-      ? vaultTvlUsd({ trackedOnChainEth: trackedEth, offChainAssetsEth: offChainEth, recognisedL1AssetsEth: recognisedL1Eth, hedgingReserveEth: hedgingEth }, price)
+      ? vaultTvlUsd(
+          {
+            trackedOnChainEth: trackedEth,
+            offChainAssetsEth: offChainEth,
+            recognisedL1AssetsEth: recognisedL1Eth,
+            hedgingReserveEth: hedgingEth,
+          },
+          price,
+        )
       : null;
   return { mirrorEth, mirrorUsd, venueEquity, l1, recognisedL1Eth, trackedEth, offChainEth, hedgingEth, tvlUsd };
 }
@@ -69,13 +78,18 @@ export function founderStake(sk: StakingVaultSnapshot, listedEoas: ReadonlySet<s
   return { shares, fraction, kusd };
 }
 
-export function computePorFigures(s: ChainSnapshot, venueEquity: number | null, listed: readonly ListedAccount[]): PorFigures {
+export function computePorFigures(
+  s: ChainSnapshot,
+  venueEquity: number | null,
+  listed: readonly ListedAccount[],
+): PorFigures {
   const price = s.ethUsd?.answer ? toUnits(s.ethUsd.answer.value, s.ethUsd.decimals) : null;
   // Rule 1: outstanding = totalSupply − the kUSD the three PSMs hold; unknown if any read failed.
   const psmKusdRaw = PSM_KEYS.map((k) => v(s.psms[k].kusd));
   const supplyRaw = v(s.kusdTotalSupply);
   const psmKusdTotalRaw = sum(psmKusdRaw);
-  const outstandingRaw = supplyRaw !== null && psmKusdTotalRaw !== null ? outstandingKusd(supplyRaw, psmKusdRaw as bigint[]) : null;
+  const outstandingRaw =
+    supplyRaw !== null && psmKusdTotalRaw !== null ? outstandingKusd(supplyRaw, psmKusdRaw as bigint[]) : null;
   const psmUsdcTotalRaw = sum(PSM_KEYS.map((k) => v(s.psms[k].usdc)));
   const holderUsd = (h: HolderSnapshot) => add(usdc(h.usdc), mul(eth(h.weth), price));
   const listedEoas = new Set(listed.filter((x) => x.kind === "eoa").map((x) => x.address.toLowerCase()));
@@ -88,7 +102,11 @@ export function computePorFigures(s: ChainSnapshot, venueEquity: number | null, 
     psmUsdcTotal: orNull(psmUsdcTotalRaw, (x) => toUnits(x, 6)),
     psmKusdTotalRaw,
     vaultV1: vaultV1Figures(s, price, venueEquity),
-    holdersUsd: { insuranceFund: holderUsd(s.insuranceFund), treasury: holderUsd(s.treasury), multisig: holderUsd(s.multisig) },
+    holdersUsd: {
+      insuranceFund: holderUsd(s.insuranceFund),
+      treasury: holderUsd(s.treasury),
+      multisig: holderUsd(s.multisig),
+    },
     listedEoas,
     founderStake: founderStake(s.skUSD, listedEoas),
   };

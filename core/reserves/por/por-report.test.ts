@@ -3,10 +3,11 @@
  * its contract: PorReportSchema accepts every report the assembler builds and rejects one that
  * gained or lost a field.
  */
-import { describe, expect, it } from "vitest";
+
 import { parseEther } from "viem";
+import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { A, EXTERNAL, FOUNDER, R, allReadsFailed, inputs, kusd, redemption, snapshot } from "./fixture.js";
+import { A, allReadsFailed, EXTERNAL, FOUNDER, inputs, kusd, R, redemption, snapshot } from "./fixture.js";
 import { buildPorReport, PorReportSchema } from "./por-report.js";
 
 describe("buildPorReport", () => {
@@ -23,9 +24,20 @@ describe("buildPorReport", () => {
 
   it("vault rule 2: capped at the live venue equity, and nothing recognised when the venue fails", () => {
     const capped = buildPorReport(inputs(snapshot(), 4_000)).reserves.vault.composition.l1Assets;
-    expect(capped).toMatchObject({ usd: 4_000, eth: 2, excessUsd: 6_000, reconciliationStatus: "capped-to-live-venue" });
+    expect(capped).toMatchObject({
+      usd: 4_000,
+      eth: 2,
+      excessUsd: 6_000,
+      reconciliationStatus: "capped-to-live-venue",
+    });
     const failed = buildPorReport(inputs(snapshot(), null));
-    expect(failed.reserves.vault.composition.l1Assets).toMatchObject({ usd: 0, eth: 0, excessUsd: null, liveVenueEquityUsd: null, reconciliationStatus: "unverified" });
+    expect(failed.reserves.vault.composition.l1Assets).toMatchObject({
+      usd: 0,
+      eth: 0,
+      excessUsd: null,
+      liveVenueEquityUsd: null,
+      reconciliationStatus: "unverified",
+    });
     expect(failed.reserves.vault.tvlUSD).toBe(13 * 2_000);
     // Rule 3: the raw mirror stays disclosed.
     expect(failed.reserves.vault.composition.l1Assets.onChainMirror.wei).toBe(parseEther("5").toString());
@@ -77,16 +89,59 @@ describe("buildPorReport", () => {
   });
 
   it("redemption precedent rule 5: redemptions burn nothing; a non-registry redeemer is external", () => {
-    const p = buildPorReport(inputs(snapshot(), 20_000, [redemption(FOUNDER, "1"), redemption(EXTERNAL, "2")])).redemptionDepth.precedent;
-    expect(p).toMatchObject({ executedRedemptions: 2, totalRedeemedKUSD: 2_000, totalPaidOutUSDC: 1_998, externalRedemptionsToDate: 1, allRedemptionsByFounderWallet: false, lifetimeKUSDBurned: 0 });
+    const p = buildPorReport(inputs(snapshot(), 20_000, [redemption(FOUNDER, "1"), redemption(EXTERNAL, "2")]))
+      .redemptionDepth.precedent;
+    expect(p).toMatchObject({
+      executedRedemptions: 2,
+      totalRedeemedKUSD: 2_000,
+      totalPaidOutUSDC: 1_998,
+      externalRedemptionsToDate: 1,
+      allRedemptionsByFounderWallet: false,
+      lifetimeKUSDBurned: 0,
+    });
     expect(p.transactions[1]!.significance).toContain("first external redemption");
   });
 
   it("top level: the spec's fields in the published order", () => {
     const r = buildPorReport(inputs());
-    expect(Object.keys(r)).toEqual(["protocol", "chain", "chainId", "blockNumber", "blockHash", "timestamp", "atHead", "reserves", "liabilities", "solvency", "redemptionDepth", "market", "methodology", "attestation"]);
-    expect(Object.keys(r.reserves)).toEqual(["vault", "vaultV2", "stakedVault", "stakedVaultDeprecated", "insuranceFund", "treasury", "multisig", "psm", "psmRedeemReserve", "psmRetiredMint", "psmMint", "protocolOwnedReserves"]);
-    expect(r).toMatchObject({ protocol: "kUSD", chain: "base", chainId: 8453, blockNumber: 1000, timestamp: "2026-09-21T14:13:20.000Z", atHead: true });
+    expect(Object.keys(r)).toEqual([
+      "protocol",
+      "chain",
+      "chainId",
+      "blockNumber",
+      "blockHash",
+      "timestamp",
+      "atHead",
+      "reserves",
+      "liabilities",
+      "solvency",
+      "redemptionDepth",
+      "market",
+      "methodology",
+      "attestation",
+    ]);
+    expect(Object.keys(r.reserves)).toEqual([
+      "vault",
+      "vaultV2",
+      "stakedVault",
+      "stakedVaultDeprecated",
+      "insuranceFund",
+      "treasury",
+      "multisig",
+      "psm",
+      "psmRedeemReserve",
+      "psmRetiredMint",
+      "psmMint",
+      "protocolOwnedReserves",
+    ]);
+    expect(r).toMatchObject({
+      protocol: "kUSD",
+      chain: "base",
+      chainId: 8453,
+      blockNumber: 1000,
+      timestamp: "2026-09-21T14:13:20.000Z",
+      atHead: true,
+    });
   });
 });
 
@@ -124,7 +179,11 @@ describe("PorReportSchema", () => {
   });
 
   it("converts to a JSON Schema (the OpenAPI 3.1 document's)", () => {
-    const doc = z.toJSONSchema(PorReportSchema) as { additionalProperties?: boolean; required?: string[]; properties: Record<string, { description?: string }> };
+    const doc = z.toJSONSchema(PorReportSchema) as {
+      additionalProperties?: boolean;
+      required?: string[];
+      properties: Record<string, { description?: string }>;
+    };
     expect(doc.additionalProperties).toBe(false);
     expect(doc.required).toContain("reserves");
     expect(doc.properties.blockNumber!.description).toMatch(/pinned/);

@@ -5,9 +5,9 @@
  * by the assembler fails validation instead of drifting from the published document.
  */
 import type { Address, Hex } from "viem";
-import { hash32Schema, isoTimeSchema } from "../../schema-primitives.js";
 import { z } from "zod";
 import type { RegistryVersionConfig } from "../../network/registry-config.js";
+import { hash32Schema, isoTimeSchema } from "../../schema-primitives.js";
 import { isoTime } from "../units.js";
 import { AttestationSchema, buildAttestation } from "./attestation.js";
 import { buildMinterRole, buildVaultV1, buildVaultV2, VaultV1Schema, VaultV2Schema } from "./deposit-vaults.js";
@@ -17,11 +17,23 @@ import { buildMarket, MarketSchema } from "./market.js";
 import { computePorFigures, type ListedAccount, type PorFigures } from "./por-figures.js";
 import type { PrecedentInputs } from "./precedent.js";
 import { buildProtocolOwnedReserves, ProtocolOwnedReservesSchema } from "./protocol-owned.js";
-import { buildPsmBlock, buildPsmMintBlock, buildPsmTotals, PsmBlockSchema, PsmMintBlockSchema, PsmTotalsSchema } from "./psms.js";
+import {
+  buildPsmBlock,
+  buildPsmMintBlock,
+  buildPsmTotals,
+  PsmBlockSchema,
+  PsmMintBlockSchema,
+  PsmTotalsSchema,
+} from "./psms.js";
 import { buildRedemptionDepth, RedemptionDepthSchema } from "./redemption-depth.js";
 import type { ChainSnapshot, VenueRead } from "./snapshot.js";
 import { buildSolvency, SolvencySchema } from "./solvency.js";
-import { buildStakedVault, buildStakedVaultDeprecated, StakedVaultDeprecatedSchema, StakedVaultSchema } from "./staking-vaults.js";
+import {
+  buildStakedVault,
+  buildStakedVaultDeprecated,
+  StakedVaultDeprecatedSchema,
+  StakedVaultSchema,
+} from "./staking-vaults.js";
 
 export type PorInputs = {
   chainId: number;
@@ -62,9 +74,17 @@ export const PorReportSchema = z
     chain: z.literal("base"),
     chainId: z.int(),
     blockNumber: z.int().describe("every chain figure is a read pinned to this block"),
-    blockHash: hash32Schema.nullable().describe("that block's hash: a reproduction on another node, or after a reorg, can tell it reads the same block; null when it could not be read"),
+    blockHash: hash32Schema
+      .nullable()
+      .describe(
+        "that block's hash: a reproduction on another node, or after a reorg, can tell it reads the same block; null when it could not be read",
+      ),
     timestamp: isoTimeSchema.describe("the block's timestamp"),
-    atHead: z.boolean().describe("false for a report at a past block (?block=N): the venue mirror is then reconciled against the recorded reading nearest at or before it (reserves.vault.composition.l1Assets.venueRead)"),
+    atHead: z
+      .boolean()
+      .describe(
+        "false for a report at a past block (?block=N): the venue mirror is then reconciled against the recorded reading nearest at or before it (reserves.vault.composition.l1Assets.venueRead)",
+      ),
     reserves: ReservesSchema,
     liabilities: LiabilitiesSchema,
     solvency: SolvencySchema,

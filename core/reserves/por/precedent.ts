@@ -3,12 +3,12 @@
  * Swap(kUSD → USDC) events, with each redeemer's relationship to the operator taken from the
  * account registry version in force when it redeemed.
  */
-import { getAddress, zeroAddress, type Address, type Hex } from "viem";
+import { type Address, getAddress, type Hex, zeroAddress } from "viem";
 import { z } from "zod";
 import type { RegistryVersionConfig } from "../../network/registry-config.js";
 import { listedEntryAt } from "../../registry/versions.js";
+import { addressSchema, hash32Schema, isoDateSchema, verifyViaSchema, weiSchema } from "../../schema-primitives.js";
 import { isoDate, toUnits } from "../units.js";
-import { addressSchema, hash32Schema, verifyViaSchema, weiSchema, isoDateSchema } from "../../schema-primitives.js";
 
 export type PsmLabel = { key: string; address: Address; label: string };
 
@@ -42,10 +42,18 @@ export type PrecedentInputs = {
  * A redeemer as the registry in force then lists it: the founder wallet is the operator's own
  * externally owned accounts; anything unlisted is external.
  */
-export function relationship(registry: readonly RegistryVersionConfig[], redeemer: Address, at: number): { text: string; founder: boolean; listed: boolean } {
+export function relationship(
+  registry: readonly RegistryVersionConfig[],
+  redeemer: Address,
+  at: number,
+): { text: string; founder: boolean; listed: boolean } {
   const entry = listedEntryAt(registry, redeemer, at);
   if (!entry) return { text: "external: not an account of the operator's registry", founder: false, listed: false };
-  return { text: `operator account (registry role ${entry.role}: ${entry.label})`, founder: entry.kind === "eoa", listed: true };
+  return {
+    text: `operator account (registry role ${entry.role}: ${entry.label})`,
+    founder: entry.kind === "eoa",
+    listed: true,
+  };
 }
 
 export const PrecedentTransactionSchema = z.strictObject({
@@ -60,7 +68,9 @@ export const PrecedentTransactionSchema = z.strictObject({
   feeBps: z.int().describe("integer basis points"),
   kusdBurned: z.number().describe("kUSD the PSM burned in this redemption (the live PSM while minting is on), else 0"),
   redeemer: addressSchema,
-  redeemerRelationship: z.string().describe("as the account registry version in force at the redemption lists the redeemer"),
+  redeemerRelationship: z
+    .string()
+    .describe("as the account registry version in force at the redemption lists the redeemer"),
   significance: z.string(),
 });
 export type PrecedentTransaction = z.infer<typeof PrecedentTransactionSchema>;
@@ -71,7 +81,9 @@ export const PrecedentSchema = z.strictObject({
   totalPaidOutUSDC: z.number(),
   externalRedemptionsToDate: z.int().describe("redemptions by accounts the registry in force did not list"),
   allRedemptionsByFounderWallet: z.boolean(),
-  lifetimeKUSDBurned: z.number().describe("every Transfer to the zero address, the live PSM's redemption burns included"),
+  lifetimeKUSDBurned: z
+    .number()
+    .describe("every Transfer to the zero address, the live PSM's redemption burns included"),
   lifetimeKUSDBurnedWei: weiSchema,
   redemptionBurnedKUSD: z.number(),
   completeAsOf: isoDateSchema.describe("the date of the block the indexed history is complete to"),
@@ -99,7 +111,8 @@ function transactions(p: PrecedentInputs) {
       firstAt.set(r.psmKey, r.id);
       notes.push(`first redemption against ${psm?.label ?? r.psmKey}`);
     }
-    if (!rel.founder && totals.externalCount === 1 && !notes.includes("first external redemption")) notes.push("first external redemption");
+    if (!rel.founder && totals.externalCount === 1 && !notes.includes("first external redemption"))
+      notes.push("first external redemption");
     return {
       date: isoDate(Number(r.timestamp)),
       txHash: r.txHash,
@@ -138,10 +151,12 @@ export function buildPrecedent(p: PrecedentInputs): Precedent {
     completeAsOf: isoDate(p.completeAsOf.timestamp),
     completeAsOfBlock: Number(to),
     transactions: rows,
-    note:
-      "Every Swap(kUSD → USDC) emitted by the three PSMs up to completeAsOfBlock, from the indexer. A redemption is one transaction against one PSM, paid from that PSM's own USDC. What happens to the kUSD taken in depends on the deployed PSM: PSM v1 and the retired v3 keep it as inventory (totalSupply unchanged, outstanding falls); the live mint PSM burns it while minting is enabled (totalSupply falls by the amount; kusdBurned per transaction) and keeps it while minting is off. The spec's rule that a redemption never burns is therefore not what the live PSM does.",
+    note: "Every Swap(kUSD → USDC) emitted by the three PSMs up to completeAsOfBlock, from the indexer. A redemption is one transaction against one PSM, paid from that PSM's own USDC. What happens to the kUSD taken in depends on the deployed PSM: PSM v1 and the retired v3 keep it as inventory (totalSupply unchanged, outstanding falls); the live mint PSM burns it while minting is enabled (totalSupply falls by the amount; kusdBurned per transaction) and keeps it while minting is off. The spec's rule that a redemption never burns is therefore not what the live PSM does.",
     verifyVia: [
-      ...p.psms.map((x) => `cast logs --from-block ${p.fromBlock} --to-block ${to} --address ${x.address} ${swapSig} --rpc-url ${p.rpcUrl}  # ${x.key}: redemptions are the Swap logs whose fromToken (topic 2) is kUSD ${p.kusd}`),
+      ...p.psms.map(
+        (x) =>
+          `cast logs --from-block ${p.fromBlock} --to-block ${to} --address ${x.address} ${swapSig} --rpc-url ${p.rpcUrl}  # ${x.key}: redemptions are the Swap logs whose fromToken (topic 2) is kUSD ${p.kusd}`,
+      ),
       `cast logs --from-block ${p.fromBlock} --to-block ${to} --address ${p.kusd} 'Transfer(address indexed,address indexed,uint256)' '' ${zeroAddress} --rpc-url ${p.rpcUrl}  # lifetimeKUSDBurnedWei = sum of these amounts (${p.kusdBurned})`,
     ],
   };

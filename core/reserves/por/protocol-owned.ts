@@ -4,8 +4,8 @@
  * is never added to collateralUSD or to any ratio.
  */
 import { z } from "zod";
-import { orNull, round, toUnits } from "../units.js";
 import { addressSchema, verifyViaSchema } from "../../schema-primitives.js";
+import { orNull, round, toUnits } from "../units.js";
 import { Amount, CountedInSolvency } from "./json-types.js";
 import type { PorFigures } from "./por-figures.js";
 import type { ChainSnapshot, HolderSnapshot } from "./snapshot.js";
@@ -23,7 +23,9 @@ export const StakedVaultDepositsSchema = z.strictObject({
   founderShareOfOutstandingKUSD: Amount.describe("(founder's staked + unstaked kUSD) / outstanding kUSD"),
   founderUnstakedKUSD: Amount,
   founderUnstakedKUSDInWallet: Amount,
-  founderKUSDEscrowedAsLendingCollateral: Amount.describe("kUSD escrowed as collateral in the isolated lending market; still outstanding"),
+  founderKUSDEscrowedAsLendingCollateral: Amount.describe(
+    "kUSD escrowed as collateral in the isolated lending market; still outstanding",
+  ),
   disclosureNote: z.string(),
   escrowNote: z.string(),
   verifyVia: verifyViaSchema,
@@ -44,13 +46,22 @@ export function buildStakedVaultDeposits(s: ChainSnapshot, f: PorFigures): Stake
     ref: "reserves.stakedVault.ownership",
     custody: "operator wallets",
     source: "skUSD.balanceOf(listed operator accounts) × totalAssets / totalSupply",
-    founderShareOfOutstandingKUSD: founder.kusd !== null && unstaked !== null && f.outstanding ? round((founder.kusd + unstaked) / f.outstanding, 8) : null,
+    founderShareOfOutstandingKUSD:
+      founder.kusd !== null && unstaked !== null && f.outstanding
+        ? round((founder.kusd + unstaked) / f.outstanding, 8)
+        : null,
     founderUnstakedKUSD: round(unstaked),
     founderUnstakedKUSDInWallet: wallet,
     founderKUSDEscrowedAsLendingCollateral: escrowed,
-    disclosureNote: "Most outstanding kUSD is the founder's own, minted 1:1 against USDC in the PSMs; it is a liability like any other holder's.",
-    escrowNote: "kUSD the operator escrows as collateral in the isolated lending market (EVK escrow vault); still outstanding kUSD.",
-    verifyVia: cmds(cmd(s.operator.kusd, "founderUnstakedKUSDInWallet"), cmd(s.operator.escrowShares, "escrow vault shares of the operator"), cmd(s.operator.escrowKusd, "founderKUSDEscrowedAsLendingCollateral")),
+    disclosureNote:
+      "Most outstanding kUSD is the founder's own, minted 1:1 against USDC in the PSMs; it is a liability like any other holder's.",
+    escrowNote:
+      "kUSD the operator escrows as collateral in the isolated lending market (EVK escrow vault); still outstanding kUSD.",
+    verifyVia: cmds(
+      cmd(s.operator.kusd, "founderUnstakedKUSDInWallet"),
+      cmd(s.operator.escrowShares, "escrow vault shares of the operator"),
+      cmd(s.operator.escrowKusd, "founderKUSDEscrowedAsLendingCollateral"),
+    ),
   };
 }
 
@@ -68,7 +79,10 @@ export const WatchOnlyFloatSchema = z.strictObject({
 });
 export type WatchOnlyFloat = z.infer<typeof WatchOnlyFloatSchema>;
 
-export function buildWatchOnlyFloat(hw: NonNullable<ChainSnapshot["hedgeWatchOnly"]>, price: number | null): WatchOnlyFloat {
+export function buildWatchOnlyFloat(
+  hw: NonNullable<ChainSnapshot["hedgeWatchOnly"]>,
+  price: number | null,
+): WatchOnlyFloat {
   const nativeEth = eth(hw.eth);
   const weth = eth(hw.weth);
   return {
@@ -86,13 +100,28 @@ export function buildWatchOnlyFloat(hw: NonNullable<ChainSnapshot["hedgeWatchOnl
 }
 
 const holderComponentSchema = <C extends boolean>(counted: C) =>
-  z.strictObject({ address: addressSchema, usd: Amount, countedInSolvency: z.literal(counted), ref: z.string(), source: z.string() });
-const holderComponent = <C extends boolean>(h: HolderSnapshot, usd: number | null, countedInSolvency: C, ref: string) => ({ address: h.address, usd: round(usd), countedInSolvency, ref, source: "USDC and WETH balances" });
+  z.strictObject({
+    address: addressSchema,
+    usd: Amount,
+    countedInSolvency: z.literal(counted),
+    ref: z.string(),
+    source: z.string(),
+  });
+const holderComponent = <C extends boolean>(
+  h: HolderSnapshot,
+  usd: number | null,
+  countedInSolvency: C,
+  ref: string,
+) => ({ address: h.address, usd: round(usd), countedInSolvency, ref, source: "USDC and WETH balances" });
 
 export const ComponentsSchema = z.strictObject({
-  vaultDeposits: z.strictObject({ usd: Amount, countedInSolvency: CountedInSolvency, ref: z.string(), source: z.string() }).describe("vault v1 tvlUSD; counted once, in the aggregate ratio, under reserves.vault"),
+  vaultDeposits: z
+    .strictObject({ usd: Amount, countedInSolvency: CountedInSolvency, ref: z.string(), source: z.string() })
+    .describe("vault v1 tvlUSD; counted once, in the aggregate ratio, under reserves.vault"),
   stakedVaultDeposits: StakedVaultDepositsSchema,
-  founderWatchOnlyFloat: WatchOnlyFloatSchema.optional().describe("present only when a watch-only hedge wallet is configured"),
+  founderWatchOnlyFloat: WatchOnlyFloatSchema.optional().describe(
+    "present only when a watch-only hedge wallet is configured",
+  ),
   treasury: holderComponentSchema(false),
   insuranceFund: holderComponentSchema(true).describe("the one component counted in solvency"),
   multisig: holderComponentSchema(false),
@@ -101,7 +130,12 @@ export type Components = z.infer<typeof ComponentsSchema>;
 
 export function buildComponents(s: ChainSnapshot, f: PorFigures): Components {
   return {
-    vaultDeposits: { usd: round(f.vaultV1.tvlUsd), countedInSolvency: false, ref: "reserves.vault", source: "vault v1 tvlUSD; counted once, in the aggregate ratio, under reserves.vault" },
+    vaultDeposits: {
+      usd: round(f.vaultV1.tvlUsd),
+      countedInSolvency: false,
+      ref: "reserves.vault",
+      source: "vault v1 tvlUSD; counted once, in the aggregate ratio, under reserves.vault",
+    },
     stakedVaultDeposits: buildStakedVaultDeposits(s, f),
     ...(s.hedgeWatchOnly ? { founderWatchOnlyFloat: buildWatchOnlyFloat(s.hedgeWatchOnly, f.price) } : {}),
     treasury: holderComponent(s.treasury, f.holdersUsd.treasury, false, "reserves.treasury"),

@@ -2,7 +2,14 @@ import { describe, expect, it } from "vitest";
 import { buildMinterRole } from "./deposit-vaults.js";
 import { A, FOUNDER, snapshot } from "./fixture.js";
 import { computePorFigures } from "./por-figures.js";
-import { buildPsmBlock, buildPsmMintBlock, buildPsmTotals, PsmBlockSchema, PsmMintBlockSchema, PsmTotalsSchema } from "./psms.js";
+import {
+  buildPsmBlock,
+  buildPsmMintBlock,
+  buildPsmTotals,
+  PsmBlockSchema,
+  PsmMintBlockSchema,
+  PsmTotalsSchema,
+} from "./psms.js";
 import { psmRole } from "./snapshot.js";
 
 const listed = [{ address: FOUNDER, kind: "eoa" as const, role: "venue_margin" }];
@@ -12,7 +19,14 @@ describe("reserves.psm and the per-PSM blocks", () => {
     const s = snapshot();
     const t = buildPsmTotals(s, computePorFigures(s, 20_000, listed));
     expect(PsmTotalsSchema.parse(t)).toEqual(t);
-    expect(t).toEqual({ address: A(3), addressPrevMint: A(2), addressMint: A(1), usdcHeld: 900_000, kusdHeld: 100_000, kusdHeldWei: "100000000000000000000000" });
+    expect(t).toEqual({
+      address: A(3),
+      addressPrevMint: A(2),
+      addressMint: A(1),
+      usdcHeld: 900_000,
+      kusdHeld: 100_000,
+      kusdHeldWei: "100000000000000000000000",
+    });
   });
 
   it("one PSM's USDC unread: the combined USDC is unknown, the kUSD is not", () => {
@@ -20,13 +34,24 @@ describe("reserves.psm and the per-PSM blocks", () => {
     s.psms.psmRetiredMint = { ...s.psms.psmRetiredMint, usdc: null };
     const t = buildPsmTotals(s, computePorFigures(s, 20_000, listed));
     expect(t).toMatchObject({ usdcHeld: null, kusdHeld: 100_000 });
-    expect(buildPsmBlock(s.psms.psmRetiredMint, "psmRetiredMint")).toMatchObject({ usdcHeld: null, kusdHeld: 30_000, verifyVia: [expect.stringContaining("psmRetiredMint.kusdHeld")] });
+    expect(buildPsmBlock(s.psms.psmRetiredMint, "psmRetiredMint")).toMatchObject({
+      usdcHeld: null,
+      kusdHeld: 30_000,
+      verifyVia: [expect.stringContaining("psmRetiredMint.kusdHeld")],
+    });
   });
 
   it("a redeem-only PSM: its balances, pause flag and role, no minterRole", () => {
     const b = buildPsmBlock(snapshot().psms.psmRetiredMint, "psmRetiredMint");
     expect(PsmBlockSchema.parse(b)).toEqual(b);
-    expect(b).toEqual({ address: A(2), role: psmRole("psmRetiredMint", false), usdcHeld: 300_000, kusdHeld: 30_000, paused: false, verifyVia: [expect.any(String), expect.any(String)] });
+    expect(b).toEqual({
+      address: A(2),
+      role: psmRole("psmRetiredMint", false),
+      usdcHeld: 300_000,
+      kusdHeld: 30_000,
+      paused: false,
+      verifyVia: [expect.any(String), expect.any(String)],
+    });
     expect(b.role).toMatch(/^redeem-only/);
   });
 

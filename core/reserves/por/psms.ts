@@ -4,12 +4,12 @@
  */
 import { z } from "zod";
 import type { PsmKey } from "../../network/types.js";
-import { orNull, toUnits } from "../units.js";
-import { MinterRoleSchema, type MinterRole } from "./deposit-vaults.js";
 import { addressSchema, verifyViaSchema, weiSchema } from "../../schema-primitives.js";
+import { orNull, toUnits } from "../units.js";
+import { type MinterRole, MinterRoleSchema } from "./deposit-vaults.js";
 import { Amount } from "./json-types.js";
 import type { PorFigures } from "./por-figures.js";
-import { psmRole, type ChainSnapshot, type PsmSnapshot } from "./snapshot.js";
+import { type ChainSnapshot, type PsmSnapshot, psmRole } from "./snapshot.js";
 import { cmd, cmds, eth, usdc, v } from "./values.js";
 
 export const PsmTotalsSchema = z.strictObject({
@@ -43,10 +43,20 @@ const psmFields = {
 export const PsmBlockSchema = z.strictObject({ ...psmFields, verifyVia: verifyViaSchema });
 export type PsmBlock = z.infer<typeof PsmBlockSchema>;
 /** Only the live mint PSM carries minterRole: the same object as reserves.vaultV2.minterRole. */
-export const PsmMintBlockSchema = z.strictObject({ ...psmFields, minterRole: MinterRoleSchema, verifyVia: verifyViaSchema });
+export const PsmMintBlockSchema = z.strictObject({
+  ...psmFields,
+  minterRole: MinterRoleSchema,
+  verifyVia: verifyViaSchema,
+});
 export type PsmMintBlock = z.infer<typeof PsmMintBlockSchema>;
 
-const fields = (p: PsmSnapshot, k: PsmKey) => ({ address: p.address, role: psmRole(k, v(p.holdsMinterRole)), usdcHeld: usdc(p.usdc), kusdHeld: eth(p.kusd), paused: v(p.paused) });
+const fields = (p: PsmSnapshot, k: PsmKey) => ({
+  address: p.address,
+  role: psmRole(k, v(p.holdsMinterRole)),
+  usdcHeld: usdc(p.usdc),
+  kusdHeld: eth(p.kusd),
+  paused: v(p.paused),
+});
 const verifyVia = (p: PsmSnapshot, k: PsmKey) => cmds(cmd(p.usdc, `${k}.usdcHeld`), cmd(p.kusd, `${k}.kusdHeld`));
 
 export function buildPsmBlock(p: PsmSnapshot, k: Exclude<PsmKey, "psmMint">): PsmBlock {

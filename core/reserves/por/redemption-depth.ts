@@ -3,14 +3,14 @@
  * block, per PSM and in total, and the precedent of the redemptions that actually happened.
  */
 import { z } from "zod";
+import { addressSchema, pctTextSchema } from "../../schema-primitives.js";
 import { redemptionDepth } from "../redemption-routing.js";
 import { pct } from "../solvency-formulas.js";
 import { orNull, toUnits } from "../units.js";
-import { addressSchema, pctTextSchema } from "../../schema-primitives.js";
 import { Amount } from "./json-types.js";
 import type { PorFigures } from "./por-figures.js";
-import { buildPrecedent, PrecedentSchema, type PrecedentInputs } from "./precedent.js";
-import { PSM_KEYS, PSM_LABELS, type ChainSnapshot } from "./snapshot.js";
+import { buildPrecedent, type PrecedentInputs, PrecedentSchema } from "./precedent.js";
+import { type ChainSnapshot, PSM_KEYS, PSM_LABELS } from "./snapshot.js";
 import { usdc, v } from "./values.js";
 
 export const ByContractSchema = z.strictObject({
@@ -49,7 +49,11 @@ const reservesOf = (s: ChainSnapshot) =>
     canServeRedemptions: v(s.psms[k].paused) === false && (v(s.psms[k].usdc) ?? 0n) > 0n,
   }));
 
-export function buildRedemptionDepth(s: ChainSnapshot, f: PorFigures, precedent: Omit<PrecedentInputs, "psms">): RedemptionDepth {
+export function buildRedemptionDepth(
+  s: ChainSnapshot,
+  f: PorFigures,
+  precedent: Omit<PrecedentInputs, "psms">,
+): RedemptionDepth {
   const reserves = reservesOf(s);
   const depth = redemptionDepth(reserves);
   const pctOf = (raw: bigint) => (f.outstanding ? pct(toUnits(raw, 6) / f.outstanding) : null);
@@ -61,7 +65,10 @@ export function buildRedemptionDepth(s: ChainSnapshot, f: PorFigures, precedent:
     totalReachablePctOfOutstanding: pctOf(depth.totalReachableUsdc),
     totalReachableRequiresSequentialTransactions: depth.totalReachableRequiresSequentialTransactions,
     outstandingKUSD: f.outstanding,
-    precedent: buildPrecedent({ ...precedent, psms: PSM_KEYS.map((k) => ({ key: k, address: s.psms[k].address, label: PSM_LABELS[k].label })) }),
+    precedent: buildPrecedent({
+      ...precedent,
+      psms: PSM_KEYS.map((k) => ({ key: k, address: s.psms[k].address, label: PSM_LABELS[k].label })),
+    }),
     byContract: PSM_KEYS.map((k) => ({
       key: k,
       label: PSM_LABELS[k].label,
@@ -73,7 +80,9 @@ export function buildRedemptionDepth(s: ChainSnapshot, f: PorFigures, precedent:
     })),
     routing:
       "A redemption is one transaction against one PSM, paid only from that PSM's USDC. An amount routes to the smallest reserve that fully covers it; a larger amount splits across PSMs, deepest first, one transaction each. No external market route is offered. Plan an amount at /api/por/redemption-plan?amount=<kUSD>.",
-    topUpMechanism: "The multisig may top up a PSM by a direct USDC transfer; mints deposit USDC into the live mint PSM only. USDC leaves a PSM by redemption, by a fee skim bounded by skimmableSurplus, or by an ERC-3156 flash loan repaid in the same transaction. There is no admin withdrawal.",
-    disclosure: "A revoked MINTER_ROLE disables minting on a PSM, not redemption. Capacity figures are reserves at the report's block, not a promise of future liquidity.",
+    topUpMechanism:
+      "The multisig may top up a PSM by a direct USDC transfer; mints deposit USDC into the live mint PSM only. USDC leaves a PSM by redemption, by a fee skim bounded by skimmableSurplus, or by an ERC-3156 flash loan repaid in the same transaction. There is no admin withdrawal.",
+    disclosure:
+      "A revoked MINTER_ROLE disables minting on a PSM, not redemption. Capacity figures are reserves at the report's block, not a promise of future liquidity.",
   };
 }

@@ -3,11 +3,12 @@
  * integers, each with its reproduction command) and the venue read. The I/O that fills these
  * lives in api/reserves/chain-snapshot.ts; everything here is data.
  */
-import type { NotDeployedRead } from "../../schema-primitives.js";
-import type { VenueBasis } from "./venue-read.js";
+
 import type { Address } from "viem";
 import type { PsmKey } from "../../network/types.js";
+import type { NotDeployedRead } from "../../schema-primitives.js";
 import type { FeeSchedule } from "../redemption-routing.js";
+import type { VenueBasis } from "./venue-read.js";
 
 /** A raw value and the command that reproduces it, or null when the read failed. */
 export type Read<T> = { value: T; command: (field: string) => string } | null;

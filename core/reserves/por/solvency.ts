@@ -1,7 +1,15 @@
 /** solvency (spec 2.3 rules 2–6): the 1:1 PSM backing and the USD aggregate over collateral. */
-import { pctTextSchema } from "../../schema-primitives.js";
+
 import { z } from "zod";
-import { aggregateCollateralRatio, collateralUsd, pct, psmSolvencyRatio, SOLVENCY_STATUS, solvencyStatus } from "../solvency-formulas.js";
+import { pctTextSchema } from "../../schema-primitives.js";
+import {
+  aggregateCollateralRatio,
+  collateralUsd,
+  pct,
+  psmSolvencyRatio,
+  SOLVENCY_STATUS,
+  solvencyStatus,
+} from "../solvency-formulas.js";
 import { round } from "../units.js";
 import { Amount } from "./json-types.js";
 import type { PorFigures } from "./por-figures.js";
@@ -29,11 +37,16 @@ export function buildSolvency(f: PorFigures): Solvency {
   const insuranceUsd = f.holdersUsd.insuranceFund;
   const v1Tvl = f.vaultV1.tvlUsd;
   const psmRatio = psmUsdcTotal !== null && outstanding !== null ? psmSolvencyRatio(psmUsdcTotal, outstanding) : null;
-  const collateral = v1Tvl !== null && insuranceUsd !== null && psmUsdcTotal !== null ? collateralUsd({ vaultV1TvlUsd: v1Tvl, insuranceFundUsd: insuranceUsd, psmUsdc: psmUsdcTotal }) : null;
-  const aggregate = collateral !== null && outstanding !== null ? aggregateCollateralRatio(collateral, outstanding) : null;
+  const collateral =
+    v1Tvl !== null && insuranceUsd !== null && psmUsdcTotal !== null
+      ? collateralUsd({ vaultV1TvlUsd: v1Tvl, insuranceFundUsd: insuranceUsd, psmUsdc: psmUsdcTotal })
+      : null;
+  const aggregate =
+    collateral !== null && outstanding !== null ? aggregateCollateralRatio(collateral, outstanding) : null;
   return {
     status: solvencyStatus(psmRatio, aggregate),
-    statusThresholds: "fully-backed: psmSolvencyRatio ≥ 1; backed-with-vault-collateral: psmSolvencyRatio < 1 and aggregateCollateralRatio ≥ 1; under-collateralised: aggregateCollateralRatio < 1; unknown: the deciding ratio could not be computed",
+    statusThresholds:
+      "fully-backed: psmSolvencyRatio ≥ 1; backed-with-vault-collateral: psmSolvencyRatio < 1 and aggregateCollateralRatio ≥ 1; under-collateralised: aggregateCollateralRatio < 1; unknown: the deciding ratio could not be computed",
     psmSolvent: psmRatio === null ? null : psmRatio >= 1,
     psmSolvencyRatio: round(psmRatio, 8),
     psmSolvencyPct: pct(psmRatio),
@@ -42,9 +55,11 @@ export function buildSolvency(f: PorFigures): Solvency {
     liabilitiesUSD: outstanding,
     aggregateCollateralRatio: round(aggregate, 8),
     aggregateCollateralRatioPct: pct(aggregate),
-    aggregateBasis: "(vault v1 tvlUSD + insurance fund USD + combined PSM USDC) / outstanding kUSD. Vault v1 enters only this aggregate; staking vaults and vault v2 never count.",
+    aggregateBasis:
+      "(vault v1 tvlUSD + insurance fund USD + combined PSM USDC) / outstanding kUSD. Vault v1 enters only this aggregate; staking vaults and vault v2 never count.",
     ratio: round(aggregate, 8),
     ratioPct: pct(aggregate),
-    ratioDeprecated: "ratio and ratioPct are deprecated aliases of aggregateCollateralRatio and aggregateCollateralRatioPct",
+    ratioDeprecated:
+      "ratio and ratioPct are deprecated aliases of aggregateCollateralRatio and aggregateCollateralRatioPct",
   };
 }

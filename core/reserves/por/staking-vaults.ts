@@ -4,8 +4,8 @@
  */
 import type { Address } from "viem";
 import { z } from "zod";
-import { orNull, round, toUnits } from "../units.js";
 import { addressSchema, verifyViaSchema, weiSchema } from "../../schema-primitives.js";
+import { orNull, round, toUnits } from "../units.js";
 import { Amount, CountedInSolvency } from "./json-types.js";
 import type { PorFigures } from "./por-figures.js";
 import type { StakingVaultSnapshot } from "./snapshot.js";
@@ -22,18 +22,22 @@ export const StakedVaultSchema = z.strictObject({
   shareDecimals: z.int().nullable().describe("decimals() of skUSD (24 on the deployed vault, against kUSD's 18)"),
   totalSupplyShares: Amount,
   pricePerShare: Amount.describe("totalAssets / totalSupply"),
-  convertToAssetsOneShare: Amount.describe("convertToAssets(one whole share); can differ from pricePerShare in the last decimals while a yield distribution vests"),
+  convertToAssetsOneShare: Amount.describe(
+    "convertToAssets(one whole share); can differ from pricePerShare in the last decimals while a yield distribution vests",
+  ),
   tvlUSD: Amount,
   countedInSolvency: CountedInSolvency,
-  ownership: z.strictObject({
-    scope: z.string(),
-    founderOwnedShares: Amount,
-    founderOwnedFraction: Amount,
-    founderOwnedUSD: Amount,
-    custody: z.string(),
-    ref: z.string(),
-    seeAlso: z.string(),
-  }).describe("shares held by the operator's own externally owned accounts in the account registry"),
+  ownership: z
+    .strictObject({
+      scope: z.string(),
+      founderOwnedShares: Amount,
+      founderOwnedFraction: Amount,
+      founderOwnedUSD: Amount,
+      custody: z.string(),
+      ref: z.string(),
+      seeAlso: z.string(),
+    })
+    .describe("shares held by the operator's own externally owned accounts in the account registry"),
   note: z.string(),
   verifyVia: verifyViaSchema,
 });
@@ -53,7 +57,10 @@ export function buildStakedVault(sk: StakingVaultSnapshot, f: PorFigures, kusd: 
     totalAssetsWei: orNull(assets, String),
     shareDecimals: v(sk.shareDecimals),
     totalSupplyShares: inShares(supply, sk.shareDecimals),
-    pricePerShare: assets !== null && supply && sk.shareDecimals ? toUnits(assets, 18) / toUnits(supply, Number(sk.shareDecimals.value)) : null,
+    pricePerShare:
+      assets !== null && supply && sk.shareDecimals
+        ? toUnits(assets, 18) / toUnits(supply, Number(sk.shareDecimals.value))
+        : null,
     convertToAssetsOneShare: orNull(v(sk.assetsPerShare), (x) => toUnits(x, 18)),
     tvlUSD: orNull(assets, (x) => toUnits(x, 18)),
     countedInSolvency: false,
@@ -67,7 +74,15 @@ export function buildStakedVault(sk: StakingVaultSnapshot, f: PorFigures, kusd: 
       seeAlso: "/api/por/accounts",
     },
     note: "kUSD in the staking vault is already inside outstanding kUSD (liability side); counting it as collateral would double-count. Share amounts use the vault's own decimals() (24 on the deployed skUSD, against kUSD's 18). pricePerShare = totalAssets / totalSupply; convertToAssets(one whole share) can differ in the last decimals while a yield distribution vests.",
-    verifyVia: cmds(cmd(sk.shareDecimals, "stakedVault.shareDecimals"), cmd(sk.totalAssets, "stakedVault.totalAssetsWei"), cmd(sk.totalSupply, "stakedVault.totalSupplyShares"), cmd(sk.assetsPerShare, "stakedVault.convertToAssetsOneShare"), ...sk.listedShares.filter((x) => f.listedEoas.has(x.account.toLowerCase())).map((x) => cmd(x.shares, `shares of listed account ${x.account}`))),
+    verifyVia: cmds(
+      cmd(sk.shareDecimals, "stakedVault.shareDecimals"),
+      cmd(sk.totalAssets, "stakedVault.totalAssetsWei"),
+      cmd(sk.totalSupply, "stakedVault.totalSupplyShares"),
+      cmd(sk.assetsPerShare, "stakedVault.convertToAssetsOneShare"),
+      ...sk.listedShares
+        .filter((x) => f.listedEoas.has(x.account.toLowerCase()))
+        .map((x) => cmd(x.shares, `shares of listed account ${x.account}`)),
+    ),
   };
 }
 
@@ -81,7 +96,9 @@ export const StakedVaultDeprecatedSchema = z.strictObject({
   totalAssetsKUSD: Amount,
   totalAssetsWei: weiSchema.nullable(),
   kusdBalanceKUSD: Amount,
-  totalSupplySharesRaw: weiSchema.nullable().describe("raw share units only: dust-level shares read as misleading fractions"),
+  totalSupplySharesRaw: weiSchema
+    .nullable()
+    .describe("raw share units only: dust-level shares read as misleading fractions"),
   shareDecimals: z.int().nullable(),
   sharesNote: z.string(),
   tvlUSD: Amount,
@@ -93,7 +110,9 @@ export const StakedVaultDeprecatedSchema = z.strictObject({
     externalOwnedFraction: Amount,
     externalOwnedKUSD: Amount,
     method: z.string(),
-    holderAddressWithheld: z.literal(true).describe("the external holder is a private individual; its address is deliberately withheld"),
+    holderAddressWithheld: z
+      .literal(true)
+      .describe("the external holder is a private individual; its address is deliberately withheld"),
     note: z.string(),
   }),
   redeemableKUSD: Amount.describe("convertToAssets(totalSupply): what all shares together can withdraw"),
@@ -110,7 +129,8 @@ export function buildStakedVaultDeprecated(dep: StakingVaultSnapshot, kusd: Addr
   const redeemable = v(dep.redeemable);
   const protocolShares = sharesOf(dep, () => true);
   const externalShares = protocolShares !== null && supply !== null ? supply - protocolShares : null;
-  const externalKusd = externalShares !== null && redeemable !== null && supply ? (redeemable * externalShares) / supply : null;
+  const externalKusd =
+    externalShares !== null && redeemable !== null && supply ? (redeemable * externalShares) / supply : null;
   return {
     address: dep.address,
     version: "v1",
@@ -123,7 +143,8 @@ export function buildStakedVaultDeprecated(dep: StakingVaultSnapshot, kusd: Addr
     kusdBalanceKUSD: eth(dep.kusdBalance),
     totalSupplySharesRaw: orNull(supply, String),
     shareDecimals: v(dep.shareDecimals),
-    sharesNote: "Share counts of this vault are published in raw units only (shares of shareDecimals decimals at dust level read as misleading fractions); ownership is a ratio of raw counts.",
+    sharesNote:
+      "Share counts of this vault are published in raw units only (shares of shareDecimals decimals at dust level read as misleading fractions); ownership is a ratio of raw counts.",
     tvlUSD: orNull(assets, (x) => toUnits(x, 18)),
     countedInSolvency: false,
     ownership: {
@@ -132,14 +153,22 @@ export function buildStakedVaultDeprecated(dep: StakingVaultSnapshot, kusd: Addr
       externalOwnedSharesRaw: orNull(externalShares, String),
       externalOwnedFraction: externalShares !== null && supply ? Number(externalShares) / Number(supply) : null,
       externalOwnedKUSD: orNull(externalKusd, (x) => toUnits(x, 18)),
-      method: "externalOwnedSharesRaw = totalSupply − balanceOf(every account of the registry), read at the report's block",
+      method:
+        "externalOwnedSharesRaw = totalSupply − balanceOf(every account of the registry), read at the report's block",
       holderAddressWithheld: true,
       note: "The external holder is a private individual; the address is deliberately withheld. Its shares are the remainder after every registry account's balance.",
     },
     redeemableKUSD: orNull(redeemable, (x) => toUnits(x, 18)),
     orphanKUSD: orNull(assets !== null && redeemable !== null ? assets - redeemable : null, (x) => toUnits(x, 18)),
-    orphanNote: "orphanKUSD = totalAssets − convertToAssets(totalSupply): kUSD that no share can claim (absorbed by the ERC-4626 virtual shares after the stakers left). redeemableKUSD is what all shares together can withdraw.",
+    orphanNote:
+      "orphanKUSD = totalAssets − convertToAssets(totalSupply): kUSD that no share can claim (absorbed by the ERC-4626 virtual shares after the stakers left). redeemableKUSD is what all shares together can withdraw.",
     note: "Not collateral: its kUSD is inside outstanding kUSD.",
-    verifyVia: cmds(cmd(dep.totalAssets, "stakedVaultDeprecated.totalAssetsWei"), cmd(dep.totalSupply, "stakedVaultDeprecated.totalSupplySharesRaw"), cmd(dep.kusdBalance, "stakedVaultDeprecated.kusdBalanceKUSD"), cmd(dep.redeemable, "stakedVaultDeprecated.redeemableKUSD"), ...dep.listedShares.map((x) => cmd(x.shares, `shares of listed account ${x.account}`))),
+    verifyVia: cmds(
+      cmd(dep.totalAssets, "stakedVaultDeprecated.totalAssetsWei"),
+      cmd(dep.totalSupply, "stakedVaultDeprecated.totalSupplySharesRaw"),
+      cmd(dep.kusdBalance, "stakedVaultDeprecated.kusdBalanceKUSD"),
+      cmd(dep.redeemable, "stakedVaultDeprecated.redeemableKUSD"),
+      ...dep.listedShares.map((x) => cmd(x.shares, `shares of listed account ${x.account}`)),
+    ),
   };
 }

@@ -12,9 +12,11 @@ export const cmd = <T>(r: Read<T>, field: string) => (r ? r.command(field) : nul
 export const eth = (r: Read<bigint>) => orNull(v(r), (x) => toUnits(x, 18));
 export const usdc = (r: Read<bigint>) => orNull(v(r), (x) => toUnits(x, 6));
 /** A share amount in whole shares at the decimals the vault itself reports (null when unread). */
-export const inShares = (raw: bigint | null, decimals: Read<number>) => (raw === null || !decimals ? null : toUnits(raw, Number(decimals.value)));
+export const inShares = (raw: bigint | null, decimals: Read<number>) =>
+  raw === null || !decimals ? null : toUnits(raw, Number(decimals.value));
 export const mul = (a: number | null, b: number | null) => (a === null || b === null ? null : a * b);
-export const add = (...xs: (number | null)[]) => (xs.some((x) => x === null) ? null : xs.reduce<number>((s, x) => s + x!, 0));
+export const add = (...xs: (number | null)[]) =>
+  xs.some((x) => x === null) ? null : xs.reduce<number>((s, x) => s + x!, 0);
 
 /** Raw shares the picked registry accounts hold in a vault; null as soon as one balance is unread. */
 export function sharesOf(vault: StakingVaultSnapshot, pick: (a: Address) => boolean): bigint | null {

@@ -32,14 +32,26 @@ describe("recordedVenueBasis", () => {
     expect(recordedVenueBasis(reading(120, null), BLOCK_TIME).ageSeconds).toBe(120);
   });
   it("a recorded failed read counts nothing at its block, rather than an older reading", () => {
-    const failed = recordedVenueBasis({ ...reading(5), state: null, reason: "venue read failed: venue answered 500" }, BLOCK_TIME);
+    const failed = recordedVenueBasis(
+      { ...reading(5), state: null, reason: "venue read failed: venue answered 500" },
+      BLOCK_TIME,
+    );
     expect(failed).toMatchObject({ source: "none", state: null, recorded: { blockNumber: 900 } });
     expect(failed.reason).toMatch(/could not read the venue \(venue read failed: venue answered 500\)/);
   });
   it("counts nothing with no reading, or one older than the limit, and says why", () => {
-    expect(recordedVenueBasis(null, BLOCK_TIME)).toMatchObject({ source: "none", state: null, reason: expect.stringContaining("no venue reading was recorded") });
+    expect(recordedVenueBasis(null, BLOCK_TIME)).toMatchObject({
+      source: "none",
+      state: null,
+      reason: expect.stringContaining("no venue reading was recorded"),
+    });
     const old = recordedVenueBasis(reading(RECORDED_VENUE_MAX_AGE_SECONDS + 1), BLOCK_TIME);
-    expect(old).toMatchObject({ source: "none", state: null, ageSeconds: RECORDED_VENUE_MAX_AGE_SECONDS + 1, recorded: { blockNumber: 900 } });
+    expect(old).toMatchObject({
+      source: "none",
+      state: null,
+      ageSeconds: RECORDED_VENUE_MAX_AGE_SECONDS + 1,
+      recorded: { blockNumber: 900 },
+    });
     expect(old.reason).toMatch(/more than 7200 s/);
     expect(recordedVenueBasis(reading(RECORDED_VENUE_MAX_AGE_SECONDS), BLOCK_TIME).source).toBe("recorded");
   });

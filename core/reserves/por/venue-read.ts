@@ -19,7 +19,14 @@ export type VenueSource = (typeof VENUE_SOURCES)[number];
 export type VenueEquity = { equityUsd: number; time?: number | null };
 
 /** A reading a statement recorded: its block, the statement, and the venue's answer (null, with the reason, when that read failed). */
-export type RecordedVenueReading = { blockNumber: number; statement: string | null; statementUrl: string | null; state: VenueEquity | null; reason: string | null; readAtMs: number };
+export type RecordedVenueReading = {
+  blockNumber: number;
+  statement: string | null;
+  statementUrl: string | null;
+  state: VenueEquity | null;
+  reason: string | null;
+  readAtMs: number;
+};
 
 /** The venue side of a report: what counts, and where it came from. */
 export type VenueBasis = {
@@ -34,11 +41,26 @@ export type VenueBasis = {
 
 export const VenueReadSchema = z
   .strictObject({
-    source: z.enum(VENUE_SOURCES).describe("live: read now (report at the head); recorded: the reading a signed statement used at this block or nearest before it; none: no venue equity counts"),
+    source: z
+      .enum(VENUE_SOURCES)
+      .describe(
+        "live: read now (report at the head); recorded: the reading a signed statement used at this block or nearest before it; none: no venue equity counts",
+      ),
     reason: z.string().nullable().describe("why no venue equity counts (source none); null otherwise"),
-    venueTime: isoTimeSchema.nullable().describe("the venue's own time of its answer; null when it gave none or there is no answer"),
-    ageSeconds: z.int().nonnegative().nullable().describe("seconds between the venue's answer and this report's moment (now at the head, the block's time at a past block)"),
-    recordedAtBlock: z.int().nullable().describe("the block of the statement that recorded the reading (source recorded)"),
+    venueTime: isoTimeSchema
+      .nullable()
+      .describe("the venue's own time of its answer; null when it gave none or there is no answer"),
+    ageSeconds: z
+      .int()
+      .nonnegative()
+      .nullable()
+      .describe(
+        "seconds between the venue's answer and this report's moment (now at the head, the block's time at a past block)",
+      ),
+    recordedAtBlock: z
+      .int()
+      .nullable()
+      .describe("the block of the statement that recorded the reading (source recorded)"),
     statement: hash32Schema.nullable().describe("attestation_hash of that statement"),
     statementUrl: z.string().nullable().describe("where that statement is served"),
   })
@@ -50,12 +72,26 @@ export type VenueReadDoc = z.infer<typeof VenueReadSchema>;
  * recorded reading at or before it (or null).
  */
 export function recordedVenueBasis(reading: RecordedVenueReading | null, blockTimestamp: number): VenueBasis {
-  if (!reading) return none("past block: no venue reading was recorded at or before it (the venue publishes current equity only)");
+  if (!reading)
+    return none("past block: no venue reading was recorded at or before it (the venue publishes current equity only)");
   const { state, reason, readAtMs, ...recorded } = reading;
   const ageSeconds = Math.max(0, blockTimestamp - Math.floor((state?.time ?? readAtMs) / 1000));
-  if (!state) return { ...none(`past block: the statement at block ${reading.blockNumber} could not read the venue (${reason ?? "no reason given"})`), ageSeconds, recorded };
+  if (!state)
+    return {
+      ...none(
+        `past block: the statement at block ${reading.blockNumber} could not read the venue (${reason ?? "no reason given"})`,
+      ),
+      ageSeconds,
+      recorded,
+    };
   if (ageSeconds > RECORDED_VENUE_MAX_AGE_SECONDS) {
-    return { ...none(`past block: the nearest recorded venue reading (block ${reading.blockNumber}) is ${ageSeconds} s older than this block, more than ${RECORDED_VENUE_MAX_AGE_SECONDS} s`), ageSeconds, recorded };
+    return {
+      ...none(
+        `past block: the nearest recorded venue reading (block ${reading.blockNumber}) is ${ageSeconds} s older than this block, more than ${RECORDED_VENUE_MAX_AGE_SECONDS} s`,
+      ),
+      ageSeconds,
+      recorded,
+    };
   }
   return { source: "recorded", state, reason: null, ageSeconds, recorded };
 }

@@ -41,7 +41,9 @@ export function CommandList({ commands }: { commands: readonly string[] | undefi
   if (!commands?.length) return null;
   return (
     <details class="commands">
-      <summary>verify ({commands.length} command{commands.length === 1 ? "" : "s"})</summary>
+      <summary>
+        verify ({commands.length} command{commands.length === 1 ? "" : "s"})
+      </summary>
       <ul>
         {commands.map((c) => (
           <li key={c}>

@@ -3,9 +3,23 @@ import { useState } from "preact/hooks";
 import type { PorReport } from "../api.js";
 import { ageOf } from "../format.js";
 
-const STATUS_CLASS: Record<string, string> = { "fully-backed": "good", "backed-with-vault-collateral": "warn", "under-collateralised": "bad" };
+const STATUS_CLASS: Record<string, string> = {
+  "fully-backed": "good",
+  "backed-with-vault-collateral": "warn",
+  "under-collateralised": "bad",
+};
 
-export function Header({ por, block, onBlock, now }: { por: PorReport | null; block: number | null; onBlock: (b: number | null) => void; now: number }) {
+export function Header({
+  por,
+  block,
+  onBlock,
+  now,
+}: {
+  por: PorReport | null;
+  block: number | null;
+  onBlock: (b: number | null) => void;
+  now: number;
+}) {
   const [draft, setDraft] = useState(block === null ? "" : String(block));
   const status = por?.solvency.status ?? "loading";
   return (
@@ -18,7 +32,8 @@ export function Header({ por, block, onBlock, now }: { por: PorReport | null; bl
       </div>
       {por && (
         <p class="block" data-testid="report-block" data-value={por.blockNumber}>
-          Base block <strong>{por.blockNumber}</strong> · {por.timestamp} · <span data-testid="report-age">{ageOf(por.timestamp, now)}</span>
+          Base block <strong>{por.blockNumber}</strong> · {por.timestamp} ·{" "}
+          <span data-testid="report-age">{ageOf(por.timestamp, now)}</span>
           {por.atHead ? " · the indexed head" : " · a past block"}
         </p>
       )}
@@ -32,11 +47,25 @@ export function Header({ por, block, onBlock, now }: { por: PorReport | null; bl
         }}
       >
         <label>
-          Report at block <input name="block" inputMode="numeric" pattern="\d*|latest" placeholder="latest" value={draft} onInput={(e) => setDraft((e.target as HTMLInputElement).value)} />
+          Report at block{" "}
+          <input
+            name="block"
+            inputMode="numeric"
+            pattern="\d*|latest"
+            placeholder="latest"
+            value={draft}
+            onInput={(e) => setDraft((e.target as HTMLInputElement).value)}
+          />
         </label>
         <button type="submit">Load</button>
         {block !== null && (
-          <button type="button" onClick={() => { setDraft(""); onBlock(null); }}>
+          <button
+            type="button"
+            onClick={() => {
+              setDraft("");
+              onBlock(null);
+            }}
+          >
             Latest
           </button>
         )}

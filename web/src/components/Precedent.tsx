@@ -8,8 +8,12 @@ export function Precedent({ por }: { por: PorReport }) {
     <section class="card">
       <h2>Redemption precedent</h2>
       <p>
-        <strong data-testid="precedent-count" data-value={p.executedRedemptions}>{p.executedRedemptions}</strong> redemptions executed, {amount(p.totalRedeemedKUSD)} kUSD redeemed for{" "}
-        {amount(p.totalPaidOutUSDC)} USDC; {p.externalRedemptionsToDate} by accounts outside the operator's registry. Complete as of block {p.completeAsOfBlock}.
+        <strong data-testid="precedent-count" data-value={p.executedRedemptions}>
+          {p.executedRedemptions}
+        </strong>{" "}
+        redemptions executed, {amount(p.totalRedeemedKUSD)} kUSD redeemed for {amount(p.totalPaidOutUSDC)} USDC;{" "}
+        {p.externalRedemptionsToDate} by accounts outside the operator's registry. Complete as of block{" "}
+        {p.completeAsOfBlock}.
       </p>
       <div class="scroll">
         <table>

@@ -36,7 +36,13 @@ export function PsmTable({ por }: { por: PorReport }) {
                 </td>
                 <td class="num">{c.pctOfOutstanding}</td>
                 <td>
-                  {psm.paused === null ? "pause state unknown" : psm.paused ? <span class="bad">paused</span> : "not paused"}
+                  {psm.paused === null ? (
+                    "pause state unknown"
+                  ) : psm.paused ? (
+                    <span class="bad">paused</span>
+                  ) : (
+                    "not paused"
+                  )}
                   {c.redeemOnly ? " · redeem-only" : " · mints and redeems"}
                 </td>
               </tr>
@@ -46,11 +52,18 @@ export function PsmTable({ por }: { por: PorReport }) {
       </table>
       <div class="capacity">
         <p>
-          Instant, one transaction: <strong data-testid="instant-capacity" data-value={d.instantSingleTransactionUSDC ?? ""}>{money(d.instantSingleTransactionUSDC)} USDC</strong> (
-          {d.instantSingleTransactionPctOfOutstanding} of outstanding, the deepest PSM)
+          Instant, one transaction:{" "}
+          <strong data-testid="instant-capacity" data-value={d.instantSingleTransactionUSDC ?? ""}>
+            {money(d.instantSingleTransactionUSDC)} USDC
+          </strong>{" "}
+          ({d.instantSingleTransactionPctOfOutstanding} of outstanding, the deepest PSM)
         </p>
         <p>
-          Total reachable: <strong data-testid="total-capacity" data-value={d.totalReachableUSDC ?? ""}>{money(d.totalReachableUSDC)} USDC</strong> ({d.totalReachablePctOfOutstanding} of outstanding
+          Total reachable:{" "}
+          <strong data-testid="total-capacity" data-value={d.totalReachableUSDC ?? ""}>
+            {money(d.totalReachableUSDC)} USDC
+          </strong>{" "}
+          ({d.totalReachablePctOfOutstanding} of outstanding
           {d.totalReachableRequiresSequentialTransactions ? ", in several transactions" : ""})
         </p>
         <p class="note">{d.routing}</p>

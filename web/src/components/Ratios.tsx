@@ -1,32 +1,49 @@
 /** The two backing ratios, each with its formula filled in with the report's own figures. */
-import type { PorReport } from "../api.js";
+
 import type { VenueReadDoc as VenueRead } from "../../../core/reserves/por/venue-read.js";
-import { CommandList } from "./CopyCommand.js";
+import type { PorReport } from "../api.js";
 import { money, ratio } from "../format.js";
+import { CommandList } from "./CopyCommand.js";
 
 export function Ratios({ por }: { por: PorReport }) {
   const s = por.solvency;
   const r = por.reserves;
   const k = por.liabilities.kUSD;
-  const psmCommands = [...r.psmMint.verifyVia, ...r.psmRetiredMint.verifyVia, ...r.psmRedeemReserve.verifyVia].filter((c) => c.includes("usdcHeld"));
+  const psmCommands = [...r.psmMint.verifyVia, ...r.psmRetiredMint.verifyVia, ...r.psmRedeemReserve.verifyVia].filter(
+    (c) => c.includes("usdcHeld"),
+  );
   return (
     <section class="ratios">
       <div class="ratio card">
         <h2>PSM backing ratio</h2>
-        <p class="big" data-testid="psm-ratio" data-value={s.psmSolvencyRatio ?? ""}>{ratio(s.psmSolvencyRatio)}</p>
-        <p class="formula">
-          combined PSM USDC ÷ outstanding kUSD = <span data-testid="psm-usdc-total" data-value={r.psm.usdcHeld ?? ""}>{money(r.psm.usdcHeld)}</span> ÷{" "}
-          <span data-testid="outstanding" data-value={k.outstanding ?? ""}>{money(k.outstanding)}</span>
+        <p class="big" data-testid="psm-ratio" data-value={s.psmSolvencyRatio ?? ""}>
+          {ratio(s.psmSolvencyRatio)}
         </p>
-        <p class="note">Outstanding kUSD = totalSupply {money(k.totalSupply)} − kUSD held by the three PSMs {money(r.psm.kusdHeld)}. USDC only: 1 kUSD is redeemable for 1 USDC less fees.</p>
+        <p class="formula">
+          combined PSM USDC ÷ outstanding kUSD ={" "}
+          <span data-testid="psm-usdc-total" data-value={r.psm.usdcHeld ?? ""}>
+            {money(r.psm.usdcHeld)}
+          </span>{" "}
+          ÷{" "}
+          <span data-testid="outstanding" data-value={k.outstanding ?? ""}>
+            {money(k.outstanding)}
+          </span>
+        </p>
+        <p class="note">
+          Outstanding kUSD = totalSupply {money(k.totalSupply)} − kUSD held by the three PSMs {money(r.psm.kusdHeld)}.
+          USDC only: 1 kUSD is redeemable for 1 USDC less fees.
+        </p>
         <CommandList commands={[...psmCommands, ...k.verifyVia]} />
       </div>
       <div class="ratio card">
         <h2>Aggregate collateral ratio</h2>
-        <p class="big" data-testid="aggregate-ratio" data-value={s.aggregateCollateralRatio ?? ""}>{ratio(s.aggregateCollateralRatio)}</p>
+        <p class="big" data-testid="aggregate-ratio" data-value={s.aggregateCollateralRatio ?? ""}>
+          {ratio(s.aggregateCollateralRatio)}
+        </p>
         <p class="formula">
-          (vault v1 {money(r.vault.tvlUSD)} + insurance fund {money(r.insuranceFund.totalUSD)} + PSM USDC {money(r.psm.usdcHeld)}) ÷ outstanding {money(k.outstanding)} ={" "}
-          {money(s.collateralUSD)} ÷ {money(s.liabilitiesUSD)}
+          (vault v1 {money(r.vault.tvlUSD)} + insurance fund {money(r.insuranceFund.totalUSD)} + PSM USDC{" "}
+          {money(r.psm.usdcHeld)}) ÷ outstanding {money(k.outstanding)} = {money(s.collateralUSD)} ÷{" "}
+          {money(s.liabilitiesUSD)}
         </p>
         <p class="note">{s.aggregateBasis}</p>
         <p class="note" data-testid="venue-read">
@@ -40,7 +57,9 @@ export function Ratios({ por }: { por: PorReport }) {
 
 /** Where the equity that caps the venue mirror came from, in words. */
 function venueNote(v: VenueRead): string {
-  if (v.source === "live") return `Vault v1's venue mirror counts at most the venue's equity, read ${v.ageSeconds ?? 0} s before this report.`;
-  if (v.source === "recorded") return `Vault v1's venue mirror counts at most the venue's equity recorded by the statement at block ${v.recordedAtBlock} (${v.ageSeconds ?? 0} s before this block).`;
+  if (v.source === "live")
+    return `Vault v1's venue mirror counts at most the venue's equity, read ${v.ageSeconds ?? 0} s before this report.`;
+  if (v.source === "recorded")
+    return `Vault v1's venue mirror counts at most the venue's equity recorded by the statement at block ${v.recordedAtBlock} (${v.ageSeconds ?? 0} s before this block).`;
   return `Vault v1's venue mirror counts for nothing here: ${v.reason}.`;
 }

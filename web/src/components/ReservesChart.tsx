@@ -47,8 +47,8 @@ export function ReservesChart({ history }: { history: HistorySeries | null }) {
       <div ref={host} class="chart" data-testid="chart" data-points={points.length} />
       {history && points.length > 0 && (
         <p class="note">
-          {points.length} daily points to block {history.toBlock}, each the state at the last indexed block of its UTC day, from indexed rows (
-          <a href={`/api/history?interval=DAY&toBlock=${history.toBlock}`}>JSON</a>).
+          {points.length} daily points to block {history.toBlock}, each the state at the last indexed block of its UTC
+          day, from indexed rows (<a href={`/api/history?interval=DAY&toBlock=${history.toBlock}`}>JSON</a>).
         </p>
       )}
     </section>

@@ -1,6 +1,6 @@
 /** Mint readiness of the live PSM and the safety switches out of their safe state, at the report's block. */
 import { useEffect, useState } from "preact/hooks";
-import { readPsmStatus, readRiskStatus, type PsmStatus, type RiskStatus } from "../api.js";
+import { type PsmStatus, type RiskStatus, readPsmStatus, readRiskStatus } from "../api.js";
 import { money } from "../format.js";
 import { CopyCommand } from "./CopyCommand.js";
 
@@ -13,10 +13,13 @@ export function Safety({ block }: { block: number }) {
   useEffect(() => {
     setPsm(null);
     setRisk(null);
-    Promise.all([readPsmStatus(block), readRiskStatus(block)]).then(([p, r]) => {
-      setPsm(p);
-      setRisk(r);
-    }, (e: Error) => setError(e.message));
+    Promise.all([readPsmStatus(block), readRiskStatus(block)]).then(
+      ([p, r]) => {
+        setPsm(p);
+        setRisk(r);
+      },
+      (e: Error) => setError(e.message),
+    );
   }, [block]);
   if (error) return <section class="card bad">{error}</section>;
   if (!psm || !risk) return <section class="card">Reading the safety switches…</section>;
@@ -28,15 +31,24 @@ export function Safety({ block }: { block: number }) {
     <section class="card" data-testid="safety">
       <h2>
         Mint readiness and safety switches{" "}
-        <span class={`badge ${OVERALL_CLASS[risk.overall] ?? "unknown"}`} data-testid="risk-overall" data-value={risk.overall}>
+        <span
+          class={`badge ${OVERALL_CLASS[risk.overall] ?? "unknown"}`}
+          data-testid="risk-overall"
+          data-value={risk.overall}
+        >
           {risk.overall}
         </span>
       </h2>
       <p>
         The live mint PSM can mint now:{" "}
-        <strong data-testid="psm-ready" data-value={String(psm.ready)}>{psm.ready === null ? "unknown" : psm.ready ? "yes" : `no (${live.blocking.join(", ")})`}</strong>, with room for{" "}
-        <strong data-testid="psm-headroom" data-value={psm.gates.headroomUSDC ?? ""}>{money(psm.gates.headroomUSDC)} USDC</strong> under its cap ({live.capBasis}).{" "}
-        <a href={`/api/psm-status?block=${block}`}>every gate</a>
+        <strong data-testid="psm-ready" data-value={String(psm.ready)}>
+          {psm.ready === null ? "unknown" : psm.ready ? "yes" : `no (${live.blocking.join(", ")})`}
+        </strong>
+        , with room for{" "}
+        <strong data-testid="psm-headroom" data-value={psm.gates.headroomUSDC ?? ""}>
+          {money(psm.gates.headroomUSDC)} USDC
+        </strong>{" "}
+        under its cap ({live.capBasis}). <a href={`/api/psm-status?block=${block}`}>every gate</a>
       </p>
       {unsafe.length + unsafeOffChain.length === 0 ? (
         <p>Every switch with a safe state is in it.</p>
@@ -44,7 +56,8 @@ export function Safety({ block }: { block: number }) {
         <ul class="checks">
           {unsafe.map((t) => (
             <li key={t.id} class="warn" data-testid="unsafe-trigger">
-              <strong>{t.id}</strong> = {Array.isArray(t.value) ? t.value.join(", ") : String(t.value)} (safe when {t.safeWhen}): {t.why} <CopyCommand command={t.verifyVia ?? undefined} />
+              <strong>{t.id}</strong> = {Array.isArray(t.value) ? t.value.join(", ") : String(t.value)} (safe when{" "}
+              {t.safeWhen}): {t.why} <CopyCommand command={t.verifyVia ?? undefined} />
             </li>
           ))}
           {unsafeOffChain.map((t) => (
@@ -55,7 +68,8 @@ export function Safety({ block }: { block: number }) {
         </ul>
       )}
       <p class="note">
-        {risk.triggers.onChain.length} switches and thresholds, catalogued from the deployed ABIs; {risk.gaps.length} getters the operator's source names revert on the deployed bytecode ({risk.gaps.map((g) => g.id).join(", ")}).{" "}
+        {risk.triggers.onChain.length} switches and thresholds, catalogued from the deployed ABIs; {risk.gaps.length}{" "}
+        getters the operator's source names revert on the deployed bytecode ({risk.gaps.map((g) => g.id).join(", ")}).{" "}
         <a href={`/api/risk-status?block=${block}`}>risk-status</a>
       </p>
     </section>

@@ -6,10 +6,42 @@ import { CommandList } from "./CopyCommand.js";
 export function Vaults({ por }: { por: PorReport }) {
   const r = por.reserves;
   const rows = [
-    { name: "skUSD (live staking vault)", address: r.stakedVault.address, tvl: r.stakedVault.tvlUSD, counted: r.stakedVault.countedInSolvency, note: r.stakedVault.note, extra: `price per share ${r.stakedVault.pricePerShare ?? "unknown"} kUSD`, verifyVia: r.stakedVault.verifyVia },
-    { name: "skUSD v1 (superseded)", address: r.stakedVaultDeprecated.address, tvl: r.stakedVaultDeprecated.tvlUSD, counted: r.stakedVaultDeprecated.countedInSolvency, note: r.stakedVaultDeprecated.note, extra: "", verifyVia: r.stakedVaultDeprecated.verifyVia },
-    { name: "vault v1 (WETH, retired)", address: r.vault.address, tvl: r.vault.tvlUSD, counted: true, note: r.vault.reconciliation, extra: "counts in the aggregate ratio only", verifyVia: r.vault.verifyVia },
-    { name: "vault v2 (live deposit vault)", address: r.vaultV2.address, tvl: r.vaultV2.tvlUSD, counted: r.vaultV2.countedInSolvency, note: r.vaultV2.note, extra: "", verifyVia: r.vaultV2.verifyVia },
+    {
+      name: "skUSD (live staking vault)",
+      address: r.stakedVault.address,
+      tvl: r.stakedVault.tvlUSD,
+      counted: r.stakedVault.countedInSolvency,
+      note: r.stakedVault.note,
+      extra: `price per share ${r.stakedVault.pricePerShare ?? "unknown"} kUSD`,
+      verifyVia: r.stakedVault.verifyVia,
+    },
+    {
+      name: "skUSD v1 (superseded)",
+      address: r.stakedVaultDeprecated.address,
+      tvl: r.stakedVaultDeprecated.tvlUSD,
+      counted: r.stakedVaultDeprecated.countedInSolvency,
+      note: r.stakedVaultDeprecated.note,
+      extra: "",
+      verifyVia: r.stakedVaultDeprecated.verifyVia,
+    },
+    {
+      name: "vault v1 (WETH, retired)",
+      address: r.vault.address,
+      tvl: r.vault.tvlUSD,
+      counted: true,
+      note: r.vault.reconciliation,
+      extra: "counts in the aggregate ratio only",
+      verifyVia: r.vault.verifyVia,
+    },
+    {
+      name: "vault v2 (live deposit vault)",
+      address: r.vaultV2.address,
+      tvl: r.vaultV2.tvlUSD,
+      counted: r.vaultV2.countedInSolvency,
+      note: r.vaultV2.note,
+      extra: "",
+      verifyVia: r.vaultV2.verifyVia,
+    },
   ];
   return (
     <section class="card">

@@ -6,9 +6,13 @@ import { useEffect, useState } from "preact/hooks";
 import { readViolations, type Violation } from "../api.js";
 import { amount, shortHex } from "../format.js";
 
-const SUBSCRIPTION = "subscription { violations { kind violation { id tokenSymbol amount decimals from to txHash blockNumber timestamp registryVersion } } }";
+const SUBSCRIPTION =
+  "subscription { violations { kind violation { id tokenSymbol amount decimals from to txHash blockNumber timestamp registryVersion } } }";
 
-type Streamed = { kind: "DETECTED" | "RETRACTED"; violation: Omit<Violation, "amount" | "blockNumber"> & { amount: string; decimals: number; blockNumber: string } };
+type Streamed = {
+  kind: "DETECTED" | "RETRACTED";
+  violation: Omit<Violation, "amount" | "blockNumber"> & { amount: string; decimals: number; blockNumber: string };
+};
 
 export function Violations({ toBlock, live }: { toBlock: number | null; live: boolean }) {
   const [rows, setRows] = useState<(Violation & { live?: boolean })[] | null>(null);
@@ -26,7 +30,8 @@ export function Violations({ toBlock, live }: { toBlock: number | null; live: bo
     source.onopen = () => setStreaming(true);
     source.onerror = () => setStreaming(false);
     source.addEventListener("next", (e) => {
-      const event = (JSON.parse((e as MessageEvent<string>).data) as { data?: { violations?: Streamed } }).data?.violations;
+      const event = (JSON.parse((e as MessageEvent<string>).data) as { data?: { violations?: Streamed } }).data
+        ?.violations;
       if (!event) return;
       const v = event.violation;
       const row = { ...v, amount: Number(v.amount) / 10 ** v.decimals, blockNumber: Number(v.blockNumber), live: true };
@@ -46,7 +51,10 @@ export function Violations({ toBlock, live }: { toBlock: number | null; live: bo
           {live ? (streaming ? "live" : "connecting") : "past block: not live"}
         </span>
       </h2>
-      <p class="note">Transfers out of an account in the operator's published registry that no allowed pattern explains (spec 2.6 rule 2).</p>
+      <p class="note">
+        Transfers out of an account in the operator's published registry that no allowed pattern explains (spec 2.6 rule
+        2).
+      </p>
       {error && <p class="bad">{error}</p>}
       {rows === null && !error && <p>loading…</p>}
       {rows !== null && rows.length === 0 && <p data-testid="violations-none">None up to this block.</p>}
