@@ -57,7 +57,8 @@ export class IndexerStartError extends Error {
     message: string,
     readonly details: { output: string },
   ) {
-    super(message);
+    // The cause is in Ponder's last lines; a CI log shows the message, not the details.
+    super(`${message}\n--- ponder's last output ---\n${details.output.slice(-3_000)}`);
   }
 }
 
