@@ -1,6 +1,6 @@
 /**
  * Indexed state. Amounts are raw token units (bigint; decimals in the column comment):
- * USDC 6, kUSD 18, WETH 18, skUSD shares 24, vault v1/v2 shares 18. Every table is a Ponder
+ * USDC 6, kUSD 18, WETH 18, skUSD shares 24, vault v1/v2 shares 21. Every table is a Ponder
  * table, so a reorg rolls back rows and the balances derived from them together.
  */
 import { index, onchainEnum, onchainTable } from "ponder";
@@ -305,4 +305,55 @@ export const lendingEvent = onchainTable(
     timestamp: t.bigint().notNull(),
   }),
   (table) => ({ accountIdx: index().on(table.account) }),
+);
+
+/**
+ * Every move of a balance the API answers "as of a block" for: vault shares of any holder
+ * (`kind` share, `asset` the vault) and tokens of registry accounts (`kind` token, `asset` the
+ * token, WETH wraps included). `balanceAfter` is the balance once this log is applied, so the
+ * state at block N is each (asset, account)'s last row at or before N.
+ */
+export const balanceChange = onchainTable(
+  "balance_change",
+  (t) => ({
+    id: t.text().primaryKey(), // kind:asset:account:eventId
+    kind: t.text().notNull(), // share | token
+    asset: t.hex().notNull(),
+    assetKey: t.text().notNull(), // vault key (skUSD, vaultV1, ...) or token symbol
+    account: t.hex().notNull(),
+    delta: t.bigint().notNull(), // asset units: shares (skUSD 24 decimals, vaults v1/v2 21) or token units
+    balanceAfter: t.bigint().notNull(),
+    blockNumber: t.bigint().notNull(),
+    logIndex: t.integer().notNull(),
+  }),
+  (table) => ({ asOfIdx: index().on(table.kind, table.asset, table.account, table.blockNumber) }),
+);
+
+/**
+ * PSM parameter changes the contract announces by event: StableAdded (fee, cap), TieredFeeAdded
+ * (one per tier of a setTieredFees call, which replaces the whole table), MaxOracleDelayUpdated,
+ * DepegCheckDisabledUpdated, SolvencyCheckDisabledUpdated, TreasuryUpdated. Setters that emit no
+ * event (setStableCap, setFlashFee, setOracle, setMaxDepegBps, setMinSolvencyThreshold,
+ * setMintingEnabled, setVault) cannot be recovered from logs.
+ */
+export const psmParameterEvent = onchainTable(
+  "psm_parameter_event",
+  (t) => ({
+    id: t.text().primaryKey(),
+    psmKey: t.text().notNull(),
+    psm: t.hex().notNull(),
+    name: t.text().notNull(), // the event name
+    stable: t.hex(), // the stable it concerns, null for PSM-wide settings
+    fee: t.bigint(), // bps (StableAdded, TieredFeeAdded)
+    cap: t.bigint(), // stable units (StableAdded)
+    threshold: t.bigint(), // stable units (TieredFeeAdded)
+    seconds: t.bigint(), // MaxOracleDelayUpdated
+    flag: t.boolean(), // the Disabled events
+    address: t.hex(), // TreasuryUpdated
+    txHash: t.hex().notNull(),
+    blockNumber: t.bigint().notNull(),
+    timestamp: t.bigint().notNull(),
+    logIndex: t.integer().notNull(),
+  }),
+  (table) => ({ psmIdx: index().on(table.psm, table.blockNumber) }),
 );

@@ -1,5 +1,6 @@
 /** Raw integer → JSON number in token units, and the decimal-string companions (`…Wei`). */
 import { formatUnits } from "viem";
+import { decimalsOf } from "../indexed/units.js";
 
 export const toUnits = (raw: bigint, decimals: number): number => Number(formatUnits(raw, decimals));
 export const orNull = <T, R>(v: T | null | undefined, f: (v: T) => R): R | null =>
@@ -10,6 +11,8 @@ export const round = (x: number | null, digits = 6): number | null =>
 export const isoDate = (unixSeconds: number) => new Date(unixSeconds * 1000).toISOString().slice(0, 10);
 export const isoTime = (unixSeconds: number) => new Date(unixSeconds * 1000).toISOString();
 
-/** Decimals of the tokens the indexer records, by the symbol it stores (skUSD shares carry 24). */
-const TOKEN_DECIMALS: Record<string, number> = { USDC: 6, kUSD: 18, WETH: 18, skUSD: 24, "skUSD-v1": 24 };
-export const tokenDecimals = (symbol: string) => TOKEN_DECIMALS[symbol] ?? 18;
+/**
+ * Decimals of a token the indexer records, by the symbol it stores (core/indexed/units.ts). The
+ * indexer stores only symbols of that table, so the fallback is never reached.
+ */
+export const tokenDecimals = (symbol: string) => decimalsOf(symbol) ?? 18;

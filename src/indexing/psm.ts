@@ -1,5 +1,6 @@
-import { ponder } from "ponder:registry";
-import { kusdTxBurn, psmPauseEvent, psmReserveMovement, psmSwap } from "ponder:schema";
+import { type Context, ponder } from "ponder:registry";
+import { kusdTxBurn, psmParameterEvent, psmPauseEvent, psmReserveMovement, psmSwap } from "ponder:schema";
+import type { Address, Hex } from "viem";
 import { swapAmounts } from "../../core/psm/swap-amounts.js";
 import { explains } from "../../core/registry/violation-rule.js";
 import { lower, network, psmKeyOf } from "./lookup.js";
@@ -94,3 +95,61 @@ for (const [name, paused] of [
     });
   });
 }
+
+// Parameter changes the PSM announces; a past block's parameters fold from these
+// (core/psm/parameters-at.ts). Setters without an event are not here: logs cannot show them.
+type ParameterColumns = Pick<
+  typeof psmParameterEvent.$inferInsert,
+  "stable" | "fee" | "cap" | "threshold" | "seconds" | "flag" | "address"
+>;
+type LogEvent = {
+  id: string;
+  log: { address: Address; logIndex: number };
+  block: { number: bigint; timestamp: bigint };
+  transaction: { hash: Hex };
+};
+
+async function recordParameter(context: Context, event: LogEvent, name: string, columns: ParameterColumns) {
+  const psm = lower(event.log.address);
+  await context.db.insert(psmParameterEvent).values({
+    id: event.id,
+    psmKey: psmKeyOf(psm) ?? "unknown",
+    psm,
+    name,
+    ...columns,
+    txHash: event.transaction.hash,
+    blockNumber: event.block.number,
+    timestamp: event.block.timestamp,
+    logIndex: event.log.logIndex,
+  });
+}
+
+ponder.on("PSM:StableAdded", ({ event, context }) =>
+  recordParameter(context, event, "StableAdded", {
+    stable: lower(event.args.stable),
+    fee: event.args.fee,
+    cap: event.args.cap,
+  }),
+);
+ponder.on("PSM:TieredFeeAdded", ({ event, context }) =>
+  recordParameter(context, event, "TieredFeeAdded", {
+    stable: lower(event.args.stable),
+    threshold: event.args.threshold,
+    fee: event.args.feeBps,
+  }),
+);
+ponder.on("PSM:MaxOracleDelayUpdated", ({ event, context }) =>
+  recordParameter(context, event, "MaxOracleDelayUpdated", {
+    stable: lower(event.args.stable),
+    seconds: event.args.delaySeconds,
+  }),
+);
+ponder.on("PSM:DepegCheckDisabledUpdated", ({ event, context }) =>
+  recordParameter(context, event, "DepegCheckDisabledUpdated", { flag: event.args.disabled }),
+);
+ponder.on("PSM:SolvencyCheckDisabledUpdated", ({ event, context }) =>
+  recordParameter(context, event, "SolvencyCheckDisabledUpdated", { flag: event.args.disabled }),
+);
+ponder.on("PSM:TreasuryUpdated", ({ event, context }) =>
+  recordParameter(context, event, "TreasuryUpdated", { address: lower(event.args.treasury) }),
+);

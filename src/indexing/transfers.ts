@@ -9,6 +9,7 @@ import {
 } from "ponder:schema";
 import { type Address, type Hex, zeroAddress } from "viem";
 import { candidateId, classifyTransfer, explains, type TransferClass } from "../../core/registry/violation-rule.js";
+import { type ChangeAt, recordBalanceChange } from "./balance-changes.js";
 import { isListed, lower, psmKeyOf, registryIndex, TOKEN_SYMBOLS } from "./lookup.js";
 import { isDirectSwapCall, recordPsmUsdc } from "./reserve-movements.js";
 
@@ -24,18 +25,21 @@ type TransferLike = {
   timestamp: bigint;
 };
 
-async function addBalance(context: Context, token: Address, account: Address, delta: bigint, blockNumber: bigint) {
-  await context.db
+async function addBalance(context: Context, token: Address, account: Address, delta: bigint, at: ChangeAt) {
+  const tokenSymbol = TOKEN_SYMBOLS.get(token) ?? "unknown";
+  const balance = await context.db
     .insert(accountBalance)
-    .values({
-      id: `${token}:${account}`,
-      token,
-      tokenSymbol: TOKEN_SYMBOLS.get(token) ?? "unknown",
-      account,
-      balance: delta,
-      updatedBlock: blockNumber,
-    })
-    .onConflictDoUpdate((row) => ({ balance: row.balance + delta, updatedBlock: blockNumber }));
+    .values({ id: `${token}:${account}`, token, tokenSymbol, account, balance: delta, updatedBlock: at.blockNumber })
+    .onConflictDoUpdate((row) => ({ balance: row.balance + delta, updatedBlock: at.blockNumber }));
+  await recordBalanceChange(context, {
+    kind: "token",
+    asset: token,
+    assetKey: tokenSymbol,
+    account,
+    delta,
+    after: balance.balance,
+    at,
+  });
 }
 
 /**
@@ -99,8 +103,9 @@ export async function recordRegistryTransfer(context: Context, t: TransferLike) 
     // The return leg of a flash loan taken from the listed account earlier in this transaction.
     await explainCandidate(context, explains.returnLeg(t), "flash_loan");
   }
-  if (fromListed) await addBalance(context, t.token, t.from, -t.amount, t.blockNumber);
-  if (toListed) await addBalance(context, t.token, t.to, t.amount, t.blockNumber);
+  const at = { eventId: t.logId, blockNumber: t.blockNumber, logIndex: t.logIndex };
+  if (fromListed) await addBalance(context, t.token, t.from, -t.amount, at);
+  if (toListed) await addBalance(context, t.token, t.to, t.amount, at);
 }
 
 const transferOf = (event: {
@@ -154,14 +159,20 @@ ponder.on("WETHIn:Transfer", async ({ event, context }) => {
   if (!isListed(event.args.src)) await recordRegistryTransfer(context, wethTransfer(event));
 });
 
+const changeAt = (event: { id: string; block: { number: bigint }; log: { logIndex: number } }): ChangeAt => ({
+  eventId: event.id,
+  blockNumber: event.block.number,
+  logIndex: event.log.logIndex,
+});
+
 // WETH9 wraps and unwraps without a Transfer event; the balance moves all the same.
 ponder.on("WETHOut:Deposit", async ({ event, context }) => {
   if (isListed(event.args.dst))
-    await addBalance(context, lower(event.log.address), lower(event.args.dst), event.args.wad, event.block.number);
+    await addBalance(context, lower(event.log.address), lower(event.args.dst), event.args.wad, changeAt(event));
 });
 ponder.on("WETHOut:Withdrawal", async ({ event, context }) => {
   if (isListed(event.args.src))
-    await addBalance(context, lower(event.log.address), lower(event.args.src), -event.args.wad, event.block.number);
+    await addBalance(context, lower(event.log.address), lower(event.args.src), -event.args.wad, changeAt(event));
 });
 
 ponder.on("KUSD:Transfer", async ({ event, context }) => {

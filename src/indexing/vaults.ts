@@ -1,17 +1,28 @@
 import { type Context, ponder } from "ponder:registry";
-import { shareBalance, sharePrice, vaultEvent, vaultReport } from "ponder:schema";
+import { balanceChange, shareBalance, sharePrice, vaultEvent, vaultReport } from "ponder:schema";
 import { type Address, createPublicClient, fallback, type Hex, http, zeroAddress } from "viem";
 import { aggregate3Bytecode } from "../../abis/Aggregate3.js";
 import { explains } from "../../core/registry/violation-rule.js";
 import { createBlockLookahead, createSharePriceReader, type ShareReading } from "../../core/yield/share-price-reads.js";
+import { type ChangeAt, recordBalanceChange } from "./balance-changes.js";
 import { lower, network, vaultKeyOf } from "./lookup.js";
 import { explainCandidate, recordRegistryTransfer } from "./transfers.js";
 
-async function addShares(context: Context, vault: Address, account: Address, delta: bigint) {
-  await context.db
+async function addShares(context: Context, vault: Address, account: Address, delta: bigint, at: ChangeAt) {
+  const vaultKey = vaultKeyOf(vault);
+  const balance = await context.db
     .insert(shareBalance)
-    .values({ id: `${vault}:${account}`, vault, vaultKey: vaultKeyOf(vault), account, shares: delta })
+    .values({ id: `${vault}:${account}`, vault, vaultKey, account, shares: delta })
     .onConflictDoUpdate((row) => ({ shares: row.shares + delta }));
+  await recordBalanceChange(context, {
+    kind: "share",
+    asset: vault,
+    assetKey: vaultKey,
+    account,
+    delta,
+    after: balance.shares,
+    at,
+  });
 }
 
 for (const source of ["StakingVault", "DepositVault"] as const) {
@@ -70,8 +81,9 @@ for (const source of ["StakingVault", "DepositVault"] as const) {
     const vault = lower(event.log.address);
     const from = lower(event.args.from);
     const to = lower(event.args.to);
-    if (from !== zeroAddress) await addShares(context, vault, from, -event.args.value);
-    if (to !== zeroAddress) await addShares(context, vault, to, event.args.value);
+    const at = { eventId: event.id, blockNumber: event.block.number, logIndex: event.log.logIndex };
+    if (from !== zeroAddress) await addShares(context, vault, from, -event.args.value, at);
+    if (to !== zeroAddress) await addShares(context, vault, to, event.args.value, at);
     if (source === "StakingVault") {
       // skUSD is one of the tokens whose registry-account transfers (mints and burns too) we keep.
       await recordRegistryTransfer(context, {

@@ -1,0 +1,68 @@
+/**
+ * The state tables as they were at a past block, rebuilt from indexed history: each is a
+ * subquery with the same columns as the table it stands for (share_balance, account_balance,
+ * role_holder), so a query written against the table runs unchanged against the past.
+ *   balances: each (asset, account)'s last `balance_change` at or before the block;
+ *   role holders: each (contract, role, account)'s last RoleGranted/RoleRevoked at or before it.
+ */
+import { and, desc, eq, lte, sql } from "drizzle-orm";
+import * as schema from "../../ponder.schema.js";
+import type { ReadDb } from "./indexed-reads.js";
+
+const bc = schema.balanceChange;
+const re = schema.roleEvent;
+
+/** share_balance at `block`: every holder's vault shares after the block's last change. */
+export function shareBalancesAt(db: ReadDb, block: bigint) {
+  return db
+    .selectDistinctOn([bc.asset, bc.account], {
+      id: sql<string>`${bc.asset} || ':' || ${bc.account}`.as("id"),
+      vault: sql<`0x${string}`>`${bc.asset}`.as("vault"),
+      vaultKey: sql<string>`${bc.assetKey}`.as("vault_key"),
+      account: bc.account,
+      shares: sql<bigint>`${bc.balanceAfter}`.mapWith(BigInt).as("shares"),
+    })
+    .from(bc)
+    .where(and(eq(bc.kind, "share"), lte(bc.blockNumber, block)))
+    .orderBy(bc.asset, bc.account, desc(bc.blockNumber), desc(bc.logIndex))
+    .as("share_balance");
+}
+
+/** account_balance at `block`: registry accounts' token balances after the block's last change. */
+export function accountBalancesAt(db: ReadDb, block: bigint) {
+  return db
+    .selectDistinctOn([bc.asset, bc.account], {
+      id: sql<string>`${bc.asset} || ':' || ${bc.account}`.as("id"),
+      token: sql<`0x${string}`>`${bc.asset}`.as("token"),
+      tokenSymbol: sql<string>`${bc.assetKey}`.as("token_symbol"),
+      account: bc.account,
+      balance: sql<bigint>`${bc.balanceAfter}`.mapWith(BigInt).as("balance"),
+      updatedBlock: sql<bigint>`${bc.blockNumber}`.mapWith(BigInt).as("updated_block"),
+    })
+    .from(bc)
+    .where(and(eq(bc.kind, "token"), lte(bc.blockNumber, block)))
+    .orderBy(bc.asset, bc.account, desc(bc.blockNumber), desc(bc.logIndex))
+    .as("account_balance");
+}
+
+/**
+ * role_holder at `block`. AccessControl emits RoleGranted only to a non-holder, so a holder's
+ * last event is the grant that began the holding (`sinceBlock`), or the revocation that ended it.
+ */
+export function roleHoldersAtBlock(db: ReadDb, block: bigint) {
+  return db
+    .selectDistinctOn([re.contract, re.role, re.account], {
+      id: sql<string>`${re.contract} || ':' || ${re.role} || ':' || ${re.account}`.as("id"),
+      contractKey: sql<string>`${re.contractKey}`.as("contract_key"),
+      contract: sql<`0x${string}`>`${re.contract}`.as("contract"),
+      role: sql<`0x${string}`>`${re.role}`.as("role"),
+      roleName: sql<string | null>`${re.roleName}`.as("role_name"),
+      account: re.account,
+      active: sql<boolean>`${re.granted}`.as("active"),
+      sinceBlock: sql<bigint>`${re.blockNumber}`.mapWith(BigInt).as("since_block"),
+    })
+    .from(re)
+    .where(lte(re.blockNumber, block))
+    .orderBy(re.contract, re.role, re.account, desc(re.blockNumber), desc(re.id))
+    .as("role_holder");
+}
