@@ -6,15 +6,17 @@
  *   role holders: each (contract, role, account)'s last RoleGranted/RoleRevoked at or before it.
  */
 import { and, desc, eq, lte, sql } from "drizzle-orm";
+import { QueryBuilder } from "drizzle-orm/pg-core";
 import * as schema from "../../ponder.schema.js";
-import type { ReadDb } from "./indexed-reads.js";
 
 const bc = schema.balanceChange;
 const re = schema.roleEvent;
+// Subqueries need no connection: the caller's query runs them.
+const qb = new QueryBuilder();
 
 /** share_balance at `block`: every holder's vault shares after the block's last change. */
-export function shareBalancesAt(db: ReadDb, block: bigint) {
-  return db
+export function shareBalancesAt(block: bigint) {
+  return qb
     .selectDistinctOn([bc.asset, bc.account], {
       id: sql<string>`${bc.asset} || ':' || ${bc.account}`.as("id"),
       vault: sql<`0x${string}`>`${bc.asset}`.as("vault"),
@@ -29,8 +31,8 @@ export function shareBalancesAt(db: ReadDb, block: bigint) {
 }
 
 /** account_balance at `block`: registry accounts' token balances after the block's last change. */
-export function accountBalancesAt(db: ReadDb, block: bigint) {
-  return db
+export function accountBalancesAt(block: bigint) {
+  return qb
     .selectDistinctOn([bc.asset, bc.account], {
       id: sql<string>`${bc.asset} || ':' || ${bc.account}`.as("id"),
       token: sql<`0x${string}`>`${bc.asset}`.as("token"),
@@ -49,8 +51,8 @@ export function accountBalancesAt(db: ReadDb, block: bigint) {
  * role_holder at `block`. AccessControl emits RoleGranted only to a non-holder, so a holder's
  * last event is the grant that began the holding (`sinceBlock`), or the revocation that ended it.
  */
-export function roleHoldersAtBlock(db: ReadDb, block: bigint) {
-  return db
+export function roleHoldersAtBlock(block: bigint) {
+  return qb
     .selectDistinctOn([re.contract, re.role, re.account], {
       id: sql<string>`${re.contract} || ':' || ${re.role} || ':' || ${re.account}`.as("id"),
       contractKey: sql<string>`${re.contractKey}`.as("contract_key"),
