@@ -8,6 +8,8 @@ import "./violations.js";
 import "./aggregates.js";
 import "./reports.js";
 import "./history.js";
+import "./psm-parameters.js";
 import "./subscriptions.js";
+import "./live/subscriptions.js";
 
 export const schema = builder.toSchema();
