@@ -5,13 +5,18 @@
  */
 import { GraphQLError } from "graphql";
 import type { RegistryDocument } from "../../core/registry/document-schema.js";
-import { resolveReportBlock } from "../context.js";
+import { registryVersionAt } from "../../core/registry/versions.js";
+import { type ReportContext, resolveReportBlock } from "../context.js";
 import { asApiError } from "../http/errors.js";
 import { loadPorReport } from "../reserves/por-service.js";
 import { type loadStats, renderStats } from "../reserves/stats-service.js";
 import type { StoredStatement } from "../store/operator-store.js";
+import { BlockHeight } from "./block-height.js";
 import { builder, type GraphQLContext } from "./builder.js";
 import { badInput } from "./inputs.js";
+import { type BlockHeight as BlockHeightValue, resolveBlock } from "./query/block.js";
+import { QueryInputError } from "./query/query-error.js";
+import { asUserErrors } from "./user-errors.js";
 
 /** REST errors (a bad block, a block not indexed) become GraphQL errors with the same code. */
 export async function asGraphQL<T>(work: () => Promise<T>): Promise<T> {
@@ -240,11 +245,37 @@ const RegistryRef = builder.objectRef<RegistryDoc>("AccountRegistry").implement(
 builder.queryField("accountRegistry", (t) =>
   t.field({
     type: RegistryRef,
-    args: { version: t.arg.int({ description: "Default: the latest" }) },
-    resolve: (_r, args, ctx) => {
-      if (!ctx.services?.registry)
+    description:
+      "A published registry version: `version`, or the version in force at `block` (the newest issued at or before the block's time, spec 2.6 rule 3), or the latest.",
+    args: {
+      version: t.arg.int({ description: "Default: the latest" }),
+      block: t.arg({ type: BlockHeight, description: "The version in force at this block" }),
+    },
+    resolve: async (_r, args, ctx) => {
+      const registry = ctx.services?.registry;
+      if (!registry)
         throw new GraphQLError("the registry is not served by this instance", { extensions: { code: "UNAVAILABLE" } });
-      return asGraphQL(() => ctx.services!.registry!.version(args.version ?? undefined));
+      if (args.block && args.version != null)
+        throw new GraphQLError("accountRegistry takes a version or a block, not both", {
+          extensions: { code: "BAD_USER_INPUT" },
+        });
+      const version = args.block ? await versionAtBlock(ctx.reports, args.block) : (args.version ?? undefined);
+      return asGraphQL(() => registry.version(version));
     },
   }),
 );
+
+/** The registry version in force at a block's time; a block before the first version is the caller's error. */
+async function versionAtBlock(reports: ReportContext, height: BlockHeightValue): Promise<number> {
+  return asUserErrors(async () => {
+    const number = (await resolveBlock(reports, height))!;
+    const { timestamp } = await reports.base.getBlock({ blockNumber: number });
+    const inForce = registryVersionAt(reports.network.registry.versions, Number(timestamp));
+    if (!inForce)
+      throw new QueryInputError("no_registry_version", `no registry version was in force at block ${number}`, {
+        argument: "block",
+        block: String(number),
+      });
+    return inForce.registry_version;
+  });
+}
