@@ -1,0 +1,67 @@
+/**
+ * Answers to the same query over the same indexed state are computed once. An operation whose
+ * root fields read only indexed tables is a function of the indexed head, so its result is kept
+ * under (document, operation name, variables, head number, head hash): a new block or a reorg
+ * (same number, another hash) is a new key, and nothing needs invalidating. Root fields that read
+ * something else (the venue, the chain's head, the statement store) are only shared between
+ * identical requests in flight. A result with errors is never kept.
+ */
+import { createHash } from "node:crypto";
+import { type DocumentNode, type ExecutionArgs, Kind, type OperationDefinitionNode, print } from "graphql";
+import type { Plugin } from "graphql-yoga";
+import { type ReportContext, reportBlockHash, reportHead } from "../context.js";
+import { coalesce, memo } from "../io/memo.js";
+import type { GraphQLContext } from "./builder.js";
+
+export type ResponseCacheOptions = {
+  /** Root fields whose answer is a function of the indexed state alone. */
+  cacheable: ReadonlySet<string>;
+  /** Results kept (an LRU). */
+  max?: number;
+};
+
+type Result = { errors?: readonly unknown[] } & Record<string, unknown>;
+
+export function responseCache(reports: ReportContext, options: ResponseCacheOptions): Plugin<GraphQLContext> {
+  const kept = memo<Result>({ max: options.max ?? 1_000, keep: (r) => !r.errors?.length });
+  const inFlight = coalesce<Result>();
+  const printed = new WeakMap<DocumentNode, string>();
+  const textOf = (doc: DocumentNode) => {
+    let text = printed.get(doc);
+    if (text === undefined) printed.set(doc, (text = print(doc)));
+    return text;
+  };
+
+  return {
+    onExecute: ({ args, executeFn, setExecuteFn }) => {
+      const operation = operationOf(args);
+      if (!operation || operation.operation !== "query") return;
+      const immutable = operation.selectionSet.selections.every(
+        (s) => s.kind === Kind.FIELD && (s.name.value === "__typename" || options.cacheable.has(s.name.value)),
+      );
+      const request = createHash("sha256")
+        .update(textOf(args.document))
+        .update("\0")
+        .update(args.operationName ?? "")
+        .update("\0")
+        .update(JSON.stringify(args.variableValues ?? {}))
+        .digest("base64url");
+      setExecuteFn(async (a) => {
+        const run = () => Promise.resolve(executeFn(a)) as Promise<Result>;
+        if (!immutable) return inFlight(request, run);
+        const head = await reportHead(reports);
+        const hash = head ? await reportBlockHash(reports, head.blockNumber) : null;
+        // Without the head's hash a reorg could not be told apart: share in-flight work only.
+        if (!head || !hash) return inFlight(request, run);
+        return kept(`${request}:${head.blockNumber}:${hash}`, run);
+      });
+    },
+  };
+}
+
+function operationOf(args: ExecutionArgs): OperationDefinitionNode | undefined {
+  const operations = args.document.definitions.filter(
+    (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
+  );
+  return args.operationName ? operations.find((o) => o.name?.value === args.operationName) : operations[0];
+}
