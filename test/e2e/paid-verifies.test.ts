@@ -159,8 +159,16 @@ describe("a statement signed under another site URL", () => {
     const [payer1, recipient1] = await Promise.all([usdcOf(agent.address), usdcOf(recipient)]);
     expect(payer0 - payer1).toBe(250_000n);
     expect(recipient1 - recipient0).toBe(250_000n);
-    expect((await transfersTo(recipient, from)).filter((l) => getAddress(l.args.from!) === agent.address)).toHaveLength(
-      1,
+    const settlements = (await transfersTo(recipient, from)).filter((l) => getAddress(l.args.from!) === agent.address);
+    expect(settlements).toHaveLength(1);
+    // The run as a reader sees it, for the record (CI's log keeps it).
+    console.log(
+      [
+        `restart-and-buy: signed under ${firstSite}, bought from ${url}`,
+        bought.output.trim(),
+        `settlements to ${recipient} from the payer: ${settlements.length} (${settlements.map((l) => `${l.args.value} raw USDC in ${l.transactionHash}`).join(", ")})`,
+        `payer ${payer0} -> ${payer1}, recipient ${recipient0} -> ${recipient1} (raw USDC, read from the chain)`,
+      ].join("\n"),
     );
 
     // kusd-verify follows the binding by its hash on the new host as well.
@@ -190,5 +198,6 @@ describe("a statement signed under another site URL", () => {
     expect(await usdcOf(agent.address)).toBe(payer0);
     expect(await usdcOf(recipient)).toBe(recipient0);
     expect(await transfersTo(recipient, from)).toHaveLength(0);
+    console.log(`altered statement: ${bought.output.trim()}\npayer and recipient balances unchanged; no settlement`);
   });
 });
