@@ -731,6 +731,16 @@ describe("a block before a contract existed: its reads are not_deployed, not fai
       headers: { "If-None-Match": res.headers.get("etag")! },
     });
     expect(again.status).toBe(304);
+    const last = Object.entries(d.chains.base.contracts).reduce((a, b) => (b[1].block > a[1].block ? b : a));
+    console.log(
+      [
+        `GET /api/por?block=${block} (lendingEscrowKUSD deployed at ${block + 1}; the last deployment is ${last[0]} at ${last[1].block})`,
+        `HTTP ${res.status}; Cache-Control: ${res.headers.get("cache-control")}; ETag: ${res.headers.get("etag")}`,
+        `attestation.failedReads: ${JSON.stringify(body.attestation.failedReads)}`,
+        `attestation.notDeployed: ${JSON.stringify(body.attestation.notDeployed)}`,
+        `again with If-None-Match: HTTP ${again.status}`,
+      ].join("\n"),
+    );
   });
 
   it("/api/psm-status and /api/risk-status a block before the live mint PSM: it is not_deployed, has no triggers or gaps, and nothing failed", async () => {
