@@ -1,15 +1,25 @@
-/** Aggregates analysts ask for: PSM volume per day or month, and redemptions by redeemer. */
+/**
+ * Aggregates analysts ask for: time buckets over swaps, transfers and vault events (in
+ * aggregates/), the older psmVolume on top of the swap buckets, and redemptions by redeemer.
+ */
 
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import type { Amount } from "../../core/aggregates/amount.js";
+import { MAX_BUCKETS } from "../../core/aggregates/buckets.js";
 import { PSM_SWAP_COLUMNS } from "../../core/indexed/columns.js";
 import * as schema from "../../ponder.schema.js";
+import { AmountRef } from "./aggregates/amount-types.js";
+import { swapBuckets } from "./aggregates/swap-query.js";
 import { builder } from "./builder.js";
 import { SwapDirection } from "./entities/swaps.js";
 import { present, RangeFilter, rangeConditions } from "./filters.js";
-import { badInput, pageSize } from "./inputs.js";
+import { pageSize } from "./inputs.js";
 import { AccountRef, PsmKeyEnum } from "./nodes.js";
+import "./aggregates/swap-aggregates.js";
+import "./aggregates/transfer-aggregates.js";
+import "./aggregates/vault-aggregates.js";
 
-export const MAX_BUCKETS = 5_000;
+export { MAX_BUCKETS };
 
 const Interval = builder.enumType("Interval", { values: ["DAY", "MONTH"] as const });
 
@@ -20,7 +30,7 @@ type Bucket = {
   count: number;
   usdcTotal: bigint;
   kusdTotal: bigint;
-  feeTotal: bigint;
+  fee: Amount;
 };
 
 const BucketRef = builder.objectRef<Bucket>("PsmVolumeBucket").implement({
@@ -31,10 +41,16 @@ const BucketRef = builder.objectRef<Bucket>("PsmVolumeBucket").implement({
     count: t.exposeInt("count"),
     usdcTotal: t.field({ type: "BigInt", description: "USDC, 6 decimals", resolve: (b) => b.usdcTotal }),
     kusdTotal: t.field({ type: "BigInt", description: "kUSD, 18 decimals", resolve: (b) => b.kusdTotal }),
+    fee: t.field({
+      type: AmountRef,
+      description: "Sum of fee, labelled: USDC (6 decimals) for mint buckets, kUSD (18 decimals) for redeem buckets",
+      resolve: (b) => b.fee,
+    }),
     feeTotal: t.field({
       type: "BigInt",
       description: `Sum of fee. ${PSM_SWAP_COLUMNS.fee}`,
-      resolve: (b) => b.feeTotal,
+      deprecationReason: "Unlabelled: use fee, which carries its unit and decimals",
+      resolve: (b) => b.fee.raw,
     }),
   }),
 });
@@ -43,6 +59,8 @@ builder.queryField("psmVolume", (t) =>
   t.field({
     type: [BucketRef],
     description: "Swap totals per PSM, direction and UTC day or month.",
+    deprecationReason:
+      "Use swapAggregates(interval, groupBy: [PSM, DIRECTION]): HOUR to MONTH, min and max, nets, and every amount labelled",
     args: {
       interval: t.arg({ type: Interval, required: true }),
       psm: t.arg({ type: [PsmKeyEnum] }),
@@ -50,42 +68,22 @@ builder.queryField("psmVolume", (t) =>
       range: t.arg({ type: RangeFilter }),
     },
     resolve: async (_root, args, { reports }) => {
-      const s = schema.psmSwap;
-      const unit = args.interval === "DAY" ? sql.raw("'day'") : sql.raw("'month'");
-      const period = sql<string>`to_char(date_trunc(${unit}, to_timestamp(${s.timestamp}::double precision) at time zone 'UTC'), 'YYYY-MM-DD')`;
-      const rows = await reports.db
-        .select({
-          period,
-          psmKey: s.psmKey,
-          direction: s.direction,
-          count: sql<number>`count(*)`,
-          usdc: sql<string>`sum(${s.usdcAmount})`,
-          kusd: sql<string>`sum(${s.kusdAmount})`,
-          fee: sql<string>`sum(${s.fee})`,
-        })
-        .from(s)
-        .where(
-          and(
-            ...present([
-              args.psm?.length ? inArray(s.psmKey, args.psm) : undefined,
-              args.direction ? eq(s.direction, args.direction) : undefined,
-              ...rangeConditions(args.range, s.blockNumber, s.timestamp),
-            ]),
-          ),
-        )
-        .groupBy(period, s.psmKey, s.direction)
-        .orderBy(period, s.psmKey, s.direction)
-        .limit(MAX_BUCKETS + 1);
-      if (rows.length > MAX_BUCKETS)
-        throw badInput(`more than ${MAX_BUCKETS} buckets: narrow the range or use MONTH`, { max: MAX_BUCKETS });
-      return rows.map((r) => ({
-        period: r.period,
-        psmKey: r.psmKey,
-        direction: r.direction,
-        count: Number(r.count),
-        usdcTotal: BigInt(r.usdc ?? 0),
-        kusdTotal: BigInt(r.kusd ?? 0),
-        feeTotal: BigInt(r.fee ?? 0),
+      const buckets = await swapBuckets(reports.db, {
+        interval: args.interval,
+        groupBy: ["PSM", "DIRECTION"],
+        psm: args.psm,
+        direction: args.direction,
+        range: args.range,
+      });
+      return buckets.map((b) => ({
+        period: b.periodStart.slice(0, 10),
+        psmKey: b.psmKey!,
+        direction: b.direction!,
+        count: b.count,
+        usdcTotal: b.usdc.sum.raw,
+        kusdTotal: b.kusd.sum.raw,
+        // Grouped by direction, a bucket holds one kind of fee.
+        fee: (b.direction === "mint" ? b.mintFees : b.redeemFees)!.sum,
       }));
     },
   }),

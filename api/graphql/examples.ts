@@ -11,7 +11,7 @@ export const EXAMPLE_QUERIES: ReadonlyArray<{ title: string; query: string }> = 
   },
   {
     title: "Monthly mint and redemption volume per PSM since the mint PSM redeploy",
-    query: `{ psmVolume(interval: MONTH, range: { from: "2026-07-10T00:00:00Z" }) { period psmKey direction count usdcTotal kusdTotal } }`,
+    query: `{ swapAggregates(interval: MONTH, groupBy: [PSM, DIRECTION], range: { from: "2026-07-10T00:00:00Z" }) { periodStart psm direction count usdc { sum { formatted unit } } kusd { sum { formatted unit } } } }`,
   },
   {
     title: "Solvency at a past block, and what left the registry accounts around it",
