@@ -9,7 +9,13 @@ const HistoryInterval = builder.enumType("HistoryInterval", { values: HISTORY_IN
 const PointRef = builder.objectRef<HistoryPoint>("HistoryPoint").implement({
   description: "The state at blockNumber, from indexed rows: a direct read at that block gives the same figures.",
   fields: (t) => ({
-    blockNumber: t.exposeInt("blockNumber"),
+    blockNumber: t.exposeInt("blockNumber", {
+      description: "The block whose state this is; for a carried point, the previous point's block (where it was read)",
+    }),
+    carried: t.exposeBoolean("carried", {
+      description:
+        "true when the DAY or WEEK period holds no indexed block: the previous point's figures, carried forward",
+    }),
     timestamp: t.exposeString("timestamp", {
       nullable: true,
       description: "null when no event is indexed at that block",
@@ -22,10 +28,16 @@ const PointRef = builder.objectRef<HistoryPoint>("HistoryPoint").implement({
       description: "18 decimals: supply minus the kUSD the PSMs hold",
       resolve: (p) => p.kusdOutstandingWei,
     }),
-    psmUsdcMint: t.float({ resolve: (p) => p.psmUSDC.psmMint }),
-    psmUsdcRetiredMint: t.float({ resolve: (p) => p.psmUSDC.psmRetiredMint }),
-    psmUsdcRedeemReserve: t.float({ resolve: (p) => p.psmUSDC.psmRedeemReserve }),
-    psmUsdc: t.float({ description: "the three PSMs together", resolve: (p) => p.psmUSDC.total }),
+    psmUsdcMint: t.float({ description: "USDC in whole units (not raw)", resolve: (p) => p.psmUSDC.psmMint }),
+    psmUsdcRetiredMint: t.float({
+      description: "USDC in whole units (not raw)",
+      resolve: (p) => p.psmUSDC.psmRetiredMint,
+    }),
+    psmUsdcRedeemReserve: t.float({
+      description: "USDC in whole units (not raw)",
+      resolve: (p) => p.psmUSDC.psmRedeemReserve,
+    }),
+    psmUsdc: t.float({ description: "USDC in whole units, the three PSMs together", resolve: (p) => p.psmUSDC.total }),
     backingRatio: t.exposeFloat("backingRatio", { nullable: true, description: "psmUsdc / kusdOutstanding" }),
     skusdSharePrice: t.float({
       nullable: true,
@@ -34,11 +46,11 @@ const PointRef = builder.objectRef<HistoryPoint>("HistoryPoint").implement({
     }),
     skusdSharePriceBlock: t.int({ nullable: true, resolve: (p) => p.skusdSharePrice?.blockNumber ?? null }),
     redemptions: t.int({
-      description: "PSM redemptions since the previous point",
+      description: "PSM redemptions in the point's period or step (0 on a carried point)",
       resolve: (p) => p.redemptions.count,
     }),
-    redemptionsKusd: t.float({ resolve: (p) => p.redemptions.kusd }),
-    redemptionsUsdc: t.float({ resolve: (p) => p.redemptions.usdc }),
+    redemptionsKusd: t.float({ description: "kUSD in whole units (not raw)", resolve: (p) => p.redemptions.kusd }),
+    redemptionsUsdc: t.float({ description: "USDC in whole units (not raw)", resolve: (p) => p.redemptions.usdc }),
   }),
 });
 
@@ -57,7 +69,7 @@ builder.queryField("history", (t) =>
   t.field({
     type: SeriesRef,
     description:
-      "GET /api/history: supply, outstanding, PSM USDC, backing ratio, share price and redemptions per DAY, WEEK or every `step` BLOCKS.",
+      "GET /api/history: supply, outstanding, PSM USDC, backing ratio, share price and redemptions per DAY, WEEK or every `step` BLOCKS. DAY and WEEK are dense (one point per UTC period to toBlock's; periods without an indexed block are carried).",
     args: {
       interval: t.arg({ type: HistoryInterval, defaultValue: "DAY" }),
       fromBlock: t.arg({ type: "BigInt" }),

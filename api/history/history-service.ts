@@ -9,6 +9,7 @@ import {
   HistoryRangeError,
   type HistoryRows,
   type HistorySeries,
+  type KnownBlock,
   knownBlocks,
   planPoints,
 } from "../../core/history/series.js";
@@ -57,6 +58,13 @@ function verifyCommands(ctx: ReportContext, blockNumber: bigint): string[] {
   ];
 }
 
+/** A block's time: from the indexed rows when they name it, else one header read (a failure is a 503). */
+async function blockTime(ctx: ReportContext, blockNumber: bigint, known: KnownBlock[]): Promise<number> {
+  const indexed = known.find((k) => k.blockNumber === blockNumber);
+  if (indexed) return indexed.timestamp;
+  return Number((await ctx.base.getBlock({ blockNumber })).timestamp);
+}
+
 export async function loadHistory(ctx: ReportContext, q: HistoryQuery): Promise<HistorySeries> {
   const first = BigInt(ctx.network.kUSD.startBlock);
   const to = await resolveReportBlock(ctx, q.toBlock === undefined ? undefined : String(q.toBlock));
@@ -67,9 +75,13 @@ export async function loadHistory(ctx: ReportContext, q: HistoryQuery): Promise<
       firstBlock: Number(first),
     });
   const rows = await historyRowsAt(ctx, to.blockNumber);
+  const known = knownBlocks(rows);
+  // DAY and WEEK run to toBlock's period: the head's time is in its checkpoint, an older block's is read once.
+  const toTime =
+    q.interval === "BLOCKS" ? null : to.atHead ? to.head.timestamp : await blockTime(ctx, to.blockNumber, known);
   let plan: ReturnType<typeof planPoints>;
   try {
-    plan = planPoints(q.interval, { fromBlock, toBlock: to.blockNumber, step: q.step ?? null }, knownBlocks(rows));
+    plan = planPoints(q.interval, { fromBlock, toBlock: to.blockNumber, step: q.step ?? null, toTime }, known);
   } catch (e) {
     if (e instanceof HistoryRangeError) throw badRequest(e.code, e.message, { interval: q.interval });
     throw e;

@@ -10,7 +10,7 @@ import { loadHistory } from "./history-service.js";
 
 export const historyContract = {
   summary: "History series at a block interval or per UTC day or week, from indexed state",
-  description: `Each point is the state at its blockNumber (a direct read there gives the same figures): kUSD supply and outstanding, USDC per PSM, psmUSDC/outstanding, skUSD's share price (with its sample's block) and redemptions since the previous point. At most ${MAX_HISTORY_POINTS} points.`,
+  description: `Each point is the state at its blockNumber (a direct read there gives the same figures): kUSD supply and outstanding, USDC per PSM, psmUSDC/outstanding, skUSD's share price (with its sample's block) and redemptions since the previous point. DAY and WEEK are dense: one point per UTC period from the first indexed event in the range to toBlock's period (the indexed head's by default); a period without an indexed block repeats the previous point's block and figures with carried: true. At most ${MAX_HISTORY_POINTS} points.`,
   tags: ["Reserves"],
   query: z.object({
     interval: z

@@ -8,6 +8,7 @@
  * blocks, so it carries the block of the sample it shows.
  */
 import { z } from "zod";
+import { bucketCount, bucketEnd, bucketStart, bucketStarts } from "../aggregates/buckets.js";
 import { KusdError } from "../errors.js";
 import type { PsmKey } from "../network/types.js";
 import { PSM_KEYS } from "../reserves/por/snapshot.js";
@@ -40,28 +41,21 @@ export type HistoryRows = {
 
 /**
  * Where a point is taken; `period` for DAY and WEEK (unix seconds, end exclusive). Its
- * redemptions are those in blocks `windowFrom..blockNumber`.
+ * redemptions are those in blocks `windowFrom..blockNumber`. A carried point is a period with
+ * no indexed block: it repeats the previous point's block (nothing indexed changed since), and
+ * its window is null (no block of it saw a redemption).
  */
 export type PointPlan = {
   blockNumber: bigint;
   timestamp: number | null;
   period: { start: number; end: number } | null;
-  windowFrom: bigint;
+  windowFrom: bigint | null;
+  carried?: boolean;
 };
 
 /** A range or step that cannot be served (the HTTP edge answers 400 with the message). */
 export class HistoryRangeError extends KusdError {
   readonly code = "history_range";
-}
-
-const DAY_SECONDS = 86_400;
-/** 1970-01-01 was a Thursday; ISO weeks start on Monday. */
-const MONDAY_OFFSET = 3 * DAY_SECONDS;
-
-function bucketStart(interval: "DAY" | "WEEK", t: number): number {
-  if (interval === "DAY") return t - (t % DAY_SECONDS);
-  const week = 7 * DAY_SECONDS;
-  return t - ((t + MONDAY_OFFSET) % week);
 }
 
 /** Every block the rows name, ascending, once. */
@@ -76,15 +70,18 @@ export function knownBlocks(rows: HistoryRows): KnownBlock[] {
 }
 
 /**
- * The points of a series. DAY and WEEK (UTC; weeks from Monday): one point per period that
- * holds an indexed block, at the last indexed block of the period; the state cannot change
- * between indexed blocks, so that is the state at the period's end. BLOCKS: `fromBlock`,
- * `fromBlock + step`, … up to `toBlock`, each exactly at that block. A point's redemption
- * window is its period (DAY, WEEK) or the `step` blocks ending at it (BLOCKS).
+ * The points of a series. DAY and WEEK (UTC; weeks from Monday) are dense: one point per period
+ * from the first period holding an indexed block in the range to the period of `toTime` (the
+ * time of `toBlock`: the indexed head's day by default). A period that holds indexed blocks
+ * gets a point at its last one; the state cannot change between indexed blocks, so that is the
+ * state at the period's end. A period without one is carried: the previous point's block and
+ * state, marked `carried`, so a chart needs no filling of its own. BLOCKS: `fromBlock`,
+ * `fromBlock + step`, … up to `toBlock`, each exactly at that block. A point's redemption window
+ * is its period (DAY, WEEK) or the `step` blocks ending at it (BLOCKS).
  */
 export function planPoints(
   interval: HistoryInterval,
-  range: { fromBlock: bigint; toBlock: bigint; step: bigint | null },
+  range: { fromBlock: bigint; toBlock: bigint; step: bigint | null; toTime?: number | null },
   known: KnownBlock[],
 ): PointPlan[] {
   if (range.toBlock < range.fromBlock) throw new HistoryRangeError("fromBlock is after toBlock");
@@ -113,15 +110,39 @@ export function planPoints(
     const seen = byPeriod.get(start);
     byPeriod.set(start, { first: seen?.first ?? k, last: k });
   }
-  if (byPeriod.size > MAX_HISTORY_POINTS)
-    throw new HistoryRangeError(`the range holds ${byPeriod.size} periods; at most ${MAX_HISTORY_POINTS} are served`);
-  const length = interval === "DAY" ? DAY_SECONDS : 7 * DAY_SECONDS;
-  return [...byPeriod].map(([start, { first, last }]) => ({
-    blockNumber: last.blockNumber,
-    timestamp: last.timestamp,
-    period: { start, end: start + length },
-    windowFrom: first.blockNumber,
-  }));
+  const starts = [...byPeriod.keys()];
+  if (starts.length === 0) return [];
+  const first = starts[0]!;
+  const lastKnown = starts.at(-1)!;
+  const end = Math.max(lastKnown, range.toTime == null ? lastKnown : bucketStart(interval, range.toTime));
+  const count = bucketCount(interval, first, end);
+  if (count > MAX_HISTORY_POINTS)
+    throw new HistoryRangeError(`the range holds ${count} periods; at most ${MAX_HISTORY_POINTS} are served`);
+  const plan: PointPlan[] = [];
+  for (const start of bucketStarts(interval, first, end)) {
+    const period = { start, end: bucketEnd(interval, start) };
+    const seen = byPeriod.get(start);
+    const previous = plan.at(-1);
+    // The first period always holds a block, so a carried period always has a point before it.
+    plan.push(
+      seen
+        ? {
+            blockNumber: seen.last.blockNumber,
+            timestamp: seen.last.timestamp,
+            period,
+            windowFrom: seen.first.blockNumber,
+            carried: false,
+          }
+        : {
+            blockNumber: previous!.blockNumber,
+            timestamp: previous!.timestamp,
+            period,
+            windowFrom: null,
+            carried: true,
+          },
+    );
+  }
+  return plan;
 }
 
 const Amount = z.number();
@@ -129,8 +150,15 @@ export const HistoryPointSchema = z.strictObject({
   blockNumber: z
     .number()
     .int()
-    .describe("the block whose state this point is: a direct read there gives the same figures"),
+    .describe(
+      "the block whose state this point is (for a carried point, the block the value was read at: the previous point's): a direct read there gives the same figures",
+    ),
   timestamp: isoTimeSchema.nullable().describe("the block's time; null when the indexer holds no event at that block"),
+  carried: z
+    .boolean()
+    .describe(
+      "true when the period (DAY, WEEK) holds no indexed block: the figures are the previous point's, carried forward, at its blockNumber; false otherwise (always for BLOCKS)",
+    ),
   period: z
     .strictObject({ start: isoTimeSchema, end: isoTimeSchema.describe("exclusive") })
     .nullable()
@@ -156,11 +184,11 @@ export const HistoryPointSchema = z.strictObject({
       count: z.number().int(),
       kusd: Amount,
       usdc: Amount,
-      fromBlock: z.number().int(),
-      toBlock: z.number().int(),
+      fromBlock: z.number().int().nullable(),
+      toBlock: z.number().int().nullable(),
     })
     .describe(
-      "PSM redemptions in blocks fromBlock..toBlock (inclusive): the point's period (DAY, WEEK) or the step blocks ending at it (BLOCKS)",
+      "PSM redemptions in blocks fromBlock..toBlock (inclusive): the point's period (DAY, WEEK) or the step blocks ending at it (BLOCKS); a carried point has none, and null bounds (no indexed block in its period)",
     ),
 });
 export type HistoryPoint = z.infer<typeof HistoryPointSchema>;
@@ -195,7 +223,11 @@ export function buildHistory(plan: PointPlan[], rows: HistoryRows): HistoryPoint
     for (const s of takeUpTo(supply, p.blockNumber)) totalSupply += s.delta;
     for (const b of takeUpTo(balances, p.blockNumber)) (b.token === "USDC" ? usdc : kusd)[b.psmKey] += b.delta;
     price = takeUpTo(prices, p.blockNumber).at(-1) ?? price;
-    const inWindow = takeUpTo(redemptions, p.blockNumber).filter((r) => r.blockNumber >= p.windowFrom);
+    // A carried point repeats the previous block, so nothing new is taken; its window is empty.
+    const windowFrom = p.windowFrom;
+    const inWindow = takeUpTo(redemptions, p.blockNumber).filter(
+      (r) => windowFrom !== null && r.blockNumber >= windowFrom,
+    );
     const outstanding = outstandingKusd(
       totalSupply,
       PSM_KEYS.map((k) => kusd[k]),
@@ -205,6 +237,7 @@ export function buildHistory(plan: PointPlan[], rows: HistoryRows): HistoryPoint
     points.push({
       blockNumber: Number(p.blockNumber),
       timestamp: p.timestamp === null ? null : isoTime(p.timestamp),
+      carried: p.carried ?? false,
       period: p.period && { start: isoTime(p.period.start), end: isoTime(p.period.end) },
       kusdSupply: toUnits(totalSupply, 18),
       kusdSupplyWei: totalSupply.toString(),
@@ -232,8 +265,8 @@ export function buildHistory(plan: PointPlan[], rows: HistoryRows): HistoryPoint
           inWindow.reduce((a, r) => a + r.usdc, 0n),
           6,
         ),
-        fromBlock: Number(p.windowFrom),
-        toBlock: Number(p.blockNumber),
+        fromBlock: windowFrom === null ? null : Number(windowFrom),
+        toBlock: windowFrom === null ? null : Number(p.blockNumber),
       },
     });
   }

@@ -9,7 +9,9 @@ export function ReservesChart({ history }: { history: HistorySeries | null }) {
   const points = history?.points ?? [];
   useEffect(() => {
     if (!host.current || points.length === 0) return;
-    const x = points.map((p) => Date.parse(p.timestamp!) / 1000);
+    // The series is dense (days without an indexed block come carried from the server), so each
+    // point sits at its UTC day; its block's own time would repeat on carried days.
+    const x = points.map((p) => Date.parse(p.period?.start ?? p.timestamp!) / 1000);
     const data: uPlot.AlignedData = [x, points.map((p) => p.kusdOutstanding), points.map((p) => p.psmUSDC.total)];
     const money = (_u: uPlot, v: number | null) => (v === null ? "" : `${Math.round(v).toLocaleString("en-US")}`);
     const last = x.length - 1;
@@ -48,7 +50,8 @@ export function ReservesChart({ history }: { history: HistorySeries | null }) {
       {history && points.length > 0 && (
         <p class="note">
           {points.length} daily points to block {history.toBlock}, each the state at the last indexed block of its UTC
-          day, from indexed rows (<a href={`/api/history?interval=DAY&toBlock=${history.toBlock}`}>JSON</a>).
+          day, from indexed rows; {points.filter((p) => p.carried).length} days without one carry the day before (
+          <a href={`/api/history?interval=DAY&toBlock=${history.toBlock}`}>JSON</a>).
         </p>
       )}
     </section>
