@@ -1,4 +1,4 @@
-/** GraphQL for registry violations: a listing and a live subscription (server-sent events). */
+/** GraphQL for registry violations: a listing and a live subscription (server-sent events or WebSocket). */
 
 import { eq } from "drizzle-orm";
 import { getAddress } from "viem";
@@ -9,7 +9,9 @@ import { builder } from "./builder.js";
 import { connectionOf, type Keyset, keysetPage, OrderDirection } from "./connection.js";
 import { RangeFilter, rangeConditions } from "./filters.js";
 import { address } from "./inputs.js";
-import { type ViolationEvent, violationStream } from "./violation-stream.js";
+import { FROM_BLOCK, liveEventRef } from "./live/events.js";
+import { violationSource } from "./live/sources.js";
+import { liveStream } from "./live/stream.js";
 
 export const ViolationRef = builder.objectRef<IndexedViolation>("Violation").implement({
   description: "A transfer out of a registry-listed account that no allowed pattern explains (spec 2.6 rule 2).",
@@ -38,14 +40,12 @@ const violationKey: Keyset<IndexedViolation> = {
   of: (r) => [r.blockNumber, r.logIndex],
 };
 
-const ViolationEventKind = builder.enumType("ViolationEventKind", { values: ["DETECTED", "RETRACTED"] as const });
-
-const ViolationEventRef = builder.objectRef<ViolationEvent>("ViolationEvent").implement({
-  fields: (t) => ({
-    kind: t.field({ type: ViolationEventKind, resolve: (e) => e.kind }),
-    violation: t.field({ type: ViolationRef, resolve: (e) => e.violation }),
-  }),
-});
+const ViolationEventRef = liveEventRef<IndexedViolation>(
+  "ViolationEvent",
+  "violation",
+  ViolationRef,
+  "A registry violation the indexer recorded (DETECTED) or a reorg removed (RETRACTED).",
+);
 
 const ViolationFilter = builder.inputType("ViolationFilter", {
   fields: (t) => ({
@@ -97,9 +97,9 @@ builder.subscriptionField("violations", (t) =>
     type: ViolationEventRef,
     description:
       "New violations as the indexer records them (DETECTED), and ones a reorg removed (RETRACTED). From the current head unless fromBlock is given.",
-    args: { fromBlock: t.arg({ type: "BigInt" }) },
+    args: { fromBlock: t.arg({ type: "BigInt", description: FROM_BLOCK }) },
     subscribe: (_root, args, { reports, signal }) =>
-      violationStream(reports.db, { fromBlock: args.fromBlock ?? undefined, signal }),
+      liveStream(violationSource(reports.db), { fromBlock: args.fromBlock ?? undefined, signal }),
     resolve: (event) => event,
   }),
 );

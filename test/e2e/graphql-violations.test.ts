@@ -7,6 +7,7 @@ import { parseEther } from "viem";
 import { describe, expect, it } from "vitest";
 import { weth9Abi } from "../../abis/index.js";
 import { devnetKey } from "../../devnet/keys.js";
+import { sseEvents } from "../helpers/graphql-streams.js";
 import { stack } from "../helpers/stack.js";
 
 const s = stack();
@@ -19,28 +20,6 @@ const gql = async (query: string) => {
   });
   return (await res.json()) as { data?: any; errors?: any[] };
 };
-
-/** Reads `text/event-stream` events from a response body, one parsed `data:` payload at a time. */
-async function* sse(body: ReadableStream<Uint8Array>) {
-  const reader = body.getReader();
-  const decoder = new TextDecoder();
-  let buffer = "";
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) return;
-    buffer += decoder.decode(value, { stream: true });
-    for (let cut = buffer.indexOf("\n\n"); cut >= 0; cut = buffer.indexOf("\n\n")) {
-      const chunk = buffer.slice(0, cut);
-      buffer = buffer.slice(cut + 2);
-      const data = chunk
-        .split("\n")
-        .filter((l) => l.startsWith("data:"))
-        .map((l) => l.slice(5).trim())
-        .join("");
-      if (data) yield JSON.parse(data);
-    }
-  }
-}
 
 describe("GraphQL violations", () => {
   it("lists the scripted violation", async () => {
@@ -66,7 +45,7 @@ describe("GraphQL violations", () => {
       signal: controller.signal,
     });
     expect(res.headers.get("content-type")).toMatch(/text\/event-stream/);
-    const events = sse(res.body!);
+    const events = sseEvents(res.body!);
     const snapshot = await s.client.request({ method: "evm_snapshot" as never });
     const wallet = s.wallet(d.accounts.hedgeWatchOnly!.privateKey);
     const hash = await wallet.writeContract({
@@ -76,7 +55,7 @@ describe("GraphQL violations", () => {
       args: [devnetKey("test:gql-stranger").address, parseEther("0.01")],
     });
     await s.client.waitForTransactionReceipt({ hash });
-    const next = async () => (await events.next()).value.data.violations;
+    const next = async () => (await events.next()).value?.data?.violations as any;
     const detected = await next();
     expect(detected).toMatchObject({ kind: "DETECTED", violation: { txHash: hash, tokenSymbol: "WETH" } });
     await s.client.request({ method: "evm_revert" as never, params: [snapshot] as never });

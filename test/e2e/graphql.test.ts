@@ -221,7 +221,7 @@ describe("subscriptions", () => {
     const res = await fetch(`${s.indexerUrl}/graphql`, {
       method: "POST",
       headers: { "content-type": "application/json", accept: "text/event-stream" },
-      body: JSON.stringify({ query: "subscription { redemptions { txHash kusdAmount psm { key } } }" }),
+      body: JSON.stringify({ query: "subscription { redemptions { kind swap { txHash kusdAmount psm { key } } } }" }),
       signal: controller.signal,
     });
     const reader = res.body!.getReader();
