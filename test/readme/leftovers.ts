@@ -6,6 +6,7 @@
 import { readdirSync } from "node:fs";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
+import { join } from "node:path";
 import postgres from "postgres";
 
 /** The ports the docs' servers and examples use. */
@@ -44,12 +45,17 @@ async function schemas(): Promise<string[] | null> {
   }
 }
 
-export async function snapshot(): Promise<Snapshot> {
+/**
+ * What is there now. `tempDir` is the temp directory the docs' commands were given (TMPDIR): a
+ * folder of the check's own, so a test running beside it on the same machine is not counted.
+ */
+export async function snapshot(tempDir: string = tmpdir()): Promise<Snapshot> {
   const open = await Promise.all(DOC_PORTS.map(listening));
   return {
     ports: DOC_PORTS.filter((_, i) => open[i]),
-    temp: readdirSync(tmpdir())
+    temp: readdirSync(tempDir)
       .filter((f) => f.startsWith("kusd-"))
+      .map((f) => join(tempDir, f))
       .sort(),
     schemas: await schemas(),
   };
@@ -59,7 +65,7 @@ export async function snapshot(): Promise<Snapshot> {
 export async function leftovers(before: Snapshot, after: Snapshot): Promise<string[]> {
   const problems: string[] = [];
   for (const port of after.ports) if (!before.ports.includes(port)) problems.push(`port ${port} is still listening`);
-  for (const f of after.temp) if (!before.temp.includes(f)) problems.push(`${tmpdir()}/${f} was left behind`);
+  for (const f of after.temp) if (!before.temp.includes(f)) problems.push(`${f} was left behind`);
   if (before.schemas && after.schemas) {
     const added = after.schemas.filter((s) => !before.schemas!.includes(s));
     const persistent = added.filter((s) => PERSISTENT_SCHEMAS.includes(s));

@@ -19,13 +19,16 @@
  *   <!-- readme-check: timeout <s> -->   a longer limit than the default 180 s.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { posix } from "node:path";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, posix } from "node:path";
 import { fileURLToPath } from "node:url";
 import { leftovers, snapshot } from "./leftovers.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const GRAPHQL_URL = process.env.README_CHECK_GRAPHQL ?? "http://127.0.0.1:42069/graphql";
+/** The TMPDIR the commands get: made when the check runs, removed at its end. */
+let commandTemp = tmpdir();
 
 /**
  * Every doc whose blocks run, in the order they run. README.md comes first: its blocks start the
@@ -166,7 +169,8 @@ function shell(body: string): ChildProcess {
     cwd: ROOT,
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
-    env: { ...process.env, FORCE_COLOR: "0" },
+    // Temp folders the commands make land in the check's own folder (leftovers.ts counts them there).
+    env: { ...process.env, FORCE_COLOR: "0", TMPDIR: commandTemp },
   });
 }
 
@@ -318,7 +322,8 @@ async function main() {
   }
   let failed = 0;
   const started = Date.now();
-  const before = await snapshot();
+  commandTemp = mkdtempSync(join(tmpdir(), "readme-check-"));
+  const before = await snapshot(commandTemp);
   try {
     for (const block of blocks) {
       const head = headOf(block);
@@ -350,11 +355,12 @@ async function main() {
   // Nothing a command started may outlive the check: ports close and folders go within a few seconds of the stop.
   let left: string[] = [];
   for (let i = 0; i < 30; i++) {
-    left = await leftovers(before, await snapshot());
+    left = await leftovers(before, await snapshot(commandTemp));
     if (left.length === 0 || left.every((l) => l.startsWith("schema"))) break;
     await new Promise((r) => setTimeout(r, 500));
   }
   for (const l of left) console.log(`FAIL  left behind: ${l}`);
+  rmSync(commandTemp, { recursive: true, force: true });
   console.log(
     `\n${blocks.length} blocks, ${failed} failed, ${left.length} left behind, ${((Date.now() - started) / 1000).toFixed(0)} s`,
   );
