@@ -11,7 +11,7 @@ import type { Registry } from "prom-client";
 import type { ServiceEnv } from "../core/network/env.js";
 import { indexerCaughtUp, type ReportContext, resolveReportBlock } from "./context.js";
 import { eventsRoutes } from "./events/routes.js";
-import { createGraphQL, malformedGetParams, withGraphQLErrorBody } from "./graphql/yoga.js";
+import { createGraphQL, type GraphQLServer, malformedGetParams, withGraphQLErrorBody } from "./graphql/yoga.js";
 import { healthRoutes, securityTxtFromEnv } from "./health/routes.js";
 import { historyRoutes } from "./history/routes.js";
 import { benchRoutes } from "./http/bench-routes.js";
@@ -63,6 +63,8 @@ export type AppParts = {
   paymentLeaseSeconds?: number;
   /** Routes of the host that come before ours (Ponder's /sql and generated GraphQL). */
   host?: (app: Hono) => void;
+  /** The GraphQL server to mount at /graphql, when the host shares it (with its WebSocket endpoint: services.ts); unset: one of its own. */
+  graphql?: GraphQLServer;
   /** The parsed configuration (security.txt's fields). */
   env: ServiceEnv;
   /** The built reserves page (web/dist), served at `/`; absent: `/` is the JSON 404. */
@@ -97,7 +99,7 @@ export function createApp(p: AppParts): Hono {
   app.route("/", hedgeLedgerRoutes(ctx));
   // /api/euler at the indexed head like the other reports (or ?block=N).
   app.route("/", lendingRoutes(ctx, { resolveBlock: (b) => resolveReportBlock(ctx, b) }));
-  const graphql = createGraphQL(ctx, { statements, registry });
+  const graphql = p.graphql ?? createGraphQL(ctx, { statements, registry });
   app.on(["GET", "POST", "OPTIONS"], "/graphql", async (c) => {
     const malformed = c.req.method === "GET" ? malformedGetParams(new URL(c.req.url)) : null;
     if (malformed) return c.json({ errors: [{ message: malformed, extensions: { code: "BAD_REQUEST" } }] }, 400);

@@ -45,6 +45,7 @@ export function createReplicaApp(o: ReplicaOptions) {
   });
   return {
     app: service.app,
+    upgrade: service.upgrade,
     close: async () => {
       await client.end();
       await service.close();

@@ -8,8 +8,10 @@ import type { Hono } from "hono";
 import type { Registry } from "prom-client";
 import type { ServiceEnv } from "../core/network/env.js";
 import type { NetworkConfig } from "../core/network/types.js";
-import { createApp } from "./app.js";
+import { createApp, MAX_BODY_BYTES } from "./app.js";
 import { createReportContext, type ReportContext, reportBlockHash } from "./context.js";
+import { DEFAULT_WEBSOCKET_LIMITS, type GraphQLWebSocket, graphqlWebSocket } from "./graphql/websocket.js";
+import { createGraphQL } from "./graphql/yoga.js";
 import type { KusdMetrics } from "./http/metrics.js";
 import type { ReadDb } from "./io/indexed-reads.js";
 import { loadSignatureBook, RegistryService } from "./registry/registry-service.js";
@@ -35,6 +37,8 @@ export type ServiceOptions = {
 
 export type Service = {
   app: Hono;
+  /** The HTTP server's 'upgrade' listener: GraphQL over WebSocket at /graphql (graphql/websocket.ts). */
+  upgrade: GraphQLWebSocket["upgrade"];
   ctx: ReportContext;
   store: Promise<OperatorStore>;
   statements: StatementService;
@@ -65,10 +69,15 @@ export function createService(o: ServiceOptions): Service {
     : { operator: null, attestation: null, attestationFrom: network.reporting.signers.attestationFrom };
   const statements = new StatementService(ctx, store, keys);
   if (signer) statements.start(env.KUSD_STATEMENT_INTERVAL_SECONDS ?? HOUR_SECONDS);
+  const registry = new RegistryService(ctx, () => loadSignatureBook(ctx, env));
+  // One GraphQL server for HTTP and WebSocket: the same schema, context, limits and masking.
+  const graphql = createGraphQL(ctx, { statements, registry });
+  const websocket = graphqlWebSocket(graphql, { ...DEFAULT_WEBSOCKET_LIMITS, maxMessageBytes: MAX_BODY_BYTES });
   const app = createApp({
     ctx,
     statements,
-    registry: new RegistryService(ctx, () => loadSignatureBook(ctx, env)),
+    registry,
+    graphql,
     keys,
     store,
     siteUrl,
@@ -83,12 +92,14 @@ export function createService(o: ServiceOptions): Service {
   });
   return {
     app,
+    upgrade: websocket.upgrade,
     ctx,
     store,
     statements,
     siteUrl,
     async close() {
       statements.stop();
+      await websocket.close();
       await (await store).close();
     },
   };

@@ -19,10 +19,13 @@ if (!databaseUrl) {
   process.exit(2);
 }
 const port = env.PORT ?? 42070;
-const { app } = createReplicaApp({
+const { app, upgrade } = createReplicaApp({
   env: { ...env, DATABASE_URL: databaseUrl, PORT: port },
   network: await loadNetwork(env),
   pageDir: resolve("web/dist"),
 });
-answerClientErrorsWithJson(serve({ fetch: app.fetch, port }) as Server);
+const server = serve({ fetch: app.fetch, port }) as Server;
+answerClientErrorsWithJson(server);
+// GraphQL subscriptions over WebSocket (graphql-ws) at /graphql, on the same port.
+server.on("upgrade", upgrade);
 console.log(`read replica on http://localhost:${port} (/graphql, /api/…)`);

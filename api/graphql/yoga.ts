@@ -1,8 +1,8 @@
 /**
  * graphql-yoga over the Pothos schema at /graphql: GraphiQL in a browser (local assets, the
- * README's examples as tabs), queries over POST or
- * GET, subscriptions as server-sent events. Every request gets fresh DataLoaders and a counted
- * database handle (`extensions.sqlQueries`); internal errors are masked.
+ * README's examples as tabs), queries over POST or GET, subscriptions as server-sent events
+ * (over WebSocket through this same instance: websocket.ts). Every request gets fresh
+ * DataLoaders and a counted database handle (`extensions.sqlQueries`); internal errors are masked.
  */
 
 import { renderGraphiQL } from "@graphql-yoga/render-graphiql";
@@ -60,8 +60,8 @@ export function createGraphQL(reports: ReportContext, services: GraphQLContext["
   });
 }
 
-/** yoga's masking, except for the database being down: the client may retry that. */
-function maskUnlessDatabaseDown(error: unknown, message: string, isDev?: boolean): Error {
+/** yoga's masking, except for the database being down: the client may retry that. Also masks WebSocket errors (websocket.ts). */
+export function maskUnlessDatabaseDown(error: unknown, message: string, isDev?: boolean): Error {
   const cause = (error as { originalError?: unknown }).originalError ?? error;
   if (!isDatabaseUnavailable(cause)) return maskError(error, message, isDev);
   const e = databaseUnavailable();
@@ -75,6 +75,8 @@ function maskUnlessDatabaseDown(error: unknown, message: string, isDev?: boolean
     },
   });
 }
+
+export type GraphQLServer = ReturnType<typeof createGraphQL>;
 
 export type GraphQLServices = { statements?: StatementService; registry?: RegistryService };
 

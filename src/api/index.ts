@@ -2,6 +2,7 @@
  * Ponder's HTTP entry, kept thin: the service is `createService` (api/services.ts), the same
  * composition the read replica uses, from the configuration parsed once in src/config.ts. Ponder
  * itself adds /health, /ready, /status and /metrics, and /ponder/graphql is its generated GraphQL.
+ * WebSocket upgrades (GraphQL subscriptions over graphql-ws at /graphql) go to `upgrade`.
  * Raw SQL is not public (see private-sql.ts).
  */
 import { resolve } from "node:path";
@@ -41,3 +42,9 @@ const service = createService({
 });
 
 export default service.app;
+
+/**
+ * GraphQL over WebSocket on Ponder's port: the patched server (patches/ponder+0.16.10.patch)
+ * hands its 'upgrade' events to this export.
+ */
+export const upgrade = service.upgrade;
