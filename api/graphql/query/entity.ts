@@ -1,0 +1,88 @@
+/**
+ * An entity as the generic queries see it: its columns (name, kind, description with unit), its
+ * unique key, and where its rows come from at a block. GraphQL's connections and the exports are
+ * both built from these specs, so a filter, an order or a cursor means the same in both.
+ */
+import { lte, type SQL, type SQLWrapper, type Subquery } from "drizzle-orm";
+import type { PgTable } from "drizzle-orm/pg-core";
+import { QueryInputError } from "./query-error.js";
+
+/**
+ * How a column is compared, sorted and printed. Addresses and hashes are stored lowercase and
+ * compared case-insensitively; bigint and timestamp columns (numeric(78) in Ponder) compare as
+ * the big integers they are; a timestamp is unix seconds inside, ISO 8601 outside.
+ */
+export type ColumnKind = "bigint" | "int" | "text" | "hex-address" | "hex-hash" | "enum" | "boolean" | "timestamp";
+
+export type ColumnSpec = {
+  /** The name in GraphQL filters (`name_gte`), in `orderBy`, in the exports, and the row's key. */
+  name: string;
+  kind: ColumnKind;
+  /** What it holds, with unit and decimals. */
+  description: string;
+  /** A short unit for the exports' header row: `usdcAmount (USDC, 6 decimals raw)`. */
+  unit?: string;
+  /** An enum column's values, and the GraphQL enum type that lists them. */
+  values?: readonly string[];
+  enumType?: string;
+  nullable?: boolean;
+};
+
+/**
+ * Where an entity's rows come from: the Ponder table, or a drizzle subquery aliased with the
+ * table's column names (the state at a past block), and a condition every row meets (an event
+ * table at a block: blockNumber ≤ N). Columns are read by name from `from`.
+ */
+export type RowSource = { from: PgTable | Subquery; where?: SQL };
+
+export type Row = Record<string, unknown>;
+
+export type EntitySpec = {
+  /** The GraphQL object type: `PsmSwap` (and `PsmSwap_filter`, `PsmSwap_orderBy`). */
+  type: string;
+  /** The connection field, also the export's name: `psmSwaps` (`/api/export/psmSwaps.csv`). */
+  connection: string;
+  description: string;
+  columns: readonly ColumnSpec[];
+  /** A unique key, most significant first: the default order, and the tiebreak after any `orderBy`. */
+  key: readonly string[];
+  /** The block column of an event entity (state at block N = rows with it ≤ N); absent for state entities. */
+  blockColumn?: string;
+  /**
+   * The rows as of `block` (null: as indexed now). Throws QueryInputError when this entity cannot
+   * answer at a past block.
+   */
+  source: (block: bigint | null) => RowSource;
+};
+
+/** The column `name` of a source (a table column or a subquery's aliased field). */
+export function columnOf(source: RowSource, name: string): SQLWrapper {
+  const column = (source.from as unknown as Record<string, SQLWrapper | undefined>)[name];
+  if (!column) throw new Error(`row source has no column ${name}`);
+  return column;
+}
+
+export function columnSpec(spec: EntitySpec, name: string): ColumnSpec | undefined {
+  return spec.columns.find((c) => c.name === name);
+}
+
+/** Events stay once emitted: the state at block N is the rows of blocks up to N. */
+export function eventSource(table: PgTable, blockColumn: string): EntitySpec["source"] {
+  const column = (table as unknown as Record<string, SQLWrapper>)[blockColumn]!;
+  return (block) => (block === null ? { from: table } : { from: table, where: lte(column, block) });
+}
+
+/**
+ * A table of current values (balances, holders) with no history to answer a past block from:
+ * the table itself now, a clear refusal at a block. An entity with history replaces this with a
+ * source that returns a subquery for a block.
+ */
+export function currentStateSource(table: PgTable, connection: string): EntitySpec["source"] {
+  return (block) => {
+    if (block === null) return { from: table };
+    throw new QueryInputError("block_not_supported", `${connection} cannot be read at a past block yet`, {
+      argument: "block",
+      block: String(block),
+    });
+  };
+}
