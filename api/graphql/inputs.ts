@@ -1,15 +1,17 @@
 /**
- * Argument parsing shared by the GraphQL fields: addresses, ISO times, page sizes and cursors.
+ * Argument parsing shared by the GraphQL fields: addresses, ISO times and page sizes (the entity
+ * connections' own, with cursors, are in query/).
  * Bad input is a GraphQL error with extensions.code BAD_USER_INPUT, never a crash.
  */
-import { GraphQLError } from "graphql";
+import { createGraphQLError } from "graphql-yoga";
 import { isAddress } from "viem";
+import { DEFAULT_PAGE, MAX_PAGE } from "./query/page.js";
 
-export const MAX_PAGE = 500;
-export const DEFAULT_PAGE = 50;
+export { DEFAULT_PAGE, MAX_PAGE };
 
+/** yoga's error class: an error of graphql's other build (ESM beside CJS under vitest) would be masked as internal. */
 export const badInput = (message: string, details: Record<string, unknown> = {}) =>
-  new GraphQLError(message, { extensions: { code: "BAD_USER_INPUT", ...details } });
+  createGraphQLError(message, { extensions: { code: "BAD_USER_INPUT", ...details } });
 
 export function address(value: string | null | undefined, name: string): `0x${string}` | undefined {
   if (value === null || value === undefined) return undefined;
@@ -30,21 +32,6 @@ export function pageSize(first: number | null | undefined): number {
   if (!Number.isInteger(n) || n < 1 || n > MAX_PAGE)
     throw badInput(`first must be between 1 and ${MAX_PAGE}`, { argument: "first", max: MAX_PAGE });
   return n;
-}
-
-/** Opaque keyset cursor: the row's sort key. */
-export const encodeCursor = (key: readonly (string | number | bigint)[]) =>
-  Buffer.from(JSON.stringify(key.map(String))).toString("base64url");
-
-export function decodeCursor(cursor: string | null | undefined, arity: number): string[] | undefined {
-  if (cursor === null || cursor === undefined) return undefined;
-  try {
-    const key = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as unknown;
-    if (Array.isArray(key) && key.length === arity && key.every((k) => typeof k === "string")) return key as string[];
-  } catch {
-    // fall through
-  }
-  throw badInput("after is not a cursor this API issued", { argument: "after" });
 }
 
 export const isoOf = (unix: bigint | number) => new Date(Number(unix) * 1000).toISOString();

@@ -5,7 +5,19 @@
  */
 import { EnvelopArmorPlugin } from "@escape.tech/graphql-armor";
 import type { GraphQLArmorRejectCallback } from "@escape.tech/graphql-armor-types";
-import { GraphQLError, Lexer, Source, TokenKind, type ValidationRule } from "graphql";
+import {
+  type DocumentNode,
+  GraphQLError,
+  type GraphQLInputObjectType,
+  type GraphQLInputType,
+  type GraphQLSchema,
+  Kind,
+  Lexer,
+  Source,
+  TokenKind,
+  type TypeNode,
+  type ValidationRule,
+} from "graphql";
 import { createGraphQLError, type Plugin } from "graphql-yoga";
 
 export const LIMITS = {
@@ -119,4 +131,78 @@ export const nestingLimit = (): Plugin => ({
       return parseFn(source, options);
     });
   },
+  onExecute: ({ args, setResultAndStopExecution }) => {
+    const refused = variablesNestingError(args);
+    if (refused) setResultAndStopExecution({ errors: [refused] });
+  },
+  onSubscribe: ({ args, setResultAndStopExecution }) => {
+    const refused = variablesNestingError(args);
+    if (refused) setResultAndStopExecution({ errors: [refused] });
+  },
 });
+
+/**
+ * graphql-js coerces variables recursively too. A value of a non-recursive type fails at the
+ * first level it does not fit, but a recursive input type (a filter's `OR: [<same type>]`) follows
+ * a value thousands of levels deep and overflows the stack (a 500). A variable of such a type may
+ * nest as deep as a document's brackets (`limit`), counted in a loop before execution.
+ */
+export function variablesNestingError(
+  args: { schema: GraphQLSchema; document: DocumentNode; operationName?: string | null; variableValues?: unknown },
+  limit: number = LIMITS.maxNesting,
+): GraphQLError | null {
+  const values = (args.variableValues ?? {}) as Record<string, unknown>;
+  for (const def of args.document.definitions) {
+    if (def.kind !== Kind.OPERATION_DEFINITION) continue;
+    for (const v of def.variableDefinitions ?? []) {
+      const type = args.schema.getType(namedTypeOf(v.type));
+      if (!isInputObject(type) || !recursive(type)) continue;
+      if (nestedDeeper(values[v.variable.name.value], limit))
+        return createGraphQLError(
+          `Variable "$${v.variable.name.value}" got invalid value: it nests deeper than ${limit} levels of lists and objects`,
+          { extensions: { code: "BAD_USER_INPUT", reason: "limit_exceeded", argument: v.variable.name.value, limit } },
+        );
+    }
+  }
+  return null;
+}
+
+/**
+ * By tag, not instanceof: under vitest the schema's types come from graphql's CommonJS build and
+ * this file's helpers from its ES build (see nestingError).
+ */
+const isInputObject = (t: unknown): t is GraphQLInputObjectType =>
+  Object.prototype.toString.call(t) === "[object GraphQLInputObjectType]";
+
+function unwrapped(type: GraphQLInputType): unknown {
+  let t: unknown = type;
+  while (t && typeof t === "object" && "ofType" in t) t = (t as { ofType: unknown }).ofType;
+  return t;
+}
+
+function namedTypeOf(type: TypeNode): string {
+  return type.kind === Kind.NAMED_TYPE ? type.name.value : namedTypeOf(type.type);
+}
+
+/** Whether an input type's fields lead back to a type already on the path (OR: [Self]). */
+function recursive(type: GraphQLInputObjectType, path: Set<string> = new Set()): boolean {
+  if (path.has(type.name)) return true;
+  path.add(type.name);
+  for (const field of Object.values(type.getFields())) {
+    const inner = unwrapped(field.type);
+    if (isInputObject(inner) && recursive(inner, path)) return true;
+  }
+  path.delete(type.name);
+  return false;
+}
+
+function nestedDeeper(value: unknown, limit: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length) {
+    const [v, depth] = stack.pop()!;
+    if (v === null || typeof v !== "object") continue;
+    if (depth >= limit) return true;
+    for (const inner of Object.values(v)) stack.push([inner, depth + 1]);
+  }
+  return false;
+}

@@ -3,10 +3,12 @@
  * indexed balances and redemptions) and a PSM. Their SQL-backed fields go through DataLoaders.
  */
 import { getAddress } from "viem";
+import { ACCOUNT_BALANCE_COLUMNS, SHARE_BALANCE_COLUMNS } from "../../core/indexed/columns.js";
 import type { PsmKey } from "../../core/network/types.js";
 import { listedEntryAt } from "../../core/registry/versions.js";
 import { PSM_LABELS } from "../../core/reserves/por/snapshot.js";
 import { builder } from "./builder.js";
+import { PsmKeyEnum } from "./enums.js";
 
 export type AccountNode = { address: string };
 export type PsmNode = { key: string; address: string };
@@ -43,7 +45,7 @@ export const ShareBalanceRef = builder
       account: t.string({ resolve: (b) => getAddress(b.account) }),
       shares: t.field({
         type: "BigInt",
-        description: "skUSD shares carry 24 decimals; vault v1/v2 shares 18",
+        description: SHARE_BALANCE_COLUMNS.shares,
         resolve: (b) => b.shares,
       }),
     }),
@@ -59,7 +61,7 @@ export const TokenBalanceRef = builder
       token: t.string({ resolve: (b) => getAddress(b.token) }),
       tokenSymbol: t.exposeString("tokenSymbol"),
       account: t.string({ resolve: (b) => getAddress(b.account) }),
-      balance: t.field({ type: "BigInt", resolve: (b) => b.balance }),
+      balance: t.field({ type: "BigInt", description: ACCOUNT_BALANCE_COLUMNS.balance, resolve: (b) => b.balance }),
       updatedBlock: t.field({ type: "BigInt", resolve: (b) => b.updatedBlock }),
     }),
   });
@@ -113,9 +115,7 @@ const PsmStats = builder
     }),
   });
 
-export const PsmKeyEnum = builder.enumType("PsmKey", {
-  values: ["psmMint", "psmRetiredMint", "psmRedeemReserve"] as const,
-});
+export { PsmKeyEnum };
 
 export const PsmRef = builder.objectRef<PsmNode>("Psm").implement({
   fields: (t) => ({

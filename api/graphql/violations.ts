@@ -1,17 +1,15 @@
 /** GraphQL for registry violations: a listing and a live subscription (server-sent events or WebSocket). */
 
-import { eq } from "drizzle-orm";
 import { getAddress } from "viem";
 import { tokenDecimals } from "../../core/reserves/units.js";
-import * as schema from "../../ponder.schema.js";
 import type { IndexedViolation } from "../io/indexed-reads.js";
 import { builder } from "./builder.js";
-import { connectionOf, type Keyset, keysetPage, OrderDirection } from "./connection.js";
-import { RangeFilter, rangeConditions } from "./filters.js";
-import { address } from "./inputs.js";
+import { entityConnection } from "./entity-field.js";
+import { RangeFilter, rangeWhere } from "./filters.js";
 import { FROM_BLOCK, liveEventRef } from "./live/events.js";
 import { violationSource } from "./live/sources.js";
 import { liveStream } from "./live/stream.js";
+import { violationSpec } from "./specs/transfers.js";
 
 export const ViolationRef = builder.objectRef<IndexedViolation>("Violation").implement({
   description: "A transfer out of a registry-listed account that no allowed pattern explains (spec 2.6 rule 2).",
@@ -34,12 +32,6 @@ export const ViolationRef = builder.objectRef<IndexedViolation>("Violation").imp
   }),
 });
 
-const violationKey: Keyset<IndexedViolation> = {
-  columns: [schema.registryViolation.blockNumber, schema.registryViolation.logIndex],
-  types: ["bigint", "int"],
-  of: (r) => [r.blockNumber, r.logIndex],
-};
-
 const ViolationEventRef = liveEventRef<IndexedViolation>(
   "ViolationEvent",
   "violation",
@@ -48,6 +40,7 @@ const ViolationEventRef = liveEventRef<IndexedViolation>(
 );
 
 const ViolationFilter = builder.inputType("ViolationFilter", {
+  description: "Deprecated: use where (Violation_filter).",
   fields: (t) => ({
     from: t.string(),
     to: t.string(),
@@ -57,40 +50,26 @@ const ViolationFilter = builder.inputType("ViolationFilter", {
   }),
 });
 
-builder.queryField("violations", (t) =>
-  t.field({
-    type: connectionOf<IndexedViolation>("Violation", ViolationRef),
-    description: "Registry violations in chain order (block, log index).",
-    args: {
-      filter: t.arg({ type: ViolationFilter }),
-      orderDirection: t.arg({ type: OrderDirection, defaultValue: "ASC" }),
-      first: t.arg.int(),
-      after: t.arg.string(),
-    },
-    resolve: (_root, args, { reports }) => {
-      const v = schema.registryViolation;
-      const f = args.filter ?? {};
-      const filters = () => {
-        const [from, to] = [address(f.from, "filter.from"), address(f.to, "filter.to")];
-        return [
-          from ? eq(v.from, from) : undefined,
-          to ? eq(v.to, to) : undefined,
-          f.tokenSymbol ? eq(v.tokenSymbol, f.tokenSymbol) : undefined,
-          f.registryVersion != null ? eq(v.registryVersion, f.registryVersion) : undefined,
-          ...rangeConditions(f.range, v.blockNumber, v.timestamp),
-        ];
-      };
-      return keysetPage(args, violationKey, filters, (q) =>
-        reports.db
-          .select()
-          .from(v)
-          .where(q.where)
-          .orderBy(...q.orderBy)
-          .limit(q.limit),
-      );
-    },
+type ViolationFilterValue = typeof ViolationFilter.$inferInput;
+
+entityConnection(violationSpec, ViolationRef, {
+  args: (arg) => ({
+    filter: arg({
+      type: ViolationFilter,
+      deprecationReason: "Use where: { from, to, tokenSymbol, registryVersion, blockNumber_gte, … }",
+    }),
   }),
-);
+  where: ({ filter }) => {
+    const f = (filter ?? {}) as ViolationFilterValue;
+    return {
+      from: f.from,
+      to: f.to,
+      tokenSymbol: f.tokenSymbol || undefined,
+      registryVersion: f.registryVersion,
+      ...rangeWhere(f.range),
+    };
+  },
+});
 
 builder.subscriptionField("violations", (t) =>
   t.field({

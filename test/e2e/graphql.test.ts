@@ -168,9 +168,9 @@ describe("production posture", () => {
   });
 
   it("refuses an oversized page, a deep query and alias flooding with a GraphQL error, not a crash", async () => {
-    const page = await gql(`{ psmSwaps(first: 501) { nodes { id } } }`);
+    const page = await gql(`{ psmSwaps(first: 1001) { nodes { id } } }`);
     expect(page.errors?.[0]?.extensions?.code).toBe("BAD_USER_INPUT");
-    expect(page.errors?.[0]?.message).toMatch(/first must be between 1 and 500/);
+    expect(page.errors?.[0]?.message).toMatch(/first must be between 1 and 1000/);
     // The schema has no legitimate path deeper than 6; anything past the limit (10) is refused.
     const deep = await gql(
       `{ psmSwaps { edges { node { user { shareBalances { vault { a { b { c { d { e { f } } } } } } } } } } } }`,

@@ -1,36 +1,29 @@
 /** Role grants and revocations, and the holders they imply. */
-import { eq } from "drizzle-orm";
 import { getAddress } from "viem";
-import * as schema from "../../../ponder.schema.js";
+import { ROLE_EVENT_COLUMNS as E, ROLE_HOLDER_COLUMNS as H } from "../../../core/indexed/columns.js";
+import type * as schema from "../../../ponder.schema.js";
 import { builder } from "../builder.js";
-import { connectionOf, type Keyset, keysetPage, OrderDirection } from "../connection.js";
-import { RangeFilter, rangeConditions } from "../filters.js";
-import { address, isoOf } from "../inputs.js";
+import { entityConnection } from "../entity-field.js";
+import { RangeFilter, rangeWhere } from "../filters.js";
+import { isoOf } from "../inputs.js";
+import { roleEventSpec, roleHolderSpec } from "../specs/roles.js";
 
 type RoleEvent = typeof schema.roleEvent.$inferSelect;
 type RoleHolder = typeof schema.roleHolder.$inferSelect;
 
-const roleEventKey: Keyset<RoleEvent> = {
-  columns: [schema.roleEvent.blockNumber, schema.roleEvent.id],
-  types: ["bigint", "text"],
-  of: (r) => [r.blockNumber, r.id],
-};
-/** Always ascending: roleHolders takes no orderDirection. */
-const roleHolderKey: Keyset<RoleHolder> = { columns: [schema.roleHolder.id], types: ["text"], of: (r) => [r.id] };
-
 const RoleEventRef = builder.objectRef<RoleEvent>("RoleEvent").implement({
   fields: (t) => ({
     id: t.exposeString("id"),
-    contractKey: t.exposeString("contractKey"),
+    contractKey: t.exposeString("contractKey", { description: E.contractKey }),
     contract: t.string({ resolve: (e) => getAddress(e.contract) }),
-    role: t.exposeString("role"),
-    roleName: t.exposeString("roleName", { nullable: true }),
+    role: t.exposeString("role", { description: E.role }),
+    roleName: t.exposeString("roleName", { nullable: true, description: E.roleName }),
     account: t.string({ resolve: (e) => getAddress(e.account) }),
-    sender: t.string({ resolve: (e) => getAddress(e.sender) }),
-    granted: t.exposeBoolean("granted"),
+    sender: t.string({ description: E.sender, resolve: (e) => getAddress(e.sender) }),
+    granted: t.exposeBoolean("granted", { description: E.granted }),
     txHash: t.exposeString("txHash"),
     blockNumber: t.field({ type: "BigInt", resolve: (e) => e.blockNumber }),
-    timestamp: t.string({ resolve: (e) => isoOf(e.timestamp) }),
+    timestamp: t.string({ description: "ISO 8601", resolve: (e) => isoOf(e.timestamp) }),
   }),
 });
 
@@ -41,12 +34,13 @@ const RoleHolderRef = builder.objectRef<RoleHolder>("RoleHolder").implement({
     role: t.exposeString("role"),
     roleName: t.exposeString("roleName", { nullable: true }),
     account: t.string({ resolve: (h) => getAddress(h.account) }),
-    active: t.exposeBoolean("active"),
-    sinceBlock: t.field({ type: "BigInt", resolve: (h) => h.sinceBlock }),
+    active: t.exposeBoolean("active", { description: H.active }),
+    sinceBlock: t.field({ type: "BigInt", description: H.sinceBlock, resolve: (h) => h.sinceBlock }),
   }),
 });
 
 const RoleFilter = builder.inputType("RoleFilter", {
+  description: "Deprecated: use where (RoleEvent_filter).",
   fields: (t) => ({
     contractKey: t.string({ description: "kUSD, psmMint, psmRetiredMint, psmRedeemReserve, skUSD, vaultV1, …" }),
     roleName: t.string({ description: "MINTER_ROLE, DEFAULT_ADMIN_ROLE, …" }),
@@ -56,70 +50,35 @@ const RoleFilter = builder.inputType("RoleFilter", {
   }),
 });
 
-builder.queryField("roleEvents", (t) =>
-  t.field({
-    type: connectionOf<RoleEvent>("RoleEvent", RoleEventRef),
-    args: {
-      filter: t.arg({ type: RoleFilter }),
-      orderDirection: t.arg({ type: OrderDirection, defaultValue: "ASC" }),
-      first: t.arg.int(),
-      after: t.arg.string(),
-    },
-    resolve: (_root, args, { reports }) => {
-      const e = schema.roleEvent;
-      const f = args.filter ?? {};
-      const filters = () => {
-        const account = address(f.account, "filter.account");
-        return [
-          f.contractKey ? eq(e.contractKey, f.contractKey) : undefined,
-          f.roleName ? eq(e.roleName, f.roleName) : undefined,
-          account ? eq(e.account, account) : undefined,
-          f.granted != null ? eq(e.granted, f.granted) : undefined,
-          ...rangeConditions(f.range, e.blockNumber, e.timestamp),
-        ];
-      };
-      return keysetPage(args, roleEventKey, filters, (q) =>
-        reports.db
-          .select()
-          .from(e)
-          .where(q.where)
-          .orderBy(...q.orderBy)
-          .limit(q.limit),
-      );
-    },
-  }),
-);
+type RoleFilterValue = typeof RoleFilter.$inferInput;
 
-builder.queryField("roleHolders", (t) =>
-  t.field({
-    type: connectionOf<RoleHolder>("RoleHolder", RoleHolderRef),
-    args: {
-      contractKey: t.arg.string(),
-      roleName: t.arg.string(),
-      account: t.arg.string(),
-      active: t.arg.boolean(),
-      first: t.arg.int(),
-      after: t.arg.string(),
-    },
-    resolve: (_root, args, { reports }) => {
-      const h = schema.roleHolder;
-      const filters = () => {
-        const account = address(args.account, "account");
-        return [
-          args.contractKey ? eq(h.contractKey, args.contractKey) : undefined,
-          args.roleName ? eq(h.roleName, args.roleName) : undefined,
-          account ? eq(h.account, account) : undefined,
-          args.active != null ? eq(h.active, args.active) : undefined,
-        ];
-      };
-      return keysetPage(args, roleHolderKey, filters, (q) =>
-        reports.db
-          .select()
-          .from(h)
-          .where(q.where)
-          .orderBy(...q.orderBy)
-          .limit(q.limit),
-      );
-    },
+entityConnection(roleEventSpec, RoleEventRef, {
+  args: (arg) => ({
+    filter: arg({ type: RoleFilter, deprecationReason: "Use where: { contractKey, roleName, account, granted, … }" }),
   }),
-);
+  where: ({ filter }) => {
+    const f = (filter ?? {}) as RoleFilterValue;
+    return {
+      contractKey: f.contractKey || undefined,
+      roleName: f.roleName || undefined,
+      account: f.account,
+      granted: f.granted,
+      ...rangeWhere(f.range),
+    };
+  },
+});
+
+entityConnection(roleHolderSpec, RoleHolderRef, {
+  args: (arg) => ({
+    contractKey: arg.string({ deprecationReason: "Use where: { contractKey }" }),
+    roleName: arg.string({ deprecationReason: "Use where: { roleName }" }),
+    account: arg.string({ deprecationReason: "Use where: { account }" }),
+    active: arg.boolean({ deprecationReason: "Use where: { active }" }),
+  }),
+  where: (a) => ({
+    contractKey: a.contractKey || undefined,
+    roleName: a.roleName || undefined,
+    account: a.account,
+    active: a.active,
+  }),
+});

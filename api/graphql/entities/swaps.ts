@@ -1,29 +1,19 @@
 /** PSM swaps (mints and redemptions) and reserve movements. */
-import { eq, gte, inArray, lte } from "drizzle-orm";
 import { getAddress } from "viem";
-import { PSM_SWAP_COLUMNS as C } from "../../../core/indexed/columns.js";
-import * as schema from "../../../ponder.schema.js";
+import { PSM_SWAP_COLUMNS as C, PSM_RESERVE_MOVEMENT_COLUMNS as M } from "../../../core/indexed/columns.js";
+import type * as schema from "../../../ponder.schema.js";
 import { builder } from "../builder.js";
-import { connectionOf, type Keyset, keysetPage, OrderDirection } from "../connection.js";
-import { RangeFilter, rangeConditions } from "../filters.js";
+import { entityConnection } from "../entity-field.js";
+import { PsmKeyEnum, SwapDirection } from "../enums.js";
+import { RangeFilter, rangeWhere } from "../filters.js";
 import { address, isoOf } from "../inputs.js";
-import { AccountRef, PsmKeyEnum, PsmRef } from "../nodes.js";
+import { AccountRef, PsmRef } from "../nodes.js";
+import { psmReserveMovementSpec, psmSwapSpec } from "../specs/swaps.js";
+
+export { SwapDirection };
 
 type Swap = typeof schema.psmSwap.$inferSelect;
 type Movement = typeof schema.psmReserveMovement.$inferSelect;
-
-const swapKey: Keyset<Swap> = {
-  columns: [schema.psmSwap.blockNumber, schema.psmSwap.logIndex],
-  types: ["bigint", "int"],
-  of: (r) => [r.blockNumber, r.logIndex],
-};
-const movementKey: Keyset<Movement> = {
-  columns: [schema.psmReserveMovement.blockNumber, schema.psmReserveMovement.id],
-  types: ["bigint", "text"],
-  of: (r) => [r.blockNumber, r.id],
-};
-
-export const SwapDirection = builder.enumType("SwapDirection", { values: ["mint", "redeem"] as const });
 
 export const SwapRef = builder.objectRef<Swap>("PsmSwap").implement({
   description: "One PSM Swap event: a mint (USDC → kUSD) or a redemption (kUSD → USDC).",
@@ -45,6 +35,7 @@ export const SwapRef = builder.objectRef<Swap>("PsmSwap").implement({
 });
 
 const SwapFilter = builder.inputType("PsmSwapFilter", {
+  description: "Deprecated: use where (PsmSwap_filter).",
   fields: (t) => ({
     psm: t.field({ type: [PsmKeyEnum] }),
     direction: t.field({ type: SwapDirection }),
@@ -56,59 +47,46 @@ const SwapFilter = builder.inputType("PsmSwapFilter", {
   }),
 });
 
-builder.queryField("psmSwaps", (t) =>
-  t.field({
-    type: connectionOf<Swap>("PsmSwap", SwapRef),
-    description: "PSM swaps in chain order (block, log index).",
-    args: {
-      filter: t.arg({ type: SwapFilter }),
-      orderDirection: t.arg({ type: OrderDirection, defaultValue: "ASC" }),
-      first: t.arg.int(),
-      after: t.arg.string(),
-    },
-    resolve: (_root, args, { reports }) => {
-      const s = schema.psmSwap;
-      const f = args.filter ?? {};
-      const filters = () => {
-        const user = address(f.user, "filter.user");
-        return [
-          f.psm?.length ? inArray(s.psmKey, f.psm) : undefined,
-          f.direction ? eq(s.direction, f.direction) : undefined,
-          user ? eq(s.user, user) : undefined,
-          f.txHash ? eq(s.txHash, f.txHash.toLowerCase() as `0x${string}`) : undefined,
-          f.minKusd != null ? gte(s.kusdAmount, f.minKusd) : undefined,
-          f.maxKusd != null ? lte(s.kusdAmount, f.maxKusd) : undefined,
-          ...rangeConditions(f.range, s.blockNumber, s.timestamp),
-        ];
-      };
-      return keysetPage(args, swapKey, filters, (q) =>
-        reports.db
-          .select()
-          .from(s)
-          .where(q.where)
-          .orderBy(...q.orderBy)
-          .limit(q.limit),
-      );
-    },
+type SwapFilterValue = typeof SwapFilter.$inferInput;
+
+entityConnection(psmSwapSpec, SwapRef, {
+  args: (arg) => ({
+    filter: arg({
+      type: SwapFilter,
+      deprecationReason: "Use where: { psmKey_in, direction, user, kusdAmount_gte, … }",
+    }),
   }),
-);
+  where: ({ filter }) => {
+    const f = (filter ?? {}) as SwapFilterValue;
+    return {
+      psmKey_in: f.psm?.length ? f.psm : undefined,
+      direction: f.direction,
+      user: f.user,
+      txHash: f.txHash,
+      kusdAmount_gte: f.minKusd,
+      kusdAmount_lte: f.maxKusd,
+      ...rangeWhere(f.range),
+    };
+  },
+});
 
 const MovementRef = builder.objectRef<Movement>("PsmReserveMovement").implement({
   description: "USDC entering or leaving a PSM other than by a swap: topUp, skim, flashLoan or unexplained.",
   fields: (t) => ({
     id: t.exposeString("id"),
     psm: t.field({ type: PsmRef, resolve: (m) => ({ key: m.psmKey, address: m.psm }) }),
-    kind: t.exposeString("kind"),
-    direction: t.exposeString("direction"),
-    counterparty: t.string({ resolve: (m) => getAddress(m.counterparty) }),
-    amount: t.field({ type: "BigInt", description: "USDC, 6 decimals", resolve: (m) => m.amount }),
+    kind: t.exposeString("kind", { description: M.kind }),
+    direction: t.exposeString("direction", { description: M.direction }),
+    counterparty: t.string({ description: M.counterparty, resolve: (m) => getAddress(m.counterparty) }),
+    amount: t.field({ type: "BigInt", description: M.amount, resolve: (m) => m.amount }),
     txHash: t.exposeString("txHash"),
     blockNumber: t.field({ type: "BigInt", resolve: (m) => m.blockNumber }),
-    timestamp: t.string({ resolve: (m) => isoOf(m.timestamp) }),
+    timestamp: t.string({ description: "ISO 8601", resolve: (m) => isoOf(m.timestamp) }),
   }),
 });
 
 const MovementFilter = builder.inputType("PsmReserveMovementFilter", {
+  description: "Deprecated: use where (PsmReserveMovement_filter).",
   fields: (t) => ({
     psm: t.field({ type: [PsmKeyEnum] }),
     kind: t.string({ description: "topUp | skim | flashLoan | unexplained" }),
@@ -118,36 +96,26 @@ const MovementFilter = builder.inputType("PsmReserveMovementFilter", {
   }),
 });
 
-builder.queryField("psmReserveMovements", (t) =>
-  t.field({
-    type: connectionOf<Movement>("PsmReserveMovement", MovementRef),
-    args: {
-      filter: t.arg({ type: MovementFilter }),
-      orderDirection: t.arg({ type: OrderDirection, defaultValue: "ASC" }),
-      first: t.arg.int(),
-      after: t.arg.string(),
-    },
-    resolve: (_root, args, { reports }) => {
-      const m = schema.psmReserveMovement;
-      const f = args.filter ?? {};
-      const filters = () => [
-        f.psm?.length ? inArray(m.psmKey, f.psm) : undefined,
-        f.kind ? eq(m.kind, f.kind) : undefined,
-        f.direction ? eq(m.direction, f.direction) : undefined,
-        f.minAmount != null ? gte(m.amount, f.minAmount) : undefined,
-        ...rangeConditions(f.range, m.blockNumber, m.timestamp),
-      ];
-      return keysetPage(args, movementKey, filters, (q) =>
-        reports.db
-          .select()
-          .from(m)
-          .where(q.where)
-          .orderBy(...q.orderBy)
-          .limit(q.limit),
-      );
-    },
+type MovementFilterValue = typeof MovementFilter.$inferInput;
+
+entityConnection(psmReserveMovementSpec, MovementRef, {
+  args: (arg) => ({
+    filter: arg({
+      type: MovementFilter,
+      deprecationReason: "Use where: { psmKey_in, kind, direction, amount_gte, … }",
+    }),
   }),
-);
+  where: ({ filter }) => {
+    const f = (filter ?? {}) as MovementFilterValue;
+    return {
+      psmKey_in: f.psm?.length ? f.psm : undefined,
+      kind: f.kind,
+      direction: f.direction,
+      amount_gte: f.minAmount,
+      ...rangeWhere(f.range),
+    };
+  },
+});
 
 builder.queryField("account", (t) =>
   t.field({
