@@ -2,8 +2,7 @@
  * The one HTTP application: every route of the service, its error handling, the JSON 404 and the
  * mount order, built from its parts. Ponder's entry (src/api/index.ts) and the read replica
  * (api/replica-app.ts, run by stack/replica.ts) both serve `createApp`, so they answer the same
- * routes; Ponder adds only its own (`/sql`, `/ponder/graphql`, `/health`, `/ready`, `/status`,
- * `/metrics`).
+ * routes; Ponder adds only its own (`/health`, `/ready`, `/status`, `/metrics`).
  */
 import { Hono } from "hono";
 import { requestId } from "hono/request-id";
@@ -11,6 +10,7 @@ import type { Registry } from "prom-client";
 import type { ServiceEnv } from "../core/network/env.js";
 import { indexerCaughtUp, type ReportContext, resolveReportBlock } from "./context.js";
 import { eventsRoutes } from "./events/routes.js";
+import { exportRoutes } from "./export/routes.js";
 import { createGraphQL, type GraphQLServer, malformedGetParams, withGraphQLErrorBody } from "./graphql/yoga.js";
 import { healthRoutes, securityTxtFromEnv } from "./health/routes.js";
 import { historyRoutes } from "./history/routes.js";
@@ -107,6 +107,7 @@ export function createApp(p: AppParts): Hono {
   });
   app.route("/", reservesRoutes(ctx));
   app.route("/", historyRoutes(ctx));
+  app.route("/", exportRoutes(ctx));
   app.route("/", psmRoutes(ctx));
   app.route("/", riskRoutes(ctx, statementSignedAt));
   app.route(

@@ -36,7 +36,10 @@ export function openApiDocument(app: Hono, o: OpenApiOptions): () => Promise<unk
         servers: [{ url: o.siteUrl }],
         components: { schemas: { Error: z.toJSONSchema(ErrorSchema, { target: "draft-2020-12" }) as never } },
       },
-      exclude: [/^\/paid/, /^\/graphql/, /^\/sql/, /^\/ponder/, "/api/openapi.json"],
+      exclude: [/^\/paid/, /^\/graphql/, /^\/sql/, /^\/ponder/, /^\/__bench/, "/api/openapi.json"],
+      // hono-openapi leaves out a path whose last segment has a dot as a static file: the exports
+      // (/api/export/psmSwaps.csv) are routes, and no static file is described.
+      excludeStaticFile: false,
       defaultValidationErrorResponse: {
         description: "a query parameter is malformed",
         content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
