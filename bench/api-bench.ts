@@ -1,6 +1,7 @@
 /**
  * `npm run bench:api [-- --scale N --requests N --concurrency N]`: our GraphQL (/graphql) against
- * Ponder's generated GraphQL (/ponder/graphql) on the same indexed devnet (at least 200,000
+ * Ponder's generated GraphQL (served for the bench only, KUSD_BENCH_ROUTES=1, at
+ * /__bench/ponder/graphql) on the same indexed devnet (at least 200,000
  * events at the default scale), in one run: a page of 100 swaps filtered by one redeemer (the
  * most active swapper), same fields, same order. Prints p50/p99 latency (sequential requests)
  * and throughput (concurrent requests) of each, and the ratios. Not a test: it asserts nothing.
@@ -13,6 +14,7 @@ import { parseArgs } from "node:util";
 import { createPublicClient, createWalletClient, type Hex, http, maxUint256, parseUnits } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { fiatTokenV2Abi, kusdAbi, kusdpsmAbi } from "../abis/index.js";
+import { PONDER_GRAPHQL_BENCH_PATH } from "../api/http/bench-routes.js";
 import { devnetChain } from "../devnet/chains.js";
 import type { Deployment } from "../devnet/deployment.js";
 import { startIndexer } from "../stack/indexer.js";
@@ -78,6 +80,7 @@ async function main() {
     pgliteDir: join(dir, "pglite"),
     viewsSchema: "bench_api_views",
     readyTimeoutMs: 3_600_000,
+    env: { KUSD_BENCH_ROUTES: "1" },
   });
   try {
     const d = devnet.deployment;
@@ -102,13 +105,13 @@ async function main() {
       name: "ours",
       url: `${indexer.url}/graphql`,
       body: JSON.stringify({
-        query: `{ psmSwaps(first: 100, filter: { user: "${user.address}" }) { nodes { ${fields} } } }`,
+        query: `{ psmSwaps(first: 100, where: { user: "${user.address}" }) { nodes { ${fields} } } }`,
       }),
       count: (j) => j.data.psmSwaps.nodes.length,
     };
     const ponder: Target = {
       name: "ponder",
-      url: `${indexer.url}/ponder/graphql`,
+      url: `${indexer.url}${PONDER_GRAPHQL_BENCH_PATH}`,
       body: JSON.stringify({
         query: `{ psmSwaps(where: { user: "${user.address.toLowerCase()}" }, limit: 100, orderBy: "blockNumber", orderDirection: "asc") { items { ${fields} } } }`,
       }),
@@ -120,7 +123,7 @@ async function main() {
       name: "ours, nested",
       url: `${indexer.url}/graphql`,
       body: JSON.stringify({
-        query: `{ psmSwaps(first: 100, filter: { user: "${user.address}" }) { nodes { ${fields} user { address } } } }`,
+        query: `{ psmSwaps(first: 100, where: { user: "${user.address}" }) { nodes { ${fields} user { address } } } }`,
       }),
       count: (j) => j.data.psmSwaps.nodes.length,
     };

@@ -20,6 +20,12 @@ export function constantBody(bytes: number): unknown {
   return { rows, pad: "x".repeat(pad) };
 }
 
+/**
+ * Where the Ponder API mounts Ponder's generated GraphQL when KUSD_BENCH_ROUTES=1: the baseline
+ * `npm run bench:api` measures /graphql against. Never served otherwise.
+ */
+export const PONDER_GRAPHQL_BENCH_PATH = "/__bench/ponder/graphql";
+
 export function benchRoutes() {
   const app = new Hono();
   const bodies = new Map<number, unknown>();

@@ -240,7 +240,7 @@ export const serviceEnvSchema = z.object({
   ),
   KUSD_BENCH_ROUTES: variable(
     flag,
-    "`1` serves `GET /__bench/constant?bytes=N`, the baseline of `npm run bench:reports`",
+    "`1` serves `GET /__bench/constant?bytes=N`, the baseline of `npm run bench:reports`, and (in the indexer's API) Ponder's generated GraphQL at `/__bench/ponder/graphql`, the baseline of `npm run bench:api`",
     "`0`",
   ),
 });

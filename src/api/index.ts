@@ -1,15 +1,17 @@
 /**
  * Ponder's HTTP entry, kept thin: the service is `createService` (api/services.ts), the same
  * composition the read replica uses, from the configuration parsed once in src/config.ts. Ponder
- * itself adds /health, /ready, /status and /metrics, and /ponder/graphql is its generated GraphQL.
+ * itself adds /health, /ready, /status and /metrics.
  * WebSocket upgrades (GraphQL subscriptions over graphql-ws at /graphql) go to `upgrade`.
  * Raw SQL is not public (see private-sql.ts).
  */
 import { resolve } from "node:path";
 import { db } from "ponder:api";
 import schema from "ponder:schema";
+import type { Hono } from "hono";
 import { graphql as ponderGraphql } from "ponder";
 import type { Registry } from "prom-client";
+import { PONDER_GRAPHQL_BENCH_PATH } from "../../api/http/bench-routes.js";
 import { createKusdMetrics } from "../../api/http/metrics.js";
 import type { ReadDb } from "../../api/io/indexed-reads.js";
 import { createService } from "../../api/services.js";
@@ -34,11 +36,14 @@ const service = createService({
   // Ponder runs with the project root as its working directory.
   pageDir: resolve("web/dist"),
   ...(metrics && { metrics: { kusd: metrics } }),
-  host: (app) => {
-    // Ponder's generated GraphQL over the same tables, kept for Ponder-native clients and as the
-    // baseline of `npm run bench:api`; ours (with reports, filters and limits) is /graphql.
-    app.use("/ponder/graphql", ponderGraphql({ db, schema }));
-  },
+  // Ponder's generated GraphQL over the same tables is the baseline of `npm run bench:api` only:
+  // the API has one GraphQL endpoint, /graphql (filters, order, cursors, totalCount, block, limits
+  // answered as BAD_USER_INPUT), while Ponder's answered `limit: 1001` with a masked 500.
+  ...(serviceEnv.KUSD_BENCH_ROUTES && {
+    host: (app: Hono) => {
+      app.use(PONDER_GRAPHQL_BENCH_PATH, ponderGraphql({ db, schema }));
+    },
+  }),
 });
 
 export default service.app;
