@@ -30,7 +30,10 @@ import { stack } from "../helpers/stack.js";
 const s = stack();
 const d = s.deployment;
 const httpUrl = `${s.indexerUrl}/graphql`;
-const wsUrl = `${httpUrl.replace(/^http/, "ws")}`;
+const wsUrl = httpUrl.replace(/^http/, "ws");
+/** What the test swaps: USDC in for the mint (6 decimals), kUSD in for the redemption (18). */
+const USDC_IN = parseUnits("250", 6);
+const KUSD_IN = parseEther("1");
 const closers: (() => unknown)[] = [];
 afterAll(async () => {
   for (const close of closers) await close();
@@ -38,16 +41,24 @@ afterAll(async () => {
 
 const SWAP = "kind swap { id txHash direction psm { key } user { address } usdcAmount kusdAmount blockNumber }";
 
-/** The five streams, each filtered so that it should carry exactly one of the test's items. */
+/**
+ * The five streams, each filtered so that it should carry exactly one of the test's items (the
+ * mint is about 250 kUSD, the redemption exactly KUSD_IN), and one whose threshold excludes them.
+ */
 function subscriptions(fromBlock: string, hedge: Address): Record<string, Subscription> {
   return {
     mints: {
-      query: `subscription($from: BigInt) { psmSwaps(direction: mint, psm: [psmMint], minKusd: "1", fromBlock: $from) { ${SWAP} } }`,
+      query: `subscription($from: BigInt) { psmSwaps(direction: mint, psm: [psmMint], minKusd: "${parseEther("100")}", fromBlock: $from) { ${SWAP} } }`,
       variables: { from: fromBlock },
       field: "psmSwaps",
     },
     redemptions: {
-      query: `subscription($from: BigInt) { redemptions(fromBlock: $from) { ${SWAP} } }`,
+      query: `subscription($from: BigInt) { redemptions(minKusd: "${KUSD_IN}", fromBlock: $from) { ${SWAP} } }`,
+      variables: { from: fromBlock },
+      field: "redemptions",
+    },
+    largerRedemptions: {
+      query: `subscription($from: BigInt) { redemptions(minKusd: "${KUSD_IN + 1n}", fromBlock: $from) { ${SWAP} } }`,
       variables: { from: fromBlock },
       field: "redemptions",
     },
@@ -107,7 +118,6 @@ async function sendItems() {
     method: "anvil_setBalance" as never,
     params: [minter.address, "0x3635C9ADC5DEA00000"] as never,
   });
-  const usdcIn = parseUnits("250", 6);
   const circle = s.wallet(d.accounts.circle!.privateKey);
   const wallet = s.wallet(minter.privateKey);
   await ok(
@@ -115,7 +125,7 @@ async function sendItems() {
       address: usdc,
       abi: fiatTokenV2Abi,
       functionName: "mint",
-      args: [minter.address, usdcIn],
+      args: [minter.address, USDC_IN],
     }),
   );
   await ok(
@@ -131,19 +141,20 @@ async function sendItems() {
       address: psm,
       abi: kusdpsmAbi,
       functionName: "swapStableForKUSD",
-      args: [usdc, usdcIn],
+      args: [usdc, USDC_IN],
     }),
   );
   // A redemption of 1 kUSD by the operator.
-  const kusdIn = parseEther("1");
   const operator = s.wallet(d.accounts.operator!.privateKey);
-  await ok(await operator.writeContract({ address: kusd, abi: kusdAbi, functionName: "approve", args: [psm, kusdIn] }));
+  await ok(
+    await operator.writeContract({ address: kusd, abi: kusdAbi, functionName: "approve", args: [psm, KUSD_IN] }),
+  );
   const redemption = await ok(
     await operator.writeContract({
       address: psm,
       abi: kusdpsmAbi,
       functionName: "swapKUSDForStable",
-      args: [usdc, kusdIn],
+      args: [usdc, KUSD_IN],
     }),
   );
   // WETH out of a listed account to a stranger: a registry transfer classified as a violation.
@@ -174,7 +185,7 @@ async function sendItems() {
     kusd,
     encodeFunctionData({ abi: kusdAbi, functionName: "grantRole", args: [MINTER_ROLE, stranger] }),
   );
-  return { mint, usdcIn, redemption, kusdIn, violation, wethOut, stranger, grant, minter: minter.address };
+  return { mint, redemption, violation, wethOut, stranger, grant, minter: minter.address };
 }
 
 describe("live subscriptions over SSE and WebSocket", () => {
@@ -235,7 +246,7 @@ describe("live subscriptions over SSE and WebSocket", () => {
         direction: "mint",
         psm: { key: "psmMint" },
         user: { address: getAddress(sent.minter) },
-        usdcAmount: String(sent.usdcIn),
+        usdcAmount: String(USDC_IN),
         // What the chain moved: the kUSD the minter received in that transaction.
         kusdAmount: String(transferred(sent.mint, s.addr("kUSD"), (_f, to) => to === getAddress(sent.minter))),
         blockNumber: String(sent.mint.blockNumber),
@@ -243,7 +254,7 @@ describe("live subscriptions over SSE and WebSocket", () => {
       redemptions: {
         txHash: sent.redemption.transactionHash,
         direction: "redeem",
-        kusdAmount: String(sent.kusdIn),
+        kusdAmount: String(KUSD_IN),
         usdcAmount: String(
           transferred(sent.redemption, s.addr("usdc"), (_f, to) => to === getAddress(d.accounts.operator!.address)),
         ),
@@ -317,6 +328,7 @@ describe("live subscriptions over SSE and WebSocket", () => {
     );
     // The filters held: each stream carried its own item, once detected and once retracted.
     for (const [transport, streams] of Object.entries(transports)) {
+      expect(streams.largerRedemptions!.items, `${transport} largerRedemptions`).toEqual([]);
       for (const [name, want] of Object.entries(expected)) {
         expect(
           streams[name]!.items.map((e) => [e.kind, item(e).txHash]),
