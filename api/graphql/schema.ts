@@ -11,6 +11,5 @@ import "./history.js";
 import "./psm-parameters.js";
 import "./subscriptions.js";
 import "./live/subscriptions.js";
-import "./live/subscriptions.js";
 
 export const schema = builder.toSchema();
