@@ -73,6 +73,14 @@ export function eventSource(table: PgTable, blockColumn: string): EntitySpec["so
 }
 
 /**
+ * A table of current values with a history to rebuild it from: the table itself now, and at a
+ * block the subquery `atBlock` makes (same column names; api/io/state-at-block.ts).
+ */
+export function historySource(table: PgTable, atBlock: (block: bigint) => Subquery): EntitySpec["source"] {
+  return (block) => (block === null ? { from: table } : { from: atBlock(block) });
+}
+
+/**
  * A table of current values (balances, holders) with no history to answer a past block from:
  * the table itself now, a clear refusal at a block. An entity with history replaces this with a
  * source that returns a subquery for a block.

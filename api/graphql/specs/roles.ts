@@ -1,7 +1,8 @@
 /** Role events and role holders as the generic queries and the exports see them. */
 import { ROLE_EVENT_COLUMNS as E, ROLE_HOLDER_COLUMNS as H, UNITS } from "../../../core/indexed/columns.js";
 import * as schema from "../../../ponder.schema.js";
-import { currentStateSource, type EntitySpec, eventSource } from "../query/entity.js";
+import { roleHoldersAtBlock } from "../../io/state-at-block.js";
+import { type EntitySpec, eventSource, historySource } from "../query/entity.js";
 import { column, eventColumns, idColumn } from "./columns.js";
 
 export const roleEventSpec: EntitySpec = {
@@ -39,5 +40,5 @@ export const roleHolderSpec: EntitySpec = {
     column("sinceBlock", "bigint", H.sinceBlock, { unit: UNITS.block }),
   ],
   key: ["id"],
-  source: currentStateSource(schema.roleHolder, "roleHolders"),
+  source: historySource(schema.roleHolder, roleHoldersAtBlock),
 };

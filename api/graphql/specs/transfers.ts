@@ -6,7 +6,8 @@ import {
   REGISTRY_VIOLATION_COLUMNS as V,
 } from "../../../core/indexed/columns.js";
 import * as schema from "../../../ponder.schema.js";
-import { currentStateSource, type EntitySpec, eventSource } from "../query/entity.js";
+import { accountBalancesAt } from "../../io/state-at-block.js";
+import { type EntitySpec, eventSource, historySource } from "../query/entity.js";
 import { column, eventColumns, idColumn } from "./columns.js";
 
 export const registryTransferSpec: EntitySpec = {
@@ -44,7 +45,7 @@ export const tokenBalanceSpec: EntitySpec = {
     column("updatedBlock", "bigint", B.updatedBlock, { unit: UNITS.block }),
   ],
   key: ["id"],
-  source: currentStateSource(schema.accountBalance, "tokenBalances"),
+  source: historySource(schema.accountBalance, accountBalancesAt),
 };
 
 export const violationSpec: EntitySpec = {

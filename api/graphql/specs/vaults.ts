@@ -6,7 +6,8 @@ import {
   VAULT_EVENT_COLUMNS as V,
 } from "../../../core/indexed/columns.js";
 import * as schema from "../../../ponder.schema.js";
-import { currentStateSource, type EntitySpec, eventSource } from "../query/entity.js";
+import { shareBalancesAt } from "../../io/state-at-block.js";
+import { type EntitySpec, eventSource, historySource } from "../query/entity.js";
 import { column, eventColumns, idColumn, VAULT_KEYS } from "./columns.js";
 
 const vaultKey = (description: string) =>
@@ -63,5 +64,5 @@ export const shareBalanceSpec: EntitySpec = {
     column("shares", "bigint", B.shares, { unit: UNITS.shares }),
   ],
   key: ["id"],
-  source: currentStateSource(schema.shareBalance, "shareBalances"),
+  source: historySource(schema.shareBalance, shareBalancesAt),
 };
