@@ -1,15 +1,17 @@
 /**
  * Answers to the same query over the same indexed state are computed once. An operation whose
- * root fields read only indexed tables is a function of the indexed head, so its result is kept
- * under (document, operation name, variables, head number, head hash): a new block or a reorg
- * (same number, another hash) is a new key, and nothing needs invalidating. Root fields that read
- * something else (the venue, the chain's head, the statement store) are only shared between
- * identical requests in flight. A result with errors is never kept.
+ * root fields read only indexed tables is a function of the indexed state, so its result is kept
+ * under (document, operation name, variables, the indexed state's fingerprint: io/indexed-version):
+ * a new block, a reorg or a rollback is a new key, and nothing needs invalidating. Root fields
+ * that read something else (the venue, the chain's head, the statement store) are only shared
+ * between identical requests in flight. A result with errors is never kept, nor one whose state
+ * changed while it was computed.
  */
 import { createHash } from "node:crypto";
 import { type DocumentNode, type ExecutionArgs, Kind, type OperationDefinitionNode, print } from "graphql";
 import type { Plugin } from "graphql-yoga";
-import { type ReportContext, reportBlockHash, reportHead } from "../context.js";
+import type { ReportContext } from "../context.js";
+import { indexedVersion } from "../io/indexed-version.js";
 import { coalesce, memo } from "../io/memo.js";
 import type { GraphQLContext } from "./builder.js";
 
@@ -20,15 +22,20 @@ export type ResponseCacheOptions = {
   max?: number;
 };
 
-type Result = { errors?: readonly unknown[] } & Record<string, unknown>;
+type Result = { errors?: readonly unknown[] } & Record<string | symbol, unknown>;
+
+/** Marks a result whose indexed state moved while it ran (not kept). */
+const UNSETTLED = Symbol("unsettled");
 
 export function responseCache(reports: ReportContext, options: ResponseCacheOptions): Plugin<GraphQLContext> {
-  const kept = memo<Result>({ max: options.max ?? 1_000, keep: (r) => !r.errors?.length });
+  const kept = memo<Result>({ max: options.max ?? 1_000, keep: (r) => !r.errors?.length && !(UNSETTLED in r) });
   const inFlight = coalesce<Result>();
   const printed = new WeakMap<DocumentNode, string>();
   const textOf = (doc: DocumentNode) => {
-    let text = printed.get(doc);
-    if (text === undefined) printed.set(doc, (text = print(doc)));
+    const known = printed.get(doc);
+    if (known !== undefined) return known;
+    const text = print(doc);
+    printed.set(doc, text);
     return text;
   };
 
@@ -49,11 +56,15 @@ export function responseCache(reports: ReportContext, options: ResponseCacheOpti
       setExecuteFn(async (a) => {
         const run = () => Promise.resolve(executeFn(a)) as Promise<Result>;
         if (!immutable) return inFlight(request, run);
-        const head = await reportHead(reports);
-        const hash = head ? await reportBlockHash(reports, head.blockNumber) : null;
-        // Without the head's hash a reorg could not be told apart: share in-flight work only.
-        if (!head || !hash) return inFlight(request, run);
-        return kept(`${request}:${head.blockNumber}:${hash}`, run);
+        const version = await indexedVersion(reports.db);
+        // Without a fingerprint a reorg could not be told apart: share in-flight work only.
+        if (!version) return inFlight(request, run);
+        return kept(`${request}:${version}`, async () => {
+          const result = await run();
+          // Computed across a change: right for the request, not for the key it started under.
+          if ((await indexedVersion(reports.db)) !== version) return { ...result, [UNSETTLED]: true };
+          return result;
+        });
       });
     },
   };

@@ -14,9 +14,11 @@ import { isDatabaseUnavailable } from "../io/database-errors.js";
 import type { RegistryService } from "../registry/registry-service.js";
 import type { StatementService } from "../statements/statement-service.js";
 import type { GraphQLContext } from "./builder.js";
+import { CACHEABLE_ROOT_FIELDS } from "./cacheable-fields.js";
 import { EXAMPLE_QUERIES, exampleTab } from "./examples.js";
 import { armor, nestingLimit, reportCost } from "./limits.js";
 import { countingDb, createLoaders } from "./loaders.js";
+import { responseCache } from "./response-cache.js";
 import { schema } from "./schema.js";
 
 /** Reports how many SQL statements the operation took. */
@@ -46,7 +48,13 @@ export function createGraphQL(reports: ReportContext, services: GraphQLContext["
       title: "kUSD transparency GraphQL",
       defaultTabs: EXAMPLE_QUERIES.map((e) => ({ query: exampleTab(e) })),
     },
-    plugins: [armor(), nestingLimit(), reportCost(), sqlCountExtension],
+    plugins: [
+      armor(),
+      nestingLimit(),
+      reportCost(),
+      responseCache(reports, { cacheable: CACHEABLE_ROOT_FIELDS }),
+      sqlCountExtension,
+    ],
     context: ({ request }) => {
       const counted = countingDb(reports.db);
       return {
