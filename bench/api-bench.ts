@@ -146,20 +146,21 @@ async function main() {
         value: a.throughput,
         unit: "req/s",
         baseline: { name: "Ponder's generated GraphQL, same page", value: b.throughput },
-        ...atLeast(a.throughput / b.throughput, 1.0),
+        // Issue 29 item 6: at least three times Ponder's own GraphQL on the same page.
+        ...atLeast(a.throughput / b.throughput, 3.0),
       },
       {
         figure: `POST /graphql, page of 100 swaps, ${concurrency} clients, ${db}: p99`,
         value: a.p99,
         unit: "ms",
         baseline: { name: "Ponder's p99", value: b.p99 },
-        ...atMost(a.p99, 30, "ms"),
+        ...atMost(a.p99, 50, "ms"),
       },
       {
         figure: `POST /graphql, page of 100 swaps with user { address }, ${concurrency} clients: p99`,
         value: c.p99,
         unit: "ms",
-        ...atMost(c.p99, 30, "ms"),
+        ...atMost(c.p99, 50, "ms"),
       },
     ]);
   } finally {

@@ -8,26 +8,13 @@
 import { type Address, erc20Abi, getAddress, parseAbiItem } from "viem";
 import { describe, expect, it } from "vitest";
 import { kusdpsmAbi } from "../../abis/index.js";
+import { graphqlClient } from "../helpers/graphql.js";
 import { stack } from "../helpers/stack.js";
 
 const s = stack();
 const d = s.deployment;
 const lower = (a: string) => a.toLowerCase();
-type Result = { data?: any; errors?: { message: string; extensions?: Record<string, unknown> }[] };
-async function gql(query: string, variables: Record<string, unknown> = {}): Promise<Result> {
-  const res = await fetch(`${s.indexerUrl}/graphql`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ query, variables }),
-  });
-  expect(res.status).toBeLessThan(500);
-  return (await res.json()) as Result;
-}
-async function ok(query: string, variables: Record<string, unknown> = {}) {
-  const r = await gql(query, variables);
-  expect(r.errors, JSON.stringify(r.errors)).toBeUndefined();
-  return r.data;
-}
+const { gql, ok } = graphqlClient(`${s.indexerUrl}/graphql`);
 /** Every address any registry version lists. */
 const listed = () => [...new Set(d.registry.versions.flatMap((v) => v.entries.map((e) => lower(e.address))))];
 const TRANSFER = parseAbiItem("event Transfer(address indexed from, address indexed to, uint256 value)");

@@ -6,6 +6,7 @@
  */
 import { type Address, erc20Abi, getAddress, parseAbi, parseAbiItem } from "viem";
 import { describe, expect, it } from "vitest";
+import { graphqlClient } from "../helpers/graphql.js";
 import { stack } from "../helpers/stack.js";
 
 const s = stack();
@@ -24,21 +25,7 @@ const PSM = parseAbi([
   "function paused() view returns (bool)",
 ]);
 
-type Result = { data?: any; errors?: { message: string; extensions?: Record<string, unknown> }[] };
-const gql = async (query: string, variables: Record<string, unknown> = {}): Promise<Result> => {
-  const res = await fetch(`${s.indexerUrl}/graphql`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ query, variables }),
-  });
-  expect(res.status).toBeLessThan(500);
-  return (await res.json()) as Result;
-};
-const ok = async (query: string, variables: Record<string, unknown> = {}) => {
-  const r = await gql(query, variables);
-  expect(r.errors, JSON.stringify(r.errors)).toBeUndefined();
-  return r.data;
-};
+const { gql, ok } = graphqlClient(`${s.indexerUrl}/graphql`);
 
 /** Three blocks spread over the scripted history, and its end. */
 const BLOCKS = [END / 4n, END / 2n, (END * 3n) / 4n, END];

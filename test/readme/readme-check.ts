@@ -41,6 +41,7 @@ export const DOCS = [
   "docs/api.md",
   "docs/monitoring.md",
   "docs/graphql.md",
+  "docs/analysts.md",
   "docs/paid-gateway.md",
   "docs/page.md",
   "docs/base-mainnet.md",
