@@ -56,13 +56,14 @@ export function responseCache(reports: ReportContext, options: ResponseCacheOpti
       setExecuteFn(async (a) => {
         const run = () => Promise.resolve(executeFn(a)) as Promise<Result>;
         if (!immutable) return inFlight(request, run);
-        const version = await indexedVersion(reports.db);
+        const version = await indexedVersion(reports.db, reports.headFreshMs);
         // Without a fingerprint a reorg could not be told apart: share in-flight work only.
         if (!version) return inFlight(request, run);
         return kept(`${request}:${version}`, async () => {
           const result = await run();
           // Computed across a change: right for the request, not for the key it started under.
-          if ((await indexedVersion(reports.db)) !== version) return { ...result, [UNSETTLED]: true };
+          if ((await indexedVersion(reports.db, reports.headFreshMs)) !== version)
+            return { ...result, [UNSETTLED]: true };
           return result;
         });
       });
