@@ -35,12 +35,12 @@ export function exportDescription(spec: EntitySpec, format: ExportFormat): Descr
       ? [
           param("fromBlock", "blockNumber at least", { type: "string", pattern: "^\\d{1,15}$" }),
           param("toBlock", "blockNumber at most", { type: "string", pattern: "^\\d{1,15}$" }),
-          param(
-            "block",
-            "The state as of this block (a number, or a hash on the canonical chain), at or below the indexed head; default: the indexed head when the export starts",
-          ),
         ]
       : []),
+    param(
+      "block",
+      `The rows as of this block (a number, or a hash on the canonical chain), at or below the indexed head; default: ${spec.blockColumn ? "the indexed head when the export starts" : "as indexed now"}`,
+    ),
     param("orderBy", `A field to sort by; ties broken by ${spec.key.join(", ")} (default: ${spec.key.join(", ")})`, {
       type: "string",
       enum: spec.columns.map((c) => c.name),

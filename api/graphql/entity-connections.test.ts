@@ -4,6 +4,7 @@
  * totalCount, block, _meta, the deprecated aliases, and every limit answered as BAD_USER_INPUT
  * naming it. The expected answers are computed here from the rows the fixture inserted.
  */
+import { getAddress } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   type EntityDb,
@@ -306,10 +307,19 @@ describe("block and _meta", () => {
     expect(await refused(`{ psmSwaps(block: {}) { nodes { id } } }`)).toMatchObject({ argument: "block" });
   });
 
-  it("a state entity without history refuses a past block rather than answer the present", async () => {
-    expect(await refused(`{ roleHolders(block: { number: "5" }) { nodes { account } } }`)).toMatchObject({
-      reason: "block_not_supported",
+  it("a state entity at a block reads its history source (balances rebuilt from balance_change)", async () => {
+    const at10 = await ok(
+      `{ shareBalances(block: { number: "10" }, orderBy: shares, orderDirection: desc) { totalCount nodes { account shares } } }`,
+    );
+    expect(at10.shareBalances).toEqual({
+      totalCount: 2,
+      nodes: [
+        { account: getAddress(USERS[0]), shares: String(5n * 10n ** 30n) },
+        { account: getAddress(USERS[1]), shares: String(2n * 10n ** 30n) },
+      ],
     });
+    const now = await ok(`{ shareBalances(where: { account: "${USERS[0]}" }) { nodes { shares } } }`);
+    expect(now.shareBalances.nodes).toEqual([{ shares: String(10n ** 30n) }]);
   });
 
   it("_meta names the indexed head, its hash and time, and the sync status", async () => {

@@ -81,6 +81,26 @@ export function shareBalanceRows(): (typeof schema.shareBalance.$inferInsert)[] 
   }));
 }
 
+/** skUSD share moves of two holders: at block 10, USERS[0] holds 5e30 and USERS[1] 2e30; USERS[0] has 7e30 from block 12. */
+export function balanceChangeRows(): (typeof schema.balanceChange.$inferInsert)[] {
+  const change = (account: string, block: bigint, after: bigint, delta: bigint) => ({
+    id: `share:${address(0xcc)}:${account}:${block}`,
+    kind: "share",
+    asset: address(0xcc),
+    assetKey: "skUSD",
+    account: account.toLowerCase() as Hex,
+    delta,
+    balanceAfter: after,
+    blockNumber: block,
+    logIndex: 0,
+  });
+  return [
+    change(USERS[0], 3n, 5n * 10n ** 30n, 5n * 10n ** 30n),
+    change(USERS[1], 5n, 2n * 10n ** 30n, 2n * 10n ** 30n),
+    change(USERS[0], 12n, 7n * 10n ** 30n, 2n * 10n ** 30n),
+  ];
+}
+
 export type EntityDb = { db: ReadDb; ctx: ReportContext; close(): Promise<void> };
 
 export async function openEntityDb(): Promise<EntityDb> {
@@ -97,6 +117,7 @@ export async function openEntityDb(): Promise<EntityDb> {
       schema.registryTransfer,
       schema.accountBalance,
       schema.registryViolation,
+      schema.balanceChange,
     ]),
     ...checkpointSql("base", 8453, HEAD, T0 + Number(HEAD) * 12),
   ])
@@ -105,6 +126,7 @@ export async function openEntityDb(): Promise<EntityDb> {
   await db.insert(schema.psmSwap).values(swapRows());
   await db.insert(schema.vaultEvent).values(vaultEventRows());
   await db.insert(schema.shareBalance).values(shareBalanceRows());
+  await db.insert(schema.balanceChange).values(balanceChangeRows());
   const ctx = {
     db: db as unknown as ReadDb,
     headFreshMs: 0,

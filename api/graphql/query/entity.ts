@@ -5,7 +5,6 @@
  */
 import { lte, type SQL, type SQLWrapper, type Subquery } from "drizzle-orm";
 import type { PgTable } from "drizzle-orm/pg-core";
-import { QueryInputError } from "./query-error.js";
 
 /**
  * How a column is compared, sorted and printed. Addresses and hashes are stored lowercase and
@@ -48,10 +47,7 @@ export type EntitySpec = {
   key: readonly string[];
   /** The block column of an event entity (state at block N = rows with it ≤ N); absent for state entities. */
   blockColumn?: string;
-  /**
-   * The rows as of `block` (null: as indexed now). Throws QueryInputError when this entity cannot
-   * answer at a past block.
-   */
+  /** The rows as of `block` (null: as indexed now): eventSource or historySource. */
   source: (block: bigint | null) => RowSource;
 };
 
@@ -78,19 +74,4 @@ export function eventSource(table: PgTable, blockColumn: string): EntitySpec["so
  */
 export function historySource(table: PgTable, atBlock: (block: bigint) => Subquery): EntitySpec["source"] {
   return (block) => (block === null ? { from: table } : { from: atBlock(block) });
-}
-
-/**
- * A table of current values (balances, holders) with no history to answer a past block from:
- * the table itself now, a clear refusal at a block. An entity with history replaces this with a
- * source that returns a subquery for a block.
- */
-export function currentStateSource(table: PgTable, connection: string): EntitySpec["source"] {
-  return (block) => {
-    if (block === null) return { from: table };
-    throw new QueryInputError("block_not_supported", `${connection} cannot be read at a past block yet`, {
-      argument: "block",
-      block: String(block),
-    });
-  };
 }
