@@ -9,7 +9,10 @@ type EnumColumn = { enum?: { enumName: string; enumValues: readonly string[] } }
 
 const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
-/** CREATE TYPE for the tables' enums, then CREATE TABLE for each, in `schema` (search_path when absent). */
+/**
+ * CREATE TYPE for the tables' enums, then CREATE TABLE and the tables' indexes (as Ponder makes
+ * them), in `schema` (search_path when absent).
+ */
 export function createTablesSql(tables: readonly PgTable[], schema?: string): string[] {
   const qualify = (name: string) => (schema ? `${quote(schema)}.${quote(name)}` : quote(name));
   const enums = new Map<string, readonly string[]>();
@@ -23,6 +26,10 @@ export function createTablesSql(tables: readonly PgTable[], schema?: string): st
       return `${quote(c.name)} ${type}${c.notNull ? " not null" : ""}${c.primary ? " primary key" : ""}`;
     });
     statements.push(`create table ${qualify(config.name)} (${columns.join(", ")})`);
+    for (const index of config.indexes) {
+      const on = (index.config.columns as { name?: string }[]).map((c) => quote(c.name ?? "")).join(", ");
+      statements.push(`create index on ${qualify(config.name)} (${on})`);
+    }
   }
   const types = [...enums].map(
     ([name, values]) => `create type ${qualify(name)} as enum (${values.map((v) => `'${v}'`).join(", ")})`,
