@@ -5,7 +5,7 @@
 export const EXAMPLE_QUERIES: ReadonlyArray<{ title: string; query: string }> = [
   {
     title: "Every redemption of one redeemer, newest first, with what the registry says of it",
-    query: `{ psmSwaps(first: 100, orderDirection: DESC, filter: { user: "0x9b84C51c8B75F770351DfF85d7F9F4a2AD3bEb0B", direction: redeem }) {
+    query: `{ psmSwaps(first: 100, orderDirection: desc, where: { user: "0x9b84C51c8B75F770351DfF85d7F9F4a2AD3bEb0B", direction: redeem }) {
     nodes { txHash timestamp kusdAmount usdcAmount feeBps psm { key label } user { registryListing { role label } } }
     pageInfo { hasNextPage endCursor } } }`,
   },
@@ -16,7 +16,7 @@ export const EXAMPLE_QUERIES: ReadonlyArray<{ title: string; query: string }> = 
   {
     title: "Solvency at a past block, and what left the registry accounts around it",
     query: `{ reserves(block: "500") { timestamp solvency { status psmSolvencyRatio aggregateCollateralRatio } minterRoleHeld }
-  registryTransfers(first: 50, filter: { range: { fromBlock: "450", toBlock: "500" } }) { nodes { tokenSymbol from to amount classification } } }`,
+  registryTransfers(first: 50, where: { blockNumber_gte: "450", blockNumber_lte: "500" }) { nodes { tokenSymbol from to amount classification } } }`,
   },
   {
     title: "Weekly backing ratio, outstanding kUSD, PSM USDC and redemptions, each at its block",
