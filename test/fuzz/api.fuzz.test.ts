@@ -24,13 +24,23 @@ import {
   paramValue,
   queryOf,
 } from "./arbitraries.js";
+import { entityQuery, exportUrl } from "./entity-queries.js";
 import { paymentHeader } from "./payment-headers.js";
 import { type RawResponse, rawRequest, writeThenRead } from "./raw-http.js";
 
 const s = stack();
 const base = s.indexerUrl;
 const seed = Number(process.env.FUZZ_SEED ?? Math.floor(Math.random() * 2 ** 31));
-const RUNS = { routes: 900, methods: 300, graphql: 400, nested: 200, oversized: 60, paid: 600 };
+const RUNS = {
+  routes: 900,
+  methods: 300,
+  graphql: 400,
+  nested: 200,
+  oversized: 60,
+  paid: 600,
+  entities: 400,
+  exports: 150,
+};
 const MAX_BODY = MAX_BODY_BYTES;
 const DRAIN_MAX = DRAIN_MAX_BYTES;
 const cases: Record<string, number> = {};
@@ -197,6 +207,29 @@ describe(`fuzz (seed ${seed})`, () => {
         }
       }),
       { seed: seed + 2, numRuns: RUNS.graphql },
+    );
+  }, 900_000);
+
+  it("GraphQL entity connections: generated where, orderBy, direction, page sizes, cursors and blocks", async () => {
+    await fc.assert(
+      fc.asyncProperty(entityQuery(), async ({ label, body }) => {
+        const res = await send("/graphql", {
+          method: "POST",
+          body,
+          headers: { accept: "application/json", "content-type": "application/json" },
+        });
+        // Every refusal names what was wrong: never the masked internal error.
+        expect(await res.clone().text(), label).not.toContain("INTERNAL_SERVER_ERROR");
+        await expectWellFormed(res, label, "entity queries");
+      }),
+      { seed: seed + 6, numRuns: RUNS.entities },
+    );
+  }, 900_000);
+
+  it("exports: generated where (JSON) and filter parameters", async () => {
+    await fc.assert(
+      fc.asyncProperty(exportUrl(), async (url) => expectWellFormed(await send(url), `GET ${url}`, "exports")),
+      { seed: seed + 7, numRuns: RUNS.exports },
     );
   }, 900_000);
 
