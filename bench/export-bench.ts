@@ -7,7 +7,7 @@
  * peak while it streams all N rows as CSV and as NDJSON (and a tenth of them, for the slope), with
  * rows/s. Not a test: it asserts nothing.
  */
-import { spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -96,19 +96,21 @@ async function main() {
   const dir = mkdtempSync(join(tmpdir(), "kusd-bench-export-"));
   const port = await freePort();
   console.log(`${db}: ${ROWS.toLocaleString("en-US")} synthetic swaps ...`);
-  await fill(databaseUrl, dir);
   const args = databaseUrl ? ["--url", databaseUrl, "--schema", SCHEMA] : ["--pglite", join(dir, "pglite")];
-  const server = spawn(
-    process.execPath,
-    [...heapFlags(process.env), "--import", "tsx", "bench/export-server.ts", "--port", String(port), ...args],
-    { stdio: ["ignore", "pipe", "inherit"] },
-  );
+  let server: ChildProcess | undefined;
   try {
+    await fill(databaseUrl, dir);
+    server = spawn(
+      process.execPath,
+      [...heapFlags(process.env), "--import", "tsx", "bench/export-server.ts", "--port", String(port), ...args],
+      { stdio: ["ignore", "pipe", "inherit"] },
+    );
+    const started = server;
     await new Promise<void>((ready, fail) => {
-      server.stdout!.on("data", (d: Buffer) => d.toString().includes("ready") && ready());
-      server.once("exit", (code) => fail(new Error(`export server exited (${code})`)));
+      started.stdout!.on("data", (d: Buffer) => d.toString().includes("ready") && ready());
+      started.once("exit", (code) => fail(new Error(`export server exited (${code})`)));
     });
-    const pid = server.pid!;
+    const pid = started.pid!;
     const base = `http://127.0.0.1:${port}/api/export/psmSwaps`;
     await measure(`${base}.csv?limit=5000`, pid); // warm-up: code loaded, first statements planned
     await new Promise((r) => setTimeout(r, 1_000));
@@ -158,8 +160,11 @@ async function main() {
       },
     ]);
   } finally {
-    server.kill("SIGTERM");
-    await new Promise((r) => server.once("exit", r));
+    if (server && server.exitCode === null) {
+      const stopping = new Promise((r) => server?.once("exit", r));
+      server.kill("SIGTERM");
+      await stopping;
+    }
     if (databaseUrl) {
       const sql = postgres(databaseUrl, { max: 1, onnotice: () => {} });
       await sql.unsafe(`drop schema if exists "${SCHEMA}" cascade`);
