@@ -15,7 +15,7 @@ const hex = (n: number) =>
   fc.string({ unit: fc.constantFrom(..."0123456789abcdefABCDEF"), minLength: n, maxLength: n }).map((h) => `0x${h}`);
 
 /** A value of the column's kind, as GraphQL variables carry it. */
-function valueOf(c: ColumnSpec): fc.Arbitrary<unknown> {
+function kindValue(c: ColumnSpec): fc.Arbitrary<unknown> {
   switch (c.kind) {
     case "bigint":
       // Up to 10^30: past int8's range, within the BigInt scalar's 78 digits (its bound is fuzzed elsewhere).
@@ -50,10 +50,10 @@ function filterOf(c: ColumnSpec, op: Op): fc.Arbitrary<[string, unknown]> {
   const list = op === "in" || op === "not_in";
   const right = list
     ? fc.oneof(
-        { weight: 9, arbitrary: fc.array(valueOf(c), { maxLength: 5 }) },
-        { weight: 1, arbitrary: fc.array(valueOf(c), { minLength: 199, maxLength: 202 }) },
+        { weight: 9, arbitrary: fc.array(kindValue(c), { maxLength: 5 }) },
+        { weight: 1, arbitrary: fc.array(kindValue(c), { minLength: 199, maxLength: 202 }) },
       )
-    : valueOf(c);
+    : kindValue(c);
   const value = fc.oneof(
     { weight: 40, arbitrary: right },
     { weight: 1, arbitrary: fc.constant(null) },
