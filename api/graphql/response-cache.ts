@@ -42,16 +42,19 @@ export function responseCache(reports: ReportContext, options: ResponseCacheOpti
   return {
     onExecute: ({ args, executeFn, setExecuteFn }) => {
       const operation = operationOf(args);
-      if (!operation || operation.operation !== "query") return;
+      if (operation?.operation !== "query") return;
       const immutable = operation.selectionSet.selections.every(
         (s) => s.kind === Kind.FIELD && (s.name.value === "__typename" || options.cacheable.has(s.name.value)),
       );
+      const variables = serialised(args.variableValues ?? {});
+      // Variables too deep to serialise are refused by the limits; never key (or crash) on them.
+      if (variables === null) return;
       const request = createHash("sha256")
         .update(textOf(args.document))
         .update("\0")
         .update(args.operationName ?? "")
         .update("\0")
-        .update(JSON.stringify(args.variableValues ?? {}))
+        .update(variables)
         .digest("base64url");
       setExecuteFn(async (a) => {
         const run = () => Promise.resolve(executeFn(a)) as Promise<Result>;
@@ -69,6 +72,14 @@ export function responseCache(reports: ReportContext, options: ResponseCacheOpti
       });
     },
   };
+}
+
+function serialised(value: unknown): string | null {
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return null;
+  }
 }
 
 function operationOf(args: ExecutionArgs): OperationDefinitionNode | undefined {
