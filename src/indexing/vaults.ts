@@ -1,5 +1,5 @@
 import { type Context, ponder } from "ponder:registry";
-import { balanceChange, shareBalance, sharePrice, vaultEvent, vaultReport } from "ponder:schema";
+import { shareBalance, sharePrice, vaultEvent, vaultReport } from "ponder:schema";
 import { type Address, createPublicClient, fallback, type Hex, http, zeroAddress } from "viem";
 import { aggregate3Bytecode } from "../../abis/Aggregate3.js";
 import { explains } from "../../core/registry/violation-rule.js";

@@ -1,7 +1,6 @@
 /** POSTs to a GraphQL endpoint as the e2e tests do: never a 5xx, and `ok` insists on no errors. */
 import { expect } from "vitest";
 
-// biome-ignore lint/suspicious/noExplicitAny: answers are read field by field in the tests
 export type GraphQLResult = { data?: any; errors?: { message: string; extensions?: Record<string, unknown> }[] } & {
   extensions?: { sqlQueries?: number };
 };
@@ -17,7 +16,6 @@ export function graphqlClient(endpoint: string) {
     return (await res.json()) as GraphQLResult;
   };
   /** The answer's `data`, failing the test on any error. */
-  // biome-ignore lint/suspicious/noExplicitAny: as GraphQLResult.data
   const ok = async (query: string, variables: Record<string, unknown> = {}): Promise<any> => {
     const r = await gql(query, variables);
     expect(r.errors, JSON.stringify(r.errors)).toBeUndefined();
