@@ -8,7 +8,7 @@ describe("kusd-monitor's command line", () => {
       expect(await runMonitorCli([flag], { write: (s) => (out += s), env: {} })).toBe(0);
       expect(out).toBe(MONITOR_USAGE);
     }
-    expect(MONITOR_USAGE).toMatch(/Exit codes:[\s\S]*3 {2}a delivery kept failing/);
+    expect(MONITOR_USAGE).toMatch(/Exit codes:[\s\S]*3 {2}\(--once only\) something is still queued/);
   });
 
   it("names what is missing on a usage error, exit 2", async () => {

@@ -12,7 +12,7 @@ export const MONITOR_USAGE = `Usage: kusd-monitor --api <site URL> [--webhook <U
   [--confirmations N (0)] [--reorg-window N (64)] [--poll-ms N (1000)] [--state <file> (.kusd-monitor.json)]
   [--minter-grants] [--minter-role-changes] [--psm-pauses] [--redemptions-above <kUSD>] [--backing-ratio-below <ratio>]
   [--statement-max-age <seconds>] [--venue-unreadable-after <seconds>] [--risk-triggers]
-  [--from-block N | head] [--max-attempts N (6)] [--once]
+  [--from-block N | head] [--base-delay-ms N (500)] [--max-delay-ms N (300000)] [--once]
 
 Watches the API's event feeds and delivers one alert per registry violation (and, when asked,
 per MINTER_ROLE grant or revocation, PSM pause, redemption above an amount, or block where the
@@ -20,7 +20,10 @@ backing ratio crossed a threshold) as JSON lines on stdout and/or HMAC-signed we
 Standard Webhooks headers), at least once per event (a repeat keeps its delivery id, for the
 receiver to drop); a reorg that undoes an event sends a retraction. A stale signed statement
 or an unreadable venue is alerted once it has lasted its limit, and resolved when it ends.
-Progress is kept in --state, so a restart resumes where it stopped.
+Progress is kept in --state, and every alert is first written to a durable outbox per
+destination (<state>.outbox/), so a restart resumes where it stopped. Each destination is
+delivered in order on its own, retried with capped, jittered backoff for as long as it takes:
+one that is down delays no other, and the monitor never gives up on it.
 
   --api <URL>             the site serving /api (e.g. http://localhost:42069)
   --stdout                print alerts as JSON lines
@@ -38,13 +41,14 @@ Progress is kept in --state, so a restart resumes where it stopped.
   --risk-triggers         a trigger of /api/risk-status leaving its safe state (kind trigger) and a
                           new gap (kind gap), dated to the block it flipped at (changedAtBlock),
                           resolved when it ends, retracted if a reorg undid it
-  --once                  one poll, then exit
+  --base-delay-ms N       first retry delay of a failed delivery; doubles up to --max-delay-ms
+  --once                  one poll and one delivery attempt of everything queued, then exit
   -h, --help              print this help
 
 Exit codes:
-  0  stopped (Ctrl-C, or --once done)
-  2  usage error
-  3  a delivery kept failing (after --max-attempts)
+  0  stopped (Ctrl-C or SIGTERM, after the delivery under way), or --once delivered everything
+  2  usage error, or (--once) the poll failed
+  3  (--once only) something is still queued for a destination; the next run delivers it
 `;
 
 export function parseMonitorArgs(argv: string[], env: Readonly<Record<string, string | undefined>>): MonitorOptions {
@@ -70,6 +74,7 @@ export function parseMonitorArgs(argv: string[], env: Readonly<Record<string, st
       "from-block": { type: "string" },
       "max-attempts": { type: "string" },
       "base-delay-ms": { type: "string" },
+      "max-delay-ms": { type: "string" },
       once: { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
@@ -117,8 +122,8 @@ export function parseMonitorArgs(argv: string[], env: Readonly<Record<string, st
     stdout: !!values.stdout,
     webhooks,
     secret,
-    maxAttempts: Math.max(1, int("max-attempts", values["max-attempts"], 6)),
     baseDelayMs: int("base-delay-ms", values["base-delay-ms"], 500),
+    backoffCapMs: int("max-delay-ms", values["max-delay-ms"], 300_000),
     fromBlock: from === undefined || from === "head" ? "head" : int("from-block", from, 0),
     once: !!values.once,
   };

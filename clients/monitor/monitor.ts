@@ -9,6 +9,7 @@
  */
 import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { KusdError } from "../../core/errors.js";
+import { alertViewFor } from "./alert-view.js";
 import {
   type ConditionKind,
   type ConditionState,
@@ -17,8 +18,11 @@ import {
   observeVenue,
   stepCondition,
 } from "./conditions.js";
-import { DeliveryError, deliveryId, type MonitorMessage, postWebhook } from "./deliver.js";
+import type { MonitorMessage } from "./deliver.js";
+import type { OutboxEvent } from "./outbox/destination-queue.js";
+import { Outbox, type Route } from "./outbox/outbox.js";
 import { type RiskState, stepRisk } from "./risk-watch.js";
+import { stdoutSink, webhookSink } from "./sinks-basic.js";
 
 export type FeedKind =
   | "violation"
@@ -49,8 +53,15 @@ export type MonitorOptions = {
   stdout: boolean;
   webhooks: string[];
   secret: string;
-  maxAttempts: number;
+  /** Ignored since the outbox (issue 30): a delivery is retried for as long as it takes. */
+  maxAttempts?: number;
+  /** The outbox's first retry delay; it doubles per failure up to `backoffCapMs`. */
   baseDelayMs: number;
+  backoffCapMs?: number;
+  /** Destinations built from a configuration file, beside `stdout` and `webhooks`. */
+  routes?: Route[];
+  /** The outbox directory; default `<statePath>.outbox`, in memory without a state file. */
+  outboxDir?: string | null;
   /** First run only: the block to start alerting from (default: the head, i.e. new items only). */
   fromBlock: number | "head";
   once: boolean;
@@ -141,6 +152,12 @@ export type MonitorIo = {
   signal?: AbortSignal;
   sleep?: (ms: number) => Promise<void>;
   now?: () => number;
+  /** Each message as it is queued (metrics count alerts raised here). */
+  onMessage?: (m: MonitorMessage) => void;
+  /** Each delivery, retry and dead letter of the outbox. */
+  onOutboxEvent?: (e: OutboxEvent) => void;
+  /** Receives the outbox once it exists (metrics read its queues). */
+  onOutbox?: (outbox: Outbox) => void;
 };
 
 /** The latest statement, or null when none is published (503); other failures throw. */
@@ -202,12 +219,17 @@ async function pollConditions(o: MonitorOptions, state: MonitorState, head: numb
 }
 
 /** One poll: alerts for new confirmed items, retractions for vanished ones. Returns the new state. */
-export async function pollOnce(o: MonitorOptions, state: MonitorState, io: MonitorIo): Promise<MonitorState> {
+export async function pollOnce(
+  o: MonitorOptions,
+  state: MonitorState,
+  io: MonitorIo,
+  outbox: Pick<Outbox, "enqueue">,
+): Promise<MonitorState> {
   const head = await indexedHeadOf(o.apiUrl);
+  // Durable in every destination's queue on return, so the state below may move past it.
   const deliver = async (m: MonitorMessage) => {
-    if (o.stdout) io.write(`${JSON.stringify({ ...m, delivery: deliveryId(m) })}\n`);
-    for (const url of o.webhooks)
-      await postWebhook({ url, secret: o.secret, maxAttempts: o.maxAttempts, baseDelayMs: o.baseDelayMs }, m, io.sleep);
+    outbox.enqueue(m);
+    io.onMessage?.(m);
   };
   if (o.statementMaxAgeSeconds != null || o.venueUnreadableAfterSeconds != null) {
     const now = Math.floor((io.now?.() ?? Date.now()) / 1000);
@@ -273,12 +295,46 @@ export async function pollOnce(o: MonitorOptions, state: MonitorState, io: Monit
   return next;
 }
 
+/** The destinations of these options: stdout and webhooks from flags, then configured routes. */
+export function routesOf(o: MonitorOptions, io: Pick<MonitorIo, "write">): Route[] {
+  const routes: Route[] = [];
+  if (o.stdout) routes.push({ sink: stdoutSink({ id: "stdout", write: io.write }), kinds: null });
+  for (const [i, url] of o.webhooks.entries())
+    routes.push({
+      sink: webhookSink({ id: i === 0 ? "webhook" : `webhook-${i + 1}`, url, secret: o.secret }),
+      kinds: null,
+    });
+  routes.push(...(o.routes ?? []));
+  const ids = new Set<string>();
+  for (const r of routes) {
+    if (ids.has(r.sink.id)) throw new MonitorError(`two destinations share the id ${r.sink.id}`, { id: r.sink.id });
+    ids.add(r.sink.id);
+  }
+  return routes;
+}
+
 /**
- * Runs until aborted (or one poll with `once`). Resolves with the exit code: 0, or 3 when a
- * delivery kept failing (state is saved without that item, so a restart retries it).
+ * Runs until aborted (or one poll with `once`). Polling only appends to the outbox; each
+ * destination drains its own queue beside it, retrying for as long as it takes. Resolves with
+ * the exit code: 0 when stopped; with `once`, 3 when something is still queued after one
+ * delivery attempt each (kept in the outbox for the next run), 2 when the poll itself failed.
  */
 export async function runMonitor(o: MonitorOptions, io: MonitorIo): Promise<number> {
   if (o.reorgWindow < o.confirmations) throw new MonitorError("reorg window must be at least the confirmation depth");
+  const outbox = new Outbox({
+    dir: o.outboxDir !== undefined ? o.outboxDir : o.statePath ? `${o.statePath}.outbox` : null,
+    routes: routesOf(o, io),
+    view: alertViewFor,
+    policy: { baseMs: Math.max(1, o.baseDelayMs), capMs: o.backoffCapMs ?? 5 * 60_000 },
+    onEvent: (e) => {
+      // Logged as the monitor's other warnings and errors: one JSON line, type first.
+      const { type, ...rest } = e;
+      if (type === "retried") io.write(`${JSON.stringify({ type: "warning", event: type, ...rest })}\n`);
+      if (type === "dead") io.write(`${JSON.stringify({ type: "error", event: "dead_lettered", ...rest })}\n`);
+      io.onOutboxEvent?.(e);
+    },
+  });
+  io.onOutbox?.(outbox);
   let state = loadState(o.statePath);
   if (!state) {
     const head = await indexedHeadOf(o.apiUrl);
@@ -286,21 +342,49 @@ export async function runMonitor(o: MonitorOptions, io: MonitorIo): Promise<numb
     state = { floor: o.fromBlock === "head" ? head - o.confirmations : Math.max(-1, o.fromBlock - 1), alerted: {} };
     saveState(o.statePath, state);
   }
-  const sleep = io.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
-  for (;;) {
+  if (o.once) {
+    let code = 0;
     try {
-      state = await pollOnce(o, state, io);
+      state = await pollOnce(o, state, io, outbox);
     } catch (e) {
-      if (e instanceof DeliveryError) {
-        io.write(`${JSON.stringify({ type: "error", error: e.message, details: e.details })}\n`);
-        return 3;
-      }
-      // The service may be restarting: report and try again at the next poll.
       io.write(`${JSON.stringify({ type: "warning", error: (e as Error).message })}\n`);
-      if (o.once) return 2;
+      code = 2;
     }
-    if (o.once || io.signal?.aborted) return 0;
-    await sleep(o.pollMs);
-    if (io.signal?.aborted) return 0;
+    await outbox.drainOnce(); // what a previous run left queued, too
+    return code || (outbox.queued() > 0 ? 3 : 0);
   }
+  const stop = new AbortController();
+  const onAbort = () => stop.abort();
+  if (io.signal?.aborted) stop.abort();
+  io.signal?.addEventListener("abort", onAbort, { once: true });
+  const draining = outbox.run(stop.signal);
+  const sleep = io.sleep ?? ((ms: number) => realSleep(ms, stop.signal));
+  try {
+    while (!stop.signal.aborted) {
+      try {
+        state = await pollOnce(o, state, io, outbox);
+      } catch (e) {
+        // The service may be restarting: report and try again at the next poll.
+        io.write(`${JSON.stringify({ type: "warning", error: (e as Error).message })}\n`);
+      }
+      if (stop.signal.aborted) break;
+      await sleep(o.pollMs);
+    }
+  } finally {
+    io.signal?.removeEventListener("abort", onAbort);
+    stop.abort();
+    await draining; // each destination finishes the delivery and write under way
+  }
+  return 0;
 }
+
+const realSleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const t = setTimeout(done, ms);
+    function done() {
+      clearTimeout(t);
+      signal.removeEventListener("abort", done);
+      resolve();
+    }
+    signal.addEventListener("abort", done, { once: true });
+  });

@@ -1,7 +1,8 @@
 /**
  * The monitor against the running devnet: a violation made live reaches a local webhook
  * receiver (signed, within 2 blocks), a reorg that removes it produces a retraction, a restart
- * resumes without repeats, and a receiver that keeps failing ends the monitor with exit 3.
+ * resumes without repeats, and an alert a failing receiver did not take stays in the outbox
+ * (--once exits 3) until the next run delivers it.
  */
 
 import { mkdtempSync, rmSync } from "node:fs";
@@ -168,7 +169,7 @@ describe("kusd-monitor", () => {
     expect(received.filter((r) => r.body.txHash === second.transactionHash && r.body.type === "alert")).toHaveLength(1);
   });
 
-  it("prints JSON lines on stdout, and exits 3 when a webhook keeps failing (the alert stays pending)", async () => {
+  it("prints JSON lines on stdout; with --once, exits 3 while a webhook has the alert queued, and the next run delivers it once", async () => {
     const state = join(tempDir(), "state.json");
     await s.caughtUp();
     expect(await runMonitor(options(state, { once: true }), { write: () => {} })).toBe(0);
