@@ -2,6 +2,10 @@
  * A real SMTP server for tests (smtp-server): STARTTLS with the fixed test certificate, AUTH
  * PLAIN/LOGIN required and only after TLS (as a submission server does), and each accepted
  * message kept raw with its envelope. Can refuse the next N messages with a given SMTP code.
+ * The certificate (test/fixtures/smtp, localhost and 127.0.0.1, 100 years) protects nothing and
+ * is no secret; it was made with `openssl req -x509 -newkey ec -pkeyopt
+ * ec_paramgen_curve:prime256v1 -nodes -keyout test-key.pem -out test-cert.pem -days 36500
+ * -subj "/CN=localhost" -addext "subjectAltName=DNS:localhost,IP:127.0.0.1"`.
  */
 import { readFileSync } from "node:fs";
 import type { AddressInfo } from "node:net";
