@@ -70,6 +70,19 @@ describe("renderAlert", () => {
     ).toBe("info");
   });
 
+  it("renders a retracted risk trigger from its bare detail", () => {
+    const r: MonitorMessage = {
+      type: "retraction",
+      kind: "trigger",
+      id: "t7@9",
+      blockNumber: 9,
+      retracted: { id: "t7", state: "tripped" },
+    };
+    const v = renderAlert(r, { registry });
+    expect(v.title).toBe("Retracted: Risk trigger out of its safe state: t7");
+    expect(v.lines.join("\n")).toContain('"state":"tripped"');
+  });
+
   it("applies an operator's template per kind", () => {
     const v = renderAlert(violation, {
       registry,
@@ -81,6 +94,11 @@ describe("renderAlert", () => {
 });
 
 describe("helpers", () => {
+  it("keeps alert keys within PagerDuty's 255 characters", () => {
+    const long = { ...violation, id: "x".repeat(300) };
+    expect(alertKey(long)).toMatch(/^violation:sha256:[0-9a-f]{64}$/);
+    expect(alertKey(violation)).toBe("violation:v1");
+  });
   it("looks addresses up case-insensitively", () => {
     expect(describeAddress(registry, FROM.toUpperCase().replace("0X", "0x"))).toContain("treasury");
   });

@@ -3,6 +3,7 @@
  * AlertView (title, plain lines, severity, proof). Destinations shape the view (Slack blocks,
  * Discord embeds, email HTML...) but never re-derive facts, so every destination says the same.
  */
+import { createHash } from "node:crypto";
 import { formatUnits } from "viem";
 import { deliveryId, type MonitorMessage } from "../deliver.js";
 import type { AlertView } from "../sinks/sink.js";
@@ -165,7 +166,9 @@ export function renderAlert(message: MonitorMessage, ctx: RenderContext): AlertV
   const m = message as Item;
   if (message.type === "retraction") {
     // The retracted item carries the facts; render it, then say it no longer holds.
-    const item: Item = { ...(m.retracted ?? {}), kind: m.kind, id: m.id, blockNumber: m.blockNumber };
+    // Risk items retract their bare detail; their alerts carried it under the kind's name.
+    const facts = m.kind === "trigger" || m.kind === "gap" ? { [m.kind]: m.retracted } : (m.retracted ?? {});
+    const item: Item = { ...facts, kind: m.kind, id: m.id, blockNumber: m.blockNumber };
     const body = (RENDER[m.kind] ?? fallback)(item, ctx);
     return finish(message, ctx, {
       title: `Retracted: ${body.what}`,
@@ -213,4 +216,8 @@ function finish(
 }
 
 /** PagerDuty's dedup_key and any receiver's thread key: the same for an alert and its retraction. */
-export const alertKey = (m: MonitorMessage) => `${m.kind}:${m.id}`;
+export function alertKey(m: MonitorMessage): string {
+  const key = `${m.kind}:${m.id}`;
+  // PagerDuty caps dedup_key at 255; a violation id (tx:token:from:to:amount) is near that.
+  return key.length <= 255 ? key : `${m.kind}:sha256:${createHash("sha256").update(m.id).digest("hex")}`;
+}
