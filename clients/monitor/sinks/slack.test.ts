@@ -35,6 +35,7 @@ describe("slack sink", () => {
     const body = rx.received.at(-1)!.body as ReturnType<typeof slackPayload>;
     expect(body.text).toContain("2.5 kUSD");
     expect(JSON.stringify(body.blocks)).toContain("Ops &lt;wallet&gt;");
+    expect(body.text).toContain("Ops &lt;wallet&gt;");
     expect(body.blocks[0]).toMatchObject({ type: "header", text: { type: "plain_text" } });
   });
 

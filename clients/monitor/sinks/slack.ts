@@ -16,7 +16,8 @@ const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replac
 const EMOJI = { critical: ":rotating_light:", error: ":red_circle:", warning: ":warning:", info: ":white_check_mark:" };
 
 export function slackPayload(v: AlertView) {
-  const text = cut(`${EMOJI[v.severity]} [${v.severity}] ${v.title}\n${v.lines.join("\n")}`, 40_000);
+  // `text` is mrkdwn too (the notification and the fallback): escaped like the blocks.
+  const text = cut(`${EMOJI[v.severity]} [${v.severity}] ${esc(v.title)}\n${v.lines.map(esc).join("\n")}`, 40_000);
   const blocks: unknown[] = [
     { type: "header", text: { type: "plain_text", text: cut(v.title, 150), emoji: true } },
     { type: "section", text: { type: "mrkdwn", text: cut(v.lines.map(esc).join("\n"), 3000) } },
