@@ -3,16 +3,21 @@
  * and/or signed webhooks. See api/monitor/monitor.ts for the delivery guarantees.
  */
 import { parseArgs } from "node:util";
-import { type FeedKind, type MonitorOptions, runMonitor } from "./monitor.js";
+import { describeIssues, loadMonitorConfig } from "./config/load.js";
+import { type MonitorConfig, MonitorConfigSchema } from "./config/schema.js";
+import { buildSink } from "./config/sink-registry.js";
+import { monitorOptionsOf } from "./config/to-options.js";
+import { type MonitorOptions, runMonitor } from "./monitor.js";
 
 /** `--help`: not an error, but parsing stops there. */
 class HelpRequested extends Error {}
 
-export const MONITOR_USAGE = `Usage: kusd-monitor --api <site URL> [--webhook <URL>]... [--stdout] [--secret <s> | env KUSD_MONITOR_SECRET]
+export const MONITOR_USAGE = `Usage: kusd-monitor --config <file.yaml|json> [--check] [--once] [--metrics-port N]
+   or: kusd-monitor --api <site URL> [--webhook <URL>]... [--stdout] [--secret <s> | env KUSD_MONITOR_SECRET]
   [--confirmations N (0)] [--reorg-window N (64)] [--poll-ms N (1000)] [--state <file> (.kusd-monitor.json)]
   [--minter-grants] [--minter-role-changes] [--psm-pauses] [--redemptions-above <kUSD>] [--backing-ratio-below <ratio>]
   [--statement-max-age <seconds>] [--venue-unreadable-after <seconds>] [--risk-triggers]
-  [--from-block N | head] [--base-delay-ms N (500)] [--max-delay-ms N (300000)] [--once]
+  [--from-block N | head] [--base-delay-ms N (500)] [--max-delay-ms N (300000)] [--metrics-port N] [--once] [--check]
 
 Watches the API's event feeds and delivers one alert per registry violation (and, when asked,
 per MINTER_ROLE grant or revocation, PSM pause, redemption above an amount, or block where the
@@ -25,6 +30,10 @@ destination (<state>.outbox/), so a restart resumes where it stopped. Each desti
 delivered in order on its own, retried with capped, jittered backoff for as long as it takes:
 one that is down delays no other, and the monitor never gives up on it.
 
+  --config <file>         everything below, and destinations with the kinds each takes, in one
+                          YAML or JSON file; secrets as "\${ENV_NAME}" (docs/monitoring.md)
+  --check                 validate the configuration (file or flags), print it in short, exit 0 or 2
+  --metrics-port N        serve Prometheus metrics on http://127.0.0.1:N/metrics
   --api <URL>             the site serving /api (e.g. http://localhost:42069)
   --stdout                print alerts as JSON lines
   --webhook <URL>         POST each alert here (repeatable); needs --secret or KUSD_MONITOR_SECRET
@@ -47,11 +56,19 @@ one that is down delays no other, and the monitor never gives up on it.
 
 Exit codes:
   0  stopped (Ctrl-C or SIGTERM, after the delivery under way), or --once delivered everything
-  2  usage error, or (--once) the poll failed
+  2  usage error or invalid configuration, or (--once) the poll failed
   3  (--once only) something is still queued for a destination; the next run delivers it
 `;
 
+/** The arguments as the configuration they describe (a file's, or the one the flags build), and --check. */
 export function parseMonitorArgs(argv: string[], env: Readonly<Record<string, string | undefined>>): MonitorOptions {
+  return parseMonitorCommand(argv, env).options;
+}
+
+export function parseMonitorCommand(
+  argv: string[],
+  env: Readonly<Record<string, string | undefined>>,
+): { options: MonitorOptions; config: MonitorConfig; check: boolean } {
   const { values } = parseArgs({
     args: argv,
     options: {
@@ -75,11 +92,21 @@ export function parseMonitorArgs(argv: string[], env: Readonly<Record<string, st
       "max-attempts": { type: "string" },
       "base-delay-ms": { type: "string" },
       "max-delay-ms": { type: "string" },
+      "metrics-port": { type: "string" },
+      config: { type: "string" },
+      check: { type: "boolean" },
       once: { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
   });
   if (values.help) throw new HelpRequested();
+  const metricsPort = values["metrics-port"];
+  if (metricsPort !== undefined && !/^\d{1,5}$/.test(metricsPort)) throw new Error("--metrics-port is a port number");
+  if (values.config) {
+    const config = loadMonitorConfig(values.config, env);
+    if (metricsPort !== undefined) config.metricsPort = Number(metricsPort);
+    return { config, options: monitorOptionsOf(config, !!values.once), check: !!values.check };
+  }
   const int = (name: string, raw: string | undefined, fallback: number) => {
     if (raw === undefined) return fallback;
     if (!/^\d{1,9}$/.test(raw)) throw new Error(`--${name} must be a non-negative integer`);
@@ -92,57 +119,72 @@ export function parseMonitorArgs(argv: string[], env: Readonly<Record<string, st
   if (webhooks.length && !secret) throw new Error("webhooks are signed: give --secret or KUSD_MONITOR_SECRET");
   if (values["redemptions-above"] !== undefined && !/^\d{1,15}(\.\d{1,18})?$/.test(values["redemptions-above"]))
     throw new Error("--redemptions-above is a kUSD amount");
-  const kinds: FeedKind[] = ["violation"];
-  if (values["minter-grants"]) kinds.push("minter_grant");
-  if (values["psm-pauses"]) kinds.push("psm_pause");
-  if (values["redemptions-above"] !== undefined) kinds.push("redemption");
-  if (values["minter-role-changes"]) kinds.push("minter_role_change");
   const below = values["backing-ratio-below"];
-  if (below !== undefined) {
-    if (!/^\d{1,3}(\.\d{1,8})?$/.test(below)) throw new Error("--backing-ratio-below is a ratio such as 1 or 0.995");
-    kinds.push("backing_ratio");
-  }
+  if (below !== undefined && !/^\d{1,3}(\.\d{1,8})?$/.test(below))
+    throw new Error("--backing-ratio-below is a ratio such as 1 or 0.995");
   const from = values["from-block"];
-  return {
-    apiUrl: values.api.replace(/\/$/, ""),
-    kinds,
-    redemptionMinKusd: values["redemptions-above"] ?? "0",
-    backingRatioBelow: below ?? "1",
-    statementMaxAgeSeconds:
-      values["statement-max-age"] === undefined ? null : int("statement-max-age", values["statement-max-age"], 0),
-    venueUnreadableAfterSeconds:
-      values["venue-unreadable-after"] === undefined
-        ? null
-        : int("venue-unreadable-after", values["venue-unreadable-after"], 0),
-    riskTriggers: !!values["risk-triggers"],
+  // The flags build the configuration a file would hold, validated by the same schema.
+  const raw = {
+    api: values.api,
+    alerts: {
+      minterGrants: !!values["minter-grants"],
+      minterRoleChanges: !!values["minter-role-changes"],
+      psmPauses: !!values["psm-pauses"],
+      ...(values["redemptions-above"] !== undefined && { redemptions: { minKusd: values["redemptions-above"] } }),
+      ...(below !== undefined && { backingRatio: { below } }),
+      ...(values["statement-max-age"] !== undefined && {
+        statementMaxAgeSeconds: int("statement-max-age", values["statement-max-age"], 0),
+      }),
+      ...(values["venue-unreadable-after"] !== undefined && {
+        venueUnreadableAfterSeconds: int("venue-unreadable-after", values["venue-unreadable-after"], 0),
+      }),
+      riskTriggers: !!values["risk-triggers"],
+    },
     confirmations: int("confirmations", values.confirmations, 0),
     reorgWindow: int("reorg-window", values["reorg-window"], 64),
     pollMs: int("poll-ms", values["poll-ms"], 1_000),
-    statePath: values.state ?? ".kusd-monitor.json",
-    stdout: !!values.stdout,
-    webhooks,
-    secret,
-    baseDelayMs: int("base-delay-ms", values["base-delay-ms"], 500),
-    backoffCapMs: int("max-delay-ms", values["max-delay-ms"], 300_000),
+    state: values.state ?? ".kusd-monitor.json",
     fromBlock: from === undefined || from === "head" ? "head" : int("from-block", from, 0),
-    once: !!values.once,
+    retry: {
+      baseDelayMs: Math.max(1, int("base-delay-ms", values["base-delay-ms"], 500)),
+      maxDelayMs: Math.max(1, int("max-delay-ms", values["max-delay-ms"], 300_000)),
+    },
+    ...(metricsPort !== undefined && { metricsPort: Number(metricsPort) }),
+    sinks: [
+      ...(values.stdout ? [{ type: "stdout" }] : []),
+      ...webhooks.map((url, i) => ({ type: "webhook", id: i === 0 ? "webhook" : `webhook-${i + 1}`, url, secret })),
+    ],
   };
+  const parsed = MonitorConfigSchema.safeParse(raw);
+  if (!parsed.success) throw new Error(describeIssues(parsed.error).join("; "));
+  return { config: parsed.data, options: monitorOptionsOf(parsed.data, !!values.once), check: !!values.check };
 }
 
 export async function runMonitorCli(
   argv: string[],
   io: { write: (s: string) => void; signal?: AbortSignal; env: Readonly<Record<string, string | undefined>> },
 ): Promise<number> {
-  let options: MonitorOptions;
+  let command: ReturnType<typeof parseMonitorCommand>;
   try {
-    options = parseMonitorArgs(argv, io.env);
+    command = parseMonitorCommand(argv, io.env);
+    // Every destination must be buildable (its type available here) before anything runs.
+    for (const c of command.config.sinks) buildSink(c, { write: () => {} });
   } catch (e) {
     if (e instanceof HelpRequested) {
       io.write(MONITOR_USAGE);
       return 0;
     }
-    io.write(`error: ${(e as Error).message}\n${MONITOR_USAGE}`);
+    io.write(`error: ${(e as Error).message}\n${argv.includes("--check") ? "" : MONITOR_USAGE}`);
     return 2;
   }
-  return runMonitor(options, io);
+  if (command.check) {
+    const { config } = command;
+    io.write(
+      `ok: ${config.api}, kinds ${command.options.kinds.join(", ")}; ${config.sinks
+        .map((s) => `${s.id ?? s.type} (${s.type}${s.kinds ? `: ${s.kinds.join(", ")}` : ""})`)
+        .join(", ")}\n`,
+    );
+    return 0;
+  }
+  return runMonitor(command.options, io);
 }

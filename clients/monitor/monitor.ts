@@ -18,6 +18,8 @@ import {
   observeVenue,
   stepCondition,
 } from "./conditions.js";
+import type { SinkConfig } from "./config/schema.js";
+import { buildSink } from "./config/sink-registry.js";
 import type { MonitorMessage } from "./deliver.js";
 import type { OutboxEvent } from "./outbox/destination-queue.js";
 import { Outbox, type Route } from "./outbox/outbox.js";
@@ -58,8 +60,12 @@ export type MonitorOptions = {
   /** The outbox's first retry delay; it doubles per failure up to `backoffCapMs`. */
   baseDelayMs: number;
   backoffCapMs?: number;
-  /** Destinations built from a configuration file, beside `stdout` and `webhooks`. */
+  /** Destinations as configured (sink-registry.ts builds them), beside `stdout` and `webhooks`. */
+  sinks?: SinkConfig[];
+  /** Destinations already built (tests), beside the others. */
   routes?: Route[];
+  /** Serve /metrics on this port (0: any free port); null or unset: no metrics. */
+  metricsPort?: number | null;
   /** The outbox directory; default `<statePath>.outbox`, in memory without a state file. */
   outboxDir?: string | null;
   /** First run only: the block to start alerting from (default: the head, i.e. new items only). */
@@ -304,6 +310,7 @@ export function routesOf(o: MonitorOptions, io: Pick<MonitorIo, "write">): Route
       sink: webhookSink({ id: i === 0 ? "webhook" : `webhook-${i + 1}`, url, secret: o.secret }),
       kinds: null,
     });
+  for (const c of o.sinks ?? []) routes.push({ sink: buildSink(c, io), kinds: c.kinds ?? null });
   routes.push(...(o.routes ?? []));
   const ids = new Set<string>();
   for (const r of routes) {
