@@ -77,6 +77,17 @@ describe("createSharePriceReader", () => {
     expect((await read(client, [A, B])).get(B)?.assetsPerShare).toBe(2n * 10n ** 18n);
   });
 
+  it("leaves out a vault without code at this block even once its decimals are known from a later one", async () => {
+    // The read ahead of the indexer learns the decimals at a block after the deployment; the
+    // handler then reads an earlier block (its start block precedes the deployment).
+    const vaults: Record<Address, Vault> = { [A]: { decimals: 24, totalAssets: 1n, totalSupply: 1n } };
+    const later = fakeChain(vaults);
+    const read = createSharePriceReader(aggregate3Bytecode);
+    expect([...(await read(later.client, [A])).keys()]).toEqual([A]);
+    const earlier = fakeChain({});
+    expect([...(await read(earlier.client, [A])).keys()]).toEqual([]);
+  });
+
   it("fails the block when a part of a deployed vault's reading fails, rather than storing a guess", async () => {
     const { client } = fakeChain({ [A]: { decimals: 18, totalAssets: 1n, totalSupply: 1n, reverts: "totalSupply" } });
     await expect(createSharePriceReader(aggregate3Bytecode)(client, [A])).rejects.toThrow(

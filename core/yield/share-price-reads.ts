@@ -92,6 +92,10 @@ export function createSharePriceReader(aggregateCode: Hex) {
     );
     const readings = new Map<Address, ShareReading>();
     live.forEach((vault, i) => {
+      const parts = results.slice(3 * i, 3 * i + 3);
+      // No code at this block (a start block may precede the deployment, and decimals may have
+      // been learnt at a later block): a call to an empty account succeeds with no data.
+      if (parts.every((r) => r.success && r.returnData === "0x")) return;
       const assetsPerShare = decoded("convertToAssets", results[3 * i]!);
       const totalAssets = decoded("totalAssets", results[3 * i + 1]!);
       const totalSupply = decoded("totalSupply", results[3 * i + 2]!);
