@@ -7,6 +7,7 @@ import { describeIssues, loadMonitorConfig } from "./config/load.js";
 import { type MonitorConfig, MonitorConfigSchema } from "./config/schema.js";
 import { buildSink } from "./config/sink-registry.js";
 import { monitorOptionsOf } from "./config/to-options.js";
+import { monitorMetrics, serveMetrics } from "./metrics.js";
 import { type MonitorOptions, runMonitor } from "./monitor.js";
 
 /** `--help`: not an error, but parsing stops there. */
@@ -186,5 +187,19 @@ export async function runMonitorCli(
     );
     return 0;
   }
-  return runMonitor(command.options, io);
+  const port = command.options.metricsPort;
+  if (port == null) return runMonitor(command.options, io);
+  const metrics = monitorMetrics();
+  const served = await serveMetrics(metrics.registry, port);
+  io.write(`${JSON.stringify({ type: "info", metrics: served.url })}\n`);
+  try {
+    return await runMonitor(command.options, {
+      ...io,
+      onMessage: metrics.onMessage,
+      onOutboxEvent: metrics.onOutboxEvent,
+      onOutbox: metrics.attach,
+    });
+  } finally {
+    await served.close();
+  }
 }
