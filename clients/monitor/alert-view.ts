@@ -1,8 +1,9 @@
 /**
- * The AlertView a Sink receives, built from a monitor message. This is the plain fallback: the
- * messages for people (clients/monitor/messages/, issue 30 item 2) replace it where they exist.
+ * The AlertView a Sink receives, built from a monitor message: the rendered message for people
+ * in the monitor, and a plain one (basicAlertView) where tests need no registry.
  */
 import { deliveryId, type MonitorMessage } from "./deliver.js";
+import { type RenderContext, renderAlert } from "./messages/render.js";
 import type { AlertView } from "./sinks/sink.js";
 
 const SEVERITY: Record<string, AlertView["severity"]> = {
@@ -30,8 +31,5 @@ export function basicAlertView(message: MonitorMessage): AlertView {
   };
 }
 
-/**
- * The view every destination is given. ISSUE 30 ITEM 2 PLUGS IN HERE: once
- * clients/monitor/messages/render.ts is committed, return its renderAlert(message, ctx) instead.
- */
-export const alertViewFor = (message: MonitorMessage): AlertView => basicAlertView(message);
+/** The view every destination is given: the rendered message for people (messages/render.ts). */
+export const alertViewFor = (message: MonitorMessage, ctx: RenderContext): AlertView => renderAlert(message, ctx);

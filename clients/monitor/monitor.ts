@@ -21,6 +21,8 @@ import {
 import type { SinkConfig } from "./config/schema.js";
 import { buildSink } from "./config/sink-registry.js";
 import type { MonitorMessage } from "./deliver.js";
+import { fetchRegistry, registryLookup } from "./messages/registry-lookup.js";
+import type { AlertTemplate } from "./messages/template.js";
 import type { OutboxEvent } from "./outbox/destination-queue.js";
 import { Outbox, type Route } from "./outbox/outbox.js";
 import { type RiskState, stepRisk } from "./risk-watch.js";
@@ -64,6 +66,8 @@ export type MonitorOptions = {
   sinks?: SinkConfig[];
   /** Destinations already built (tests), beside the others. */
   routes?: Route[];
+  /** Per-kind overrides of the messages' title and lines (messages/template.ts). */
+  templates?: Partial<Record<string, AlertTemplate>>;
   /** Serve /metrics on this port (0: any free port); null or unset: no metrics. */
   metricsPort?: number | null;
   /** The outbox directory; default `<statePath>.outbox`, in memory without a state file. */
@@ -328,10 +332,12 @@ export function routesOf(o: MonitorOptions, io: Pick<MonitorIo, "write">): Route
  */
 export async function runMonitor(o: MonitorOptions, io: MonitorIo): Promise<number> {
   if (o.reorgWindow < o.confirmations) throw new MonitorError("reorg window must be at least the confirmation depth");
+  // Messages for people name each address's registry role and label: read the registry once here.
+  const registry = await fetchRegistry(o.apiUrl).catch(() => registryLookup([]));
   const outbox = new Outbox({
     dir: o.outboxDir !== undefined ? o.outboxDir : o.statePath ? `${o.statePath}.outbox` : null,
     routes: routesOf(o, io),
-    view: alertViewFor,
+    view: (m) => alertViewFor(m, { registry, apiUrl: o.apiUrl, templates: o.templates }),
     policy: { baseMs: Math.max(1, o.baseDelayMs), capMs: o.backoffCapMs ?? 5 * 60_000 },
     onEvent: (e) => {
       // Logged as the monitor's other warnings and errors: one JSON line, type first.

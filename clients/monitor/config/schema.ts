@@ -49,8 +49,8 @@ export const SinkConfigSchema = z.discriminatedUnion("type", [
   z.looseObject({
     type: z.literal("telegram"),
     ...common,
-    url: url.optional(),
-    botToken: z.string().min(1),
+    apiBase: url.optional(),
+    token: z.string().min(1, "is required (the bot token)"),
     chatId: z.union([z.string().min(1), z.number().int()]),
   }),
   z.looseObject({ type: z.literal("pagerduty"), ...common, url: url.optional(), routingKey: z.string().min(1) }),
@@ -58,12 +58,18 @@ export const SinkConfigSchema = z.discriminatedUnion("type", [
     type: z.literal("email"),
     ...common,
     host: z.string().min(1),
-    to: z.union([z.string(), z.array(z.string()).min(1)]),
+    port: z.number().int().min(1).max(65_535).optional(),
+    secure: z.boolean().optional(),
+    auth: z.strictObject({ user: z.string().min(1), pass: z.string().min(1) }).optional(),
+    from: z.string().min(3),
+    to: z.union([z.string().min(3), z.array(z.string().min(3)).min(1)]),
   }),
   z.looseObject({
     type: z.literal("command"),
     ...common,
-    command: z.union([z.string().min(1), z.array(z.string()).min(1)]),
+    command: z.string().min(1),
+    args: z.array(z.string()).optional(),
+    timeoutMs: ms.min(1).optional(),
   }),
 ]);
 export type SinkConfig = z.infer<typeof SinkConfigSchema>;
@@ -96,6 +102,10 @@ export const MonitorConfigSchema = z.strictObject({
   retry: z
     .strictObject({ baseDelayMs: ms.min(1).default(500), maxDelayMs: ms.min(1).default(300_000) })
     .default({ baseDelayMs: 500, maxDelayMs: 300_000 }),
+  /** Per-kind overrides of the messages' title and lines: `{{field}}` takes the message's fields. */
+  templates: z
+    .record(z.string(), z.strictObject({ title: z.string().optional(), lines: z.array(z.string()).optional() }))
+    .optional(),
   metricsPort: z.number().int().min(0).max(65_535).optional(),
   sinks: z.array(SinkConfigSchema).min(1, "nowhere to deliver: give at least one destination"),
 });

@@ -4,7 +4,13 @@
  * monitor starts (and by `--check`), naming the type.
  */
 
+import { commandSink } from "../sinks/command.js";
+import { discordSink } from "../sinks/discord.js";
+import { emailSink } from "../sinks/email.js";
+import { pagerDutySink } from "../sinks/pagerduty.js";
 import type { Sink } from "../sinks/sink.js";
+import { slackSink } from "../sinks/slack.js";
+import { telegramSink } from "../sinks/telegram.js";
 import { stdoutSink, webhookSink } from "../sinks-basic.js";
 import type { SinkConfig } from "./schema.js";
 
@@ -18,9 +24,13 @@ export type SinkFactories = { [T in SinkConfig["type"]]?: FactoryOf<T> };
 export const SINK_FACTORIES: SinkFactories = {
   stdout: (c, ctx) => stdoutSink({ id: c.id, write: ctx.write }),
   webhook: (c) => webhookSink({ id: c.id, url: c.url, secret: c.secret }),
-  // ISSUE 30 ITEMS 1-2 PLUG IN HERE, one line per destination type, e.g.
-  //   slack: (c) => slackSink(c),
-  //   pagerduty: (c) => pagerDutySink(c),
+  // Issue 30 items 1-2: the services' destinations (clients/monitor/sinks/<type>.ts), one line each.
+  slack: (c) => slackSink(c),
+  discord: (c) => discordSink(c),
+  telegram: (c) => telegramSink(c),
+  pagerduty: (c) => pagerDutySink(c),
+  email: (c) => emailSink(c),
+  command: (c) => commandSink(c),
 };
 
 /** Sink ids default to the type: the first slack is "slack", the second needs an id of its own. */

@@ -30,6 +30,7 @@ export function monitorOptionsOf(c: MonitorConfig, once = false): MonitorOptions
     baseDelayMs: c.retry.baseDelayMs,
     backoffCapMs: c.retry.maxDelayMs,
     metricsPort: c.metricsPort ?? null,
+    templates: c.templates,
     fromBlock: c.fromBlock,
     once,
   };
