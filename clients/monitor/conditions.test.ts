@@ -41,10 +41,11 @@ describe("observeStatement", () => {
 });
 
 describe("observeVenue", () => {
-  it("live is fine; anything else is bad since it was first seen", () => {
-    expect(observeVenue({ source: "live", reason: null }, NOW, undefined)).toEqual({ bad: false });
+  it("read now is fine, none configured is nothing to watch; a failed read is bad since it was first seen", () => {
+    expect(observeVenue({ ok: true, detail: "answered clearinghouseState" }, NOW, undefined)).toEqual({ bad: false });
+    expect(observeVenue({ ok: null, detail: "no venue configured" }, NOW, undefined)).toEqual({ bad: false });
     const prev: ConditionState = { id: "venue:5", since: 5, alerted: false, detail: {} };
-    expect(observeVenue({ source: "none", reason: "venue read failed: timeout" }, NOW, prev)).toMatchObject({
+    expect(observeVenue({ ok: false, detail: "timeout" }, NOW, prev)).toMatchObject({
       bad: true,
       since: 5,
       id: "venue:5",

@@ -72,15 +72,17 @@ export function observeStatement(
 }
 
 /**
- * The venue's state from GET /api/por at the head: read (`venueRead.source` live, or recorded by the
- * statement signed at this very block), or `reason` says why no equity counts.
+ * The venue as GET /api/health's `dependencies.venue` finds it: read live on every request (a
+ * report at the head may reconcile against the reading a statement recorded at that block, which
+ * says nothing about the venue now). `ok` null: no venue configured, nothing to watch.
  */
 export function observeVenue(
-  venueRead: { source?: unknown; reason?: unknown } | null,
+  venue: { ok?: unknown; detail?: unknown } | null,
   now: number,
   prev: ConditionState | undefined,
 ): Observation {
-  if (venueRead?.source === "live" || venueRead?.source === "recorded") return { bad: false };
-  const reason = typeof venueRead?.reason === "string" ? venueRead.reason : "the report has no venue read";
+  if (venue?.ok === true || venue?.ok === null) return { bad: false };
+  const reason =
+    typeof venue?.detail === "string" ? `venue read failed: ${venue.detail}` : "the health report has no venue";
   return { bad: true, id: `venue:${prev?.since ?? now}`, since: prev?.since ?? now, detail: { reason } };
 }

@@ -221,8 +221,8 @@ async function pollConditions(o: MonitorOptions, state: MonitorState, head: numb
   const venueLimit = o.venueUnreadableAfterSeconds;
   if (venueLimit != null) {
     await step("venue_unreadable", venueLimit, async (prev) => {
-      const por = await getJson(`${o.apiUrl}/api/por`);
-      return observeVenue(por?.reserves?.vault?.composition?.l1Assets?.venueRead ?? null, now, prev);
+      const health = await getJson(`${o.apiUrl}/api/health`);
+      return observeVenue(health?.dependencies?.venue ?? null, now, prev);
     });
   }
   return { conditions, messages };
