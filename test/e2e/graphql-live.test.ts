@@ -25,6 +25,7 @@ import { fiatTokenV2Abi, kusdAbi, kusdpsmAbi, weth9Abi } from "../../abis/index.
 import { MINTER_ROLE } from "../../core/reserves/por/snapshot.js";
 import { devnetKey } from "../../devnet/keys.js";
 import { type Subscription, sseSubscriptions, wsOnce, wsSubscriptions } from "../helpers/graphql-streams.js";
+import { sendAs as sendAsOn } from "../helpers/impersonate.js";
 import { stack } from "../helpers/stack.js";
 
 const s = stack();
@@ -88,17 +89,7 @@ const ok = async (hash: Hash) => {
   return receipt;
 };
 
-/** A transaction from an account the devnet holds no key for (anvil impersonation). */
-async function sendAs(from: Address, to: Address, data: Hex) {
-  await s.client.request({ method: "anvil_impersonateAccount" as never, params: [from] as never });
-  await s.client.request({ method: "anvil_setBalance" as never, params: [from, "0x3635C9ADC5DEA00000"] as never });
-  const hash = (await s.client.request({
-    method: "eth_sendTransaction" as never,
-    params: [{ from, to, data }] as never,
-  })) as Hash;
-  await s.client.request({ method: "anvil_stopImpersonatingAccount" as never, params: [from] as never });
-  return ok(hash);
-}
+const sendAs = (from: Address, to: Address, data: Hex) => sendAsOn(s.client, from, to, data);
 
 /** The sum of `token` Transfer values in a receipt that match `which`. */
 function transferred(receipt: TransactionReceipt, token: Address, which: (from: Address, to: Address) => boolean) {

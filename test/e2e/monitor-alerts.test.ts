@@ -16,6 +16,7 @@ import { fiatTokenV2Abi, kusdAbi, kusdpsmAbi } from "../../abis/index.js";
 import { type MonitorOptions, runMonitor } from "../../clients/monitor/monitor.js";
 import { MINTER_ROLE } from "../../core/reserves/por/snapshot.js";
 import { devnetKey } from "../../devnet/keys.js";
+import { sendAs as sendAsOn } from "../helpers/impersonate.js";
 import { stack } from "../helpers/stack.js";
 
 const s = stack();
@@ -59,19 +60,7 @@ async function reorgTo(id: Hex) {
   await s.caughtUp();
 }
 
-/** A transaction from an account the devnet holds no key for (anvil impersonation). */
-async function sendAs(from: Address, to: Address, data: Hex) {
-  await s.client.request({ method: "anvil_impersonateAccount" as never, params: [from] as never });
-  await s.client.request({ method: "anvil_setBalance" as never, params: [from, "0x3635C9ADC5DEA00000"] as never });
-  const hash = (await s.client.request({
-    method: "eth_sendTransaction" as never,
-    params: [{ from, to, data }] as never,
-  })) as Hex;
-  await s.client.request({ method: "anvil_stopImpersonatingAccount" as never, params: [from] as never });
-  const receipt = await s.client.waitForTransactionReceipt({ hash });
-  expect(receipt.status).toBe("success");
-  return receipt;
-}
+const sendAs = (from: Address, to: Address, data: Hex) => sendAsOn(s.client, from, to, data);
 
 /** psmUSDC / outstanding from GET /api/stats: balanceOf and totalSupply read at the block. */
 async function ratioAt(block: number) {
