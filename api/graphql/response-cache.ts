@@ -11,7 +11,7 @@ import { createHash } from "node:crypto";
 import { type DocumentNode, type ExecutionArgs, Kind, type OperationDefinitionNode, print } from "graphql";
 import type { Plugin } from "graphql-yoga";
 import type { ReportContext } from "../context.js";
-import { indexedVersion } from "../io/indexed-version.js";
+import { readIndexedVersion } from "../io/indexed-version.js";
 import { coalesce, memo } from "../io/memo.js";
 import type { GraphQLContext } from "./builder.js";
 
@@ -30,6 +30,13 @@ const UNSETTLED = Symbol("unsettled");
 export function responseCache(reports: ReportContext, options: ResponseCacheOptions): Plugin<GraphQLContext> {
   const kept = memo<Result>({ max: options.max ?? 1_000, keep: (r) => !r.errors?.length && !(UNSETTLED in r) });
   const inFlight = coalesce<Result>();
+  // The fingerprint is read at most every headFreshMs, as reports read the head (0: shared only
+  // between requests in flight): under load the per-request read was the cost on PGlite.
+  const readVersion =
+    reports.headFreshMs > 0
+      ? memo<string | null>({ max: 1, ttlMs: reports.headFreshMs, keep: (v) => v !== null })
+      : coalesce<string | null>();
+  const indexedVersion = () => readVersion("version", () => readIndexedVersion(reports.db));
   const printed = new WeakMap<DocumentNode, string>();
   const textOf = (doc: DocumentNode) => {
     const known = printed.get(doc);
@@ -59,14 +66,13 @@ export function responseCache(reports: ReportContext, options: ResponseCacheOpti
       setExecuteFn(async (a) => {
         const run = () => Promise.resolve(executeFn(a)) as Promise<Result>;
         if (!immutable) return inFlight(request, run);
-        const version = await indexedVersion(reports.db, reports.headFreshMs);
+        const version = await indexedVersion();
         // Without a fingerprint a reorg could not be told apart: share in-flight work only.
         if (!version) return inFlight(request, run);
         return kept(`${request}:${version}`, async () => {
           const result = await run();
           // Computed across a change: right for the request, not for the key it started under.
-          if ((await indexedVersion(reports.db, reports.headFreshMs)) !== version)
-            return { ...result, [UNSETTLED]: true };
+          if ((await indexedVersion()) !== version) return { ...result, [UNSETTLED]: true };
           return result;
         });
       });
