@@ -3,7 +3,7 @@
  * events (core/psm/parameters-at.ts), not read from the chain. A PSM is listed from its first
  * indexed event (the constructor's RoleGranted), so a block before its deployment omits it.
  */
-import { and, eq, lte, min } from "drizzle-orm";
+import { and, inArray, lte } from "drizzle-orm";
 import { getAddress } from "viem";
 import type { FeeTier, PsmParameters, StableParameters } from "../../core/psm/parameters-at.js";
 import * as schema from "../../ponder.schema.js";
@@ -94,17 +94,38 @@ builder.queryField("psmParameters", (t) =>
         const block = (await resolveBlock(reports, args.block)) ?? (await reportHead(reports))?.blockNumber;
         if (block === undefined) throw new ApiError(503, "not_indexed_yet", "the indexer has not indexed a block yet");
         const re = schema.roleEvent;
-        const out: Answer[] = [];
-        for (const [key, d] of Object.entries(reports.network.psms)) {
-          const address = d.address.toLowerCase() as `0x${string}`;
-          const [first] = await reports.db
-            .select({ block: min(re.blockNumber) })
-            .from(re)
-            .where(and(eq(re.contract, address), lte(re.blockNumber, block)));
-          if (first?.block == null) continue;
-          out.push({ ...(await psmParametersAtBlock(reports.db, address, block)), psm: { key, address }, block });
-        }
-        return out;
+        const psms = Object.entries(reports.network.psms).map(([key, d]) => ({
+          key,
+          address: d.address.toLowerCase() as `0x${string}`,
+        }));
+        // One query for which PSMs exist by the block (their constructor's RoleGranted is indexed).
+        const deployed = new Set(
+          (
+            await reports.db
+              .selectDistinct({ contract: re.contract })
+              .from(re)
+              .where(
+                and(
+                  inArray(
+                    re.contract,
+                    psms.map((p) => p.address),
+                  ),
+                  lte(re.blockNumber, block),
+                ),
+              )
+          ).map((r) => r.contract.toLowerCase()),
+        );
+        return Promise.all(
+          psms
+            .filter((p) => deployed.has(p.address))
+            .map(
+              async (psm): Promise<Answer> => ({
+                ...(await psmParametersAtBlock(reports.db, psm.address, block)),
+                psm,
+                block,
+              }),
+            ),
+        );
       }),
   }),
 );
