@@ -13,6 +13,8 @@ export default defineConfig({
             "clients/**/*.test.ts",
             "src/**/*.test.ts",
             "web/src/**/*.test.ts",
+            // The API's published contracts, linted and checked against the server in process.
+            "scripts/**/*.test.ts",
           ],
           // One module graph for all files of a worker: isolated, each file re-imported zod, viem,
           // hono... (about 20 s of a 24 s run on 2 cores; 4 s without). So a unit test leaves no

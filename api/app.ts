@@ -8,7 +8,8 @@ import { Hono } from "hono";
 import { requestId } from "hono/request-id";
 import type { Registry } from "prom-client";
 import type { ServiceEnv } from "../core/network/env.js";
-import { indexerCaughtUp, type ReportContext, resolveReportBlock } from "./context.js";
+import { indexerCaughtUp, type ReportContext, resolveReportBlock, rpcClient } from "./context.js";
+import { discoveryRoutes, LLMS_TXT_PATH, WELL_KNOWN_X402_PATH } from "./discovery/routes.js";
 import { eventsRoutes } from "./events/routes.js";
 import { exportRoutes } from "./export/routes.js";
 import { createGraphQL, type GraphQLServer, malformedGetParams, withGraphQLErrorBody } from "./graphql/yoga.js";
@@ -16,15 +17,19 @@ import { healthRoutes, securityTxtFromEnv } from "./health/routes.js";
 import { historyRoutes } from "./history/routes.js";
 import { benchRoutes } from "./http/bench-routes.js";
 import { bodyLimit } from "./http/body-limit.js";
-import { errorBody, notFound, onApiError } from "./http/errors.js";
+import { compression } from "./http/compression.js";
+import { anyOriginCors } from "./http/cors.js";
+import { notFound, onApiError } from "./http/errors.js";
+import { headContentLength } from "./http/head.js";
+import { type KnownRoute, methodNotAllowed } from "./http/method-not-allowed.js";
 import type { KusdMetrics } from "./http/metrics.js";
 import { openApiDocument } from "./http/openapi-document.js";
 import { pageRoutes } from "./http/page.js";
-import { matchesPath } from "./http/route-match.js";
 import { countViolations } from "./io/indexed-reads.js";
 import { lendingRoutes } from "./lending/routes.js";
+import { mcpRoutes } from "./mcp/routes.js";
 import { createFacilitatorClient } from "./paid/facilitator.js";
-import { createGateway } from "./paid/gateway.js";
+import { createGateway, type GatewayOptions, refusesHead } from "./paid/gateway.js";
 import { operatorOwnedAddresses } from "./paid/operator-owned.js";
 import { psmRoutes } from "./psm/routes.js";
 import type { RegistryService } from "./registry/registry-service.js";
@@ -63,6 +68,8 @@ export type AppParts = {
   paymentLeaseSeconds?: number;
   /** Routes of the host that come before ours (Ponder's /sql and generated GraphQL). */
   host?: (app: Hono) => void;
+  /** Routes the host answers before this app does (Ponder's /metrics...): known paths for the 405. */
+  hostRoutes?: readonly KnownRoute[];
   /** The GraphQL server to mount at /graphql, when the host shares it (with its WebSocket endpoint: services.ts); unset: one of its own. */
   graphql?: GraphQLServer;
   /** The parsed configuration (security.txt's fields). */
@@ -79,6 +86,13 @@ export function createApp(p: AppParts): Hono {
   const statementSignedAt = async () => (await (await store).statements.latest())?.timestamp ?? null;
   const app = new Hono();
   app.onError(onApiError);
+  // Browsers on any origin, on every route (http/cors.ts); a preflight is answered here, before anything else runs.
+  app.use("*", anyOriginCors());
+  // HEAD gets the GET's headers with the length of the body it leaves out (http/head.ts).
+  app.use("*", headContentLength());
+  // gzip or brotli as the client accepts, each body compressed once (http/compression.ts); inside
+  // the HEAD middleware, so a HEAD's Content-Length is that of the coded body a GET gets.
+  app.use("*", compression());
   // Every answer carries X-Request-Id; a 5xx body names it, and the log line that explains it.
   app.use("*", requestId());
   // No request of this API needs more than a few kilobytes: a larger body is read, dropped and answered 413 (http/body-limit.ts).
@@ -90,7 +104,20 @@ export function createApp(p: AppParts): Hono {
     });
   }
   p.host?.(app);
-  const openApi = openApiDocument(app, { siteUrl: p.siteUrl, version: API_VERSION });
+  const pay = network.payments;
+  const openApi = openApiDocument(app, {
+    siteUrl: p.siteUrl,
+    version: API_VERSION,
+    discovery: {
+      llmsTxtUrl: `${p.siteUrl}${LLMS_TXT_PATH}`,
+      mcpUrl: `${p.siteUrl}/mcp`,
+      ...(pay.recipient &&
+        pay.facilitator && {
+          x402Url: `${p.siteUrl}${WELL_KNOWN_X402_PATH}`,
+          paidOpenApiUrl: `${p.siteUrl}/paid/openapi.json`,
+        }),
+    },
+  });
   if (p.benchRoutes) app.route("/", benchRoutes());
   app.get("/api/openapi.json", async (c) => c.json(await openApi()));
   app.route("/", registryRoutes(ctx, registry));
@@ -101,9 +128,11 @@ export function createApp(p: AppParts): Hono {
   app.route("/", lendingRoutes(ctx, { resolveBlock: (b) => resolveReportBlock(ctx, b) }));
   const graphql = p.graphql ?? createGraphQL(ctx, { statements, registry });
   app.on(["GET", "POST", "OPTIONS"], "/graphql", async (c) => {
-    const malformed = c.req.method === "GET" ? malformedGetParams(new URL(c.req.url)) : null;
+    // A HEAD reaches this GET route (Hono drops the body after); yoga itself answers GET and POST only.
+    const request = c.req.method === "HEAD" ? new Request(c.req.raw, { method: "GET" }) : c.req.raw;
+    const malformed = request.method === "GET" ? malformedGetParams(new URL(c.req.url)) : null;
     if (malformed) return c.json({ errors: [{ message: malformed, extensions: { code: "BAD_REQUEST" } }] }, 400);
-    return withGraphQLErrorBody(await graphql.fetch(c.req.raw));
+    return withGraphQLErrorBody(await graphql.answer(request));
   });
   app.route("/", reservesRoutes(ctx));
   app.route("/", historyRoutes(ctx));
@@ -115,7 +144,6 @@ export function createApp(p: AppParts): Hono {
     healthRoutes(ctx, {
       statementSignedAt,
       securityTxt: securityTxtFromEnv(p.env),
-      siteUrl: p.siteUrl,
     }),
   );
   app.route("/", statementRoutes({ ctx, statements, adminToken: p.adminToken }));
@@ -135,50 +163,48 @@ export function createApp(p: AppParts): Hono {
       app.get("/metrics", async (c) => c.body(await registry.metrics(), 200, { "content-type": registry.contentType }));
   }
   // The paid gateway ({base_url} = <site>/paid), when a recipient and a facilitator are configured.
-  const pay = network.payments;
   if (p.metrics) app.use("/paid/*", p.metrics.kusd.paidObserver());
-  if (pay.recipient && pay.facilitator) {
-    app.route(
-      "/",
-      createGateway({
-        basePath: "/paid",
-        publicUrl: `${p.siteUrl}/paid`,
-        network: pay.network,
-        recipient: pay.recipient,
-        builderCode: pay.builderCode,
-        asset: pay.asset,
-        prices: { reserves: 250_000n, instantRead: 29_000_000n },
-        facilitator: createFacilitatorClient(
-          pay.facilitator.kind === "local" ? { ...pay.facilitator, network: pay.network } : pay.facilitator,
-        ),
-        statements,
-        store,
-        keys,
-        chains: {
-          base: ctx.base,
-          ethereum: ctx.ethereum,
-          ids: { base: network.chains.base.id, ethereum: network.chains.ethereum.id },
-        },
-        operatorOwned: operatorOwnedAddresses(network),
-        operator: network.reporting.signers.operator,
-        paymentLeaseSeconds: p.paymentLeaseSeconds,
-        logRange: network.chains.base.ethGetLogsBlockRange
-          ? BigInt(network.chains.base.ethGetLogsBlockRange)
-          : undefined,
-      }),
-    );
-  }
+  const gateway: GatewayOptions | null =
+    pay.recipient && pay.facilitator
+      ? {
+          basePath: "/paid",
+          publicUrl: `${p.siteUrl}/paid`,
+          network: pay.network,
+          recipient: pay.recipient,
+          builderCode: pay.builderCode,
+          asset: pay.asset,
+          prices: { reserves: 250_000n, instantRead: 29_000_000n },
+          facilitator: createFacilitatorClient(
+            pay.facilitator.kind === "local" ? { ...pay.facilitator, network: pay.network } : pay.facilitator,
+          ),
+          statements,
+          store,
+          keys,
+          // The gateway's chain work (settlement checks, recovery, instant reads) counted as "paid settlement".
+          chains: {
+            base: rpcClient(network.reporting.readRpc.base, "paid settlement"),
+            ethereum: rpcClient(network.reporting.readRpc.ethereum, "paid settlement"),
+            ids: { base: network.chains.base.id, ethereum: network.chains.ethereum.id },
+          },
+          operatorOwned: operatorOwnedAddresses(network),
+          operator: network.reporting.signers.operator,
+          paymentLeaseSeconds: p.paymentLeaseSeconds,
+          logRange: network.chains.base.ethGetLogsBlockRange
+            ? BigInt(network.chains.base.ethGetLogsBlockRange)
+            : undefined,
+        }
+      : null;
+  if (gateway) app.route("/", createGateway(gateway));
+  // llms.txt, and /.well-known/x402 with the gateway on (discovery/routes.ts).
+  app.route("/", discoveryRoutes({ siteUrl: p.siteUrl, openApi, gateway }));
+  const paid = Boolean(pay.recipient && pay.facilitator);
+  app.route(
+    "/",
+    mcpRoutes({ app, version: API_VERSION, statements, operator: network.reporting.signers.operator, paid }),
+  );
   // Every unknown path answers JSON, also when a host mounts this app as a sub-app (Ponder's own
   // routes come before it); a known path asked with another method is a 405 naming the allowed ones.
-  app.all("*", (c) => {
-    const allowed = [
-      ...new Set(app.routes.filter((r) => r.method !== "ALL" && matchesPath(r.path, c.req.path)).map((r) => r.method)),
-    ];
-    // A route of this method matched and fell through (a missing file under /assets/*): not found.
-    if (allowed.length === 0 || allowed.includes(c.req.method)) return notFound(c);
-    c.header("Allow", allowed.join(", "));
-    return c.json(errorBody("method_not_allowed", `${c.req.method} is not allowed on ${c.req.path}`, { allowed }), 405);
-  });
+  app.all("*", methodNotAllowed(app, { hostRoutes: p.hostRoutes, refusesHead: (path) => refusesHead("/paid", path) }));
   app.notFound(notFound);
   return app;
 }

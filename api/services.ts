@@ -12,6 +12,7 @@ import { createApp, MAX_BODY_BYTES } from "./app.js";
 import { createReportContext, type ReportContext, reportBlockHash } from "./context.js";
 import { DEFAULT_WEBSOCKET_LIMITS, type GraphQLWebSocket, graphqlWebSocket } from "./graphql/websocket.js";
 import { createGraphQL } from "./graphql/yoga.js";
+import type { KnownRoute } from "./http/method-not-allowed.js";
 import type { KusdMetrics } from "./http/metrics.js";
 import type { ReadDb } from "./io/indexed-reads.js";
 import { loadSignatureBook, RegistryService } from "./registry/registry-service.js";
@@ -33,6 +34,8 @@ export type ServiceOptions = {
   pageDir?: string;
   /** Routes of the host that come before ours (Ponder's generated GraphQL). */
   host?: (app: Hono) => void;
+  /** Routes the host answers itself before the app (Ponder's /metrics...), so a wrong method on them is a 405. */
+  hostRoutes?: readonly KnownRoute[];
 };
 
 export type Service = {
@@ -89,6 +92,7 @@ export function createService(o: ServiceOptions): Service {
     ...(o.pageDir && { pageDir: o.pageDir }),
     ...(o.metrics && { metrics: o.metrics }),
     ...(o.host && { host: o.host }),
+    ...(o.hostRoutes && { hostRoutes: o.hostRoutes }),
   });
   return {
     app,

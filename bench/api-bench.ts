@@ -38,11 +38,14 @@ const dir = mkdtempSync(join(tmpdir(), "kusd-bench-api-"));
 const deploymentFile = values.devnet ?? join(dir, "deployment.json");
 process.env.DEVNET_DEPLOYMENT = deploymentFile;
 
-type Target = { name: string; url: string; body: string; count: (json: any) => number };
+type Target = { name: string; url: string; body?: string; count: (json: any) => number };
 
 async function once(t: Target): Promise<number> {
   const started = performance.now();
-  const res = await fetch(t.url, { method: "POST", headers: { "content-type": "application/json" }, body: t.body });
+  const res = await fetch(
+    t.url,
+    t.body === undefined ? {} : { method: "POST", headers: { "content-type": "application/json" }, body: t.body },
+  );
   const json = await res.json();
   if (json.errors) throw new Error(`${t.name}: ${JSON.stringify(json.errors)}`);
   t.count(json);
@@ -54,7 +57,7 @@ const pct = (sorted: number[], p: number) =>
 
 /** `requests` requests from `concurrency` clients at once: latency percentiles under that load, and throughput. */
 async function measure(t: Target) {
-  for (let i = 0; i < 50; i++) await once(t); // warm-up
+  for (let i = 0; i < 200; i++) await once(t); // warm-up
   const latencies: number[] = [];
   const started = performance.now();
   let next = 0;
@@ -127,6 +130,20 @@ async function main() {
       }),
       count: (j) => j.data.psmSwaps.nodes.length,
     };
+    // The server's own floor: a constant JSON answer of the same size through the same process
+    // and middleware (GET /__bench/constant), with the same client and load.
+    const size = (
+      await (
+        await fetch(ours.url, { method: "POST", headers: { "content-type": "application/json" }, body: ours.body })
+      ).text()
+    ).length;
+    const constant: Target = {
+      name: "constant",
+      url: `${indexer.url}/__bench/constant?bytes=${size}`,
+      count: (j) => j.rows.length,
+    };
+    // The constant first: the process's HTTP path warmed alike for every target that follows.
+    const k = await measure(constant);
     const a = await measure(ours);
     const b = await measure(ponder);
     const c = await measure(nested);
@@ -137,6 +154,7 @@ async function main() {
     console.log(row("ours", a));
     console.log(row("ponder", b));
     console.log(row("ours, nested", c));
+    console.log(row(`constant ${size} B`, k));
     console.log(
       `ratios ours/ponder: p50 ${(a.p50 / b.p50).toFixed(2)}  p99 ${(a.p99 / b.p99).toFixed(2)}  throughput ${(a.throughput / b.throughput).toFixed(2)}`,
     );
@@ -161,6 +179,12 @@ async function main() {
         value: c.p99,
         unit: "ms",
         ...atMost(c.p99, 50, "ms"),
+      },
+      {
+        figure: `POST /graphql, page of 100 swaps, ${concurrency} clients, ${db}: req/s against a constant answer of the same size`,
+        value: a.throughput,
+        unit: "req/s",
+        baseline: { name: `GET /__bench/constant?bytes=${size}, same process and client`, value: k.throughput },
       },
     ]);
   } finally {

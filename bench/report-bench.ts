@@ -4,7 +4,9 @@
  * for /api/por, /api/stats, /api/apy and /api/por/signed, N clients (default 20) on keep-alive
  * connections for a few seconds each, paired with GET /__bench/constant of the same byte size
  * served by the same process (KUSD_BENCH_ROUTES=1). Prints req/s, p50 and p99 of each, the ratio
- * report/constant, and the peak RSS of the API+indexer process. Not a test: it asserts nothing.
+ * report/constant, and the peak RSS of the API+indexer process. Every request asks for
+ * `--encoding` (default br, as browsers do; Node's fetch alone would ask gzip), so both sides are
+ * served compressed. Not a test: it asserts nothing.
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -20,8 +22,11 @@ const { values } = parseArgs({
     clients: { type: "string", default: "20" },
     seconds: { type: "string", default: "8" },
     only: { type: "string" },
+    /** Accept-Encoding of every request (both sides compressed alike); "identity" for none. */
+    encoding: { type: "string", default: "br" },
   },
 });
+const asked = { headers: { "accept-encoding": values.encoding } };
 const clients = Number(values.clients);
 const seconds = Number(values.seconds);
 const dir = mkdtempSync(join(tmpdir(), "kusd-bench-reports-"));
@@ -38,7 +43,7 @@ async function load(url: string): Promise<Load> {
   const warmUntil = performance.now() + 1_000;
   await Promise.all(
     Array.from({ length: clients }, async () => {
-      while (performance.now() < warmUntil) await (await fetch(url)).arrayBuffer();
+      while (performance.now() < warmUntil) await (await fetch(url, asked)).arrayBuffer();
     }),
   );
   const latencies: number[] = [];
@@ -49,7 +54,7 @@ async function load(url: string): Promise<Load> {
     Array.from({ length: clients }, async () => {
       while (performance.now() < until) {
         const t = performance.now();
-        const res = await fetch(url); // Node's fetch keeps connections alive
+        const res = await fetch(url, asked); // Node's fetch keeps connections alive
         await res.arrayBuffer();
         if (res.status !== 200) errors++;
         latencies.push(performance.now() - t);
@@ -107,17 +112,28 @@ async function main() {
     await fetch(`${url}/api/por/signed`);
     await new Promise((r) => setTimeout(r, 5_000));
     const rows: string[] = [];
+    const figures: Figure[] = [];
     const line = (cells: (string | number)[]) => rows.push(`| ${cells.join(" | ")} |`);
     line(["target", "bytes", "req/s", "p50 ms", "p99 ms", "constant req/s", "constant p99 ms", "report / constant"]);
     line(["---", "---:", "---:", "---:", "---:", "---:", "---:", "---:"]);
     const rssBefore = rssMb(indexer.process.pid!, "VmRSS");
-    const figures: Figure[] = [];
     for (const path of ["/api/por", "/api/stats", "/api/apy", "/api/por/signed"].filter(
       (p) => !values.only || values.only.split(",").includes(p),
     )) {
-      const first = await fetch(`${url}${path}`);
+      const first = await fetch(`${url}${path}`, asked);
       if (first.status !== 200) throw new Error(`${path}: ${first.status} ${await first.text()}`);
+      // fetch decodes the body; the server's Content-Length is the coded size on the wire.
+      const wire = Number(first.headers.get("content-length") ?? Number.NaN);
       const bytes = (await first.text()).length;
+      if (path === "/api/por")
+        figures.push({
+          figure: `GET /api/por on the wire, Accept-Encoding: ${values.encoding}`,
+          value: wire,
+          unit: "bytes",
+          baseline: { name: "identity bytes", value: bytes },
+          // Issue 32 item 4: at most 9 KB on the wire.
+          ...atMost(wire, 9 * 1024, "bytes"),
+        });
       const report = await load(`${url}${path}`);
       const constant = await load(`${url}/__bench/constant?bytes=${bytes}`);
       const f = (x: number) => x.toFixed(1);

@@ -27,6 +27,12 @@ describe("security.txt (RFC 9116)", () => {
     ).toThrow();
   });
 
+  it("leaves Canonical out when no public URL is known", () => {
+    expect(buildSecurityTxt({ contacts: ["mailto:a@b.example"], expires: "2027-05-01T00:00:00Z" })).toBe(
+      "Contact: mailto:a@b.example\nExpires: 2027-05-01T00:00:00.000Z\nPreferred-Languages: en\n",
+    );
+  });
+
   it("knows when it has expired", () => {
     expect(securityTxtExpired("2020-01-01T00:00:00Z")).toBe(true);
     expect(securityTxtExpired("2999-01-01T00:00:00Z")).toBe(false);

@@ -12,7 +12,8 @@ export const SecurityTxtConfigSchema = z.object({
   expires: z.iso.datetime({ offset: true }),
   policy: z.url().optional(),
   languages: z.array(z.string()).default(["en"]),
-  canonical: z.url(),
+  /** Where the file's authoritative copy is: only the configured public URL can say; absent, no Canonical line. */
+  canonical: z.url().optional(),
 });
 export type SecurityTxtConfig = z.input<typeof SecurityTxtConfigSchema>;
 
@@ -23,7 +24,7 @@ export function buildSecurityTxt(config: SecurityTxtConfig): string {
     `Expires: ${new Date(c.expires).toISOString()}`,
     ...(c.policy ? [`Policy: ${c.policy}`] : []),
     `Preferred-Languages: ${c.languages.join(", ")}`,
-    `Canonical: ${c.canonical}`,
+    ...(c.canonical ? [`Canonical: ${c.canonical}`] : []),
     "",
   ].join("\n");
 }

@@ -11,6 +11,7 @@ import { ChainDriver } from "./driver.js";
 import { runEthereumHistory } from "./ethereum-history.js";
 import { BaseHistory } from "./history.js";
 import { namedKeys } from "./keys.js";
+import { installMulticall3 } from "./multicall3.js";
 import { networkFileOf, writeDevnetServiceFiles } from "./network-document.js";
 import { rpcCall } from "./rpc.js";
 import { HISTORY_START } from "./timeline.js";
@@ -126,6 +127,8 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
       anvils.push(await startAnvil({ port: ports[name], chainId, timestamp: HISTORY_START }));
       log(`${name}: anvil (chain ${chainId}) on ${rpcUrl}`);
     }
+    // Base has Multicall3 at its canonical address long before the protocol: so does this chain.
+    await installMulticall3(anvils[0]!.rpcUrl);
     const now = options.now ?? Math.floor(Date.now() / 1000);
     const baseDriver = new ChainDriver(anvils[0]!.rpcUrl, HISTORY_START + 2);
     const ethDriver = new ChainDriver(anvils[1]!.rpcUrl, HISTORY_START + 12, 12);

@@ -4,9 +4,15 @@
  * exactly those reads fail (error, HTTP 500 or no answer) and check that the service reports the
  * value as unknown instead of guessing. Faults are set in-process (`setFaults`) or over HTTP
  * (`POST /__proxy/faults`, `GET /__proxy/stats`) so a separate process can drive it.
+ *
+ * A fault with a selector or target also reaches the calls inside a Multicall3 `aggregate3`
+ * (sent to a contract or deployless): an "error" fault fails only the matching inner call, which
+ * comes back as a revert in its result slot (what a provider answers when one call reverts),
+ * while the others are read upstream; any other mode fails the whole `eth_call`.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { createRng } from "./rng.js";
+import { type InnerFaults, innerCalls, spliceInnerFaults, withoutInnerCalls } from "./rpc-proxy-aggregate3.js";
 
 export type RpcFault = {
   method?: string;
@@ -28,9 +34,20 @@ export type RpcProxy = {
   url: string;
   setFaults(faults: RpcFault[]): void;
   clearFaults(): void;
-  /** Calls (batch elements count one by one) sent upstream, and calls answered by a fault. */
-  stats(): { forwarded: number; failed: number };
+  /**
+   * Calls (batch elements count one by one) sent upstream, and calls answered by a fault (an
+   * inner call of an aggregate3 counts one); `byMethod` splits `forwarded` by JSON-RPC method.
+   */
+  stats(): RpcProxyStats;
   stop(): Promise<void>;
+};
+
+export type RpcProxyStats = {
+  forwarded: number;
+  failed: number;
+  byMethod: Record<string, number>;
+  /** HTTP requests received (a JSON-RPC batch is one). */
+  requests: number;
 };
 
 type RpcRequest = { jsonrpc?: string; id?: unknown; method?: unknown; params?: unknown };
@@ -97,7 +114,8 @@ export async function startRpcProxy(options: { upstream: string; port?: number; 
   let faults: RpcFault[] = [];
   // Seeded, so a storm of partial faults replays the same way.
   const random = createRng(options.seed ?? 1);
-  const counts = { forwarded: 0, failed: 0 };
+  const counts = { forwarded: 0, failed: 0, requests: 0 };
+  const byMethod: Record<string, number> = {};
   const held = new Set<ServerResponse>(); // "timeout" answers, released by stop()
   // In-flight upstream requests, aborted by stop(). One controller each: a single shared signal
   // collects an abort listener per request and warns past a few thousand of them.
@@ -105,6 +123,34 @@ export async function startRpcProxy(options: { upstream: string; port?: number; 
 
   const faultFor = (req: RpcRequest) =>
     faults.find((f) => matches(f, req) && (f.rate === undefined || random() < f.rate));
+
+  /**
+   * The fault of a call, or of a call inside its aggregate3: an inner "error" fault is returned
+   * as `inner` (those inner calls fail alone), any other inner fault fails the whole call.
+   */
+  function faultsOf(req: RpcRequest): { fault?: RpcFault; inner?: InnerFaults } {
+    const fault = faultFor(req);
+    if (fault) return { fault };
+    const inner = req?.method === "eth_call" ? innerCalls(req.params) : null;
+    if (!inner) return {};
+    const failing = new Map<number, RpcFault>();
+    inner.calls.forEach((c, i) => {
+      const f = faultFor({ method: "eth_call", params: [{ to: c.target, data: c.callData }] });
+      if (f) failing.set(i, f);
+    });
+    const whole = [...failing.values()].find((f) => f.mode !== "error");
+    if (whole) return { fault: whole };
+    return failing.size > 0 ? { inner: { ...inner, failing: [...failing.keys()] } } : {};
+  }
+
+  const snapshot = (): RpcProxyStats => ({ ...counts, byMethod: { ...byMethod } });
+
+  const countMethods = (calls: RpcRequest[]) => {
+    for (const c of calls) {
+      const m = typeof c?.method === "string" ? c.method : "(invalid)";
+      byMethod[m] = (byMethod[m] ?? 0) + 1;
+    }
+  };
 
   /** Sends `body` upstream; the upstream's answer as is, or null when there is none. */
   async function forward(
@@ -145,7 +191,8 @@ export async function startRpcProxy(options: { upstream: string; port?: number; 
       : typeof parsed === "object" && parsed !== null
         ? [parsed]
         : [];
-    const hits = calls.map((c) => faultFor(c));
+    const found = calls.map((c) => faultsOf(c));
+    const hits = found.map((f) => f.fault);
 
     if (hits.some((f) => f?.mode === "timeout")) {
       counts.failed += calls.length;
@@ -157,6 +204,7 @@ export async function startRpcProxy(options: { upstream: string; port?: number; 
       counts.failed += calls.length;
       held.add(res);
       res.once("close", () => held.delete(res));
+      countMethods(calls);
       await forward(raw, calls.length); // it reaches upstream; its answer is dropped
       return;
     }
@@ -173,26 +221,36 @@ export async function startRpcProxy(options: { upstream: string; port?: number; 
       });
     }
     const failing = hits.filter((f) => f !== undefined).length;
-    if (failing === 0) {
+    const innerFailing = found.reduce((n, f) => n + (f.inner?.failing.length ?? 0), 0);
+    if (failing === 0 && innerFailing === 0) {
+      countMethods(calls);
       const up = await forward(raw, Math.max(calls.length, 1));
       if (!up) return sendJson(res, 502, rpcError(null, "upstream request failed"));
       res.writeHead(up.status, { "content-type": up.type }).end(up.body);
       return;
     }
 
-    // Some calls get an injected error (mode "error"); the others still go upstream.
-    counts.failed += failing;
+    // Some calls get an injected error (mode "error"), some aggregate3 calls lose the inner
+    // calls that fail; the rest still goes upstream.
+    counts.failed += failing + innerFailing;
     const injected = (c: RpcRequest) => rpcError(c.id, "injected fault");
-    if (!Array.isArray(parsed)) return sendJson(res, 200, injected(calls[0]!));
-    const passing = calls.filter((_, i) => hits[i] === undefined);
-    let answers: { id?: unknown }[] = [];
+    // An aggregate3 whose every inner call fails is answered here; one with some is sent without them.
+    const answeredHere = (i: number) =>
+      hits[i] !== undefined ||
+      (found[i]!.inner !== undefined && found[i]!.inner!.failing.length === found[i]!.inner!.calls.length);
+    const passing = calls.flatMap((c, i) => {
+      if (answeredHere(i)) return [];
+      const inner = found[i]!.inner;
+      return [inner ? { ...c, params: withoutInnerCalls(c.params as unknown[], inner) } : c];
+    });
+    let answers: { id?: unknown; result?: unknown }[] = [];
     if (passing.length > 0) {
+      countMethods(passing);
       const up = await forward(JSON.stringify(passing), passing.length);
       if (!up) return sendJson(res, 502, rpcError(null, "upstream request failed"));
       try {
         const body = JSON.parse(up.body.toString("utf8")) as unknown;
-        if (!Array.isArray(body)) throw new Error("not a batch answer");
-        answers = body;
+        answers = Array.isArray(body) ? body : [body as { id?: unknown }];
       } catch {
         res.writeHead(up.status, { "content-type": up.type }).end(up.body); // pass oddities through
         return;
@@ -201,19 +259,24 @@ export async function startRpcProxy(options: { upstream: string; port?: number; 
     // Answers in request order: upstream ones by id, injected ones in place; any upstream answer
     // without a matching id (e.g. a parse error with id null) goes at the end.
     const byId = new Map(answers.map((a) => [JSON.stringify(a?.id), a]));
-    const out = calls.flatMap((c, i) => {
+    const out = calls.flatMap((c, i): unknown[] => {
       if (hits[i]) return [injected(c)];
+      const inner = found[i]!.inner;
+      if (inner && answeredHere(i))
+        return [{ jsonrpc: "2.0", id: c.id ?? null, result: spliceInnerFaults(null, inner) }];
       const key = JSON.stringify(c?.id);
       const answer = byId.get(key);
       byId.delete(key);
+      if (answer && inner && typeof answer.result === "string")
+        return [{ ...answer, result: spliceInnerFaults(answer.result as `0x${string}`, inner) }];
       return answer ? [answer] : [];
     });
+    if (!Array.isArray(parsed)) return sendJson(res, 200, out[0] ?? rpcError(calls[0]?.id, "no answer"));
     sendJson(res, 200, [...out, ...byId.values()]);
   }
-
   async function handle(req: IncomingMessage, res: ServerResponse) {
     const path = (req.url ?? "/").split("?")[0];
-    if (path === "/__proxy/stats" && req.method === "GET") return sendJson(res, 200, { ...counts });
+    if (path === "/__proxy/stats" && req.method === "GET") return sendJson(res, 200, snapshot());
     if (path === "/__proxy/faults" && req.method === "POST") {
       try {
         faults = parseFaults(JSON.parse((await readBody(req)).toString("utf8")));
@@ -222,7 +285,10 @@ export async function startRpcProxy(options: { upstream: string; port?: number; 
       }
       return sendJson(res, 200, { faults });
     }
-    if (path === "/" && req.method === "POST") return handleRpc(await readBody(req), res);
+    if (path === "/" && req.method === "POST") {
+      counts.requests++;
+      return handleRpc(await readBody(req), res);
+    }
     sendJson(res, 404, { error: `no route ${req.method} ${path}` });
   }
 
@@ -246,7 +312,7 @@ export async function startRpcProxy(options: { upstream: string; port?: number; 
     clearFaults: () => {
       faults = [];
     },
-    stats: () => ({ ...counts }),
+    stats: snapshot,
     stop: () =>
       new Promise<void>((resolve) => {
         for (const a of inFlight) a.abort();

@@ -9,6 +9,7 @@ import { startDevnet } from "../devnet/devnet.js";
 import { devnetPorts, parseScale, printDevnet } from "../devnet/main.js";
 import { rpcBlockNumber } from "../devnet/rpc.js";
 import { dropSchemas, startIndexer } from "./indexer.js";
+import { monitorBeside } from "./monitor.js";
 import { buildPage } from "./page-build.js";
 
 /**
@@ -71,6 +72,18 @@ const serviceEnv = readServiceEnv(process.env);
 const runnerEnv = readRunnerEnv(process.env);
 
 async function main() {
+  const port = serviceEnv.PORT ?? 42069;
+  const apiUrl = `http://127.0.0.1:${port}`;
+  const monitor = runnerEnv.KUSD_MONITOR_CONFIG
+    ? monitorBeside({
+        configFile: runnerEnv.KUSD_MONITOR_CONFIG,
+        apiUrl,
+        env: process.env,
+        log: (line) => console.log(`[monitor] ${line}`),
+      })
+    : null;
+  // A configuration the monitor would refuse stops `npm start` before anything is started.
+  await monitor?.check();
   await buildPage();
   const devnet = await startDevnet({
     ports: devnetPorts(runnerEnv),
@@ -78,7 +91,6 @@ async function main() {
     log: (line) => console.log(`[devnet] ${line}`),
   });
   started.push(devnet);
-  const port = serviceEnv.PORT ?? 42069;
   console.log(`[indexer] ponder start on ${serviceEnv.DATABASE_URL ? "PostgreSQL" : "PGlite (.ponder/pglite)"}`);
   const indexer = await startIndexer({
     port,
@@ -99,6 +111,7 @@ async function main() {
   const base = devnet.deployment.chains.base;
   await indexer.waitForBlock(base.name, await rpcBlockNumber(base.rpcUrl), 300_000);
   const status = await indexer.status();
+  if (monitor) started.push(monitor.start());
 
   console.log("\nservices:");
   printDevnet(devnet, (line) => console.log(`  ${line}`));
@@ -111,6 +124,7 @@ async function main() {
   console.log(`  database  schema ${indexer.schema}, views in schema ${indexer.viewsSchema}`);
   for (const [chain, s] of Object.entries(status))
     console.log(`  indexed   ${chain} at block ${s.block?.number ?? "-"}`);
+  if (monitor) console.log(`  monitor   kusd-monitor --config ${runnerEnv.KUSD_MONITOR_CONFIG} (its lines: [monitor])`);
   console.log("\nCtrl-C stops everything this command started");
   await new Promise(() => {}); // until a signal: shutdown() stops everything and exits
 }

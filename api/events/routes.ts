@@ -30,11 +30,13 @@ import { indexedHead, minterGrantsIn, minterRoleChangesIn, psmPausesIn, redempti
 export const MAX_RANGE_BLOCKS = 100_000n;
 
 const TAGS = ["Monitoring"];
+const RANGE_DESCRIPTION = `From indexed events, in chain order. The range defaults to the newest ${MAX_RANGE_BLOCKS} blocks up to the indexed head and spans at most ${MAX_RANGE_BLOCKS} blocks.`;
 const rangeQuery = { fromBlock: blockBound("fromBlock"), toBlock: blockBound("toBlock") };
 const errors = { 503: "the indexer has not started yet" };
 
 export const minterGrantsContract = {
   summary: "MINTER_ROLE grants on kUSD in a block range",
+  description: RANGE_DESCRIPTION,
   tags: TAGS,
   query: z.object(rangeQuery),
   response: MinterGrantFeedSchema,
@@ -42,6 +44,7 @@ export const minterGrantsContract = {
 };
 export const minterRoleChangesContract = {
   summary: "MINTER_ROLE grants and revocations in a block range",
+  description: RANGE_DESCRIPTION,
   tags: TAGS,
   query: z.object(rangeQuery),
   response: MinterRoleChangeFeedSchema,
@@ -65,6 +68,7 @@ export const backingRatioContract = {
 };
 export const psmPausesContract = {
   summary: "PSM pauses in a block range",
+  description: RANGE_DESCRIPTION,
   tags: TAGS,
   query: z.object(rangeQuery),
   response: PsmPauseFeedSchema,
@@ -72,6 +76,7 @@ export const psmPausesContract = {
 };
 export const redemptionsContract = {
   summary: "PSM redemptions of at least minKusd in a block range",
+  description: RANGE_DESCRIPTION,
   tags: TAGS,
   query: z.object({
     ...rangeQuery,

@@ -8,6 +8,7 @@ import type { EntitySpec } from "../graphql/query/entity.js";
 import { MAX_PAGE } from "../graphql/query/page.js";
 import { FILTER_LIMITS } from "../graphql/query/where.js";
 import type { ExportFormat } from "./format.js";
+import { EXPORT_PARAM_FORMS as FORMS } from "./params.js";
 
 type Parameter = { name: string; in: "query"; required: false; description: string; schema: Record<string, unknown> };
 
@@ -33,20 +34,21 @@ export function exportDescription(spec: EntitySpec, format: ExportFormat): Descr
     ),
     ...(spec.blockColumn
       ? [
-          param("fromBlock", "blockNumber at least", { type: "string", pattern: "^\\d{1,15}$" }),
-          param("toBlock", "blockNumber at most", { type: "string", pattern: "^\\d{1,15}$" }),
+          param("fromBlock", "blockNumber at least", { type: "string", pattern: FORMS.blockNumber.source }),
+          param("toBlock", "blockNumber at most", { type: "string", pattern: FORMS.blockNumber.source }),
         ]
       : []),
     param(
       "block",
       `The rows as of this block (a number, or a hash on the canonical chain), at or below the indexed head; default: ${spec.blockColumn ? "the indexed head when the export starts" : "as indexed now"}`,
+      { type: "string", pattern: FORMS.block.source },
     ),
     param("orderBy", `A field to sort by; ties broken by ${spec.key.join(", ")} (default: ${spec.key.join(", ")})`, {
       type: "string",
       enum: spec.columns.map((c) => c.name),
     }),
-    param("orderDirection", "asc (default) or desc", { type: "string", enum: ["asc", "desc", "ASC", "DESC"] }),
-    param("limit", "At most this many rows (default: all)", { type: "string", pattern: "^\\d{1,9}$" }),
+    param("orderDirection", "asc (default) or desc", { type: "string", enum: [...FORMS.orderDirection] }),
+    param("limit", "At most this many rows (default: all)", { type: "string", pattern: FORMS.limit.source }),
     ...spec.columns.map((c) =>
       param(
         c.name,

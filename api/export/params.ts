@@ -9,6 +9,7 @@ import type { BlockHeight } from "../graphql/query/block.js";
 import type { EntitySpec } from "../graphql/query/entity.js";
 import { invalid } from "../graphql/query/query-error.js";
 import { parseKey, type WhereInput } from "../graphql/query/where.js";
+import { integerRange } from "../http/query-params.js";
 
 export type ExportQuery = {
   /** The `where` parameter, parsed from JSON. */
@@ -23,8 +24,22 @@ export type ExportQuery = {
 
 export const RESERVED = ["where", "fromBlock", "toBlock", "block", "orderBy", "orderDirection", "limit"] as const;
 
-const BLOCK = /^\d{1,15}$/;
-const HASH = /^0x[0-9a-fA-F]{64}$/;
+/**
+ * What the parameters with a fixed form accept: the checks below and their documented patterns
+ * and enums (describe.ts) are these same values.
+ */
+export const EXPORT_PARAM_FORMS = {
+  /** fromBlock, toBlock. */
+  blockNumber: /^\d{1,15}$/,
+  /** block: a number, or a block hash. */
+  block: /^(?:\d{1,15}|0x[0-9a-fA-F]{64})$/,
+  /** limit: a whole number of rows, at least 1 (nine digits at most). */
+  limit: integerRange(1, 999_999_999),
+  /** orderDirection: The Graph's asc/desc and the older ASC/DESC. */
+  orderDirection: ["asc", "desc", "ASC", "DESC"],
+} as const;
+
+const BLOCK = EXPORT_PARAM_FORMS.blockNumber;
 
 export function exportQuery(spec: EntitySpec, params: URLSearchParams): ExportQuery {
   const q: ExportQuery = { where: undefined, filters: {} };
@@ -44,19 +59,24 @@ export function exportQuery(spec: EntitySpec, params: URLSearchParams): ExportQu
         break;
       }
       case "block":
-        if (BLOCK.test(value)) q.block = { number: BigInt(value) };
-        else if (HASH.test(value)) q.block = { hash: value };
-        else throw invalid(key, "block must be a block number or a block hash (0x and 64 hex characters)");
+        if (!EXPORT_PARAM_FORMS.block.test(value))
+          throw invalid(key, "block must be a block number or a block hash (0x and 64 hex characters)");
+        q.block = value.startsWith("0x") ? { hash: value } : { number: BigInt(value) };
         break;
       case "orderBy":
+        // Checked here, before any read: a refusal never waits on the database.
+        if (!spec.columns.some((c) => c.name === value))
+          throw invalid(key, `orderBy must be a field of ${spec.type}: ${spec.columns.map((c) => c.name).join(", ")}`);
         q.orderBy = value;
         break;
       case "orderDirection":
+        if (!(EXPORT_PARAM_FORMS.orderDirection as readonly string[]).includes(value))
+          throw invalid(key, `orderDirection must be one of ${EXPORT_PARAM_FORMS.orderDirection.join(", ")}`);
         q.orderDirection = value;
         break;
       case "limit":
-        if (!/^\d{1,9}$/.test(value) || Number(value) < 1)
-          throw invalid(key, "limit must be a whole number of rows, at least 1");
+        if (!EXPORT_PARAM_FORMS.limit.test(value))
+          throw invalid(key, "limit must be a whole number of rows from 1 to 999999999, without leading zeros");
         q.limit = Number(value);
         break;
       default:

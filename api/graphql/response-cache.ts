@@ -6,10 +6,18 @@
  * that read something else (the venue, the chain's head, the statement store) are only shared
  * between identical requests in flight. A result with errors is never kept, nor one whose state
  * changed while it was computed.
+ *
+ * Two levels share the key's parts. The plugin keeps execution results. `answer` keeps the
+ * HTTP answer's bytes under the request's own bytes (method, Accept, body or query string) and the
+ * same fingerprint, so a repeated request is answered without parsing, validating, costing or
+ * serialising it again. It keeps only an answer the plugin served from its own cache (the second
+ * identical request): that answer's `extensions.sqlQueries` is 0, which is true of every later one.
+ * An answer from the kept bytes says so with `X-Cache: HIT`.
  */
 import { createHash } from "node:crypto";
 import { type DocumentNode, type ExecutionArgs, Kind, type OperationDefinitionNode, print } from "graphql";
 import type { Plugin } from "graphql-yoga";
+import { LRUCache } from "lru-cache";
 import type { ReportContext } from "../context.js";
 import { readIndexedVersion } from "../io/indexed-version.js";
 import { coalesce, memo } from "../io/memo.js";
@@ -20,14 +28,24 @@ export type ResponseCacheOptions = {
   cacheable: ReadonlySet<string>;
   /** Results kept (an LRU). */
   max?: number;
+  /** Bytes of HTTP answers kept (an LRU by size; default 64 MiB). */
+  maxAnswerBytes?: number;
 };
+
+export type ResponseCache = {
+  plugin: Plugin<GraphQLContext>;
+  /** Answers `request` from the kept bytes, or through `run` (yoga), keeping what may be kept. */
+  answer: (request: Request, run: (request: Request) => Promise<Response>) => Promise<Response>;
+};
+
+type Answer = { status: number; headers: [string, string][]; body: string };
 
 type Result = { errors?: readonly unknown[] } & Record<string | symbol, unknown>;
 
 /** Marks a result whose indexed state moved while it ran (not kept). */
 const UNSETTLED = Symbol("unsettled");
 
-export function responseCache(reports: ReportContext, options: ResponseCacheOptions): Plugin<GraphQLContext> {
+export function responseCache(reports: ReportContext, options: ResponseCacheOptions): ResponseCache {
   const kept = memo<Result>({ max: options.max ?? 1_000, keep: (r) => !r.errors?.length && !(UNSETTLED in r) });
   const inFlight = coalesce<Result>();
   // The fingerprint is read at most every headFreshMs, as reports read the head (0: shared only
@@ -46,7 +64,14 @@ export function responseCache(reports: ReportContext, options: ResponseCacheOpti
     return text;
   };
 
-  return {
+  // Requests whose result the plugin served from `kept`, with the fingerprint it was kept under.
+  const servedFromCache = new WeakMap<Request, string>();
+  const answers = new LRUCache<string, Answer>({
+    maxSize: options.maxAnswerBytes ?? 64 * 1024 * 1024,
+    sizeCalculation: (a) => a.body.length + 256,
+  });
+
+  const plugin: Plugin<GraphQLContext> = {
     onExecute: ({ args, executeFn, setExecuteFn }) => {
       const operation = operationOf(args);
       if (operation?.operation !== "query") return;
@@ -69,15 +94,46 @@ export function responseCache(reports: ReportContext, options: ResponseCacheOpti
         const version = await indexedVersion();
         // Without a fingerprint a reorg could not be told apart: share in-flight work only.
         if (!version) return inFlight(request, run);
-        return kept(`${request}:${version}`, async () => {
+        let computed = false;
+        const result = await kept(`${request}:${version}`, async () => {
+          computed = true;
           const result = await run();
           // Computed across a change: right for the request, not for the key it started under.
           if ((await indexedVersion()) !== version) return { ...result, [UNSETTLED]: true };
           return result;
         });
+        const http = (a.contextValue as { request?: Request }).request;
+        if (!computed && http && !result.errors?.length && !(UNSETTLED in result)) servedFromCache.set(http, version);
+        return result;
       });
     },
   };
+
+  const answer: ResponseCache["answer"] = async (request, run) => {
+    if (request.method !== "GET" && request.method !== "POST") return run(request);
+    const body = request.method === "POST" ? await request.text() : "";
+    const key = createHash("sha256")
+      .update(
+        `${request.method}\0${request.headers.get("accept") ?? ""}\0${request.headers.get("content-type") ?? ""}\0`,
+      )
+      .update(request.method === "POST" ? body : new URL(request.url).search)
+      .digest("base64url");
+    const version = await indexedVersion();
+    const hit = version ? answers.get(`${key}:${version}`) : undefined;
+    if (hit) return new Response(hit.body, { status: hit.status, headers: [...hit.headers, ["x-cache", "HIT"]] });
+    const forwarded =
+      request.method === "POST"
+        ? new Request(request.url, { method: "POST", headers: request.headers, body })
+        : request;
+    const res = await run(forwarded);
+    const keptUnder = servedFromCache.get(forwarded);
+    if (!keptUnder || keptUnder !== version || res.status !== 200) return res;
+    const stored: Answer = { status: res.status, headers: [...res.headers], body: await res.text() };
+    answers.set(`${key}:${version}`, stored);
+    return new Response(stored.body, { status: stored.status, headers: stored.headers });
+  };
+
+  return { plugin, answer };
 }
 
 function serialised(value: unknown): string | null {

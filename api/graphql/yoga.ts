@@ -35,9 +35,13 @@ const sqlCountExtension: Plugin<GraphQLContext> = {
 };
 
 export function createGraphQL(reports: ReportContext, services: GraphQLContext["services"] = {}) {
-  return createYoga<Record<string, unknown>, GraphQLContext>({
+  const cache = responseCache(reports, { cacheable: CACHEABLE_ROOT_FIELDS });
+  const yoga = createYoga<Record<string, unknown>, GraphQLContext>({
     schema,
     graphqlEndpoint: "/graphql",
+    // CORS is the app's, once for every route (http/cors.ts): yoga's default answered
+    // `Access-Control-Allow-Origin: *` with `Allow-Credentials: true`, a pair browsers refuse.
+    cors: false,
     // Never development mode: a masked error carries no stack and no server path, whatever NODE_ENV says.
     // The database down is said (503, UNAVAILABLE, Retry-After) rather than masked as an internal error.
     maskedErrors: { isDev: false, maskError: maskUnlessDatabaseDown },
@@ -48,13 +52,7 @@ export function createGraphQL(reports: ReportContext, services: GraphQLContext["
       title: "kUSD transparency GraphQL",
       defaultTabs: EXAMPLE_QUERIES.map((e) => ({ query: exampleTab(e) })),
     },
-    plugins: [
-      armor(),
-      nestingLimit(),
-      reportCost(),
-      responseCache(reports, { cacheable: CACHEABLE_ROOT_FIELDS }),
-      sqlCountExtension,
-    ],
+    plugins: [armor(), nestingLimit(), reportCost(), cache.plugin, sqlCountExtension],
     context: ({ request }) => {
       const counted = countingDb(reports.db);
       return {
@@ -66,6 +64,9 @@ export function createGraphQL(reports: ReportContext, services: GraphQLContext["
       };
     },
   });
+  /** An HTTP request to /graphql answered through the response cache's HTTP level (response-cache.ts). */
+  const answer = (request: Request) => cache.answer(request, (r) => Promise.resolve(yoga.fetch(r)));
+  return Object.assign(yoga, { answer });
 }
 
 /** yoga's masking, except for the database being down: the client may retry that. Also masks WebSocket errors (websocket.ts). */

@@ -4,7 +4,7 @@ import { STATEMENT_MAX_AGE_SECONDS } from "../../core/attestation/verify.js";
 import { buildHealth, type DependencyState, HealthSchema } from "../../core/monitoring/health.js";
 import type { ServiceEnv } from "../../core/network/env.js";
 import { buildSecurityTxt, type SecurityTxtConfig, securityTxtExpired } from "../../core/security-txt.js";
-import { CAUGHT_UP_LAG, type ReportContext } from "../context.js";
+import { CAUGHT_UP_LAG, liveClient, type ReportContext } from "../context.js";
 import { errorBody } from "../http/errors.js";
 import { contract } from "../http/route-contract.js";
 import { isDatabaseUnavailable } from "../io/database-errors.js";
@@ -44,8 +44,7 @@ async function probe<T>(read: () => Promise<T>): Promise<{ value: T | null; stat
 
 export type HealthRoutesOptions = {
   statementSignedAt: () => Promise<number | null>;
-  securityTxt: Omit<SecurityTxtConfig, "canonical"> | null;
-  siteUrl: string;
+  securityTxt: SecurityTxtConfig | null;
 };
 
 export function healthRoutes(ctx: ReportContext, o: HealthRoutesOptions) {
@@ -53,7 +52,7 @@ export function healthRoutes(ctx: ReportContext, o: HealthRoutesOptions) {
   app.get("/api/health", ...contract(healthContract), async (c) => {
     const [head, chain, signedAt, venue] = await Promise.all([
       probe(() => indexedHead(ctx.db, "base")),
-      probe(() => ctx.base.getBlockNumber({ cacheTime: 0 })),
+      probe(() => liveClient(ctx).getBlockNumber({ cacheTime: 0 })),
       probe(() => o.statementSignedAt()),
       ctx.venue ? readVenueNow(ctx) : null,
     ]);
@@ -95,21 +94,27 @@ export function healthRoutes(ctx: ReportContext, o: HealthRoutesOptions) {
         errorBody("expired", `the configured security.txt expired at ${s.expires} (KUSD_SECURITY_EXPIRES)`),
         404,
       );
-    return c.text(buildSecurityTxt({ ...s, canonical: `${o.siteUrl}/.well-known/security.txt` }), 200, {
+    return c.text(buildSecurityTxt(s), 200, {
       "Content-Type": "text/plain; charset=utf-8",
     });
   });
   return app;
 }
 
-/** security.txt's fields from KUSD_SECURITY_CONTACT, KUSD_SECURITY_EXPIRES and KUSD_SECURITY_POLICY; null without the first two. */
+/**
+ * security.txt's fields from KUSD_SECURITY_CONTACT, KUSD_SECURITY_EXPIRES and KUSD_SECURITY_POLICY
+ * (null without the first two), and its Canonical from the configured public URL, KUSD_SITE_URL.
+ * Without one there is no Canonical line: the fallback site URL (localhost and the port) names no
+ * host a reader reached, and a file fetched from any other would claim a copy it is not.
+ */
 export function securityTxtFromEnv(
-  e: Pick<ServiceEnv, "KUSD_SECURITY_CONTACT" | "KUSD_SECURITY_EXPIRES" | "KUSD_SECURITY_POLICY">,
+  e: Pick<ServiceEnv, "KUSD_SECURITY_CONTACT" | "KUSD_SECURITY_EXPIRES" | "KUSD_SECURITY_POLICY" | "KUSD_SITE_URL">,
 ): HealthRoutesOptions["securityTxt"] {
   if (!e.KUSD_SECURITY_CONTACT?.length || !e.KUSD_SECURITY_EXPIRES) return null;
   return {
     contacts: e.KUSD_SECURITY_CONTACT,
     expires: e.KUSD_SECURITY_EXPIRES,
     ...(e.KUSD_SECURITY_POLICY && { policy: e.KUSD_SECURITY_POLICY }),
+    ...(e.KUSD_SITE_URL && { canonical: `${e.KUSD_SITE_URL.replace(/\/+$/, "")}/.well-known/security.txt` }),
   };
 }

@@ -15,7 +15,13 @@ import {
 } from "../../core/history/series.js";
 import { PSM_KEYS } from "../../core/reserves/por/snapshot.js";
 import { isoTime } from "../../core/reserves/units.js";
-import { type ReportContext, reportBlockHash, resolveReportBlock } from "../context.js";
+import {
+  blockTimestamp,
+  type ReportContext,
+  reportBlockHash,
+  reportBlockHeader,
+  resolveReportBlock,
+} from "../context.js";
 import { badRequest } from "../http/errors.js";
 import { historyRowsUpTo } from "../io/history-reads.js";
 import { memo, perObject } from "../io/memo.js";
@@ -58,11 +64,14 @@ function verifyCommands(ctx: ReportContext, blockNumber: bigint): string[] {
   ];
 }
 
-/** A block's time: from the indexed rows when they name it, else one header read (a failure is a 503). */
+/**
+ * A block's time: from the indexed rows when they name it, else the block's header as reports
+ * share it (one read per block and `headFreshMs`), read again only when that failed (a failure is a 503).
+ */
 async function blockTime(ctx: ReportContext, blockNumber: bigint, known: KnownBlock[]): Promise<number> {
   const indexed = known.find((k) => k.blockNumber === blockNumber);
   if (indexed) return indexed.timestamp;
-  return Number((await ctx.base.getBlock({ blockNumber })).timestamp);
+  return blockTimestamp(ctx, blockNumber, await reportBlockHeader(ctx, blockNumber));
 }
 
 export async function loadHistory(ctx: ReportContext, q: HistoryQuery): Promise<HistorySeries> {

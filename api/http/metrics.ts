@@ -3,7 +3,8 @@
  * metrics from, so one scrape has both. Report figures are computed at scrape time from the
  * report at the indexed head (cached per block, so a scrape costs what a GET /api/por costs);
  * what is unknown is left out, never exported as 0. Paid settlements and refusals are counted as
- * they happen, and every report build is timed.
+ * they happen, every report build is timed, and RPC calls are counted by purpose and method
+ * (rpc-call-metrics.ts).
  */
 import { decodePaymentRequiredHeader } from "@x402/core/http";
 import type { MiddlewareHandler } from "hono";
@@ -11,6 +12,7 @@ import { Counter, Gauge, Histogram, type Registry } from "prom-client";
 import { type MetricSample, porMetricSamples } from "../../core/monitoring/por-metrics.js";
 import type { PorReport } from "../../core/reserves/por/por-report.js";
 import { memo } from "../io/memo.js";
+import { registerRpcCallMetrics } from "./rpc-call-metrics.js";
 
 export type MetricSources = {
   /** The reserves report at the indexed head, or null when it cannot be built. */
@@ -57,6 +59,11 @@ export function createKusdMetrics(registry: Registry): KusdMetrics {
         : null,
     );
 
+  const perScrapeHeads = memo<Awaited<ReturnType<MetricSources["heads"]>>>({ max: 1, ttlMs: 500 });
+  const heads = () => perScrapeHeads("heads", async () => (await sources?.heads().catch(() => [])) ?? []);
+  // The scrape's own chain reads (the report figures, the heads) land before the RPC counts are read.
+  registerRpcCallMetrics(registry, { settle: () => Promise.all([reportSamples(), heads()]) });
+
   for (const [name, labelNames] of REPORT_GAUGES) {
     new Gauge({
       name,
@@ -96,7 +103,7 @@ export function createKusdMetrics(registry: Registry): KusdMetrics {
     registers: [registry],
     async collect() {
       clear(this);
-      for (const h of (await sources?.heads().catch(() => [])) ?? []) {
+      for (const h of await heads()) {
         if (h.indexed !== null && h.head !== null) this.set({ chain: h.chain }, Number(h.head - h.indexed));
       }
     },

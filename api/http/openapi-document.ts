@@ -6,6 +6,7 @@
 import type { Hono } from "hono";
 import { generateSpecs } from "hono-openapi";
 import { z } from "zod";
+import { declaredTags } from "./api-tags.js";
 
 const ErrorSchema = z
   .strictObject({
@@ -17,7 +18,15 @@ const ErrorSchema = z
   })
   .describe("every non-2xx answer");
 
-export type OpenApiOptions = { siteUrl: string; version: string };
+/**
+ * Where an agent finds what this document does not hold, under the root key `x-discovery`: the
+ * key x402scan's discovery specification reads from an OpenAPI document (its `llmsTxtUrl`), with
+ * the MCP server (Streamable HTTP), and the x402 discovery document and the paid gateway's
+ * descriptor beside them when the gateway is on.
+ */
+export type DiscoveryLinks = { llmsTxtUrl: string; mcpUrl?: string; x402Url?: string; paidOpenApiUrl?: string };
+
+export type OpenApiOptions = { siteUrl: string; version: string; discovery?: DiscoveryLinks };
 
 /** Built once per process on first request: the routes do not change while it runs. */
 export function openApiDocument(app: Hono, o: OpenApiOptions): () => Promise<unknown> {
@@ -34,6 +43,7 @@ export function openApiDocument(app: Hono, o: OpenApiOptions): () => Promise<unk
           license: { name: "MIT", identifier: "MIT" },
         },
         servers: [{ url: o.siteUrl }],
+        ...(o.discovery && { "x-discovery": o.discovery }),
         components: { schemas: { Error: z.toJSONSchema(ErrorSchema, { target: "draft-2020-12" }) as never } },
       },
       exclude: [/^\/paid/, /^\/graphql/, /^\/sql/, /^\/ponder/, /^\/__bench/, "/api/openapi.json"],
@@ -44,5 +54,15 @@ export function openApiDocument(app: Hono, o: OpenApiOptions): () => Promise<unk
         description: "a query parameter is malformed",
         content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
       },
-    }));
+      // Every operation here is free: each says so (`security: []`, no scheme), as OpenAPI asks of
+      // an operation that needs no credentials; the paid ones are in the gateway's descriptor.
+      defaultOptions: Object.fromEntries(DOCUMENTED_METHODS.map((m) => [m, { security: [] }])),
+    }).then(withDeclaredTags));
+}
+
+const DOCUMENTED_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
+
+/** The document with the tags its operations use declared at the root, each with its description. */
+function withDeclaredTags<D extends { paths?: unknown }>(doc: D): D {
+  return { ...doc, tags: declaredTags((doc.paths ?? {}) as Parameters<typeof declaredTags>[0]) };
 }

@@ -18,8 +18,10 @@ export function pageRoutes(dir: string) {
   app.get(
     "/assets/*",
     // Names carry a content hash: a file never changes under its name.
+    // The build wrote .br and .gz beside each text file (stack/page-build.ts): served as accepted.
     serveStatic({
       root: dir,
+      precompressed: true,
       onFound: (_path, c) => {
         c.header("Cache-Control", "public, max-age=31536000, immutable");
       },
@@ -35,7 +37,7 @@ export function pageRoutes(dir: string) {
       );
     c.header("Content-Security-Policy", PAGE_CSP);
     c.header("Cache-Control", "no-cache");
-    return serveStatic({ path: index })(c, next);
+    return serveStatic({ path: index, precompressed: true })(c, next);
   });
   return app;
 }

@@ -3,6 +3,7 @@
  * sees when a value is refused. Values arrive as strings; the schemas turn them into what the
  * handlers use.
  */
+import toRegexRange from "to-regex-range";
 import { z } from "zod";
 
 const MAX_BLOCK_DIGITS = 15;
@@ -31,22 +32,28 @@ export const blockBound = (name: string) =>
     .transform((s) => (s === "" ? undefined : BigInt(s)))
     .optional();
 
+/**
+ * The decimal integers from `min` to `max`, without leading zeros, as one anchored pattern: the
+ * parameter's validation and its documented `pattern` at once (1 to 500 is
+ * `^(?:[1-9]|[1-9][0-9]|[1-4][0-9]{2}|500)$`), so the document cannot allow what the server refuses.
+ */
+export const integerRange = (min: number, max: number) => new RegExp(`^${toRegexRange(min, max)}$`);
+
 /** A page size from 1 to `max`, `fallback` when absent. */
 export const limitParam = (max: number, fallback: number) =>
   z
     .string()
-    .regex(/^\d{1,4}$/, `limit must be an integer from 1 to ${max}`)
+    .regex(integerRange(1, max), `limit must be an integer from 1 to ${max}`)
     .transform(Number)
-    .pipe(
-      z
-        .number()
-        .int()
-        .min(1, `limit must be an integer from 1 to ${max}`)
-        .max(max, `limit must be an integer from 1 to ${max}`),
-    )
     .optional()
     .transform((n) => n ?? fallback)
     .describe(`Page size, 1 to ${max} (default ${fallback})`);
 
-/** A kUSD amount as a decimal string with at most 18 decimals (kept a string: parseUnits is exact). */
-export const kusdAmount = (message: string) => z.string({ error: message }).regex(/^\d{1,15}(\.\d{1,18})?$/, message);
+/**
+ * A kUSD amount as a decimal string with at most 18 decimals (kept a string: parseUnits is exact);
+ * `positive`: not zero (a non-zero digit somewhere), in the same pattern the document shows.
+ */
+export const kusdAmount = (message: string, o: { positive?: boolean } = {}) =>
+  z
+    .string({ error: message })
+    .regex(new RegExp(`^${o.positive ? "(?=.*[1-9])" : ""}\\d{1,15}(\\.\\d{1,18})?$`), message);

@@ -13,6 +13,7 @@ import { contract, validQuery } from "./route-contract.js";
 const Answer = z.strictObject({ limit: z.number().int(), note: z.string() });
 const listContract = {
   summary: "a list",
+  description: "a page of a list",
   tags: ["Test"],
   query: z.object({
     limit: limitParam(50, 10),

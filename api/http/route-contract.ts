@@ -10,8 +10,9 @@ import { badRequest, errorBody } from "./errors.js";
 
 export type RouteContract<Q extends z.ZodType | undefined, R extends z.ZodType> = {
   summary: string;
-  description?: string;
-  tags: string[];
+  /** What the answer holds and how to read it: every operation of the document has one. */
+  description: string;
+  tags: readonly string[];
   query?: Q;
   /** Path parameters (`/:hash`), refused with a 400 like query parameters. */
   params?: z.ZodType;
@@ -45,8 +46,8 @@ export function contract<Q extends z.ZodType | undefined, R extends z.ZodType>(
 ): [MiddlewareHandler, MiddlewareHandler, MiddlewareHandler, MiddlewareHandler] {
   const described = describeRoute({
     summary: c.summary,
-    ...(c.description && { description: c.description }),
-    tags: c.tags,
+    description: c.description,
+    tags: [...c.tags],
     responses: {
       200: { description: c.summary, content: { "application/json": { schema: resolver(c.response) } } },
       ...Object.fromEntries(Object.entries(c.errors ?? {}).map(([status, text]) => [status, errorContent(text)])),

@@ -1,31 +1,56 @@
 /**
  * Whether an address has code at a block, asked of the chain once per address and block range:
  * code seen at block B means code at every later block, none at B means none at any earlier one
- * (the protocol's contracts are never destroyed). A report at a block before a contract existed
- * tells "not deployed yet" from "the read failed" with this.
+ * (the protocol's contracts, and Multicall3, are never destroyed). A report at a block before a
+ * contract existed tells "not deployed yet" from "the read failed" with this, and the batch of a
+ * block's reads goes to Multicall3 only where it has code.
  */
 import type { Address, PublicClient } from "viem";
 
 type Bounds = { firstWithCode: bigint | null; lastWithout: bigint | null };
+type Known = { bounds: Map<string, Bounds>; inFlight: Map<string, Promise<boolean | null>> };
 
-const byClient = new WeakMap<PublicClient, Map<string, Bounds>>();
+// Clients of one RPC URL (the reports' and the live reads') share what they learnt.
+const byUrl = new Map<string, Known>();
+const byClient = new WeakMap<PublicClient, Known>();
+
+function knownFor(client: PublicClient): Known {
+  const url = (client.transport as { url?: unknown } | undefined)?.url;
+  const fresh = (): Known => ({ bounds: new Map(), inFlight: new Map() });
+  if (typeof url === "string") {
+    if (!byUrl.has(url)) byUrl.set(url, fresh());
+    return byUrl.get(url)!;
+  }
+  if (!byClient.has(client)) byClient.set(client, fresh());
+  return byClient.get(client)!;
+}
 
 /** True or false as the chain says; null when eth_getCode itself failed (unknown, never a guess). */
 export async function hasCodeAt(client: PublicClient, address: Address, block: bigint): Promise<boolean | null> {
-  let known = byClient.get(client);
-  if (!known) {
-    known = new Map();
-    byClient.set(client, known);
-  }
+  const known = knownFor(client);
   const key = address.toLowerCase();
-  const b = known.get(key) ?? { firstWithCode: null, lastWithout: null };
+  const b = known.bounds.get(key) ?? { firstWithCode: null, lastWithout: null };
   if (b.firstWithCode !== null && block >= b.firstWithCode) return true;
   if (b.lastWithout !== null && block <= b.lastWithout) return false;
-  const code = await client.getCode({ address, blockNumber: block }).catch(() => null);
-  if (code === null) return null;
-  const has = code !== undefined && code !== "0x";
-  if (has) b.firstWithCode = b.firstWithCode === null || block < b.firstWithCode ? block : b.firstWithCode;
-  else b.lastWithout = b.lastWithout === null || block > b.lastWithout ? block : b.lastWithout;
-  known.set(key, b);
-  return has;
+  // Reads that ask together (a report's batch) share one eth_getCode.
+  const asking = `${key}@${block}`;
+  const running = known.inFlight.get(asking);
+  if (running) return running;
+  const read = client
+    .getCode({ address, blockNumber: block })
+    .then(
+      (code) => {
+        const has = code !== undefined && code !== "0x";
+        const now = known.bounds.get(key) ?? { firstWithCode: null, lastWithout: null };
+        if (has)
+          now.firstWithCode = now.firstWithCode === null || block < now.firstWithCode ? block : now.firstWithCode;
+        else now.lastWithout = now.lastWithout === null || block > now.lastWithout ? block : now.lastWithout;
+        known.bounds.set(key, now);
+        return has;
+      },
+      () => null,
+    )
+    .finally(() => known.inFlight.delete(asking));
+  known.inFlight.set(asking, read);
+  return read;
 }

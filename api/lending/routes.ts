@@ -6,7 +6,7 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { LendingOccupancySchema } from "../../core/lending/occupancy.js";
-import type { ReportContext } from "../context.js";
+import { liveClient, type ReportContext } from "../context.js";
 import { ApiError, badRequest } from "../http/errors.js";
 import { blockParam } from "../http/query-params.js";
 import { contract, validQuery } from "../http/route-contract.js";
@@ -14,6 +14,8 @@ import { lendingMarketOf, loadOccupancy } from "./occupancy-service.js";
 
 export const eulerContract = {
   summary: "Occupancy of the operator's isolated lending market: supply, borrows, utilisation and who borrows",
+  description:
+    "Supply, borrows, cash, utilisation, borrow APR, the operator's share of supply and its kUSD escrowed as collateral, each a read pinned to blockNumber with its `cast call … --block N`.",
   tags: ["Lending"],
   query: z.object({ block: blockParam }),
   response: LendingOccupancySchema,
@@ -37,7 +39,7 @@ export function chainHeadResolver(ctx: ReportContext): ResolveBlock {
     }
     let latest: bigint;
     try {
-      latest = await ctx.base.getBlockNumber({ cacheTime: 0 });
+      latest = await liveClient(ctx).getBlockNumber({ cacheTime: 0 });
     } catch (e) {
       // Without the head we cannot tell a future block from a past one: refuse rather than guess.
       throw new ApiError(503, "chain_unavailable", "the chain's latest block could not be read", {

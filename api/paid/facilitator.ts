@@ -7,9 +7,10 @@ import { x402Facilitator } from "@x402/core/facilitator";
 import { type FacilitatorClient, HTTPFacilitatorClient } from "@x402/core/server";
 import { toFacilitatorEvmSigner } from "@x402/evm";
 import { registerExactEvmScheme } from "@x402/evm/exact/facilitator";
-import { createWalletClient, type Hex, http, publicActions } from "viem";
+import { createWalletClient, type Hex, publicActions } from "viem";
 import { nonceManager, privateKeyToAccount } from "viem/accounts";
 import { base } from "viem/chains";
+import { countedHttp } from "../io/rpc-calls.js";
 
 export type FacilitatorConfig =
   | { kind: "local"; rpcUrl: string; privateKey: Hex; network: `${string}:${string}`; pollingIntervalMs?: number }
@@ -25,7 +26,7 @@ export function createFacilitatorClient(config: FacilitatorConfig): FacilitatorC
   const client = createWalletClient({
     account,
     chain: base,
-    transport: http(config.rpcUrl),
+    transport: countedHttp(config.rpcUrl, "paid settlement"),
     pollingInterval: config.pollingIntervalMs ?? 250,
   }).extend(publicActions);
   // The viem wallet client, extended with public actions, is the signer shape x402 expects.

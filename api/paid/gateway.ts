@@ -34,21 +34,14 @@ import {
   refuseOperatorOwned,
   type TokenRead,
 } from "./instant-read.js";
-import { buildDescriptor } from "./openapi.js";
+import { balanceOfReader, explainingInsufficientFunds } from "./insufficient-funds.js";
+import { gatewayDescriptor } from "./openapi.js";
 import { REDELIVERY, replayGuard } from "./replay-guard.js";
 import { chainSettlementProbe, startRecoverySweep } from "./settlement-recovery.js";
 import { bindingTrust, verifyBeforeCharge } from "./verify-before-charge.js";
+import { type PaidTerms, paidRoutes } from "./x402-routes.js";
 
-export type GatewayOptions = {
-  basePath: string;
-  /** Public URL of the gateway (the descriptor's server URL). */
-  publicUrl: string;
-  network: `${string}:${string}`;
-  recipient: Address;
-  builderCode: string;
-  asset: { address: Address; name: string; version: string; symbol: string; decimals: number };
-  /** Prices in the asset's smallest units (USDC: 6 decimals). */
-  prices: { reserves: bigint; instantRead: bigint };
+export type GatewayOptions = PaidTerms & {
   facilitator: FacilitatorClient;
   statements: StatementService;
   store: Promise<OperatorStore>;
@@ -80,31 +73,27 @@ const RESERVES_COPIES = [
   "signer_binding_hash",
 ];
 
-const usd = (amount: bigint, decimals: number) => (Number(amount) / 10 ** decimals).toFixed(6);
+/**
+ * The paid answers refuse HEAD (see below), so the app's 405 leaves HEAD out of their `Allow`.
+ * (GET /reserves answers GET only, POST /instant-read POST only.)
+ */
+export const refusesHead = (basePath: string, path: string) =>
+  path === `${basePath}/reserves` || path === `${basePath}/instant-read`;
 
 export function createGateway(o: GatewayOptions) {
   const app = new Hono<{ Variables: Vars }>();
   const now = o.now ?? (() => Math.floor(Date.now() / 1000));
   const base = o.basePath;
-  const descriptor = buildDescriptor({
-    baseUrl: o.publicUrl,
-    network: o.network,
-    recipient: o.recipient,
-    builderCode: o.builderCode,
-    asset: { address: o.asset.address, symbol: o.asset.symbol, decimals: o.asset.decimals },
-    prices: {
-      reserves: usd(o.prices.reserves, o.asset.decimals),
-      instantRead: usd(o.prices.instantRead, o.asset.decimals),
-    },
-  });
+  const descriptor = gatewayDescriptor(o);
   for (const path of ["/openapi.json", "/.well-known/openapi.json"])
     app.get(`${base}${path}`, (c) => c.json(descriptor));
   // Paid answers are bought with GET or POST only. Hono dispatches HEAD as GET, which would run
   // the GET handler outside the x402 middleware (it prices "GET /reserves"): refused first.
   app.use(`${base}/*`, async (c, next) => {
-    if (c.req.method !== "HEAD" || !/\/(reserves|instant-read)$/.test(c.req.path)) return next();
-    c.header("Allow", c.req.path.endsWith("/reserves") ? "GET" : "POST");
-    return c.json(errorBody("method_not_allowed", `${c.req.method} is not allowed on ${c.req.path}`), 405);
+    if (c.req.method !== "HEAD" || !refusesHead(base, c.req.path)) return next();
+    const allowed = [c.req.path.endsWith("/reserves") ? "GET" : "POST"];
+    c.header("Allow", allowed.join(", "));
+    return c.json(errorBody("method_not_allowed", `${c.req.method} is not allowed on ${c.req.path}`, { allowed }), 405);
   });
 
   // 1. Free checks, before any payment is asked.
@@ -152,42 +141,13 @@ export function createGateway(o: GatewayOptions) {
   startRecoverySweep({ payments: o.store.then((s) => s.payments), probe, network: o.network, leaseSeconds });
   const headBlock = () => o.chains.base.getBlockNumber().catch(() => null);
   app.use(`${base}/*`, replayGuard(o.store, { leaseSeconds, probe, headBlock }));
-  const price = (amount: bigint) => ({
-    asset: o.asset.address,
-    amount: amount.toString(),
-    extra: { name: o.asset.name, version: o.asset.version },
+  const routes = Object.fromEntries(paidRoutes(o).map((r) => [r.key, r.config]));
+  // A payer short of the asset hears it with the balance and the price (insufficient-funds.ts).
+  const facilitator = explainingInsufficientFunds(o.facilitator, {
+    asset: o.asset,
+    balanceOf: balanceOfReader(o.chains.base),
   });
-  const option = (amount: bigint) => ({
-    scheme: "exact",
-    network: o.network,
-    payTo: o.recipient,
-    price: price(amount),
-    maxTimeoutSeconds: 300,
-    extra: { builderCode: o.builderCode },
-  });
-  const unpaid = (operation: string) => () => ({
-    contentType: "application/json",
-    body: errorBody(
-      "payment_required",
-      `${operation} is paid per request over x402 v2: see the PAYMENT-REQUIRED header`,
-      { descriptor: `${o.publicUrl}/openapi.json` },
-    ),
-  });
-  const routes = {
-    [`GET ${base}/reserves`]: {
-      accepts: option(o.prices.reserves),
-      description: "kUSD hourly proof-of-reserves attestation (EIP-191 signed)",
-      mimeType: "application/json",
-      unpaidResponseBody: unpaid("GET /reserves"),
-    },
-    [`POST ${base}/instant-read`]: {
-      accepts: option(o.prices.instantRead),
-      description: "EIP-191 signed ERC-20 read at a pinned block",
-      mimeType: "application/json",
-      unpaidResponseBody: unpaid("POST /instant-read"),
-    },
-  };
-  const server = new x402ResourceServer(o.facilitator).register(o.network, new ExactEvmScheme());
+  const server = new x402ResourceServer(facilitator).register(o.network, new ExactEvmScheme());
   const x402 = paymentMiddleware(routes as never, server);
   app.use(`${base}/*`, (c, next) => (c.get(REDELIVERY) ? next() : x402(c, next)));
   // 4. What x402 is about to charge for must pass the buyer's own verification.

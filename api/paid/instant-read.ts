@@ -1,13 +1,19 @@
 /**
  * POST /instant-read (spec 2.2): request validation, the pinned ERC-20 read, and the signed
  * payload. Validation runs before any payment is asked, so bad input is never charged: each
- * refusal is an ApiError with a stable code.
+ * refusal is an ApiError with a stable code. The request's shape is InstantReadRequestSchema, the
+ * same schema the descriptor and the x402 discovery extension publish.
  */
 import { type Address, formatUnits, getAddress, isAddress, type PublicClient } from "viem";
+import {
+  INSTANT_READ_CHAINS,
+  type InstantReadChain,
+  InstantReadRequestSchema,
+} from "../../core/attestation/paid-schema.js";
 import { ApiError, badRequest } from "../http/errors.js";
 
-export const CHAINS = ["base", "ethereum"] as const;
-export type ReadChain = (typeof CHAINS)[number];
+export const CHAINS = INSTANT_READ_CHAINS;
+export type ReadChain = InstantReadChain;
 export type InstantReadRequest = { chain: ReadChain; address: Address };
 
 /** Parses and checks the request body (not yet the chain): 400 with a stable code otherwise. */
@@ -21,37 +27,40 @@ export function parseInstantRead(raw: string): InstantReadRequest {
   if (typeof body !== "object" || body === null || Array.isArray(body))
     throw badRequest("invalid_body", "the request body must be a JSON object");
   const b = body as Record<string, unknown>;
-  const unknown = Object.keys(b).filter((k) => k !== "chain" && k !== "address");
-  if (unknown.length)
-    throw badRequest("unknown_field", `unknown field ${unknown.join(", ")}: only chain and address are accepted`, {
-      fields: unknown,
-    });
-  const chain = b.chain ?? "base";
-  if (typeof chain !== "string" || !(CHAINS as readonly string[]).includes(chain)) {
-    throw badRequest("invalid_chain", "chain must be one of base, ethereum", { chain, allowed: CHAINS });
-  }
-  if (b.address === undefined || b.address === null || b.address === "")
-    throw badRequest("address_required", "address is required");
-  if (
-    typeof b.address !== "string" ||
-    !/^0x[0-9a-fA-F]{40}$/.test(b.address) ||
-    !isAddress(b.address, { strict: false })
-  ) {
+  const parsed = InstantReadRequestSchema.safeParse(b);
+  if (!parsed.success) {
+    // One refusal, the most basic first: a field we do not know, then the chain, then the address.
+    const issues = parsed.error.issues;
+    const unknown = issues.flatMap((i) => (i.code === "unrecognized_keys" ? i.keys : []));
+    if (unknown.length)
+      throw badRequest("unknown_field", `unknown field ${unknown.join(", ")}: only chain and address are accepted`, {
+        fields: unknown,
+      });
+    if (issues.some((i) => i.path[0] === "chain"))
+      throw badRequest("invalid_chain", `chain must be one of ${CHAINS.join(", ")}`, {
+        chain: b.chain,
+        allowed: CHAINS,
+      });
+    if (b.address === undefined || b.address === null || b.address === "")
+      throw badRequest("address_required", "address is required");
     throw badRequest("invalid_address", "address must be 0x followed by 40 hex characters", { address: b.address });
   }
+  const { chain, address } = parsed.data;
+  if (!isAddress(address, { strict: false }))
+    throw badRequest("invalid_address", "address must be 0x followed by 40 hex characters", { address });
   // Mixed case is an EIP-55 checksum: a mistyped one is refused, never priced as another address.
   if (
-    b.address !== b.address.toLowerCase() &&
-    b.address.slice(2) !== b.address.slice(2).toUpperCase() &&
-    !isAddress(b.address, { strict: true })
+    address !== address.toLowerCase() &&
+    address.slice(2) !== address.slice(2).toUpperCase() &&
+    !isAddress(address, { strict: true })
   ) {
     throw badRequest(
       "invalid_address_checksum",
       "the address's mixed case is not its EIP-55 checksum: check it, or send it all lower case",
-      { address: b.address, checksummed: getAddress(b.address) },
+      { address, checksummed: getAddress(address) },
     );
   }
-  return { chain: chain as ReadChain, address: getAddress(b.address) };
+  return { chain, address: getAddress(address) };
 }
 
 /** Spec 4 rule 3: the operator's own addresses are refused (403, documented), before any charge. */

@@ -1,10 +1,13 @@
 /**
  * The gateway descriptor (spec 4 and 9): OpenAPI 3.1.0, version 1.0.0, both paid operations
  * (tag Verification, getReserves and postInstantRead) with the request and response schemas of
- * spec 2.1/2.2, the 402 answer, per-operation pricing (`x-payment-info`) and the gateway's
- * network, recipient and builder code.
+ * spec 2.1/2.2 (the zod contracts of core/attestation/paid-schema.ts, through operations.ts), the
+ * 402 answer, per-operation pricing (`x-payment-info`) and the gateway's network, recipient and
+ * builder code.
  */
 import type { Address } from "viem";
+import { jsonSchemaOf, PAID_OPERATIONS, type PaidOperation } from "./operations.js";
+import { type PaidTerms, unitsText } from "./x402-routes.js";
 
 export type DescriptorOptions = {
   baseUrl: string;
@@ -24,28 +27,6 @@ const error = {
       required: ["code", "message"],
       properties: { code: { type: "string" }, message: { type: "string" }, details: { type: "object" } },
     },
-  },
-};
-
-const signed = {
-  attestation_hash: {
-    type: "string",
-    pattern: "^0x[0-9a-f]{64}$",
-    description: "SHA-256 of signed_payload_canonical; the signature is over these 32 bytes",
-  },
-  signature: {
-    type: "string",
-    pattern: "^0x[0-9a-fA-F]{130}$",
-    description: "EIP-191 signature, verifiable against signer",
-  },
-  signer: {
-    type: "string",
-    pattern: "^0x[0-9a-fA-F]{40}$",
-    description: "Externally owned account that signed (see the signer binding)",
-  },
-  signed_payload_canonical: {
-    type: "string",
-    description: "The exact bytes hashed: canonical JSON, keys sorted, with a numeric unix timestamp",
   },
 };
 
@@ -71,10 +52,36 @@ const paymentRequired = {
   content: { "application/json": { schema: { type: "object" } } },
 };
 
+const op = (operationId: string): PaidOperation => {
+  const found = PAID_OPERATIONS.find((o) => o.operationId === operationId);
+  if (!found) throw new Error(`no paid operation ${operationId}`);
+  return found;
+};
+const named = (o: PaidOperation) => ({ operationId: o.operationId, summary: o.summary });
+
 const refused = (description: string) => ({
   description,
   content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
 });
+
+/**
+ * How a paid operation is paid for: x402 v2, in a request header. OpenAPI has no scheme type for
+ * a payment, so the header is declared as an apiKey-style scheme and the description says what it
+ * carries; the 402 answer and `x-payment-info` give the terms.
+ */
+const X402_SCHEME = {
+  type: "apiKey",
+  in: "header",
+  name: "PAYMENT-SIGNATURE",
+  description:
+    "x402 v2 (scheme exact): an unpaid request is answered 402 with the terms in the PAYMENT-REQUIRED header (base64 JSON PaymentRequired); retry with PAYMENT-SIGNATURE, the base64 JSON PaymentPayload carrying a signed EIP-3009 authorization of the asset for the price to the recipient. The answer's PAYMENT-RESPONSE header is the settlement receipt. Nothing is charged for an answer of 400 or more.",
+};
+const PAID_SECURITY = [{ x402: [] }];
+
+const RESERVES_DESCRIPTION =
+  "The latest hourly statement as a paid artifact: signed_payload_canonical with its EIP-191 signature and signer, and copies of signed fields (aggregate_solvency_ratio, status, schema_version, signer_binding, signer_binding_hash) that a verifier checks against the payload. The answer is settled only once it passes the buyers' own verification; one that fails is a 503 and nothing is charged.";
+const INSTANT_READ_DESCRIPTION =
+  "Reads an ERC-20's symbol, decimals and total supply on base or ethereum at a pinned block and signs the result with the key the signer binding assigns to now. The free checks come first (the body, the chain, an operator-owned address, the read itself): a refusal costs nothing.";
 
 export function buildDescriptor(o: DescriptorOptions) {
   return {
@@ -82,6 +89,7 @@ export function buildDescriptor(o: DescriptorOptions) {
     info: {
       title: "kUSD paid verification gateway",
       version: "1.0.0",
+      license: { name: "MIT", identifier: "MIT" },
       description:
         "Signed proof-of-reserves attestations and signed ERC-20 reads, sold per request over x402 v2 (scheme exact, USDC via EIP-3009). Verify a response by recovering the EIP-191 signer of attestation_hash and checking it against the signer binding.",
     },
@@ -98,8 +106,9 @@ export function buildDescriptor(o: DescriptorOptions) {
       "/reserves": {
         get: {
           tags: ["Verification"],
-          operationId: "getReserves",
-          summary: "The hourly proof-of-reserves attestation, EIP-191 signed",
+          ...named(op("getReserves")),
+          description: RESERVES_DESCRIPTION,
+          security: PAID_SECURITY,
           "x-payment-info": paymentInfo(o.prices.reserves, o),
           responses: {
             "200": {
@@ -123,8 +132,9 @@ export function buildDescriptor(o: DescriptorOptions) {
       "/instant-read": {
         post: {
           tags: ["Verification"],
-          operationId: "postInstantRead",
-          summary: "Signed read of an ERC-20's symbol, decimals and total supply at a pinned block",
+          ...named(op("postInstantRead")),
+          description: INSTANT_READ_DESCRIPTION,
+          security: PAID_SECURITY,
           "x-payment-info": paymentInfo(o.prices.instantRead, o),
           requestBody: {
             required: true,
@@ -158,64 +168,28 @@ export function buildDescriptor(o: DescriptorOptions) {
       },
     },
     components: {
+      securitySchemes: { x402: X402_SCHEME },
       schemas: {
         Error: error,
-        ReservesAttestation: {
-          type: "object",
-          required: ["attestation_hash", "signature", "signer"],
-          properties: {
-            ...signed,
-            aggregate_solvency_ratio: {
-              type: "number",
-              description: "Aggregate USD solvency ratio of the kUSD reserves",
-            },
-            status: { type: "string" },
-            schema_version: { type: "integer" },
-            signer_binding: {
-              type: "string",
-              format: "uri",
-              description: "Where the binding was published when the statement was signed (a signed field)",
-            },
-            signer_binding_hash: {
-              type: ["string", "null"],
-              pattern: "^0x[0-9a-f]{64}$",
-              description:
-                "The binding's attestation_hash (a signed field): fetch it from any host at /api/por/signer-registry/{hash}",
-            },
-          },
-        },
-        TokenReadRequest: {
-          type: "object",
-          required: ["address"],
-          additionalProperties: false,
-          properties: {
-            chain: { type: "string", enum: ["base", "ethereum"], default: "base" },
-            address: {
-              type: "string",
-              pattern: "^0x[0-9a-fA-F]{40}$",
-              description: "ERC-20 contract; not an operator-owned address",
-            },
-          },
-        },
-        TokenRead: {
-          type: "object",
-          required: ["ok", "attestation_hash", "signature", "signer"],
-          properties: {
-            ok: { type: "boolean" },
-            kind: { type: "string" },
-            chain: { type: "string", enum: ["base", "ethereum"] },
-            token: {
-              type: "object",
-              properties: {
-                symbol: { type: "string" },
-                decimals: { type: "integer" },
-                totalSupplyGrouped: { type: "string" },
-              },
-            },
-            ...signed,
-          },
-        },
+        ReservesAttestation: jsonSchemaOf(op("getReserves").response.schema, "output"),
+        TokenReadRequest: jsonSchemaOf(op("postInstantRead").request!.schema, "input"),
+        TokenRead: jsonSchemaOf(op("postInstantRead").response.schema, "output"),
       },
     },
   };
+}
+
+/** The descriptor of a gateway with these terms, prices in whole units of the asset. */
+export function gatewayDescriptor(o: PaidTerms) {
+  return buildDescriptor({
+    baseUrl: o.publicUrl,
+    network: o.network,
+    recipient: o.recipient,
+    builderCode: o.builderCode,
+    asset: { address: o.asset.address, symbol: o.asset.symbol, decimals: o.asset.decimals },
+    prices: {
+      reserves: unitsText(o.prices.reserves, o.asset.decimals),
+      instantRead: unitsText(o.prices.instantRead, o.asset.decimals),
+    },
+  });
 }

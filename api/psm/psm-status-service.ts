@@ -3,7 +3,13 @@ import type { Address } from "viem";
 import { PSM_VERSIONS } from "../../core/network/types.js";
 import { buildPsmStatus, type PsmStatus, psmStatusEntry } from "../../core/psm/mint-readiness.js";
 import { MINTER_ROLE, PSM_KEYS, PSM_LABELS } from "../../core/reserves/por/snapshot.js";
-import { type ReportBlock, type ReportContext, reportBlockHash } from "../context.js";
+import {
+  type BlockHeader,
+  blockTimestamp,
+  type ReportBlock,
+  type ReportContext,
+  reportBlockHeader,
+} from "../context.js";
 import { memo, perObject } from "../io/memo.js";
 import { PinnedReader, type ReadSpec, tolerantReads } from "../io/pinned-reader.js";
 
@@ -11,18 +17,25 @@ import { PinnedReader, type ReadSpec, tolerantReads } from "../io/pinned-reader.
 // failed read is never kept, so the next request retries it.
 const kept = perObject((_ctx: ReportContext) => memo<PsmStatus>({ max: 32, keep: (v) => v.failedReads.length === 0 }));
 
-export async function loadPsmStatus(ctx: ReportContext, at: ReportBlock): Promise<PsmStatus> {
-  const hash = await reportBlockHash(ctx, at.blockNumber);
-  return hash ? kept(ctx)(`${at.blockNumber}:${hash}`, () => readPsmStatus(ctx, at)) : readPsmStatus(ctx, at);
+/** The gates at `at`; `known`: the block's header when the caller read it already. */
+export async function loadPsmStatus(
+  ctx: ReportContext,
+  at: ReportBlock,
+  known?: BlockHeader | null,
+): Promise<PsmStatus> {
+  const header = known === undefined ? await reportBlockHeader(ctx, at.blockNumber) : known;
+  return header
+    ? kept(ctx)(`${at.blockNumber}:${header.hash}`, () => readPsmStatus(ctx, at, header))
+    : readPsmStatus(ctx, at, null);
 }
 
-async function readPsmStatus(ctx: ReportContext, at: ReportBlock): Promise<PsmStatus> {
+async function readPsmStatus(ctx: ReportContext, at: ReportBlock, header: BlockHeader | null): Promise<PsmStatus> {
   const n = ctx.network;
   const r = new PinnedReader(ctx.base, at.blockNumber, n.reporting.publicRpc.base);
   const { read, failedReads, notDeployed } = tolerantReads(r);
   const usdc = n.usdc.address;
-  const [block, ...entries] = await Promise.all([
-    ctx.base.getBlock({ blockNumber: at.blockNumber }),
+  const [timestamp, ...entries] = await Promise.all([
+    blockTimestamp(ctx, at.blockNumber, header),
     ...PSM_KEYS.map(async (key) => {
       const psm: Address = n.psms[key].address;
       const specs: Record<string, [ReadSpec, number?]> = {
@@ -60,10 +73,5 @@ async function readPsmStatus(ctx: ReportContext, at: ReportBlock): Promise<PsmSt
       });
     }),
   ]);
-  return buildPsmStatus(
-    { blockNumber: at.blockNumber, timestamp: Number(block.timestamp) },
-    entries,
-    failedReads,
-    notDeployed,
-  );
+  return buildPsmStatus({ blockNumber: at.blockNumber, timestamp }, entries, failedReads, notDeployed);
 }

@@ -22,6 +22,8 @@ const TAGS = ["Account registry"];
 
 export const accountsContract = {
   summary: "The account registry, latest version or ?version=N (spec 2.6)",
+  description:
+    "The operator's listed accounts with their roles, the version's account_set_digest and the operator's signature over it, and the violation predicate the violations feed applies; `kusd-verify-registry` checks a version.",
   tags: TAGS,
   query: z.object({
     version: z
@@ -40,12 +42,15 @@ export const accountsContract = {
 
 export const versionsContract = {
   summary: "Every published registry version with its digest",
+  description: "Per version: its number, as_of, issued_at, entry count and account_set_digest, oldest first.",
   tags: TAGS,
   response: RegistryVersionsSchema,
 };
 
 export const violationsContract = {
   summary: "Transfers out of listed accounts that the registry's violation predicate flags, in (block, logIndex) order",
+  description:
+    "From indexed transfers, at most `limit` per page; `next` is the cursor of the last violation when the page is full (pass it as `after`), else null.",
   tags: TAGS,
   query: z.object({
     limit: limitParam(MAX_VIOLATIONS_PAGE, 100),

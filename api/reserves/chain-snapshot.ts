@@ -4,7 +4,7 @@
  * only; conversion and formulas happen in the pure assembler.
  * A read that fails is `null` (reported as unknown), never a guess and never a 5xx.
  */
-import type { Address } from "viem";
+import type { Address, PublicClient } from "viem";
 import { PSM_VERSIONS, type PsmKey } from "../../core/network/types.js";
 import {
   type ChainSnapshot,
@@ -17,6 +17,7 @@ import {
   type StakingVaultSnapshot,
 } from "../../core/reserves/por/snapshot.js";
 import type { FeeSchedule, FeeTier } from "../../core/reserves/redemption-routing.js";
+import { perObject } from "../io/memo.js";
 import { type ChainReadError, type PinnedReader, type ReadSpec, tolerantReads } from "../io/pinned-reader.js";
 
 // The API's route modules import these constants from here.
@@ -44,22 +45,32 @@ export type SnapshotAddresses = {
 
 type TolerantRead = ReturnType<typeof tolerantReads>["read"];
 
-/** The tiers as stored (the public array, read until it ends): order matters to the fee rule. */
+/** The arguments of dependent reads as last read, per chain client (see `dependent`). */
+const lastSeen = perObject((_client: PublicClient) => new Map<string, bigint>());
+
+/** The most tiers read: a deployed PSM has four. */
+const MAX_FEE_TIERS = 20;
+
+/**
+ * The tiers as stored (the public array, up to its end): order matters to the fee rule. Every
+ * index is asked at once, in the block's batch; the tiers are the answers before the first
+ * index that fails (past the end of the array, reading it reverts).
+ */
 async function feeTiers(r: PinnedReader, usdc: Address, psm: Address): Promise<FeeTier[]> {
-  const tiers: FeeTier[] = [];
-  for (let i = 0; i < 20; i++) {
-    try {
-      const [threshold, feeBps] = await r.call<[bigint, bigint]>({
+  const reads = await Promise.all(
+    Array.from({ length: MAX_FEE_TIERS }, (_, i) =>
+      r.outcome<[bigint, bigint]>({
         to: psm,
         signature: "tieredFees(address,uint256)(uint256,uint256)",
         args: [usdc, BigInt(i)],
-      });
-      tiers.push({ threshold, feeBps });
-    } catch {
-      break; // past the end of the array
-    }
-  }
-  return tiers;
+      }),
+    ),
+  );
+  const end = reads.findIndex((x) => !x.ok);
+  return reads.slice(0, end === -1 ? reads.length : end).map((x) => {
+    const [threshold, feeBps] = (x as { value: [bigint, bigint] }).value;
+    return { threshold, feeBps };
+  });
 }
 
 /** What the deployed fee rule reads: tiers, `swapFees[USDC]` and the virtual peg. */
@@ -108,12 +119,48 @@ export async function readPsmSnapshots(
   return { psmMint: psmMint!, psmRetiredMint: psmRetiredMint!, psmRedeemReserve: psmRedeemReserve! };
 }
 
-export async function readChainSnapshot(r: PinnedReader, a: SnapshotAddresses): Promise<ChainSnapshot> {
+/**
+ * Every read of the reserves report at the reader's block, in two rounds (each one aggregate3 on
+ * the wire): what needs nothing else, then what needs a value read in the first (a vault's
+ * convertToAssets of one whole share and of its whole supply, the escrow shares' kUSD).
+ * `timestamp` is the block's, when the caller read its header already.
+ */
+export async function readChainSnapshot(
+  r: PinnedReader,
+  a: SnapshotAddresses,
+  timestamp?: number,
+): Promise<ChainSnapshot> {
   const { read, failedReads, notDeployed } = tolerantReads(r);
+  const last = lastSeen(r.client);
+
+  /**
+   * A read whose argument is another read's value (a vault's convertToAssets of its supply): asked
+   * in the first round with the value last seen (a supply seldom changes from one block to the
+   * next), and kept only when the other read returned exactly that; else asked again, in a second
+   * round, with the value read. Null when the argument is unknown.
+   */
+  async function dependent(
+    key: string,
+    arg: Promise<bigint | null>,
+    spec: (value: bigint) => ReadSpec,
+    decimals: number,
+  ): Promise<Read<bigint>> {
+    const guess = last.get(key);
+    const early = guess === undefined ? null : r.outcome<bigint>(spec(guess));
+    const value = await arg;
+    if (value === null) return null;
+    last.set(key, value);
+    const guessed = early ? await early : null;
+    if (guessed?.ok && value === guess) {
+      const got = guessed.value;
+      return { value: got, command: (field) => r.command(spec(value), field, got, decimals) };
+    }
+    return read<bigint>(spec(value), decimals);
+  }
 
   const balanceOf = (token: Address, holder: Address, decimals: number) =>
     read<bigint>({ to: token, signature: "balanceOf(address)(uint256)", args: [holder] }, decimals);
-  const u = (to: Address, signature: string, decimals?: number, args?: ReadSpec["args"]) =>
+  const u = (to: Address, signature: string, decimals?: number | (() => number | undefined), args?: ReadSpec["args"]) =>
     read<bigint>({ to, signature, args }, decimals);
 
   const psm = (key: PsmKey) => readPsm(r, read, a, key, a.psms[key]);
@@ -122,15 +169,18 @@ export async function readChainSnapshot(r: PinnedReader, a: SnapshotAddresses): 
   const shareDecimals = (address: Address) => read<number>({ to: address, signature: "decimals()(uint8)" });
 
   const depositVault = async (address: Address): Promise<DepositVaultSnapshot> => {
-    const decimals = await shareDecimals(address);
-    const [totalAssets, totalSupply, wethBalance, offChainAssets, l1Assets, hedgingReserve] = await Promise.all([
-      u(address, "totalAssets()(uint256)", 18),
-      u(address, "totalSupply()(uint256)", decimals ? Number(decimals.value) : undefined),
-      balanceOf(a.weth, address, 18),
-      u(address, "offChainAssets()(uint256)", 18),
-      u(address, "l1Assets()(uint256)", 18),
-      u(address, "hedgingReserve()(uint256)", 18),
-    ]);
+    let d: number | undefined;
+    const [decimals, totalAssets, totalSupply, wethBalance, offChainAssets, l1Assets, hedgingReserve] =
+      await Promise.all([
+        shareDecimals(address),
+        u(address, "totalAssets()(uint256)", 18),
+        u(address, "totalSupply()(uint256)", () => d),
+        balanceOf(a.weth, address, 18),
+        u(address, "offChainAssets()(uint256)", 18),
+        u(address, "l1Assets()(uint256)", 18),
+        u(address, "hedgingReserve()(uint256)", 18),
+      ]);
+    d = decimals ? Number(decimals.value) : undefined;
     return {
       address,
       shareDecimals: decimals,
@@ -144,20 +194,43 @@ export async function readChainSnapshot(r: PinnedReader, a: SnapshotAddresses): 
   };
 
   const stakingVault = async (address: Address): Promise<StakingVaultSnapshot> => {
-    const decimals = await shareDecimals(address);
-    const d = decimals ? Number(decimals.value) : undefined;
-    const [totalAssets, totalSupply, kusdBalance, assetsPerShare, listedShares] = await Promise.all([
-      u(address, "totalAssets()(uint256)", 18),
-      u(address, "totalSupply()(uint256)", d),
-      balanceOf(a.kUSD, address, 18),
-      d === undefined ? Promise.resolve(null) : u(address, "convertToAssets(uint256)(uint256)", 18, [10n ** BigInt(d)]),
-      Promise.all(
-        a.listedAccounts.map(async (account) => ({ account, shares: await balanceOf(address, account, d ?? 0) })),
-      ),
-    ]);
-    const redeemable = totalSupply
-      ? await u(address, "convertToAssets(uint256)(uint256)", 18, [totalSupply.value])
-      : null;
+    let d: number | undefined;
+    const convertToAssets = (shares: bigint): ReadSpec => ({
+      to: address,
+      signature: "convertToAssets(uint256)(uint256)",
+      args: [shares],
+    });
+    const decimalsRead = shareDecimals(address);
+    const totalSupplyRead = u(address, "totalSupply()(uint256)", () => d);
+    const [decimals, totalAssets, totalSupply, kusdBalance, listedShares, assetsPerShare, redeemable] =
+      await Promise.all([
+        decimalsRead,
+        u(address, "totalAssets()(uint256)", 18),
+        totalSupplyRead,
+        balanceOf(a.kUSD, address, 18),
+        Promise.all(
+          a.listedAccounts.map(async (account) => ({
+            account,
+            shares: await read<bigint>(
+              { to: address, signature: "balanceOf(address)(uint256)", args: [account] },
+              () => d ?? 0,
+            ),
+          })),
+        ),
+        dependent(
+          `${address}:decimals`,
+          decimalsRead.then((x) => (x ? BigInt(x.value) : null)),
+          (dec) => convertToAssets(10n ** dec),
+          18,
+        ),
+        dependent(
+          `${address}:totalSupply`,
+          totalSupplyRead.then((x) => x?.value ?? null),
+          convertToAssets,
+          18,
+        ),
+      ]);
+    d = decimals ? Number(decimals.value) : undefined;
     return {
       address,
       shareDecimals: decimals,
@@ -185,6 +258,21 @@ export async function readChainSnapshot(r: PinnedReader, a: SnapshotAddresses): 
     }
   }
 
+  /** The operator's lending-escrow shares, and their kUSD (second round). */
+  async function escrowPosition(escrow: Address) {
+    const sharesRead = balanceOf(escrow, a.operator, 18);
+    const [shares, kusd] = await Promise.all([
+      sharesRead,
+      dependent(
+        `${escrow}:${a.operator}:shares`,
+        sharesRead.then((x) => x?.value ?? null),
+        (n) => ({ to: escrow, signature: "convertToAssets(uint256)(uint256)", args: [n] }),
+        18,
+      ),
+    ]);
+    return { shares, kusd };
+  }
+
   async function ethUsd(feed: Address) {
     const [round, decimals] = await Promise.all([
       read<readonly [bigint, bigint, bigint, bigint, bigint]>({
@@ -207,8 +295,8 @@ export async function readChainSnapshot(r: PinnedReader, a: SnapshotAddresses): 
     };
   }
 
-  const block = await r.client.getBlock({ blockNumber: r.blockNumber });
   const [
+    blockTimestamp,
     kusdTotalSupply,
     psmMint,
     psmRetiredMint,
@@ -223,11 +311,12 @@ export async function readChainSnapshot(r: PinnedReader, a: SnapshotAddresses): 
     threshold,
     owners,
     operatorKusd,
-    escrowShares,
+    escrow,
     hedgeEth,
     hedgeWeth,
     price,
   ] = await Promise.all([
+    timestamp ?? r.client.getBlock({ blockNumber: r.blockNumber }).then((b) => Number(b.timestamp)),
     u(a.kUSD, "totalSupply()(uint256)", 18),
     psm("psmMint"),
     psm("psmRetiredMint"),
@@ -242,19 +331,15 @@ export async function readChainSnapshot(r: PinnedReader, a: SnapshotAddresses): 
     u(a.multisig, "getThreshold()(uint256)"),
     read<readonly Address[]>({ to: a.multisig, signature: "getOwners()(address[])" }),
     balanceOf(a.kUSD, a.operator, 18),
-    a.lendingEscrowKUSD ? balanceOf(a.lendingEscrowKUSD, a.operator, 18) : Promise.resolve(null),
+    a.lendingEscrowKUSD ? escrowPosition(a.lendingEscrowKUSD) : { shares: null, kusd: null },
     a.hedgeWatchOnly ? nativeBalance(a.hedgeWatchOnly) : Promise.resolve(null),
     a.hedgeWatchOnly ? balanceOf(a.weth, a.hedgeWatchOnly, 18) : Promise.resolve(null),
     a.ethUsdFeed ? ethUsd(a.ethUsdFeed) : Promise.resolve(null),
   ]);
-  const escrowKusd =
-    a.lendingEscrowKUSD && escrowShares
-      ? await u(a.lendingEscrowKUSD, "convertToAssets(uint256)(uint256)", 18, [escrowShares.value])
-      : null;
 
   return {
     blockNumber: r.blockNumber,
-    blockTimestamp: Number(block.timestamp),
+    blockTimestamp,
     kusdTotalSupply,
     psms: { psmMint, psmRetiredMint, psmRedeemReserve },
     vaultV1,
@@ -264,7 +349,7 @@ export async function readChainSnapshot(r: PinnedReader, a: SnapshotAddresses): 
     insuranceFund,
     treasury,
     multisig: { ...multisig, threshold, owners },
-    operator: { address: a.operator, kusd: operatorKusd, escrowShares, escrowKusd },
+    operator: { address: a.operator, kusd: operatorKusd, escrowShares: escrow.shares, escrowKusd: escrow.kusd },
     hedgeWatchOnly: a.hedgeWatchOnly ? { address: a.hedgeWatchOnly, eth: hedgeEth, weth: hedgeWeth } : null,
     ethUsd: price,
     failedReads,

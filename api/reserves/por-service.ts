@@ -11,7 +11,14 @@ import { everListed } from "../../core/registry/versions.js";
 import { buildPorReport, type PorReport } from "../../core/reserves/por/por-report.js";
 import type { ChainSnapshot, Read } from "../../core/reserves/por/snapshot.js";
 import { none as noVenue, recordedVenueBasis, type VenueBasis } from "../../core/reserves/por/venue-read.js";
-import { type ReportBlock, type ReportContext, reportBlockHash } from "../context.js";
+import {
+  type BlockHeader,
+  liveClient,
+  type ReportBlock,
+  type ReportContext,
+  reportBlockHeader,
+  rpcHead,
+} from "../context.js";
 import { type Rendered, render } from "../http/rendered.js";
 import { type VenueAccountState, VenueReadError, venueReadCommand } from "../io/hyperliquid.js";
 import { kusdBurnedUpTo, redemptionsUpTo } from "../io/indexed-reads.js";
@@ -83,10 +90,16 @@ export function readPsms(ctx: ReportContext, blockNumber: bigint) {
   );
 }
 
-export async function readSnapshot(ctx: ReportContext, blockNumber: bigint): Promise<ChainSnapshot> {
+/** The chain snapshot at `blockNumber`; its timestamp from the block's header when the caller has it. */
+export async function readSnapshot(
+  ctx: ReportContext,
+  blockNumber: bigint,
+  header: BlockHeader | null = null,
+): Promise<ChainSnapshot> {
   return readChainSnapshot(
     new PinnedReader(ctx.base, blockNumber, ctx.network.reporting.publicRpc.base),
     snapshotAddresses(ctx),
+    header?.timestamp,
   );
 }
 
@@ -103,9 +116,10 @@ async function readVenueState(ctx: ReportContext): Promise<{ state: VenueAccount
 
 /**
  * What a report reads on every request, shared by requests that arrive together (one read for
- * all of them, a new read for the next): the block's hash (part of every cache key, so a reorg
- * never serves the old branch), the RPC's head (attestation.rpcChainLength) and kUSD
- * hasRole(MINTER_ROLE, psm) for each PSM (spec: holdsRole is read live on every request).
+ * all of them, a new read for the next): the block's header (its hash is part of every cache
+ * key, so a reorg never serves the old branch), the RPC's head (attestation.rpcChainLength) and
+ * kUSD hasRole(MINTER_ROLE, psm) for each PSM (spec: holdsRole is read live on every request; a
+ * request that reads the block's snapshot reads them there, in the block's batch).
  */
 type LiveReads = {
   blockHash: Hex | null;
@@ -120,8 +134,9 @@ type History = {
 };
 /** The venue read now: its answer (null with the reason when it failed) and when we read it. */
 export type VenueNow = { state: VenueAccountState | null; reason: string | null; readAtMs: number };
+type LiveRoles = Pick<LiveReads, "minterRoles" | "failedReads">;
 type PorCaches = {
-  live: (key: string, build: () => Promise<LiveReads>) => Promise<LiveReads>;
+  live: (key: string, build: () => Promise<LiveRoles>) => Promise<LiveRoles>;
   snapshots: Memo<ChainSnapshot>;
   history: Memo<History>;
   venue: (build: () => Promise<VenueNow>) => Promise<VenueNow>;
@@ -133,8 +148,14 @@ export type RenderedPor = { report: PorReport; rendered: Rendered; venueNow: Ven
 
 const cachesOf = perObject((ctx: ReportContext): PorCaches => {
   const venue = memo<VenueNow>({ max: 1, ttlMs: ctx.venueMaxAgeSeconds * 1000, keep: (v) => v.state !== null });
+  // holdsRole is read live like the block's header: one read serves the requests of `headFreshMs`
+  // (0: only requests that arrive together), and a read that failed serves nobody after it.
+  const liveRoles =
+    ctx.headFreshMs > 0
+      ? memo<LiveRoles>({ max: 16, ttlMs: ctx.headFreshMs, keep: (r) => r.failedReads.length === 0 })
+      : coalesce<LiveRoles>();
   return {
-    live: coalesce<LiveReads>(),
+    live: liveRoles,
     // Only a snapshot whose every read landed is kept: a failed read is retried next request.
     snapshots: memo<ChainSnapshot>({ max: 32, keep: (s) => s.failedReads.length === 0 }),
     history: memo<History>({ max: 32 }),
@@ -143,25 +164,26 @@ const cachesOf = perObject((ctx: ReportContext): PorCaches => {
   };
 });
 
-async function readLive(ctx: ReportContext, blockNumber: bigint): Promise<LiveReads> {
+/** holdsRole of each PSM read now, through the live client. */
+async function readLiveRoles(ctx: ReportContext, blockNumber: bigint): Promise<LiveRoles> {
   const n = ctx.network;
-  const { read, failedReads } = tolerantReads(new PinnedReader(ctx.base, blockNumber, n.reporting.publicRpc.base));
-  const [blockHash, rpcChainLength, ...roles] = await Promise.all([
-    reportBlockHash(ctx, blockNumber),
-    ctx.base.getBlockNumber({ cacheTime: 0 }).then(Number, () => null),
-    ...PSM_KEYS.map((k) =>
+  const { read, failedReads } = tolerantReads(
+    new PinnedReader(liveClient(ctx), blockNumber, n.reporting.publicRpc.base),
+  );
+  const roles = await Promise.all(
+    PSM_KEYS.map((k) =>
       read<boolean>({
         to: n.kUSD.address,
         signature: "hasRole(bytes32,address)(bool)",
         args: [MINTER_ROLE, n.psms[k].address],
       }),
     ),
-  ]);
+  );
   const minterRoles = Object.fromEntries(PSM_KEYS.map((k, i) => [k, roles[i] ?? null])) as Record<
     PsmKey,
     Read<boolean> | null
   >;
-  return { blockHash, rpcChainLength, minterRoles, failedReads };
+  return { minterRoles, failedReads };
 }
 
 /**
@@ -183,8 +205,12 @@ export async function venueBasisAt(
   ctx: ReportContext,
   at: ReportBlock,
   blockTimestamp: number,
+  blockHash: Hex | null = null,
 ): Promise<{ basis: VenueBasis; now: VenueNow | null }> {
-  const recorded = ctx.venueRecords ? await ctx.venueRecords.atOrBefore(at.blockNumber) : null;
+  // At the head only a reading recorded at this very block counts (otherwise the venue is read now).
+  const recorded = ctx.venueRecords
+    ? await ctx.venueRecords.atOrBefore(at.blockNumber, { hash: blockHash, exact: at.atHead })
+    : null;
   if (at.atHead && recorded?.blockNumber !== Number(at.blockNumber)) {
     const now = await readVenueNow(ctx);
     const basis: VenueBasis = now.state
@@ -203,7 +229,7 @@ export async function venueBasisAt(
 }
 
 /** The cached snapshot with this request's live role reads in place of its own. */
-function withLiveRoles(s: ChainSnapshot, live: LiveReads): ChainSnapshot {
+function withLiveRoles(s: ChainSnapshot, live: LiveRoles): ChainSnapshot {
   const psm = (k: PsmKey) => ({ ...s.psms[k], holdsMinterRole: live.minterRoles[k] });
   const own = s.failedReads.filter((r) => !r.includes("hasRole("));
   return {
@@ -213,16 +239,38 @@ function withLiveRoles(s: ChainSnapshot, live: LiveReads): ChainSnapshot {
   };
 }
 
-/** The report at `at`, serialised once per distinct set of inputs. */
-export async function renderPorReport(ctx: ReportContext, at: ReportBlock): Promise<RenderedPor> {
+/**
+ * The report at `at`, serialised once per distinct set of inputs. `chainHead`: the RPC's head as
+ * this request already read it (a statement checks it first), not read again.
+ */
+export async function renderPorReport(
+  ctx: ReportContext,
+  at: ReportBlock,
+  options: {
+    chainHead?: bigint | null;
+    /**
+     * Started in the same turn as a snapshot this request reads (so their pinned reads join its
+     * Multicall3 batch: one aggregate3 for the block), given the block's header.
+     */
+    alongside?: (header: BlockHeader | null) => void;
+  } = {},
+): Promise<RenderedPor> {
   const started = performance.now();
   const c = cachesOf(ctx);
-  const live = await c.live(String(at.blockNumber), () => readLive(ctx, at.blockNumber));
+  const header = await reportBlockHeader(ctx, at.blockNumber);
+  const blockHash = header?.hash ?? null;
   // Without the block's hash nothing can be keyed safely: read everything for this request alone.
   const keyed = <V>(m: Memo<V>, key: string, build: () => Promise<V>) =>
-    live.blockHash ? m(`${at.blockNumber}:${live.blockHash}:${key}`, build) : build();
-  const [snapshot, history] = await Promise.all([
-    keyed(c.snapshots, "", () => readSnapshot(ctx, at.blockNumber)),
+    blockHash ? m(`${at.blockNumber}:${blockHash}:${key}`, build) : build();
+  // A request that reads the snapshot reads holdsRole in it, now: those are its live reads.
+  let snapshotReadNow = false;
+  const snapshotRead = keyed(c.snapshots, "", () => {
+    snapshotReadNow = true;
+    options.alongside?.(header);
+    return readSnapshot(ctx, at.blockNumber, header);
+  });
+  const [snapshot, history, chainHead, liveRoles] = await Promise.all([
+    snapshotRead,
     keyed(c.history, "", async () => {
       const [redemptions, burned] = await Promise.all([
         redemptionsUpTo(ctx.db, at.blockNumber),
@@ -230,8 +278,19 @@ export async function renderPorReport(ctx: ReportContext, at: ReportBlock): Prom
       ]);
       return { redemptions, burned };
     }),
+    options.chainHead ?? rpcHead(ctx),
+    snapshotReadNow ? null : c.live(`${at.blockNumber}:${blockHash}`, () => readLiveRoles(ctx, at.blockNumber)),
   ]);
-  const { basis, now } = await venueBasisAt(ctx, at, snapshot.blockTimestamp);
+  const rolesNow: LiveRoles = liveRoles ?? {
+    minterRoles: Object.fromEntries(
+      PSM_KEYS.map((k) => [k, snapshot.psms[k].holdsMinterRole]),
+    ) as LiveRoles["minterRoles"],
+    failedReads: snapshot.failedReads.filter((r) => r.includes("hasRole(")),
+  };
+  // Read with the snapshot just now: they serve the next requests of `headFreshMs` as a live read would.
+  if (!liveRoles) void c.live(`${at.blockNumber}:${blockHash}`, async () => rolesNow);
+  const live: LiveReads = { blockHash, rpcChainLength: chainHead === null ? null : Number(chainHead), ...rolesNow };
+  const { basis, now } = await venueBasisAt(ctx, at, snapshot.blockTimestamp, blockHash);
   const roles = PSM_KEYS.map((k) => String(live.minterRoles[k]?.value ?? null)).join(",");
   const key = [
     roles,

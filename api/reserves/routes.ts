@@ -13,6 +13,8 @@ import { blockParam, blockParamErrors, kusdAmount } from "../http/query-params.j
 import { reportCacheControl, sendRendered } from "../http/rendered.js";
 import { contract, validQuery } from "../http/route-contract.js";
 import { ChainReadError } from "../io/pinned-reader.js";
+import { loadPsmStatus } from "../psm/psm-status-service.js";
+import { riskChainPart } from "../risk/risk-service.js";
 import { renderPorReport } from "./por-service.js";
 import { loadRedemptionPlan } from "./redemption-plan-service.js";
 import { renderStats } from "./stats-service.js";
@@ -32,6 +34,8 @@ export const porContract = {
 
 export const statsContract = {
   summary: "PSM USDC reserves and kUSD supply and outstanding, without any ratio",
+  description:
+    "The raw figures behind the backing ratio (psmUSDC / kusdOutstanding), each a read pinned to blockNumber; no ratio is computed here.",
   tags: TAGS,
   query: z.object({ block: blockParam }),
   response: StatsSchema,
@@ -40,11 +44,13 @@ export const statsContract = {
 
 export const redemptionPlanContract = {
   summary: "The transactions that redeem an amount of kUSD at a block, each fee confirmed by the PSM's getFee",
+  description:
+    "Which PSM each part of the amount goes to, at which fee tier, the USDC it pays out, and a `cast send` per transaction; a plan is for the block's reserves and fees, not a promise for later blocks.",
   tags: TAGS,
   query: z.object({
-    amount: kusdAmount("amount is the kUSD to redeem, a positive decimal with at most 18 decimals")
-      .refine((a) => /[1-9]/.test(a), "amount must be greater than zero")
-      .describe("kUSD to redeem"),
+    amount: kusdAmount("amount is the kUSD to redeem, a positive decimal with at most 18 decimals", {
+      positive: true,
+    }).describe("kUSD to redeem"),
     block: blockParam,
   }),
   response: RedemptionPlanSchema,
@@ -60,7 +66,14 @@ export function reservesRoutes(ctx: ReportContext) {
   app.get("/api/por", ...contract(porContract), async (c) => {
     const requested = validQuery(c, porContract).block;
     const at = await resolveReportBlock(ctx, requested);
-    const { report, rendered } = await renderPorReport(ctx, at);
+    // The reserves page asks for the gates and the switches of the same block next: their reads
+    // join the snapshot's aggregate3 (one billed call for the block), and wait in their caches.
+    const { report, rendered } = await renderPorReport(ctx, at, {
+      alongside: (header) => {
+        loadPsmStatus(ctx, at, header).catch(() => {});
+        riskChainPart(ctx, at, header).catch(() => {});
+      },
+    });
     return sendRendered(c, rendered, reportCacheControl(at, requested, report.attestation.failedReads));
   });
 

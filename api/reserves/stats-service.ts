@@ -2,7 +2,13 @@
 import type { PsmKey } from "../../core/network/types.js";
 import { PSM_KEYS } from "../../core/reserves/por/snapshot.js";
 import { buildStats, type Stats } from "../../core/reserves/stats.js";
-import { type ReportBlock, type ReportContext, reportBlockHash } from "../context.js";
+import {
+  type BlockHeader,
+  blockTimestamp,
+  type ReportBlock,
+  type ReportContext,
+  reportBlockHeader,
+} from "../context.js";
 import { type Rendered, render } from "../http/rendered.js";
 import { memo, perObject } from "../io/memo.js";
 import { PinnedReader, type ReadSpec } from "../io/pinned-reader.js";
@@ -12,15 +18,19 @@ export type RenderedStats = { stats: Stats; rendered: Rendered };
 
 /** The stats at `at`, kept per block and block hash (every figure is a read pinned to the block). */
 export async function renderStats(ctx: ReportContext, at: ReportBlock): Promise<RenderedStats> {
+  const header = await reportBlockHeader(ctx, at.blockNumber);
   const build = async () => {
-    const stats = await loadStats(ctx, at);
+    const stats = await loadStats(ctx, at, header);
     return { stats, rendered: render(stats) };
   };
-  const hash = await reportBlockHash(ctx, at.blockNumber);
-  return hash ? keptStats(ctx)(`${at.blockNumber}:${hash}`, build) : build();
+  return header ? keptStats(ctx)(`${at.blockNumber}:${header.hash}`, build) : build();
 }
 
-export async function loadStats(ctx: ReportContext, at: ReportBlock): Promise<Stats> {
+export async function loadStats(
+  ctx: ReportContext,
+  at: ReportBlock,
+  header: BlockHeader | null = null,
+): Promise<Stats> {
   const n = ctx.network;
   const r = new PinnedReader(ctx.base, at.blockNumber, n.reporting.publicRpc.base);
   const bal = (token: `0x${string}`, holder: `0x${string}`): ReadSpec => ({
@@ -31,15 +41,15 @@ export async function loadStats(ctx: ReportContext, at: ReportBlock): Promise<St
   const usdcSpecs = PSM_KEYS.map((k) => bal(n.usdc.address, n.psms[k].address));
   const kusdSpecs = PSM_KEYS.map((k) => bal(n.kUSD.address, n.psms[k].address));
   const supplySpec: ReadSpec = { to: n.kUSD.address, signature: "totalSupply()(uint256)" };
-  const [usdc, kusd, supply, block] = await Promise.all([
+  const [usdc, kusd, supply, timestamp] = await Promise.all([
     Promise.all(usdcSpecs.map((s) => r.call<bigint>(s))),
     Promise.all(kusdSpecs.map((s) => r.call<bigint>(s))),
     r.call<bigint>(supplySpec),
-    ctx.base.getBlock({ blockNumber: at.blockNumber }),
+    blockTimestamp(ctx, at.blockNumber, header),
   ]);
   return buildStats({
     blockNumber: at.blockNumber,
-    blockTimestamp: Number(block.timestamp),
+    blockTimestamp: timestamp,
     psmUsdc: Object.fromEntries(PSM_KEYS.map((k, i) => [k, usdc[i]!])) as Record<PsmKey, bigint>,
     psmKusd: kusd,
     kusdSupply: supply,

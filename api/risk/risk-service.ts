@@ -3,17 +3,7 @@
  * (catalogued from its ABI), the admin and minter roles (indexed holders), the venue and the
  * statement, and the source-named getters probed for reverts, all at one block.
  */
-import {
-  type Abi,
-  type Address,
-  BaseError,
-  ExecutionRevertedError,
-  encodeFunctionData,
-  getAddress,
-  type Hex,
-  parseAbiItem,
-  RawContractError,
-} from "viem";
+import { type Abi, type Address, encodeFunctionData, getAddress, type Hex, parseAbiItem } from "viem";
 import {
   kerneVaultAbi,
   kerneVaultV1Abi,
@@ -39,7 +29,13 @@ import {
 import { configurationGetters } from "../../core/risk/trigger-catalog.js";
 import type { NotDeployedRead } from "../../core/schema-primitives.js";
 import sourceGetters from "../../networks/source-getters.json" with { type: "json" };
-import { type ReportBlock, type ReportContext, reportBlockHash } from "../context.js";
+import {
+  type BlockHeader,
+  blockTimestamp,
+  type ReportBlock,
+  type ReportContext,
+  reportBlockHeader,
+} from "../context.js";
 import { hasCodeAt } from "../io/code-presence.js";
 import { roleHoldersAt } from "../io/indexed-reads.js";
 import { memo, perObject } from "../io/memo.js";
@@ -65,26 +61,14 @@ function targets(ctx: ReportContext): Target[] {
   return list.filter((t): t is Target => t !== null);
 }
 
-/** Whether a failed eth_call is the contract reverting, rather than the RPC failing. */
-function reverted(e: unknown): boolean {
-  return (
-    e instanceof BaseError &&
-    !!e.walk(
-      (x) =>
-        x instanceof RawContractError ||
-        x instanceof ExecutionRevertedError ||
-        /execution reverted/i.test((x as Error).message ?? ""),
-    )
-  );
-}
-
 async function probeGaps(
   ctx: ReportContext,
+  reader: PinnedReader,
   live: Target[],
-  blockNumber: bigint,
   failedReads: string[],
 ): Promise<Gap[]> {
   const n = ctx.network;
+  const blockNumber = reader.blockNumber;
   const addressOf: Record<string, Address> = Object.fromEntries(live.map((t) => [t.key, t.address]));
   const rpc = n.reporting.publicRpc.base;
   const probes = Object.values(sourceGetters.contracts).flatMap((c) =>
@@ -92,19 +76,18 @@ async function probeGaps(
       addressOf[key] ? c.getters.map((getter) => ({ key, address: addressOf[key]!, getter, file: c.file })) : [],
     ),
   );
+  // Each getter probed in the block's batch: whether it answers, answers nothing, or reverts.
   const results = await Promise.all(
     probes.map(async (p) => {
-      const item = parseAbiItem(`function ${p.getter} view`);
       const args = p.getter.endsWith("(address)") ? [n.usdc.address] : [];
-      const data = encodeFunctionData({ abi: [item], args } as never);
-      try {
-        const res = await ctx.base.call({ to: p.address, data, blockNumber });
-        return res.data === undefined || res.data === "0x" ? { p, data, result: "no data" as const } : null;
-      } catch (e) {
-        if (reverted(e)) return { p, data, result: "reverts" as const };
-        failedReads.push(`${p.getter} on ${p.address} (gap probe): ${(e as Error).message.split("\n")[0]}`);
+      const data = encodeFunctionData({ abi: [parseAbiItem(`function ${p.getter} view`)], args } as never);
+      const outcome = await reader.probe(p.address, p.getter, args);
+      if (outcome === "returned") return null;
+      if (typeof outcome === "object") {
+        failedReads.push(`${p.getter} on ${p.address} (gap probe): ${outcome.failed}`);
         return null;
       }
+      return { p, data, result: outcome };
     }),
   );
   return results
@@ -243,35 +226,39 @@ async function deployedTargets(
   };
 }
 
-export async function loadRiskStatus(
-  ctx: ReportContext,
-  at: ReportBlock,
-  statementSignedAt: () => Promise<number | null>,
-): Promise<RiskStatus> {
+/**
+ * The on-chain part of the risk status at `at` (kept per block and hash: it cannot change there).
+ * `header`: the block's header as the caller read it.
+ */
+export function riskChainPart(ctx: ReportContext, at: ReportBlock, header: BlockHeader | null): Promise<ChainPart> {
   const chain = async (): Promise<ChainPart> => {
-    const { read, failedReads, notDeployed } = tolerantReads(
-      new PinnedReader(ctx.base, at.blockNumber, ctx.network.reporting.publicRpc.base),
-    );
+    const reader = new PinnedReader(ctx.base, at.blockNumber, ctx.network.reporting.publicRpc.base);
+    const { read, failedReads, notDeployed } = tolerantReads(reader);
     const present = await deployedTargets(ctx, at.blockNumber);
-    const [block, onChain, gaps] = await Promise.all([
-      ctx.base.getBlock({ blockNumber: at.blockNumber }),
+    const [timestamp, onChain, gaps] = await Promise.all([
+      blockTimestamp(ctx, at.blockNumber, header),
       onChainTriggers(ctx, present.live, at.blockNumber, read),
-      probeGaps(ctx, present.live, at.blockNumber, failedReads),
+      probeGaps(ctx, reader, present.live, failedReads),
     ]);
     return {
       onChain,
       gaps,
       failedReads,
       notDeployed: [...present.notDeployed, ...notDeployed],
-      timestamp: Number(block.timestamp),
+      timestamp,
     };
   };
-  const hash = await reportBlockHash(ctx, at.blockNumber);
+  return header ? keptChain(ctx)(`${at.blockNumber}:${header.hash}`, chain) : chain();
+}
+
+export async function loadRiskStatus(
+  ctx: ReportContext,
+  at: ReportBlock,
+  statementSignedAt: () => Promise<number | null>,
+): Promise<RiskStatus> {
+  const header = await reportBlockHeader(ctx, at.blockNumber);
   // The chain part cannot change at a block (keyed by its hash); the off-chain part is read every time.
-  const [c, offChain] = await Promise.all([
-    hash ? keptChain(ctx)(`${at.blockNumber}:${hash}`, chain) : chain(),
-    readOffChain(ctx, at, statementSignedAt),
-  ]);
+  const [c, offChain] = await Promise.all([riskChainPart(ctx, at, header), readOffChain(ctx, at, statementSignedAt)]);
   return buildRiskStatus({
     blockNumber: at.blockNumber,
     timestamp: c.timestamp,

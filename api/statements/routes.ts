@@ -33,6 +33,8 @@ const STATEMENT_TAGS = ["Signed statements"];
 
 export const signedContract = {
   summary: "The latest signed reserves statement (EIP-191 over the SHA-256 of its canonical payload)",
+  description:
+    "The stored bytes as published: only signed_payload_canonical is signed, and the fields beside it are copies a verifier checks against it. Signed hourly from /api/por at the head.",
   tags: STATEMENT_TAGS,
   response: PublishedStatementSchema,
   errors: { 503: "no statement yet: the indexer is catching up, or no signing key is configured" },
@@ -40,6 +42,8 @@ export const signedContract = {
 
 export const historyContract = {
   summary: "Past signed statements, newest first",
+  description:
+    "At most `limit` statements signed before `before`; `next` is the URL of the following page when this one is full, else null.",
   tags: STATEMENT_TAGS,
   query: z.object({
     limit: limitParam(MAX_LIST_LIMIT, 24),
@@ -55,6 +59,7 @@ export const historyContract = {
 
 export const statementByHashContract = {
   summary: "One past signed statement by its attestation_hash",
+  description: "Byte for byte as it was published; it never changes.",
   tags: STATEMENT_TAGS,
   params: z.object({
     hash: z.string().regex(/^0x[0-9a-fA-F]{64}$/, "expected an attestation_hash: 0x and 64 hex characters"),
@@ -65,6 +70,8 @@ export const statementByHashContract = {
 
 export const signerRegistryContract = {
   summary: "The signer binding: which key signs artifacts from which date, signed by the operator account",
+  description:
+    "A verifier that trusts the operator account derives from it which key may sign an artifact of a given date (`kusd-verify --binding … --operator …`).",
   tags: STATEMENT_TAGS,
   response: SignerRegistrySchema,
   errors: { 404: "no attestation key is configured" },
@@ -73,6 +80,8 @@ export const signerRegistryContract = {
 export const signerRegistryByHashContract = {
   summary:
     "A signer binding by its attestation_hash: the one a statement names in signer_binding_hash, whatever host serves it",
+  description:
+    "Every binding ever published here stays served by its hash, so an old statement's binding can be checked.",
   tags: STATEMENT_TAGS,
   params: z.object({ hash: statementByHashContract.params.shape.hash }),
   response: SignerRegistrySchema,

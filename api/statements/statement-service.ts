@@ -73,8 +73,14 @@ export class StatementService {
 
   /** Builds, signs and stores a statement at the head or at `block`. */
   async issue(block?: string): Promise<PublishedStatement> {
+    // Without any key nothing can be signed: refuse before reading the chain (the service's timer
+    // asks every minute, and each build of the report at the head costs RPC calls).
+    if (!this.keys.operator && !this.keys.attestation)
+      throw new ApiError(503, "signer_not_configured", "no signing key is configured", {});
+    let chainHead: bigint | null = null;
     if (block === undefined) {
       const sync = await indexerCaughtUp(this.ctx);
+      chainHead = sync.chain;
       if (!sync.caughtUp) {
         throw new ApiError(
           503,
@@ -90,7 +96,7 @@ export class StatementService {
     const at = await resolveReportBlock(this.ctx, block);
     // A block keeps the first venue reading a statement recorded at it (venueBasisAt): a second
     // statement at a block the chain has not moved past reuses it, and records nothing new.
-    const { report, venueNow } = await renderPorReport(this.ctx, at);
+    const { report, venueNow } = await renderPorReport(this.ctx, at, { chainHead });
     const timestamp = at.atHead && block === undefined ? this.now() : Math.floor(Date.parse(report.timestamp) / 1000);
     const signer = signerFor(this.keys, timestamp);
     if (!signer)

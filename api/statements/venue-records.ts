@@ -22,11 +22,14 @@ export function venueRecords(
 ): VenueRecords {
   const account = network.reporting.venue.account;
   return {
-    async atOrBefore(blockNumber) {
-      const rows = await (await store).venueReadings.atOrBefore(network.chains.base.id, account, blockNumber);
+    async atOrBefore(blockNumber, known) {
+      const rows = (await (await store).venueReadings.atOrBefore(network.chains.base.id, account, blockNumber)).filter(
+        (r) => !known?.exact || r.blockNumber === blockNumber,
+      );
       let row: (typeof rows)[number] | undefined;
       for (const candidate of rows) {
-        const canonical = await blockHash(candidate.blockNumber);
+        const canonical =
+          known?.hash && candidate.blockNumber === blockNumber ? known.hash : await blockHash(candidate.blockNumber);
         if (canonical !== null && candidate.blockHash !== null && canonical.toLowerCase() !== candidate.blockHash)
           continue;
         row = candidate;

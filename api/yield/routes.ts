@@ -20,6 +20,8 @@ export const apyContract = {
 
 export const honestyIndexContract = {
   summary: "Realized against advertised APY of ERC-4626 vaults over 7, 30 and 90 days, signed when a key is loaded",
+  description:
+    "Realized APY from convertToAssets(1 share) read at the blocks of those dates, for skUSD, the superseded vault and the configured peers, beside each vault's advertised APY.",
   tags: TAGS,
   response: HonestyIndexSchema,
 };

@@ -81,7 +81,7 @@ export const serviceEnvSchema = z.object({
   PORT: variable(positiveInt, "the API's port (the replica's with `npm run serve:replica`)", "42069 (replica 42070)"),
   KUSD_SITE_URL: variable(
     url,
-    "public base URL printed in reports (`canonicalEndpoint`, the binding's URL)",
+    "public base URL printed in reports (`canonicalEndpoint`, the binding's URL) and security.txt's `Canonical` (unset: none)",
     "`http://localhost:$PORT`",
   ),
   PONDER_RPC_URL_8453: variable(
@@ -135,8 +135,8 @@ export const serviceEnvSchema = z.object({
   ),
   KUSD_HEAD_FRESH_MS: variable(
     z.coerce.number().int().min(0).max(10_000),
-    "one read of the indexed head serves every report for this long (0: only concurrent requests share it)",
-    "250",
+    "one read of the indexed head, a block's header, the RPC's head and holdsRole serves every report for this long (0: only concurrent requests share them)",
+    "4000",
   ),
   KUSD_ETH_USD_FEED: variable(address, "AggregatorV3 feed the reports price ETH with", "Chainlink ETH / USD on Base"),
   KUSD_HEDGE_WATCH_ONLY: variable(
@@ -252,6 +252,12 @@ export const runnerEnvSchema = z.object({
   DEVNET_VENUE_PORT: variable(positiveInt, "the venue simulator's port", "8547"),
   DEVNET_DEPLOYMENT: variable(z.string(), "where the deployment file is written and read", "`devnet/deployment.json`"),
   PONDER_PGLITE_DIR: variable(z.string(), "where PGlite keeps its files", "`.ponder/pglite`"),
+  KUSD_MONITOR_CONFIG: variable(
+    z.string(),
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the monitor file's own ${NAME} reference, quoted
+    "a `kusd-monitor` configuration file (docs/monitoring.md): `npm start` checks it first, then runs the monitor beside the API (its `api` may be `${KUSD_API_URL}`, the API started)",
+    "no monitor",
+  ),
   KUSD_VERBOSE: variable(
     z.string(),
     "`npm start` echoes the indexer's whole log; without it only warnings, errors and the API's own lines (a 500's `[api] <requestId>` line)",

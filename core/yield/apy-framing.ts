@@ -10,8 +10,11 @@ import { throughCycleBandPct } from "./cohort.js";
 
 export const FramingSchema = z.strictObject({
   kind: z.literal("modeled-forward-rate"),
+  // Two numbers, low first: an array of length 2 rather than a tuple, whose JSON Schema form
+  // (prefixItems with items: false) OpenAPI linters read as an array without items.
   throughCycleBandPct: z
-    .tuple([z.number(), z.number()])
+    .array(z.number())
+    .length(2)
     .nullable()
     .describe("the headline at the 10th and 90th percentile of the window's hourly funding, in percent, low first"),
   throughCycleBasis: z.string(),

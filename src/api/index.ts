@@ -12,6 +12,7 @@ import type { Hono } from "hono";
 import { graphql as ponderGraphql } from "ponder";
 import type { Registry } from "prom-client";
 import { PONDER_GRAPHQL_BENCH_PATH } from "../../api/http/bench-routes.js";
+import { compression } from "../../api/http/compression.js";
 import { createKusdMetrics } from "../../api/http/metrics.js";
 import type { ReadDb } from "../../api/io/indexed-reads.js";
 import { createService } from "../../api/services.js";
@@ -36,6 +37,9 @@ const service = createService({
   // Ponder runs with the project root as its working directory.
   pageDir: resolve("web/dist"),
   ...(metrics && { metrics: { kusd: metrics } }),
+  // Ponder answers these GETs before the app (its server, node_modules/ponder/dist/esm/server):
+  // another method on them reaches the app, which answers 405 naming GET and HEAD.
+  hostRoutes: ["/health", "/ready", "/status", "/metrics"].map((path) => ({ method: "GET", path })),
   // Ponder's generated GraphQL over the same tables is the baseline of `npm run bench:api` only:
   // the API has one GraphQL endpoint, /graphql (filters, order, cursors, totalCount, block, limits
   // answered as BAD_USER_INPUT), while Ponder's answered `limit: 1001` with a masked 500.
@@ -47,6 +51,13 @@ const service = createService({
 });
 
 export default service.app;
+
+/**
+ * Run by the patched server around every answer, Ponder's own routes included (build/index.js,
+ * server/index.js in patches/ponder+0.16.10.patch): /metrics is compressed like the API's answers.
+ * The app compresses its own answers; this one finds them done (Vary names Accept-Encoding).
+ */
+export const serverMiddleware = compression();
 
 /**
  * GraphQL over WebSocket on Ponder's port: the patched server (patches/ponder+0.16.10.patch)

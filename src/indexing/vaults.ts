@@ -1,7 +1,8 @@
 import { type Context, ponder } from "ponder:registry";
 import { shareBalance, sharePrice, vaultEvent, vaultReport } from "ponder:schema";
-import { type Address, createPublicClient, fallback, type Hex, http, zeroAddress } from "viem";
+import { type Address, createPublicClient, fallback, type Hex, zeroAddress } from "viem";
 import { aggregate3Bytecode } from "../../abis/Aggregate3.js";
+import { countedHttp } from "../../api/io/rpc-calls.js";
 import { explains } from "../../core/registry/violation-rule.js";
 import { createBlockLookahead, createSharePriceReader, type ShareReading } from "../../core/yield/share-price-reads.js";
 import { type ChangeAt, recordBalanceChange } from "./balance-changes.js";
@@ -231,7 +232,10 @@ const readSharePrices = createSharePriceReader(aggregate3Bytecode);
 // Ponder cannot prefetch a deployless call, so the next intervals' reads are started here, each
 // pinned to its block's hash (see createBlockLookahead), through a client of our own.
 const ahead = createBlockLookahead<Map<Address, ShareReading>>();
-const chain = createPublicClient({ transport: fallback(network.chains.base.rpc.map((url) => http(url))) });
+// Counted under "indexing" in kusd_rpc_calls_total (Ponder's own requests are counted by Ponder).
+const chain = createPublicClient({
+  transport: fallback(network.chains.base.rpc.map((url) => countedHttp(url, "indexing"))),
+});
 
 /** Intervals read ahead: enough that a node answering one call at a time is never idle in a backfill. */
 const LOOKAHEAD = 3n;

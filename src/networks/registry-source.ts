@@ -5,7 +5,8 @@
  * digests, predicates re-run at their blocks on our own RPC); a version that passes is used for
  * the violation rule and the listed accounts, one that fails is reported and not used at all.
  */
-import { type Address, createPublicClient, getAddress, type Hex, http } from "viem";
+import { type Address, createPublicClient, getAddress, type Hex } from "viem";
+import { countedHttp } from "../../api/io/rpc-calls.js";
 import type { ServiceEnv } from "../../core/network/env.js";
 import type { RegistryEntryConfig, RegistryVersionConfig } from "../../core/network/registry-config.js";
 import type { NetworkConfig, RejectedRegistryVersion } from "../../core/network/types.js";
@@ -111,7 +112,8 @@ export async function loadRegistrySource(
   expectedOperator: Address,
   rpcUrl: string,
 ): Promise<RegistrySourceResult> {
-  const client = createPublicClient({ transport: http(rpcUrl, { timeout: 15_000, retryCount: 2 }) });
+  // Counted under "indexing" in kusd_rpc_calls_total: the registry is read when the indexer starts.
+  const client = createPublicClient({ transport: countedHttp(rpcUrl, "indexing", { timeout: 15_000, retryCount: 2 }) });
   const ethCall = async (to: string, data: Hex, block: number) =>
     (await client.call({ to: to as Address, data, blockNumber: BigInt(block) })).data ?? "0x";
   const versions = new Map<number, RegistryVersionConfig>();

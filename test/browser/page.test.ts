@@ -88,18 +88,9 @@ async function expectFiguresEqualReport(page: Page) {
   return block;
 }
 
-/** The first statement is signed once the indexer has caught up: until then the page says so (red), rightly. */
-async function statementPublished(timeoutMs = 60_000) {
-  const deadline = Date.now() + timeoutMs;
-  while ((await fetch(`${s.indexerUrl}/api/por/signed`)).status !== 200) {
-    if (Date.now() > deadline) throw new Error("no signed statement was published");
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
-
 beforeAll(async () => {
   await s.caughtUp();
-  await statementPublished();
+  await s.statementPublished();
   browser = await launchChromium();
   context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: s.indexerUrl });

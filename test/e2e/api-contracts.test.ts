@@ -3,8 +3,9 @@
  * stack serves: the free OpenAPI document, the paid gateway's descriptor and the GraphQL schema
  * as introspection gives it. The committed files are generated for Base at
  * http://localhost:42069; the test stack is the devnet on a free port, so the deployment's own
- * values (server URLs, the x402 network, recipient, asset and builder code) are set aside on
- * both sides before comparing. Everything else, to the last description, must be equal.
+ * values (server URLs and the x-discovery links, the x402 network, recipient, asset and builder
+ * code) are set aside on both sides before comparing. Everything else, to the last description,
+ * must be equal.
  */
 import { readFileSync } from "node:fs";
 import {
@@ -48,6 +49,7 @@ function withoutDeployment(doc: Json): Json {
     if (isObject(o)) for (const k of keys) if (k in o) o[k] = DEPLOYMENT;
   };
   if (Array.isArray(d.servers)) for (const server of d.servers) mark(server, ["url"]);
+  mark(d["x-discovery"], ["llmsTxtUrl", "mcpUrl", "x402Url", "paidOpenApiUrl"]);
   mark(d["x-x402"], ["network", "recipient", "builderCode"]);
   if (isObject(d["x-x402"])) mark(d["x-x402"].asset, ["address"]);
   for (const ops of Object.values(isObject(d.paths) ? d.paths : {})) {

@@ -46,6 +46,23 @@ describe("GraphQL response cache", () => {
     const second = await gql(q);
     expect(second.data).toEqual(first.data);
     expect(second.extensions?.sqlQueries).toBe(0);
+    // From the third on, the answer's bytes are kept: served without running the operation again.
+    const third = await fetch(`${s.indexerUrl}/graphql`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ query: q }),
+    });
+    expect(third.headers.get("x-cache")).toBe("HIT");
+    expect(third.headers.get("content-type")).toMatch(/json/);
+    expect(((await third.json()) as Result).data).toEqual(first.data);
+    // Another Accept is another answer (its content type differs): not served from those bytes.
+    const other = await fetch(`${s.indexerUrl}/graphql`, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/graphql-response+json" },
+      body: JSON.stringify({ query: q }),
+    });
+    expect(other.headers.get("x-cache")).toBeNull();
+    expect(other.headers.get("content-type")).toMatch(/application\/graphql-response\+json/);
   });
 
   it("a reorg to another block at the same height is a new key: the answer follows the chain", async () => {
@@ -57,6 +74,7 @@ describe("GraphQL response cache", () => {
     const cached = await gql(NEWEST);
     expect(cached.data.registryTransfers.nodes[0].txHash).toBe(before.hash);
     expect((await gql(NEWEST)).extensions?.sqlQueries).toBe(0);
+    expect((await gql(NEWEST)).data).toEqual(cached.data); // kept bytes now
 
     await s.client.request({ method: "evm_revert" as never, params: [snapshot] as never });
     const after = await mintUsdcTo(treasury, parseUnits("2", 6));

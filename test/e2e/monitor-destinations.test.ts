@@ -3,13 +3,16 @@
  * destination's local receiver (Slack, PagerDuty, SMTP email, Discord, Telegram, a command):
  * each receiver checks the payload as its service would, and each names the sender's registry
  * role and label and the amount that was sent. The payloads are printed for the closing note.
+ * Then a real redemption through `kusd-monitor --config`, to Slack and PagerDuty, taken away by a
+ * reorg: Slack gets the retraction and PagerDuty a `resolve` for the incident's own dedup_key.
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { formatEther, parseEther } from "viem";
+import { formatEther, formatUnits, type Hex, parseEther, parseUnits } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { weth9Abi } from "../../abis/index.js";
+import { kusdAbi, kusdpsmAbi, weth9Abi } from "../../abis/index.js";
+import { runMonitorCli } from "../../clients/monitor/cli.js";
 import type { MonitorMessage } from "../../clients/monitor/deliver.js";
 import { fetchRegistry } from "../../clients/monitor/messages/registry-lookup.js";
 import { renderAlert } from "../../clients/monitor/messages/render.js";
@@ -137,5 +140,79 @@ describe("monitor destinations", () => {
       expect([name, text.includes(amountText)]).toEqual([name, true]);
       expect([name, text.includes(receipt.transactionHash)]).toEqual([name, true]);
     }
+  });
+
+  it("a redemption alerted to Slack and PagerDuty by kusd-monitor --config is retracted there when a reorg removes it", async () => {
+    const config = join(dir, "reorg.yaml");
+    writeFileSync(
+      config,
+      [
+        `api: ${s.indexerUrl}`,
+        'alerts: { redemptions: { minKusd: "0" } }',
+        "fromBlock: head",
+        "pollMs: 200",
+        `state: ${JSON.stringify(join(dir, "reorg-state.json"))}`,
+        "retry: { baseDelayMs: 10, maxDelayMs: 100 }",
+        "sinks:",
+        `  - { type: slack, url: "${slack.url}/services/T000/B000/REORG", kinds: [redemption] }`,
+        `  - { type: pagerduty, url: "${pagerduty.url}/v2/enqueue", routingKey: "${ROUTING_KEY}", kinds: [redemption] }`,
+      ].join("\n"),
+    );
+    const once = async () => {
+      const out: string[] = [];
+      expect(await runMonitorCli(["--config", config, "--once"], { write: (l) => out.push(l), env: {} })).toBe(0);
+      return out.join("");
+    };
+    const slackFrom = slack.received.length;
+    const pagerFrom = pagerduty.received.length;
+    await s.caughtUp();
+    await once(); // the head as it stands: where the monitor starts
+
+    const snapshot = (await s.client.request({ method: "evm_snapshot" as never })) as Hex;
+    const amount = parseUnits("7.5", 18);
+    const operator = s.wallet(d.accounts.operator!.privateKey);
+    const psm = s.addr("psmMint");
+    await s.client.waitForTransactionReceipt({
+      hash: await operator.writeContract({
+        address: s.addr("kUSD"),
+        abi: kusdAbi,
+        functionName: "approve",
+        args: [psm, amount],
+      }),
+    });
+    const redemption = await s.client.waitForTransactionReceipt({
+      hash: await operator.writeContract({
+        address: psm,
+        abi: kusdpsmAbi,
+        functionName: "swapKUSDForStable",
+        args: [s.addr("usdc"), amount],
+      }),
+    });
+    expect(redemption.status).toBe("success");
+    await s.indexedThrough(redemption.blockNumber);
+    await once();
+    const slackAlert = JSON.stringify(slack.received[slackFrom]?.body);
+    const trigger = pagerduty.received[pagerFrom]?.body as any;
+    expect(slackAlert).toContain(redemption.transactionHash);
+    expect(slackAlert).toContain(`${formatUnits(amount, 18)} kUSD`);
+    expect(trigger).toMatchObject({ event_action: "trigger", routing_key: ROUTING_KEY });
+    expect(trigger.dedup_key).toMatch(/^redemption:/);
+
+    // The block with the redemption is replaced by empty ones: the redemption never happened.
+    await s.client.request({ method: "evm_revert" as never, params: [snapshot] as never });
+    for (let i = 0; i < 4; i++) await s.client.request({ method: "evm_mine" as never });
+    expect(await s.client.getTransactionReceipt({ hash: redemption.transactionHash }).catch(() => null)).toBeNull();
+    await s.caughtUp();
+    await once();
+    const slackRetraction = JSON.stringify(slack.received[slackFrom + 1]?.body);
+    expect(slackRetraction).toContain("Retracted");
+    expect(slackRetraction).toContain(redemption.transactionHash);
+    expect(pagerduty.received[pagerFrom + 1]?.body).toMatchObject({
+      event_action: "resolve",
+      routing_key: ROUTING_KEY,
+      dedup_key: trigger.dedup_key,
+    });
+    // Each once: nothing more was sent.
+    expect([slack.received.length - slackFrom, pagerduty.received.length - pagerFrom]).toEqual([2, 2]);
   });
 });

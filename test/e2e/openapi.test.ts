@@ -28,12 +28,14 @@ describe("the free API's OpenAPI document", () => {
     expect(doc.openapi).toBe("3.1.0");
     await SwaggerParser.validate(structuredClone(doc) as never);
     for (const [path, ops] of Object.entries(doc.paths)) {
-      // The exports answer CSV or NDJSON (a string schema); every other route JSON.
+      // The exports answer CSV or NDJSON (a string schema), llms.txt Markdown; every other route JSON.
       const type = path.endsWith(".csv")
         ? "text/csv"
         : path.endsWith(".ndjson")
           ? "application/x-ndjson"
-          : "application/json";
+          : path.endsWith(".txt")
+            ? "text/markdown"
+            : "application/json";
       for (const [method, op] of Object.entries(ops)) {
         expect(op.responses["200"], `${method} ${path}`).toMatchObject({
           content: { [type]: { schema: expect.any(Object) } },
@@ -64,7 +66,8 @@ describe("the free API's OpenAPI document", () => {
     ]) {
       expect(paths, p).toContain(p);
     }
-    expect(paths.filter((p) => !p.startsWith("/api/"))).toEqual([]);
+    // Outside /api/ only the documents for agents (discovery/routes.ts).
+    expect(paths.filter((p) => !p.startsWith("/api/")).sort()).toEqual(["/.well-known/x402", "/llms.txt"]);
   });
 
   it("every documented GET answers 200 with a body that matches its schema (pinned to the scripted history where a block is taken)", async () => {

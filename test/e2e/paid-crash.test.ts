@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fiatTokenV2Abi } from "../../abis/index.js";
 import { type RpcProxy, startRpcProxy } from "../../devnet/rpc-proxy.js";
 import { type OwnIndexer, ownIndexers } from "../helpers/own-indexer.js";
-import { fundedAgent, paymentHeader } from "../helpers/payment.js";
+import { fundedAgent, paymentHeader, usdcOf as usdcBalance } from "../helpers/payment.js";
 import { stack } from "../helpers/stack.js";
 
 const LEASE_SECONDS = 2;
@@ -35,14 +35,7 @@ afterAll(async () => {
   await proxy?.stop();
 });
 
-const usdcOf = (a: Address) =>
-  s.client.readContract({
-    address: USDC,
-    abi: fiatTokenV2Abi,
-    functionName: "balanceOf",
-    args: [a],
-    blockTag: "latest",
-  });
+const usdcOf = (a: Address) => usdcBalance(s, a);
 const authorizationState = (payer: Address, nonce: Hex) =>
   s.client.readContract({
     address: USDC,

@@ -10,11 +10,10 @@ import { PGlite } from "@electric-sql/pglite";
 import postgres from "postgres";
 import { type Address, getAddress, parseAbiItem } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fiatTokenV2Abi } from "../../abis/index.js";
 import { runBuy } from "../../clients/buy/buy.js";
 import { runVerify } from "../../clients/verify/verify.js";
 import { type OwnIndexer, ownIndexers } from "../helpers/own-indexer.js";
-import { fundedAgent } from "../helpers/payment.js";
+import { fundedAgent, usdcOf as usdcBalance } from "../helpers/payment.js";
 import { stack } from "../helpers/stack.js";
 
 const s = stack();
@@ -25,14 +24,7 @@ const own = ownIndexers("paid-verifies");
 // One statement for the whole file: a restart must not re-issue it under the new URL.
 const env = { KUSD_STATEMENT_INTERVAL_SECONDS: "86400" };
 
-const usdcOf = (a: Address) =>
-  s.client.readContract({
-    address: USDC,
-    abi: fiatTokenV2Abi,
-    functionName: "balanceOf",
-    args: [a],
-    blockTag: "latest",
-  });
+const usdcOf = (a: Address) => usdcBalance(s, a);
 const transfersTo = async (to: Address, fromBlock: bigint) =>
   s.client.getLogs({
     address: USDC,

@@ -5,16 +5,15 @@
  * bad input answered 4xx before any payment is asked or taken.
  */
 
-import { spawnSync } from "node:child_process";
+import { execFile } from "node:child_process";
 import SwaggerParser from "@apidevtools/swagger-parser";
 import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from "@x402/core/http";
 import { type Address, getAddress, type Hex, parseAbiItem, parseUnits } from "viem";
 import { afterEach, beforeAll, describe, expect, inject, it } from "vitest";
-import { fiatTokenV2Abi } from "../../abis/index.js";
 import { runBuy } from "../../clients/buy/buy.js";
 import { buy } from "../../clients/buy/client.js";
 import { devnetKey } from "../../devnet/keys.js";
-import { fundedAgent as fundedAgentOf, paymentHeader } from "../helpers/payment.js";
+import { fundedAgent as fundedAgentOf, paymentHeader, usdcOf as usdcBalance } from "../helpers/payment.js";
 import { stack } from "../helpers/stack.js";
 
 const s = stack();
@@ -29,14 +28,7 @@ const limit = (usd: number) => ({
   asset: USDC,
   maxAmount: parseUnits(String(usd), 6),
 });
-const usdcOf = (a: Address) =>
-  s.client.readContract({
-    address: USDC,
-    abi: fiatTokenV2Abi,
-    functionName: "balanceOf",
-    args: [a],
-    blockTag: "latest",
-  }) as Promise<bigint>;
+const usdcOf = (a: Address) => usdcBalance(s, a);
 const setFaults = (faults: unknown[]) =>
   fetch(`${inject("rpcProxyUrl")}/__proxy/faults`, { method: "POST", body: JSON.stringify(faults) });
 
@@ -258,17 +250,25 @@ describe("kusd-buy", () => {
 
   it("npm run devnet:fund mints devnet USDC to an agent, which can then buy", async () => {
     const agent = devnetKey("devnet:fund");
+    // Run without blocking this process: a spawnSync of several seconds left the test's idle
+    // keep-alive sockets to the API unread while the server closed them, and the purchase below
+    // then reused a closed one ("other side closed").
     const fund = (...args: string[]) =>
-      spawnSync("npx", ["tsx", "devnet/fund.ts", ...args], {
-        encoding: "utf8",
-        env: { ...process.env, DEVNET_DEPLOYMENT: inject("deploymentFile") },
+      new Promise<{ status: number; stdout: string; stderr: string }>((resolve) => {
+        execFile(
+          "npx",
+          ["tsx", "devnet/fund.ts", ...args],
+          { encoding: "utf8", env: { ...process.env, DEVNET_DEPLOYMENT: inject("deploymentFile") } },
+          (error, stdout, stderr) =>
+            resolve({ status: error ? Number((error as { code?: unknown }).code ?? 1) : 0, stdout, stderr }),
+        );
       });
-    const run = fund(agent.address, "0.5");
+    const run = await fund(agent.address, "0.5");
     expect(run.status, run.stdout + run.stderr).toBe(0);
     expect(run.stdout).toContain(`it now holds 0.5 USDC`);
     expect(await usdcOf(agent.address)).toBe(parseUnits("0.5", 6));
-    expect(fund("0xnot-an-address").status).toBe(2);
-    expect(fund("--help").stdout).toContain("Exit codes:");
+    expect((await fund("0xnot-an-address")).status).toBe(2);
+    expect((await fund("--help")).stdout).toContain("Exit codes:");
     const trust = ["--binding", `${s.indexerUrl}/api/por/signer-registry`, "--operator", operator];
     const bought = await runBuy(["reserves", "--gateway", gateway, "--max-usd", "0.25", ...trust], {
       KUSD_AGENT_KEY: agent.privateKey,

@@ -48,7 +48,8 @@ describe("rpc proxy", () => {
     proxy.setFaults([{ method: "eth_chainId", mode: "error" }]);
     await expect(c.getChainId()).rejects.toThrow(/injected fault/);
     expect(await c.getBlockNumber()).toBe(0n);
-    expect(proxy.stats()).toEqual({ forwarded: before.forwarded + 1, failed: before.failed + 1 });
+    expect(proxy.stats()).toMatchObject({ forwarded: before.forwarded + 1, failed: before.failed + 1 });
+    expect(proxy.stats().byMethod.eth_blockNumber).toBe((before.byMethod.eth_blockNumber ?? 0) + 1);
   });
 
   it("fails only eth_call with the faulted selector, and only to the faulted target", async () => {
@@ -176,7 +177,7 @@ describe("rpc proxy", () => {
 
     expect((await post([{ method: "eth_chainId", mode: "error" }])).status).toBe(200);
     await expect(c.getChainId()).rejects.toThrow(/injected fault/);
-    const stats = (await (await fetch(`${proxy.url}/__proxy/stats`)).json()) as { forwarded: number; failed: number };
+    const stats = (await (await fetch(`${proxy.url}/__proxy/stats`)).json()) as ReturnType<RpcProxy["stats"]>;
     expect(stats).toEqual(proxy.stats());
     expect(stats.failed).toBeGreaterThan(0);
 

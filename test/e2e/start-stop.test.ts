@@ -5,7 +5,7 @@
  * exit handler: either used to leave `ponder start` and anvil holding their ports.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -46,7 +46,7 @@ function anvilStateDirs(ports: Record<string, number>): string[] {
   return found;
 }
 
-async function startStack(options: { ownGroup?: boolean } = {}) {
+async function startStack(options: { ownGroup?: boolean; env?: (dir: string) => Record<string, string> } = {}) {
   const ports = { api: await freePort(), base: await freePort(), ethereum: await freePort(), venue: await freePort() };
   const dir = mkdtempSync(join(tmpdir(), "kusd-start-"));
   dirs.push(dir);
@@ -60,6 +60,7 @@ async function startStack(options: { ownGroup?: boolean } = {}) {
     DEVNET_ETHEREUM_PORT: String(ports.ethereum),
     DEVNET_VENUE_PORT: String(ports.venue),
     PONDER_PGLITE_DIR: join(dir, "pglite"),
+    ...options.env?.(dir),
   };
   // ownGroup: a process group of its own, as a terminal gives a command, so Ctrl-C can reach all of it.
   const child = spawn("npm", ["start", "--silent"], {
@@ -116,10 +117,47 @@ describe.runIf(inject("database") === "pglite")("npm start stopped by SIGTERM or
     await expectAllStopped(s.child, s.exited, s.ports);
   }, 300_000);
 
-  it("once running: every child stops and every port is free", async () => {
-    const s = await startStack();
+  it("once running, with the monitor beside it (KUSD_MONITOR_CONFIG): it alerts the devnet's violations; then every child stops and every port is free", async () => {
+    const s = await startStack({
+      env: (dir) => {
+        const file = join(dir, "monitor.yaml");
+        writeFileSync(
+          file,
+          [
+            // biome-ignore lint/suspicious/noTemplateCurlyInString: the monitor file's ${NAME} reference, read by the monitor
+            'api: "${KUSD_API_URL}"',
+            "fromBlock: 0",
+            "pollMs: 200",
+            `state: ${JSON.stringify(join(dir, "monitor-state.json"))}`,
+            "sinks:",
+            "  - type: stdout",
+          ].join("\n"),
+        );
+        return { KUSD_MONITOR_CONFIG: file };
+      },
+    });
     await s.waitFor("Ctrl-C stops everything", 300_000);
     expect(await listening(s.ports.api)).toBe(true);
+    // The API's own list of violations, asked directly: each one reaches the monitor's stdout sink.
+    const res = await fetch(`http://127.0.0.1:${s.ports.api}/graphql`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ query: "{ violations(first: 1000) { nodes { txHash } } }" }),
+    });
+    const listed = ((await res.json()) as any).data.violations.nodes.map((n: { txHash: string }) => n.txHash);
+    expect(listed.length).toBeGreaterThan(0);
+    const alerted = () =>
+      s
+        .output()
+        .split("\n")
+        .filter((l) => l.startsWith("[monitor] {"))
+        .map((l) => JSON.parse(l.slice("[monitor] ".length)))
+        .filter((m) => m.kind === "violation")
+        .map((m) => m.txHash);
+    const deadline = Date.now() + 60_000;
+    while (new Set(alerted()).size < new Set(listed).size && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 250));
+    expect(new Set(alerted())).toEqual(new Set(listed));
     await expectAllStopped(s.child, s.exited, s.ports);
     expect(s.output()).toMatch(/SIGTERM: stopping/);
   }, 360_000);

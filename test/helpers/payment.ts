@@ -22,6 +22,16 @@ export async function fundedAgent(s: Stack, label: string, usdc = 100): Promise<
   return { key: agent.privateKey, address: agent.address };
 }
 
+/** The devnet USDC balance of `account` at the chain's head (what a payment moved). */
+export const usdcOf = (s: Stack, account: Address): Promise<bigint> =>
+  s.client.readContract({
+    address: getAddress(s.addr("usdc")),
+    abi: fiatTokenV2Abi,
+    functionName: "balanceOf",
+    args: [account],
+    blockTag: "latest",
+  }) as Promise<bigint>;
+
 /** A signed exact-EVM payment header for `requirements`, with the authorization fields given. */
 export async function paymentHeader(
   key: Hex,

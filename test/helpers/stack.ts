@@ -44,6 +44,17 @@ export function stack() {
     await indexedThrough(head, timeoutMs);
     return head;
   };
+  /** Waits until the first signed statement is published (signed once the indexer has caught up). */
+  const statementPublished = async (timeoutMs = 60_000) => {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const res = await fetch(`${indexerUrl}/api/por/signed`);
+      await res.arrayBuffer();
+      if (res.status === 200) return;
+      if (Date.now() > deadline) throw new Error("no signed statement was published");
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  };
   return {
     deployment,
     client,
@@ -56,6 +67,7 @@ export function stack() {
     indexedBlock,
     indexedThrough,
     caughtUp,
+    statementPublished,
     rpcUrl,
   };
 }

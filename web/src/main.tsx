@@ -1,17 +1,11 @@
 /** The reserves page: every figure from the public API at one block, `?block=N` for a past one. */
-import { render } from "preact";
+import { type JSX, render } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import "./style.css";
-import {
-  type HistorySeries,
-  type PorReport,
-  readBindingText,
-  readHistory,
-  readPor,
-  readRegistry,
-  readStatementText,
-} from "./api.js";
+import { type PorReport, readBindingText, readPor, readRegistry, readStatementText } from "./api.js";
+import { AfterFrames } from "./components/AfterFrames.js";
 import { Header } from "./components/Header.js";
+import { PendingCard } from "./components/PendingCard.js";
 import { Precedent } from "./components/Precedent.js";
 import { PsmTable } from "./components/PsmTable.js";
 import { Ratios } from "./components/Ratios.js";
@@ -20,7 +14,8 @@ import { Safety } from "./components/Safety.js";
 import { Vaults } from "./components/Vaults.js";
 import { Verification } from "./components/Verification.js";
 import { Violations } from "./components/Violations.js";
-import { type StatementVerification, verifyStatementText } from "./verify-statement.js";
+import type { StatementVerification } from "./verify-statement.js";
+import type { VerifyAnswer, VerifyRequest } from "./verify-worker.js";
 
 /** At the head the report is re-read this often (ms); a past block never changes. */
 const REFRESH_MS = 30_000;
@@ -30,15 +25,11 @@ function blockFromUrl(): number | null {
   return b !== null && /^\d{1,15}$/.test(b) ? Number(b) : null;
 }
 
-function useNow(ms: number) {
-  const [now, setNow] = useState(Date.now());
-  useEffect(() => {
-    const t = setInterval(() => setNow(Date.now()), ms);
-    return () => clearInterval(t);
-  }, [ms]);
-  return now;
-}
-
+/**
+ * The latest statement's texts, read here and verified in a worker (verify-worker.ts): the
+ * verifier (viem and the attestation core, most of the page's script) is loaded and run off the
+ * main thread. Where a worker cannot start, it is loaded and run here.
+ */
 async function verifyLatest(): Promise<StatementVerification> {
   const pinned = new URLSearchParams(location.search).get("operator");
   const [statement, binding, operator] = await Promise.all([
@@ -46,17 +37,63 @@ async function verifyLatest(): Promise<StatementVerification> {
     readBindingText(),
     pinned ? Promise.resolve(pinned) : readRegistry().then((r) => r.registry.operator),
   ]);
-  return verifyStatementText(statement, binding, operator);
+  const request: VerifyRequest = { statement, binding, operator };
+  try {
+    return await inWorker(request);
+  } catch (e) {
+    if (!(e instanceof WorkerUnavailable)) throw e;
+    const { verifyStatementText } = await import("./verify-statement.js");
+    return verifyStatementText(statement, binding, operator);
+  }
+}
+
+class WorkerUnavailable extends Error {}
+
+function inWorker(request: VerifyRequest): Promise<StatementVerification> {
+  return new Promise((resolve, reject) => {
+    let worker: Worker;
+    try {
+      worker = new Worker(new URL("./verify-worker.ts", import.meta.url), { type: "module" });
+    } catch (e) {
+      return reject(new WorkerUnavailable((e as Error).message));
+    }
+    worker.onmessage = ({ data }: MessageEvent<VerifyAnswer>) => {
+      worker.terminate();
+      if (data.ok) resolve(data.result);
+      else reject(new Error(data.error));
+    };
+    worker.onerror = (e) => {
+      worker.terminate();
+      reject(new WorkerUnavailable(e.message));
+    };
+    worker.postMessage(request);
+  });
+}
+
+/** A section below the first screen: its placeholder until the report is read, then the section `frame` frames later. */
+function sectionWhenRead(
+  por: PorReport | null,
+  frame: number,
+  title: string,
+  size: string,
+  section: (por: PorReport) => JSX.Element,
+) {
+  const pending = <PendingCard title={title} size={size} />;
+  return por ? (
+    <AfterFrames frames={frame} fallback={pending}>
+      {section(por)}
+    </AfterFrames>
+  ) : (
+    pending
+  );
 }
 
 function App() {
   const [block, setBlock] = useState<number | null>(blockFromUrl());
   const [por, setPor] = useState<PorReport | null>(null);
-  const [series, setSeries] = useState<HistorySeries | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [verification, setVerification] = useState<StatementVerification | null>(null);
   const [verifyError, setVerifyError] = useState<string | null>(null);
-  const now = useNow(5_000);
 
   useEffect(() => {
     const onPop = () => setBlock(blockFromUrl());
@@ -69,18 +106,14 @@ function App() {
     const load = async () => {
       try {
         const report = await readPor(block);
-        // The chart ends at the report's block, so every figure on the page is of one block.
-        const points = await readHistory(report.blockNumber);
         if (cancelled) return;
         setPor(report);
-        setSeries(points);
         setError(null);
       } catch (e) {
         if (!cancelled) setError((e as Error).message);
       }
     };
     setPor(null);
-    setSeries(null);
     void load();
     const timer = block === null ? setInterval(load, REFRESH_MS) : undefined;
     return () => {
@@ -103,20 +136,33 @@ function App() {
 
   return (
     <main>
-      <Header por={por} block={block} onBlock={choose} now={now} />
+      <Header por={por} block={block} onBlock={choose} />
       {error && (
         <p class="card bad" data-testid="error">
           {error}
         </p>
       )}
-      <Verification result={verification} error={verifyError} now={now} />
-      {por && <Ratios por={por} />}
-      <ReservesChart history={series} />
-      {por && <PsmTable por={por} />}
-      {por && <Safety block={por.blockNumber} />}
-      {por && <Precedent por={por} />}
-      {por && <Vaults por={por} />}
-      <Violations toBlock={por?.blockNumber ?? block} live={block === null} />
+      {/* Every section is in place from the first render, each later read fills its own. */}
+      <Verification result={verification} error={verifyError} />
+      <Ratios por={por} />
+      {/* The chart ends at the report's block, so every figure on the page is of one block. */}
+      <ReservesChart toBlock={por?.blockNumber ?? null} />
+      {sectionWhenRead(por, 1, "Reserves per PSM and redemption capacity", "psm", (p) => (
+        <PsmTable por={p} />
+      ))}
+      {sectionWhenRead(por, 2, "Mint readiness and safety switches", "safety", (p) => (
+        <Safety block={p.blockNumber} />
+      ))}
+      {sectionWhenRead(por, 3, "Redemption precedent", "precedent", (p) => (
+        <Precedent por={p} />
+      ))}
+      {sectionWhenRead(por, 4, "Vaults", "vaults", (p) => (
+        <Vaults por={p} />
+      ))}
+      {/* Read once the report's block is known (at the head too): one read, not one before and one after. */}
+      {sectionWhenRead(por, 5, "Registry violations", "violations", (p) => (
+        <Violations toBlock={p.blockNumber} live={block === null} />
+      ))}
       <footer>
         Every figure above is a public read pinned to the report's block, with the <code>cast</code> command that
         reproduces it (the buttons copy it). Source of truth: <a href="/api/por">/api/por</a>,{" "}

@@ -1,7 +1,7 @@
 /** Status, the report's block and its age, and the block picker (`?block=N`). */
 import { useState } from "preact/hooks";
 import type { PorReport } from "../api.js";
-import { ageOf } from "../format.js";
+import { Age } from "./Age.js";
 
 const STATUS_CLASS: Record<string, string> = {
   "fully-backed": "good",
@@ -13,12 +13,10 @@ export function Header({
   por,
   block,
   onBlock,
-  now,
 }: {
   por: PorReport | null;
   block: number | null;
   onBlock: (b: number | null) => void;
-  now: number;
 }) {
   const [draft, setDraft] = useState(block === null ? "" : String(block));
   const status = por?.solvency.status ?? "loading";
@@ -30,11 +28,30 @@ export function Header({
           {status}
         </span>
       </div>
-      {por && (
-        <p class="block" data-testid="report-block" data-value={por.blockNumber}>
-          Base block <strong>{por.blockNumber}</strong> · {por.timestamp} ·{" "}
-          <span data-testid="report-age">{ageOf(por.timestamp, now)}</span>
-          {por.atHead ? " · the indexed head" : " · a past block"}
+      {/*
+        Always there, with the report or a placeholder of the same lines (keyed apart, so the report
+        replaces the placeholder's text rather than moving it): the report arriving moves nothing.
+      */}
+      {por ? (
+        <p class="block" key="report" data-testid="report-block" data-value={por.blockNumber}>
+          <span class="line">
+            Base block <strong>{por.blockNumber}</strong> · {por.atHead ? "the indexed head" : "a past block"}
+          </span>
+          <span class="sep"> · </span>
+          <span class="line">
+            {por.timestamp} ·{" "}
+            <span data-testid="report-age">
+              <Age sinceMs={Date.parse(por.timestamp)} />
+            </span>
+          </span>
+        </p>
+      ) : (
+        <p class="block" key="pending" aria-busy="true">
+          <span class="line">
+            Base block <strong>{block ?? "…"}</strong> · {block === null ? "the indexed head" : "a past block"}
+          </span>
+          <span class="sep"> · </span>
+          <span class="line">reading the report…</span>
         </p>
       )}
       <form

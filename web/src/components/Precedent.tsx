@@ -1,6 +1,7 @@
 /** Every redemption executed so far, from indexed PSM swaps (the redemption precedent). */
 import type { PorReport } from "../api.js";
 import { amount, shortHex } from "../format.js";
+import { ScrollRegion } from "./ScrollRegion.js";
 
 export function Precedent({ por }: { por: PorReport }) {
   const p = por.redemptionDepth.precedent;
@@ -15,7 +16,7 @@ export function Precedent({ por }: { por: PorReport }) {
         {p.externalRedemptionsToDate} by accounts outside the operator's registry. Complete as of block{" "}
         {p.completeAsOfBlock}.
       </p>
-      <div class="scroll">
+      <ScrollRegion label="Executed redemptions" tall>
         <table>
           <thead>
             <tr>
@@ -44,7 +45,7 @@ export function Precedent({ por }: { por: PorReport }) {
             ))}
           </tbody>
         </table>
-      </div>
+      </ScrollRegion>
     </section>
   );
 }

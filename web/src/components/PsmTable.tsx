@@ -2,6 +2,7 @@
 import type { PorReport } from "../api.js";
 import { amount, commandFor, money, shortHex } from "../format.js";
 import { CopyCommand } from "./CopyCommand.js";
+import { ScrollRegion } from "./ScrollRegion.js";
 
 export function PsmTable({ por }: { por: PorReport }) {
   const d = por.redemptionDepth;
@@ -9,47 +10,49 @@ export function PsmTable({ por }: { por: PorReport }) {
   return (
     <section class="card">
       <h2>Reserves per PSM and redemption capacity</h2>
-      <table>
-        <thead>
-          <tr>
-            <th>PSM</th>
-            <th class="num">USDC held</th>
-            <th class="num">kUSD held</th>
-            <th class="num">of outstanding</th>
-            <th>state</th>
-          </tr>
-        </thead>
-        <tbody>
-          {d.byContract.map((c) => {
-            const psm = r[c.key as "psmMint" | "psmRetiredMint" | "psmRedeemReserve"];
-            return (
-              <tr key={c.key} data-testid={`psm-${c.key}`}>
-                <td>
-                  <strong>{c.label}</strong> <code title={c.address}>{shortHex(c.address)}</code>
-                  <div class="note">{psm.role}</div>
-                </td>
-                <td class="num" data-testid={`psm-usdc-${c.key}`} data-value={psm.usdcHeld ?? ""}>
-                  {money(psm.usdcHeld)} <CopyCommand command={commandFor(psm.verifyVia, `${c.key}.usdcHeld`)} />
-                </td>
-                <td class="num">
-                  {amount(psm.kusdHeld)} <CopyCommand command={commandFor(psm.verifyVia, `${c.key}.kusdHeld`)} />
-                </td>
-                <td class="num">{c.pctOfOutstanding}</td>
-                <td>
-                  {psm.paused === null ? (
-                    "pause state unknown"
-                  ) : psm.paused ? (
-                    <span class="bad">paused</span>
-                  ) : (
-                    "not paused"
-                  )}
-                  {c.redeemOnly ? " · redeem-only" : " · mints and redeems"}
-                </td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
+      <ScrollRegion label="Reserves per PSM">
+        <table>
+          <thead>
+            <tr>
+              <th>PSM</th>
+              <th class="num">USDC held</th>
+              <th class="num">kUSD held</th>
+              <th class="num">of outstanding</th>
+              <th>state</th>
+            </tr>
+          </thead>
+          <tbody>
+            {d.byContract.map((c) => {
+              const psm = r[c.key as "psmMint" | "psmRetiredMint" | "psmRedeemReserve"];
+              return (
+                <tr key={c.key} data-testid={`psm-${c.key}`}>
+                  <td>
+                    <strong>{c.label}</strong> <code title={c.address}>{shortHex(c.address)}</code>
+                    <div class="note">{psm.role}</div>
+                  </td>
+                  <td class="num" data-testid={`psm-usdc-${c.key}`} data-value={psm.usdcHeld ?? ""}>
+                    {money(psm.usdcHeld)} <CopyCommand command={commandFor(psm.verifyVia, `${c.key}.usdcHeld`)} />
+                  </td>
+                  <td class="num">
+                    {amount(psm.kusdHeld)} <CopyCommand command={commandFor(psm.verifyVia, `${c.key}.kusdHeld`)} />
+                  </td>
+                  <td class="num">{c.pctOfOutstanding}</td>
+                  <td>
+                    {psm.paused === null ? (
+                      "pause state unknown"
+                    ) : psm.paused ? (
+                      <span class="bad">paused</span>
+                    ) : (
+                      "not paused"
+                    )}
+                    {c.redeemOnly ? " · redeem-only" : " · mints and redeems"}
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </ScrollRegion>
       <div class="capacity">
         <p>
           Instant, one transaction:{" "}

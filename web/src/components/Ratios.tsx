@@ -5,7 +5,26 @@ import type { PorReport } from "../api.js";
 import { money, ratio } from "../format.js";
 import { CommandList } from "./CopyCommand.js";
 
-export function Ratios({ por }: { por: PorReport }) {
+/** Until the report arrives, both cards with their titles and the space of their figures. */
+function RatiosPending() {
+  return (
+    <section class="ratios" aria-busy="true">
+      {[
+        ["PSM backing ratio", "psm"],
+        ["Aggregate collateral ratio", "aggregate"],
+      ].map(([title, kind]) => (
+        <div class={`ratio card ${kind}`} key={title}>
+          <h2>{title}</h2>
+          <p class="big">…</p>
+          <p class="formula">reading the report…</p>
+        </div>
+      ))}
+    </section>
+  );
+}
+
+export function Ratios({ por }: { por: PorReport | null }) {
+  if (!por) return <RatiosPending />;
   const s = por.solvency;
   const r = por.reserves;
   const k = por.liabilities.kUSD;
@@ -14,7 +33,7 @@ export function Ratios({ por }: { por: PorReport }) {
   );
   return (
     <section class="ratios">
-      <div class="ratio card">
+      <div class="ratio card psm">
         <h2>PSM backing ratio</h2>
         <p class="big" data-testid="psm-ratio" data-value={s.psmSolvencyRatio ?? ""}>
           {ratio(s.psmSolvencyRatio)}
@@ -35,7 +54,7 @@ export function Ratios({ por }: { por: PorReport }) {
         </p>
         <CommandList commands={[...psmCommands, ...k.verifyVia]} />
       </div>
-      <div class="ratio card">
+      <div class="ratio card aggregate">
         <h2>Aggregate collateral ratio</h2>
         <p class="big" data-testid="aggregate-ratio" data-value={s.aggregateCollateralRatio ?? ""}>
           {ratio(s.aggregateCollateralRatio)}

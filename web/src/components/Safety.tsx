@@ -3,6 +3,7 @@ import { useEffect, useState } from "preact/hooks";
 import { type PsmStatus, type RiskStatus, readPsmStatus, readRiskStatus } from "../api.js";
 import { money } from "../format.js";
 import { CopyCommand } from "./CopyCommand.js";
+import { PendingCard } from "./PendingCard.js";
 
 const OVERALL_CLASS: Record<string, string> = { ok: "good", attention: "warn", unknown: "unknown" };
 
@@ -22,7 +23,7 @@ export function Safety({ block }: { block: number }) {
     );
   }, [block]);
   if (error) return <section class="card bad">{error}</section>;
-  if (!psm || !risk) return <section class="card">Reading the safety switches…</section>;
+  if (!psm || !risk) return <PendingCard title="Mint readiness and safety switches" size="safety" />;
   const unsafe = risk.triggers.onChain.filter((t) => t.safe === false);
   // The venue and the statement count in `overall` too: say so when one of them is the reason.
   const unsafeOffChain = risk.triggers.offChain.filter((t) => t.safe === false);

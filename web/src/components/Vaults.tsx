@@ -2,6 +2,7 @@
 import type { PorReport } from "../api.js";
 import { money, shortHex } from "../format.js";
 import { CommandList } from "./CopyCommand.js";
+import { ScrollRegion } from "./ScrollRegion.js";
 
 export function Vaults({ por }: { por: PorReport }) {
   const r = por.reserves;
@@ -46,31 +47,33 @@ export function Vaults({ por }: { por: PorReport }) {
   return (
     <section class="card">
       <h2>Vaults</h2>
-      <table>
-        <thead>
-          <tr>
-            <th>vault</th>
-            <th class="num">value</th>
-            <th>counts as collateral</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((v) => (
-            <tr key={v.address}>
-              <td>
-                <strong>{v.name}</strong> <code title={v.address}>{shortHex(v.address)}</code>
-                <div class="note">{v.note}</div>
-                <CommandList commands={v.verifyVia} />
-              </td>
-              <td class="num">{money(v.tvl)} USD</td>
-              <td>
-                {v.counted ? "yes" : "no"}
-                {v.extra && <div class="note">{v.extra}</div>}
-              </td>
+      <ScrollRegion label="Vaults">
+        <table>
+          <thead>
+            <tr>
+              <th>vault</th>
+              <th class="num">value</th>
+              <th>counts as collateral</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {rows.map((v) => (
+              <tr key={v.address}>
+                <td>
+                  <strong>{v.name}</strong> <code title={v.address}>{shortHex(v.address)}</code>
+                  <div class="note">{v.note}</div>
+                  <CommandList commands={v.verifyVia} />
+                </td>
+                <td class="num">{money(v.tvl)} USD</td>
+                <td>
+                  {v.counted ? "yes" : "no"}
+                  {v.extra && <div class="note">{v.extra}</div>}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </ScrollRegion>
     </section>
   );
 }

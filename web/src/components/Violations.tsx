@@ -5,6 +5,7 @@
 import { useEffect, useState } from "preact/hooks";
 import { readViolations, type Violation } from "../api.js";
 import { amount, shortHex } from "../format.js";
+import { ScrollRegion } from "./ScrollRegion.js";
 
 const SUBSCRIPTION =
   "subscription { violations { kind violation { id tokenSymbol amount decimals from to txHash blockNumber timestamp registryVersion } } }";
@@ -44,7 +45,7 @@ export function Violations({ toBlock, live }: { toBlock: number | null; live: bo
   }, [live]);
 
   return (
-    <section class="card">
+    <section class="card" aria-busy={rows === null && !error}>
       <h2>
         Registry violations{" "}
         <span class={`badge ${streaming ? "good" : "unknown"}`} data-testid="violations-live">
@@ -59,7 +60,7 @@ export function Violations({ toBlock, live }: { toBlock: number | null; live: bo
       {rows === null && !error && <p>loading…</p>}
       {rows !== null && rows.length === 0 && <p data-testid="violations-none">None up to this block.</p>}
       {rows !== null && rows.length > 0 && (
-        <div class="scroll">
+        <ScrollRegion label="Registry violations" tall>
           <table>
             <thead>
               <tr>
@@ -86,7 +87,7 @@ export function Violations({ toBlock, live }: { toBlock: number | null; live: bo
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollRegion>
       )}
     </section>
   );

@@ -1,0 +1,199 @@
+/**
+ * The MCP route over real Streamable HTTP (the SDK's own client, its fetch answered by a Hono app
+ * in-process) against stand-in routes: the tool list with the routes' schemas, a report, a
+ * refused argument, the x402 MCP transport over a stand-in gateway (402 → PaymentRequired, the
+ * payment forwarded as PAYMENT-SIGNATURE, the receipt in _meta), verify_statement and resources.
+ */
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import {
+  decodePaymentSignatureHeader,
+  encodePaymentRequiredHeader,
+  encodePaymentResponseHeader,
+} from "@x402/core/http";
+import { Hono } from "hono";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { signPayload } from "../../core/attestation/sign.js";
+import { buildStats } from "../../core/reserves/stats.js";
+import { errorBody } from "../http/errors.js";
+import { mcpRoutes } from "./routes.js";
+
+const operator = privateKeyToAccount(generatePrivateKey());
+const stats = buildStats({
+  blockNumber: 120n,
+  blockTimestamp: 1_778_716_800,
+  psmUsdc: { psmRedeemReserve: 1_000_000n, psmMint: 2_000_000n, psmRetiredMint: 0n },
+  psmKusd: [0n],
+  kusdSupply: 2_500_000_000_000_000_000n,
+  verifyVia: ["cast call …"],
+});
+const challenge = {
+  x402Version: 2,
+  error: "Payment required",
+  resource: { url: "http://local/paid/reserves", description: "attestation", mimeType: "application/json" },
+  accepts: [
+    {
+      scheme: "exact",
+      network: "eip155:8453",
+      amount: "250000",
+      asset: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
+      payTo: "0x209693Bc6afc0C5328bA36FaF03C514EF312287C",
+      maxTimeoutSeconds: 300,
+      extra: { name: "USD Coin", version: "2" },
+    },
+  ],
+};
+const receipt = { success: true, transaction: `0x${"ab".repeat(32)}`, network: "eip155:8453", payer: operator.address };
+
+let statement: Awaited<ReturnType<typeof signPayload>>;
+const seen: { query?: string; payment?: unknown } = {};
+
+// Stand-ins for the routes the tools answer from: the tools only ever see their HTTP answers.
+const api = new Hono();
+api.get("/api/stats", (c) => {
+  seen.query = new URL(c.req.url).search;
+  return c.json(stats);
+});
+api.get("/api/por/signed", (c) => c.body(JSON.stringify(statement), 200, { "content-type": "application/json" }));
+api.get("/paid/openapi.json", (c) =>
+  c.json({
+    "x-x402": { asset: { symbol: "USDC" } },
+    paths: { "/reserves": { get: { "x-payment-info": { price: { amount: "0.250000" } } } } },
+  }),
+);
+api.get("/paid/reserves", (c) => {
+  const header = c.req.header("PAYMENT-SIGNATURE");
+  if (!header) return c.json({}, 402, { "PAYMENT-REQUIRED": encodePaymentRequiredHeader(challenge as never) });
+  seen.payment = decodePaymentSignatureHeader(header);
+  if ((seen.payment as { replay?: boolean }).replay)
+    return c.json(errorBody("payment_already_used", "this payment authorization was already presented"), 409);
+  return c.json(statement, 200, { "PAYMENT-RESPONSE": encodePaymentResponseHeader(receipt as never) });
+});
+api.route(
+  "/",
+  mcpRoutes({
+    app: api,
+    version: "1.0.0",
+    statements: { binding: async () => null },
+    operator: operator.address,
+    paid: true,
+  }),
+);
+
+const client = new Client({ name: "unit", version: "1.0.0" });
+
+beforeAll(async () => {
+  statement = await signPayload(operator, { kind: "test", timestamp: 1_778_716_800, status: "PSM_SOLVENT" });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL("http://local/mcp"), {
+      fetch: async (url, init) => api.fetch(new Request(url, init)),
+    }),
+  );
+});
+afterAll(() => client.close());
+
+describe("tools/list", () => {
+  it("lists every free report, verify_statement and the paid tools, with the routes' schemas", async () => {
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual(
+      [
+        "apy",
+        "buy_instant_read",
+        "buy_reserves_attestation",
+        "history",
+        "por",
+        "psm_status",
+        "redemption_plan",
+        "registry",
+        "risk_status",
+        "stats",
+        "verify_statement",
+        "violations",
+      ].sort(),
+    );
+    const byName = new Map(tools.map((t) => [t.name, t]));
+    // The route's query schema, as its JSON Schema: the block parameter's own pattern.
+    expect((byName.get("por")!.inputSchema.properties as any).block.pattern).toBe("^(latest|\\d{1,15})?$");
+    expect(byName.get("stats")!.outputSchema!.required).toContain("kusdOutstandingWei");
+    // A paid tool has no output schema: its first answer is the PaymentRequired object.
+    expect(byName.get("buy_reserves_attestation")!.outputSchema).toBeUndefined();
+    expect(byName.get("buy_reserves_attestation")!.description).toContain("0.250000 USDC");
+  });
+});
+
+describe("free tools", () => {
+  it("answer with the route's JSON, the arguments passed as its query", async () => {
+    const r = await client.callTool({ name: "stats", arguments: { block: "120" } });
+    expect(r.isError).toBeFalsy();
+    expect(r.structuredContent).toEqual(stats);
+    expect(seen.query).toBe("?block=120");
+  });
+  it("refuse an argument the route's schema refuses, with the route's message", async () => {
+    const r = await client.callTool({ name: "stats", arguments: { block: "soon" } });
+    expect(r.isError).toBe(true);
+    expect((r.content as any)[0].text).toContain("block must be a non-negative decimal integer or 'latest'");
+  });
+});
+
+describe("paid tools (x402 MCP transport)", () => {
+  it("unpaid: isError with the PaymentRequired object, the same as JSON text, the tool as the resource", async () => {
+    const r = await client.callTool({ name: "buy_reserves_attestation", arguments: {} });
+    expect(r.isError).toBe(true);
+    expect(r.structuredContent).toEqual({
+      ...challenge,
+      resource: { ...challenge.resource, url: "mcp://tool/buy_reserves_attestation" },
+    });
+    expect(JSON.parse((r.content as any)[0].text)).toEqual(r.structuredContent);
+  });
+  it("paid: the payload goes to the gateway as PAYMENT-SIGNATURE, the receipt comes back in _meta", async () => {
+    const payment = { x402Version: 2, accepted: challenge.accepts[0], payload: { signature: "0x01" } };
+    const r = await client.callTool({
+      name: "buy_reserves_attestation",
+      arguments: {},
+      _meta: { "x402/payment": payment },
+    });
+    expect(seen.payment).toEqual(payment);
+    expect(r.isError).toBeFalsy();
+    expect(r.structuredContent).toEqual(statement);
+    expect(r._meta?.["x402/payment-response"]).toEqual(receipt);
+  });
+  it("a gateway refusal is a tool error with its code, not a PaymentRequired", async () => {
+    const r = await client.callTool({
+      name: "buy_reserves_attestation",
+      arguments: {},
+      _meta: { "x402/payment": { x402Version: 2, replay: true } },
+    });
+    expect(r.isError).toBe(true);
+    expect(r.structuredContent).toBeUndefined();
+    expect((r.content as any)[0].text).toMatch(/^payment_already_used: .* \(HTTP 409\)$/);
+  });
+});
+
+describe("verify_statement", () => {
+  it("verifies the latest statement by default, against the operator when no binding is published", async () => {
+    const r = await client.callTool({ name: "verify_statement", arguments: { maxAgeSeconds: null } });
+    expect(r.structuredContent).toMatchObject({ verified: true, recovered: operator.address });
+  });
+  it("fails a statement whose signed bytes were altered", async () => {
+    const altered = {
+      ...statement,
+      signed_payload_canonical: statement.signed_payload_canonical.replace("SOLVENT", "INSOLVENT"),
+    };
+    const r = await client.callTool({
+      name: "verify_statement",
+      arguments: { artifact: altered, maxAgeSeconds: null },
+    });
+    expect(r.structuredContent).toMatchObject({ verified: false });
+    expect((r.structuredContent as any).checks.find((c: any) => c.name === "hash").ok).toBe(false);
+  });
+});
+
+describe("resources", () => {
+  it("serve the latest statement byte for byte as its route does", async () => {
+    const { resources } = await client.listResources();
+    expect(resources.map((r) => r.uri).sort()).toEqual(["kusd://registry/latest", "kusd://statements/latest"]);
+    const read = await client.readResource({ uri: "kusd://statements/latest" });
+    expect((read.contents[0] as any).text).toBe(JSON.stringify(statement));
+  });
+});

@@ -1,0 +1,89 @@
+/**
+ * `verify_statement`: the verification every client runs (core/attestation's verifyTrusted) over a
+ * signed artifact the agent passes, or over the latest signed statement. Trust is what a buyer
+ * derives: the published signer binding, checked against the operator account (or, with no
+ * binding, that account alone), as the gateway does before it charges.
+ */
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
+import { signedArtifactShape } from "../../core/attestation/published-schema.js";
+import { STATEMENT_MAX_AGE_SECONDS, type Trust, verifyTrusted } from "../../core/attestation/verify.js";
+import { addressSchema } from "../../core/schema-primitives.js";
+import { type RouteCall, resultOf } from "./tool-results.js";
+
+export const VerifyInputSchema = z.strictObject({
+  artifact: z
+    .looseObject(signedArtifactShape)
+    .optional()
+    .describe(
+      "a signed artifact as published (a statement, a paid answer, the signer binding); default: the latest signed statement",
+    ),
+  maxAgeSeconds: z
+    .number()
+    .int()
+    .nonnegative()
+    .nullable()
+    .optional()
+    .describe(`oldest signed time accepted, in seconds (default ${STATEMENT_MAX_AGE_SECONDS}); null: not checked`),
+});
+
+export const VerifyOutputSchema = z.strictObject({
+  verified: z.boolean().describe("true only when every check passed"),
+  trust: z.string().describe("where the accepted signers come from"),
+  attestation_hash: z.string().nullable(),
+  recovered: addressSchema.nullable().describe("the EIP-191 signer recovered from the signature"),
+  signedAt: z.number().int().nullable().describe("the signed unix timestamp"),
+  checks: z.array(z.strictObject({ name: z.string(), ok: z.boolean(), detail: z.string().optional() })),
+});
+
+export type VerifyToolDeps = {
+  call: RouteCall;
+  trust: () => Promise<Trust>;
+  /** The trust in words (the operator it is anchored to). */
+  trustDescription: string;
+};
+
+/** The verdict on an artifact, or the latest statement's. */
+export async function verifyStatement(
+  input: z.infer<typeof VerifyInputSchema>,
+  deps: VerifyToolDeps,
+): Promise<CallToolResult> {
+  let artifact: unknown = input.artifact;
+  if (artifact === undefined) {
+    const latest = await resultOf(await deps.call("/api/por/signed"));
+    if (latest.isError) return latest;
+    artifact = latest.structuredContent;
+  }
+  const result = await verifyTrusted(artifact, await deps.trust(), {
+    maxAgeSeconds: input.maxAgeSeconds === undefined ? STATEMENT_MAX_AGE_SECONDS : input.maxAgeSeconds,
+  });
+  const verdict: z.infer<typeof VerifyOutputSchema> = {
+    verified: result.verified,
+    trust: deps.trustDescription,
+    attestation_hash: (artifact as { attestation_hash?: string }).attestation_hash ?? null,
+    recovered: result.recovered,
+    signedAt: result.signedAt,
+    checks: result.checks,
+  };
+  const lines = result.checks.map((c) => `${c.ok ? "ok  " : "FAIL"} ${c.name}${c.detail ? `: ${c.detail}` : ""}`);
+  return {
+    content: [{ type: "text", text: `${lines.join("\n")}\n${result.verified ? "VERIFIED" : "NOT VERIFIED"}` }],
+    structuredContent: verdict,
+  };
+}
+
+export function registerVerifyTool(server: McpServer, deps: VerifyToolDeps) {
+  server.registerTool(
+    "verify_statement",
+    {
+      title: "Verify a signed statement",
+      description:
+        "Verifies a signed artifact (default: the latest signed statement): SHA-256 of signed_payload_canonical equals attestation_hash, the EIP-191 signer recovered from signature is the one the signer binding names for the signed time, the binding is signed by the operator account, unsigned copies equal the signed values, and the statement is fresh. Run `npx kusd-verify` (or kusd-mcp over stdio) to verify on your own machine instead of trusting this server.",
+      inputSchema: VerifyInputSchema,
+      outputSchema: VerifyOutputSchema,
+      annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+    },
+    (input) => verifyStatement(input, deps),
+  );
+}
