@@ -68,6 +68,20 @@ export function reportHead(ctx: ReportContext): Promise<IndexedHead | null> {
   return keptHeads(ctx)("base", () => indexedHead(ctx.db, "base"));
 }
 
+/**
+ * The head to check an asked-for block against: the kept head may trail the indexer by
+ * headFreshMs, so a block past it is checked against the indexer itself before it is refused (a
+ * block a client has seen indexed is never "not indexed").
+ */
+export async function headReaching(
+  ctx: ReportContext,
+  kept: IndexedHead | null,
+  blockNumber: bigint,
+): Promise<IndexedHead | null> {
+  if (ctx.headFreshMs === 0 || (kept && blockNumber <= kept.blockNumber)) return kept;
+  return (await indexedHead(ctx.db, "base")) ?? kept;
+}
+
 /** The client for what is read per request (counted as "live reads"). */
 export const liveClient = (ctx: ReportContext): PublicClient => ctx.live ?? ctx.base;
 
@@ -191,13 +205,15 @@ export async function resolveReportBlock(ctx: ReportContext, requested: string |
       block: requested,
       firstBlock: Number(first),
     });
-  if (blockNumber > head.blockNumber) {
-    throw new ApiError(422, "block_not_indexed", `block ${blockNumber} is past the indexed head ${head.blockNumber}`, {
+  const current = await headReaching(ctx, head, blockNumber);
+  if (!current || blockNumber > current.blockNumber) {
+    const indexed = current?.blockNumber ?? head.blockNumber;
+    throw new ApiError(422, "block_not_indexed", `block ${blockNumber} is past the indexed head ${indexed}`, {
       block: requested,
-      indexedHead: Number(head.blockNumber),
+      indexedHead: Number(indexed),
     });
   }
-  return { blockNumber, atHead: blockNumber === head.blockNumber, head };
+  return { blockNumber, atHead: blockNumber === current.blockNumber, head: current };
 }
 
 /** Blocks the indexer may trail the chain by and still count as caught up. */

@@ -5,7 +5,7 @@
  * head, and the refusal names the head.
  */
 import { BlockNotFoundError, type Hex } from "viem";
-import { type ReportContext, reportHead } from "../../context.js";
+import { headReaching, type ReportContext, reportHead } from "../../context.js";
 import { ApiError } from "../../http/errors.js";
 import { invalid, QueryInputError } from "./query-error.js";
 
@@ -25,7 +25,7 @@ export async function resolveBlock(
     throw invalid(argument, `${argument} takes a number or a hash (one of them)`);
   const n = number ?? (await numberOfHash(ctx, hash!, argument));
   if (n < 0n) throw invalid(argument, `${argument}.number must not be negative`);
-  const head = await reportHead(ctx);
+  const head = await headReaching(ctx, await reportHead(ctx), n);
   if (!head) throw new ApiError(503, "not_indexed_yet", "the indexer has not indexed a block yet");
   if (n > head.blockNumber)
     throw new QueryInputError("block_not_indexed", `block ${n} is past the indexed head ${head.blockNumber}`, {
