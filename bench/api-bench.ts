@@ -1,16 +1,17 @@
 /**
- * `npm run bench:api [-- --scale N --requests N --concurrency N]`: our GraphQL (/graphql) against
+ * `npm run bench:api [-- --scale N --requests N --concurrency N --rounds N]`: our GraphQL (/graphql) against
  * Ponder's generated GraphQL (served for the bench only, KUSD_BENCH_ROUTES=1, at
  * /__bench/ponder/graphql) on the same indexed devnet (at least 200,000
  * events at the default scale), in one run: a page of 100 swaps filtered by one redeemer (the
- * most active swapper), same fields, same order. Prints p50/p99 latency (sequential requests)
- * and throughput (concurrent requests) of each, and the ratios. Not a test: it asserts nothing.
+ * most active swapper), same fields, same order. Prints p50/p99 latency and throughput under
+ * `--concurrency` connections (autocannon) of each, median of `--rounds`, and the ratios. Not a test: it asserts nothing.
  * Uses PostgreSQL when DATABASE_URL/BENCH_DATABASE_URL is set, else PGlite.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import autocannon from "autocannon";
 import { createPublicClient, createWalletClient, type Hex, http, maxUint256, parseUnits } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { fiatTokenV2Abi, kusdAbi, kusdpsmAbi } from "../abis/index.js";
@@ -26,6 +27,8 @@ const { values } = parseArgs({
   options: {
     scale: { type: "string", default: "1100" },
     requests: { type: "string", default: "2000" },
+    /** Rounds over all targets; each figure is the median of its rounds (a round's order is rotated). */
+    rounds: { type: "string", default: "3" },
     concurrency: { type: "string", default: "20" },
     /** Reuse a running devnet (its deployment.json) instead of playing one. */
     devnet: { type: "string" },
@@ -34,6 +37,7 @@ const { values } = parseArgs({
 const scale = Number(values.scale);
 const requests = Number(values.requests);
 const concurrency = Number(values.concurrency);
+const rounds = Number(values.rounds);
 const dir = mkdtempSync(join(tmpdir(), "kusd-bench-api-"));
 const deploymentFile = values.devnet ?? join(dir, "deployment.json");
 process.env.DEVNET_DEPLOYMENT = deploymentFile;
@@ -52,23 +56,32 @@ async function once(t: Target): Promise<number> {
   return performance.now() - started;
 }
 
-const pct = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-
-/** `requests` requests from `concurrency` clients at once: latency percentiles under that load, and throughput. */
+/**
+ * `requests` requests from `concurrency` connections at once, sent by autocannon (the load is
+ * generated without decoding or parsing the answers, so the client's own work, on the same two
+ * cores, weighs as little as it can on the server's figures): latency percentiles under that
+ * load, and throughput. Each answer is checked once before and once after (`once`); a non-2xx
+ * answer or a connection error fails the run.
+ */
 async function measure(t: Target) {
-  for (let i = 0; i < 200; i++) await once(t); // warm-up
-  const latencies: number[] = [];
+  const load = (amount: number) =>
+    autocannon({
+      url: t.url,
+      connections: concurrency,
+      amount,
+      // What a browser or a GraphQL client sends: compressed answers, which the server caches per body.
+      headers: { "accept-encoding": "gzip, deflate, br", "content-type": "application/json" },
+      ...(t.body !== undefined && { method: "POST" as const, body: t.body }),
+    });
+  await once(t);
+  await load(200); // warm-up
   const started = performance.now();
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next++ < requests) latencies.push(await once(t));
-    }),
-  );
-  const throughput = requests / ((performance.now() - started) / 1000);
-  latencies.sort((a, b) => a - b);
-  return { p50: pct(latencies, 50), p99: pct(latencies, 99), throughput };
+  const r = await load(requests);
+  // autocannon's own duration is rounded; the wall time around it is not.
+  const seconds = (performance.now() - started) / 1000;
+  if (r.non2xx > 0 || r.errors > 0) throw new Error(`${t.name}: ${r.non2xx} non-2xx answers, ${r.errors} errors`);
+  await once(t);
+  return { p50: r.latency.p50, p99: r.latency.p99, throughput: r["2xx"] / seconds };
 }
 
 async function main() {
@@ -142,15 +155,33 @@ async function main() {
       url: `${indexer.url}/__bench/constant?bytes=${size}`,
       count: (j) => j.rows.length,
     };
-    // The constant first: the process's HTTP path warmed alike for every target that follows.
-    const k = await measure(constant);
-    const a = await measure(ours);
-    const b = await measure(ponder);
-    const c = await measure(nested);
+    // Every target once per round, the order rotated from round to round, so no target always
+    // runs after another's garbage (Ponder's GraphQL leaves the most); each figure is the median
+    // of its rounds.
+    const targets = [constant, ours, ponder, nested];
+    const runs = new Map<Target, Array<Awaited<ReturnType<typeof measure>>>>(targets.map((t) => [t, []]));
+    for (let r = 0; r < rounds; r++)
+      for (let i = 0; i < targets.length; i++) {
+        const t = targets[(i + r) % targets.length]!;
+        runs.get(t)!.push(await measure(t));
+      }
+    const median = (t: Target) => {
+      const m = runs.get(t)!;
+      const mid = (f: (x: (typeof m)[number]) => number) => m.map(f).sort((x, y) => x - y)[Math.floor(m.length / 2)]!;
+      return { p50: mid((x) => x.p50), p99: mid((x) => x.p99), throughput: mid((x) => x.throughput) };
+    };
+    const [k, a, b, c] = targets.map(median) as [
+      ReturnType<typeof median>,
+      ReturnType<typeof median>,
+      ReturnType<typeof median>,
+      ReturnType<typeof median>,
+    ];
     const row = (n: string, m: typeof a) =>
       `${n.padEnd(14)} p50 ${m.p50.toFixed(2).padStart(7)} ms  p99 ${m.p99.toFixed(2).padStart(7)} ms  ${m.throughput.toFixed(0).padStart(6)} req/s`;
     const db = databaseUrl ? "PostgreSQL" : "PGlite";
-    console.log(`\n${db}, ${requests} requests from ${concurrency} concurrent clients, page of 100 rows`);
+    console.log(
+      `\n${db}, ${requests} requests from ${concurrency} concurrent clients, page of 100 rows (median of ${rounds} rounds)`,
+    );
     console.log(row("ours", a));
     console.log(row("ponder", b));
     console.log(row("ours, nested", c));
