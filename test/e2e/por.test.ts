@@ -269,7 +269,16 @@ describe("GET /api/por at the head", () => {
 
   it("a venue failure recognises none of the mirror and nulls the venue fields, without a 5xx", async () => {
     await setFaults(inject("venueProxyUrl"), [{ mode: "http500" }]);
-    const { status, body } = await json("/api/por");
+    // A report at a block whose venue reading a signed statement recorded keeps that reading (issue
+    // 27), and the stack signs one at its head when it starts: so the report is asked at a newer
+    // head, which no statement recorded (mined again in the rare case one just did).
+    let res = await json("/api/por");
+    for (let i = 0; i < 3 && res.body.reserves?.vault.composition.l1Assets.venueRead.source === "recorded"; i++) {
+      await s.client.request({ method: "evm_mine" as never });
+      await s.caughtUp();
+      res = await json("/api/por");
+    }
+    const { status, body } = res;
     expect(status).toBe(200);
     const l1 = body.reserves.vault.composition.l1Assets;
     expect(l1.eth).toBe(0);
