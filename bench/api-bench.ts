@@ -7,7 +7,7 @@
  * `--concurrency` connections (autocannon) of each, median of `--rounds`, and the ratios. Not a test: it asserts nothing.
  * Uses PostgreSQL when DATABASE_URL/BENCH_DATABASE_URL is set, else PGlite.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { appendFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -32,6 +32,10 @@ const { values } = parseArgs({
     concurrency: { type: "string", default: "20" },
     /** Reuse a running devnet (its deployment.json) instead of playing one. */
     devnet: { type: "string" },
+    /** Extra node flags for the indexer+API process, space-separated (e.g. --node-args=--trace-gc). */
+    "node-args": { type: "string" },
+    /** Write the indexer+API process's output to this file (with --node-args "--trace-gc", its pauses). */
+    log: { type: "string" },
   },
 });
 const scale = Number(values.scale);
@@ -75,10 +79,14 @@ async function measure(t: Target) {
     });
   await once(t);
   await load(200); // warm-up
+  const mark = (what: string) => values.log && appendFileSync(values.log, `### ${what} ${t.name}\n`);
+  // The process's output is piped, so a marker lands near, not exactly at, the window's edge.
+  mark("load from");
   const started = performance.now();
   const r = await load(requests);
   // autocannon's own duration is rounded; the wall time around it is not.
   const seconds = (performance.now() - started) / 1000;
+  mark(`load to (p99 ${r.latency.p99} ms, max ${r.latency.max} ms)`);
   if (r.non2xx > 0 || r.errors > 0) throw new Error(`${t.name}: ${r.non2xx} non-2xx answers, ${r.errors} errors`);
   await once(t);
   return { p50: r.latency.p50, p99: r.latency.p99, throughput: r["2xx"] / seconds };
@@ -97,6 +105,8 @@ async function main() {
     viewsSchema: "bench_api_views",
     readyTimeoutMs: 3_600_000,
     env: { KUSD_BENCH_ROUTES: "1" },
+    ...(values["node-args"] && { nodeArgs: values["node-args"].split(" ").filter(Boolean) }),
+    ...(values.log && { onOutput: (line: string) => appendFileSync(values.log!, `${line}\n`) }),
   });
   try {
     const d = devnet.deployment;

@@ -34,6 +34,7 @@ ponder.on("PSM:Swap", async ({ event, context }) => {
   if (direction === "redeem") {
     await explainCandidate(
       context,
+      { blockNumber: event.block.number, txHash: event.transaction.hash },
       explains.redemption({
         txHash: event.transaction.hash,
         usdc: network.usdc.address,
@@ -49,6 +50,7 @@ ponder.on("PSM:Swap", async ({ event, context }) => {
   if (direction === "mint") {
     await explainCandidate(
       context,
+      { blockNumber: event.block.number, txHash: event.transaction.hash },
       explains.mintFromInventory({
         txHash: event.transaction.hash,
         kusd: network.kUSD.address,

@@ -10,6 +10,7 @@ import {
 import { type Address, type Hex, zeroAddress } from "viem";
 import { candidateId, classifyTransfer, explains, type TransferClass } from "../../core/registry/violation-rule.js";
 import { type ChangeAt, recordBalanceChange } from "./balance-changes.js";
+import { createCandidateTxs } from "./candidate-txs.js";
 import { isListed, lower, psmKeyOf, registryIndex, TOKEN_SYMBOLS } from "./lookup.js";
 import { isDirectSwapCall, recordPsmUsdc } from "./reserve-movements.js";
 
@@ -42,11 +43,17 @@ async function addBalance(context: Context, token: Address, account: Address, de
   });
 }
 
+const candidateTxs = createCandidateTxs();
+
+/** Where an event happened: its block and transaction. */
+export type TxAt = { blockNumber: bigint; txHash: Hex };
+
 /**
  * A violation candidate explained by a later event of its own transaction (spec 2.6 rule 2):
  * the candidate row goes, and the transfer keeps the class that explains it.
  */
-export async function explainCandidate(context: Context, id: string, as: TransferClass): Promise<boolean> {
+export async function explainCandidate(context: Context, at: TxAt, id: string, as: TransferClass): Promise<boolean> {
+  if (!candidateTxs.mayHold(context.chain.id, at.blockNumber, at.txHash)) return false;
   const candidate = await context.db.find(registryViolation, { id });
   if (!candidate) return false;
   await context.db.delete(registryViolation, { id });
@@ -99,9 +106,10 @@ export async function recordRegistryTransfer(context: Context, t: TransferLike) 
         logIndex: t.logIndex,
       })
       .onConflictDoNothing();
+    candidateTxs.recorded(context.chain.id, t.blockNumber, t.txHash);
   } else if (classification === "inbound" && toListed) {
     // The return leg of a flash loan taken from the listed account earlier in this transaction.
-    await explainCandidate(context, explains.returnLeg(t), "flash_loan");
+    await explainCandidate(context, t, explains.returnLeg(t), "flash_loan");
   }
   const at = { eventId: t.logId, blockNumber: t.blockNumber, logIndex: t.logIndex };
   if (fromListed) await addBalance(context, t.token, t.from, -t.amount, at);

@@ -51,6 +51,7 @@ for (const source of ["StakingVault", "DepositVault"] as const) {
     const asset = source === "StakingVault" ? network.kUSD.address : network.weth.address;
     await explainCandidate(
       context,
+      { blockNumber: event.block.number, txHash: event.transaction.hash },
       explains.withdrawal({
         txHash: event.transaction.hash,
         asset,
@@ -142,6 +143,7 @@ ponder.on("DepositVault:WithdrawalClaimed", async ({ event, context }) => {
   const vault = lower(event.log.address);
   await explainCandidate(
     context,
+    { blockNumber: event.block.number, txHash: event.transaction.hash },
     explains.withdrawal({
       txHash: event.transaction.hash,
       asset: network.weth.address,
