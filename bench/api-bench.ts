@@ -22,6 +22,7 @@ import { startIndexer } from "../stack/indexer.js";
 import { freePort } from "../test/helpers/ports.js";
 import { benchDevnet } from "./bench-devnet.js";
 import { atLeast, atMost, recordFigures } from "./results.js";
+import { createScratchDatabase } from "./scratch-database.js";
 
 const { values } = parseArgs({
   options: {
@@ -96,7 +97,9 @@ async function main() {
   console.log(`devnet at scale ${scale} ...`);
   const devnet = await benchDevnet({ scale, file: deploymentFile, reuse: values.devnet });
   await addHeavyRedeemer(devnet.deployment);
-  const databaseUrl = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL;
+  const server = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL;
+  // A database of the bench's own on that server, dropped when the bench ends.
+  const databaseUrl = server ? createScratchDatabase(server, "kusd_bench_api").url : undefined;
   const indexer = await startIndexer({
     port: await freePort(),
     deploymentFile,

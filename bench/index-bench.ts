@@ -7,8 +7,7 @@
  *   - raw:  fetching the same logs with eth_getLogs (5,000-block ranges).
  * Prints events/s of each and the ratios ours/bare and ours/raw. Not a test: it asserts nothing.
  */
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -21,6 +20,7 @@ import { freePort } from "../test/helpers/ports.js";
 import { benchDevnet } from "./bench-devnet.js";
 import { formatBreakdown, ponderBreakdown } from "./ponder-metrics.js";
 import { atLeast, type Figure, recordFigures } from "./results.js";
+import { createScratchDatabase, postgresAnswers } from "./scratch-database.js";
 import { fetchAllLogs, subscriptions } from "./subscriptions.js";
 
 const { values } = parseArgs({
@@ -35,23 +35,26 @@ const { values } = parseArgs({
     devnet: { type: "string" },
     /** Smaller scales for the scaling table (PGlite), besides --scale; "" for none. */
     scaling: { type: "string", default: "100,300" },
+    /** Runs of ours and of bare per database, alternated; each figure is the median. */
+    runs: { type: "string", default: "1" },
   },
 });
 const scale = Number(values.scale);
 const databases = values.databases.split(",") as Array<"pglite" | "postgres">;
 const dir = mkdtempSync(join(tmpdir(), "kusd-bench-"));
+// PGlite directories of every run: gone however the bench ends.
+process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
 const deploymentFile = values.devnet ?? join(dir, "deployment.json");
+
+const runs = Number(values.runs);
 
 function postgresUrl(): string | null {
   const url =
     process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
-  try {
-    execFileSync("psql", [url, "-qtc", "select 1"], { stdio: "ignore" });
-    return url;
-  } catch {
-    return null;
-  }
+  return postgresAnswers(url) ? url : null;
 }
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 async function timeIndexer(
   label: string,
@@ -59,7 +62,11 @@ async function timeIndexer(
   lastBlock: number,
 ): Promise<number> {
   const started = performance.now();
+  let pid: number | undefined;
   const indexer = await startIndexer({
+    onSpawn: (child) => {
+      pid = child.pid;
+    },
     port: await freePort(),
     deploymentFile: process.env.DEVNET_DEPLOYMENT!,
     pgliteDir: join(dir, `pglite-${label}-${Date.now()}`),
@@ -76,6 +83,9 @@ async function timeIndexer(
     if (values.profile) {
       const metrics = await fetch(`${indexer.url}/metrics`).then((r) => r.text());
       console.log(formatBreakdown(`${label}, ${seconds.toFixed(1)} s`, ponderBreakdown(metrics)));
+      // The indexing cache is sized from the heap: what the backfill cost in memory, beside its time.
+      const peak = pid && /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1];
+      if (peak) console.log(`  peak RSS:            ${(Number(peak) / 1024).toFixed(0)} MB`);
     }
     return seconds;
   } finally {
@@ -129,13 +139,32 @@ async function main() {
         console.log("postgres: not reachable, skipped (set BENCH_DATABASE_URL)");
         continue;
       }
-      const databaseUrl = database === "postgres" ? pg! : undefined;
-      const ours = await timeIndexer(`ours_${database}`, { databaseUrl }, lastBlock);
-      const bare = await timeIndexer(
-        `bare_${database}`,
-        { databaseUrl, root: join(import.meta.dirname, "bare") },
-        lastBlock,
-      );
+      // A database of the bench's own on the server, dropped at the end with every schema in it.
+      const scratch = database === "postgres" ? createScratchDatabase(pg!, "kusd_bench_index") : null;
+      const databaseUrl = scratch?.url;
+      const oursRuns: number[] = [];
+      const bareRuns: number[] = [];
+      try {
+        for (let r = 0; r < runs; r++) {
+          // Alternated, so neither side always runs on the warmer machine.
+          oursRuns.push(await timeIndexer(`ours_${database}_${r}`, { databaseUrl }, lastBlock));
+          bareRuns.push(
+            await timeIndexer(
+              `bare_${database}_${r}`,
+              { databaseUrl, root: join(import.meta.dirname, "bare") },
+              lastBlock,
+            ),
+          );
+        }
+      } finally {
+        scratch?.drop();
+      }
+      if (runs > 1)
+        console.log(
+          `${database}: ours ${oursRuns.map((x) => x.toFixed(1)).join(", ")} s; bare ${bareRuns.map((x) => x.toFixed(1)).join(", ")} s (medians below)`,
+        );
+      const ours = median(oursRuns);
+      const bare = median(bareRuns);
       if (database === "pglite") scaling.push({ scale: d.scale, events, ours, bare });
       const rate = (sec: number) => events / sec;
       rows.push([

@@ -16,6 +16,7 @@ import { startDevnet } from "../devnet/devnet.js";
 import { startIndexer } from "../stack/indexer.js";
 import { freePort } from "../test/helpers/ports.js";
 import { atLeast, atMost, type Figure, recordFigures } from "./results.js";
+import { createScratchDatabase } from "./scratch-database.js";
 
 const { values } = parseArgs({
   options: {
@@ -86,7 +87,9 @@ async function main() {
     deploymentFile,
     reuse: false,
   });
-  const databaseUrl = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL;
+  const server = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL;
+  // A database of the bench's own on that server, dropped when the bench ends.
+  const databaseUrl = server ? createScratchDatabase(server, "kusd_bench_reports").url : undefined;
   const indexer = await startIndexer({
     port: await freePort(),
     deploymentFile,

@@ -57,8 +57,17 @@ async function main() {
       await new Promise((r) => setTimeout(r, 100));
     }
   } finally {
-    process.kill(-child.pid!, "SIGTERM");
-    await new Promise((r) => child.once("exit", r));
+    // An exit already seen emits no second 'exit': awaiting one left the bench with nothing
+    // pending, and node ended it silently with status 0 before it printed its figure.
+    const exited = new Promise((r) =>
+      child.exitCode !== null || child.signalCode !== null ? r(null) : child.once("exit", r),
+    );
+    try {
+      process.kill(-child.pid!, "SIGTERM");
+    } catch {
+      // The group is gone already.
+    }
+    await exited;
     rmSync(dir, { recursive: true, force: true });
   }
   if (seconds === null) throw new Error("not ready after 300 s");
