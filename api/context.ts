@@ -49,6 +49,8 @@ export type VenueRecords = {
    * very block is wanted (a report at the head reads the venue now otherwise).
    */
   atOrBefore(blockNumber: bigint, known?: { hash: Hex | null; exact?: boolean }): Promise<RecordedVenueReading | null>;
+  /** A reading was just recorded: the next ask reads the store again. */
+  forget(): void;
 };
 
 /**

@@ -62,7 +62,13 @@ export function createService(o: ServiceOptions): Service {
     headFreshMs: env.KUSD_HEAD_FRESH_MS,
     ...(o.metrics && { observeBuild: o.metrics.kusd.observeBuild }),
     // The hash read is the reports' own (memoised); it runs only once ctx exists.
-    venueRecords: venueRecords(store, network, siteUrl, (n) => reportBlockHash(ctx, n)),
+    venueRecords: venueRecords(
+      store,
+      network,
+      siteUrl,
+      (n) => reportBlockHash(ctx, n),
+      () => ctx.headFreshMs,
+    ),
     marketPeers: env.KUSD_MARKET_PEERS,
     honestyPeers: env.KUSD_HONESTY_PEERS,
   });

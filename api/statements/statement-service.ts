@@ -114,13 +114,15 @@ export class StatementService {
     const store = await this.store;
     // The live venue reading this statement used, kept before the statement is served: the report
     // at its block (once past) is rebuilt with it, so every figure it signs can be reproduced.
-    if (venueNow)
+    if (venueNow) {
       await recordVenueReading(store, this.ctx.network, {
         blockNumber: at.blockNumber,
         blockHash: report.blockHash,
         venueNow,
         statementHash: signed.attestation_hash,
       });
+      this.ctx.venueRecords?.forget();
+    }
     await store.statements.insert({
       attestationHash: signed.attestation_hash,
       signer: signed.signer,

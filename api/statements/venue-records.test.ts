@@ -43,3 +43,52 @@ describe("venueRecords", () => {
     expect(await venueRecords(store, network, "http://site", async () => "0xother").atOrBefore(125n)).toBeNull();
   });
 });
+
+describe("venueRecords kept for freshMs", () => {
+  const counting = (rows: StoredVenueReading[]) => {
+    const asked = { count: 0 };
+    const store = Promise.resolve({
+      venueReadings: {
+        atOrBefore: async () => {
+          asked.count++;
+          return rows;
+        },
+      },
+    } as unknown as OperatorStore);
+    return { store, asked };
+  };
+
+  it("asks the store once per block and hash while fresh, and again after forget", async () => {
+    const rows: StoredVenueReading[] = [];
+    const { store, asked } = counting(rows);
+    const records = venueRecords(
+      store,
+      network,
+      "http://site",
+      async () => "0xcanonical",
+      () => 60_000,
+    );
+    const known = { hash: "0xcanonical" as const, exact: true };
+    expect(await records.atOrBefore(130n, known)).toBeNull();
+    expect(await records.atOrBefore(130n, known)).toBeNull();
+    expect(asked.count).toBe(1);
+    // Another block, or the same block with another hash (a reorg), is another question.
+    await records.atOrBefore(131n, known);
+    await records.atOrBefore(130n, { hash: "0xreorged", exact: true });
+    expect(asked.count).toBe(3);
+    // A statement recorded a reading at 130: the next report at 130 sees it at once.
+    rows.push(reading(130n, "0xcanonical", 7));
+    records.forget();
+    expect((await records.atOrBefore(130n, known))?.state).toEqual({ equityUsd: 7, time: 1_790_000_000_000 });
+    expect(asked.count).toBe(4);
+  });
+
+  it("keeps nothing with freshMs 0: concurrent asks share one query, the next asks again", async () => {
+    const { store, asked } = counting([]);
+    const records = venueRecords(store, network, "http://site", async () => "0xcanonical");
+    await Promise.all([records.atOrBefore(130n), records.atOrBefore(130n)]);
+    expect(asked.count).toBe(1);
+    await records.atOrBefore(130n);
+    expect(asked.count).toBe(2);
+  });
+});

@@ -7,45 +7,70 @@
 import type { NetworkConfig } from "../../core/network/types.js";
 import type { RecordedVenueReading } from "../../core/reserves/por/venue-read.js";
 import type { VenueRecords } from "../context.js";
+import { coalesce, memo } from "../io/memo.js";
 import type { VenueNow } from "../reserves/por-service.js";
 import type { OperatorStore } from "../store/operator-store.js";
 
 /**
  * `blockHash(n)` is the chain's hash of block n now: a reading recorded on a block that is no longer
  * the chain's (a reorg, or a devnet re-created over the same store) is passed over.
+ *
+ * Every report asks this, at the head too (is there a reading recorded at this very block?): one
+ * store query per request held /api/por to a quarter of the throughput of a constant answer. An
+ * answer is kept for `freshMs` (the reports' `headFreshMs`: what a report reads per request rather
+ * than per block is read once in that time), and dropped at once by `forget` when this process
+ * records a reading. 0 keeps nothing: only concurrent asks share a query.
  */
 export function venueRecords(
   store: Promise<OperatorStore>,
   network: NetworkConfig,
   siteUrl: string,
   blockHash: (blockNumber: bigint) => Promise<string | null>,
+  freshMs: () => number = () => 0,
 ): VenueRecords {
   const account = network.reporting.venue.account;
+  const remember = (ms: number) =>
+    ms > 0 ? memo<RecordedVenueReading | null>({ max: 256, ttlMs: ms }) : coalesce<RecordedVenueReading | null>();
+  // Made at the first ask: the reports' context, which holds `freshMs`, is made after this.
+  let kept: ReturnType<typeof remember> | null = null;
   return {
-    async atOrBefore(blockNumber, known) {
-      const rows = (await (await store).venueReadings.atOrBefore(network.chains.base.id, account, blockNumber)).filter(
-        (r) => !known?.exact || r.blockNumber === blockNumber,
+    atOrBefore(blockNumber, known) {
+      kept ??= remember(freshMs());
+      return kept(`${blockNumber}:${known?.hash ?? ""}:${known?.exact ? "exact" : "nearest"}`, () =>
+        read(blockNumber, known),
       );
-      let row: (typeof rows)[number] | undefined;
-      for (const candidate of rows) {
-        const canonical =
-          known?.hash && candidate.blockNumber === blockNumber ? known.hash : await blockHash(candidate.blockNumber);
-        if (canonical !== null && candidate.blockHash !== null && canonical.toLowerCase() !== candidate.blockHash)
-          continue;
-        row = candidate;
-        break;
-      }
-      if (!row) return null;
-      return {
-        blockNumber: Number(row.blockNumber),
-        statement: row.statementHash,
-        statementUrl: row.statementHash ? `${siteUrl}/api/por/signed/${row.statementHash}` : null,
-        state: row.state === null ? null : (JSON.parse(row.state) as RecordedVenueReading["state"]),
-        reason: row.reason,
-        readAtMs: row.readAtMs,
-      };
+    },
+    forget() {
+      kept = null;
     },
   };
+
+  async function read(
+    blockNumber: bigint,
+    known?: { hash: string | null; exact?: boolean },
+  ): Promise<RecordedVenueReading | null> {
+    const rows = (await (await store).venueReadings.atOrBefore(network.chains.base.id, account, blockNumber)).filter(
+      (r) => !known?.exact || r.blockNumber === blockNumber,
+    );
+    let row: (typeof rows)[number] | undefined;
+    for (const candidate of rows) {
+      const canonical =
+        known?.hash && candidate.blockNumber === blockNumber ? known.hash : await blockHash(candidate.blockNumber);
+      if (canonical !== null && candidate.blockHash !== null && canonical.toLowerCase() !== candidate.blockHash)
+        continue;
+      row = candidate;
+      break;
+    }
+    if (!row) return null;
+    return {
+      blockNumber: Number(row.blockNumber),
+      statement: row.statementHash,
+      statementUrl: row.statementHash ? `${siteUrl}/api/por/signed/${row.statementHash}` : null,
+      state: row.state === null ? null : (JSON.parse(row.state) as RecordedVenueReading["state"]),
+      reason: row.reason,
+      readAtMs: row.readAtMs,
+    };
+  }
 }
 
 /** Keeps the live reading a statement at `blockNumber` used; a failed one too, so its block is not reconciled against an older one. */
