@@ -106,6 +106,14 @@ export function compression(o: CompressionOptions = {}): MiddlewareHandler {
       c.res = new Response(b, { status, headers: h });
     };
     if (!body) return answer(body, headers);
+    // A body already compressed under its strong ETag (a report at this block) is not read again.
+    const etag = headers.get("etag");
+    const strong = etag && !etag.startsWith("W/") ? etag : null;
+    const known = strong ? kept.get(`${coding}:${strong}`) : undefined;
+    if (known) {
+      void body.cancel();
+      return answer(asBody(known), withCoding(headers, coding));
+    }
 
     if (STREAMED.test(type)) {
       const compressed = Readable.toWeb(
@@ -119,8 +127,7 @@ export function compression(o: CompressionOptions = {}): MiddlewareHandler {
       headers.delete("Content-Length");
       return answer(asBody(bytes), headers);
     }
-    const etag = headers.get("etag");
-    const identity = etag && !etag.startsWith("W/") ? etag : createHash("sha256").update(bytes).digest("base64url");
+    const identity = strong ?? createHash("sha256").update(bytes).digest("base64url");
     const out = await compressOnce(`${coding}:${identity}`, coding, bytes);
     return answer(asBody(out), withCoding(headers, coding));
   };

@@ -6,7 +6,8 @@
 import { createHash } from "node:crypto";
 import type { Context } from "hono";
 
-export type Rendered = { body: string; etag: string };
+/** `bytes`: the body as UTF-8, encoded once: every answer of a report would otherwise re-encode (and re-validate) the same string. */
+export type Rendered = { body: string; bytes: Uint8Array<ArrayBuffer>; etag: string };
 
 export function render(value: unknown): Rendered {
   return rendered(JSON.stringify(value));
@@ -14,7 +15,12 @@ export function render(value: unknown): Rendered {
 
 /** JSON already serialised (a published artifact, whose bytes are what was signed and stored). */
 export function rendered(body: string): Rendered {
-  return { body, etag: `"${createHash("sha256").update(body).digest("base64url").slice(0, 27)}"` };
+  const bytes = Buffer.from(body, "utf8");
+  return {
+    body,
+    bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) as Uint8Array<ArrayBuffer>,
+    etag: `"${createHash("sha256").update(bytes).digest("base64url").slice(0, 27)}"`,
+  };
 }
 
 /**
@@ -55,5 +61,5 @@ export function sendRendered(c: Context, r: Rendered, cacheControl: string): Res
   c.header("ETag", r.etag);
   c.header("Cache-Control", cacheControl);
   if (matchesIfNoneMatch(c.req.header("If-None-Match"), r.etag)) return c.body(null, 304);
-  return c.body(r.body, 200, { "Content-Type": "application/json" });
+  return c.body(r.bytes, 200, { "Content-Type": "application/json" });
 }
