@@ -1,7 +1,8 @@
 /**
  * Crash recovery of the indexer: `kill -9` of `ponder start` in the middle of its backfill, then
  * a restart on the same database, ends with every table row for row equal to a clean run over the
- * same chain (a SHA-256 of each table's rows, sorted), on PGlite and on PostgreSQL.
+ * same chain (a SHA-256 of each table's rows, sorted), on PGlite and on PostgreSQL; and so does a
+ * run whose indexing cache is too small to hold the tables (it evicts them as it goes).
  */
 import { afterAll, describe, expect, it } from "vitest";
 import type { IndexerOptions } from "../../stack/indexer.js";
@@ -12,6 +13,13 @@ const s = stack();
 const own = ownIndexers("crash");
 afterAll(() => own.cleanup());
 const indexer = (name: string, onSpawn?: IndexerOptions["onSpawn"]) => own.start(name, { onSpawn });
+/**
+ * Ponder's indexing cache holds whole tables until they outgrow its budget (a fifth of the heap),
+ * then evicts them and asks the database for every lookup: what a backfill of Base's history does
+ * and the devnet never reaches. 256 KB makes it evict as it goes (our patch keeps tables under
+ * 1/64 of the budget), so the tables it writes must still equal a clean run's.
+ */
+const SMALL_CACHE = { PONDER_CACHE_BYTES: String(256 * 1024) };
 
 describe("indexer crash recovery", () => {
   it("kill -9 in the middle of the backfill, restart: every table equals a clean run's", async () => {
@@ -50,14 +58,25 @@ describe("indexer crash recovery", () => {
     expect(killed, "killed before the backfill was complete").toBe(true);
     // 2. Restart on the same database; 3. a clean run beside it.
     const restarted = await indexer("crashed");
-    const clean = await indexer("clean");
+    const [clean, evicting] = await Promise.all([indexer("clean"), own.start("evicting", { env: SMALL_CACHE })]);
     await restarted.indexer.waitForBlock("base", head);
     await clean.indexer.waitForBlock("base", head);
-    const [a, b] = await Promise.all([tableChecksums(restarted.db), tableChecksums(clean.db)]);
+    await evicting.indexer.waitForBlock("base", head);
+    const [a, b, e] = await Promise.all([
+      tableChecksums(restarted.db),
+      tableChecksums(clean.db),
+      tableChecksums(evicting.db),
+    ]);
     console.log(
       `[crash] killed during the backfill (base checkpoint ${killedAt ?? "none yet"} of ${head}); ${Object.keys(a).length} tables compared: ${JSON.stringify(a)}`,
     );
     expect(Object.values(b).some((c) => !c.startsWith("0:"))).toBe(true);
     expect(a).toEqual(b);
+    // The run whose cache evicted tables as it went wrote the same rows.
+    const evicted = await fetch(`${evicting.indexer.url}/metrics`).then((r) => r.text());
+    expect(evicted, "the small cache went to the database for lookups").toMatch(
+      /ponder_indexing_cache_requests_total\{[^}]*type="(miss|prefetch)"[^}]*\} [1-9]/,
+    );
+    expect(e).toEqual(b);
   }, 400_000);
 });
