@@ -1,11 +1,11 @@
 /**
  * `npm run bench:start`: seconds from `npm start` to `/ready` answering 200 on a fresh clone of
- * this checkout's HEAD (no devnet, no .ponder, no deployment file; node_modules linked from here,
+ * this checkout's HEAD (no devnet, no .ponder, no deployment file; node_modules hard-linked from here,
  * so `npm install` is not part of the figure). Free ports, so it can run beside anything.
  * Not a test: it asserts nothing.
  */
 import { execFileSync, spawn } from "node:child_process";
-import { mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { freePort } from "../test/helpers/ports.js";
@@ -17,7 +17,10 @@ async function main() {
   const dir = mkdtempSync(join(tmpdir(), "kusd-bench-start-"));
   const clone = join(dir, "clone");
   execFileSync("git", ["clone", "-q", "--no-hardlinks", root, clone]);
-  symlinkSync(join(root, "node_modules"), join(clone, "node_modules"));
+  // Hard links, not a symlink: through a linked node_modules Ponder's loader (vite-node) resolves
+  // every dependency outside the clone, treats each as source of its own, and the indexer ran out of
+  // its 512 MB heap before /ready (seen 2026-11-28).
+  execFileSync("cp", ["-al", join(root, "node_modules"), join(clone, "node_modules")]);
   const port = await freePort();
   const env: NodeJS.ProcessEnv = {
     ...process.env,
