@@ -9,7 +9,7 @@ import type { Registry } from "prom-client";
 import type { ServiceEnv } from "../core/network/env.js";
 import type { NetworkConfig } from "../core/network/types.js";
 import { createApp, MAX_BODY_BYTES } from "./app.js";
-import { createReportContext, type ReportContext, reportBlockHash } from "./context.js";
+import { createReportContext, DEFAULT_HEAD_FRESH_MS, type ReportContext, reportBlockHash } from "./context.js";
 import { DEFAULT_WEBSOCKET_LIMITS, type GraphQLWebSocket, graphqlWebSocket } from "./graphql/websocket.js";
 import { createGraphQL } from "./graphql/yoga.js";
 import type { KnownRoute } from "./http/method-not-allowed.js";
@@ -57,18 +57,15 @@ export function createService(o: ServiceOptions): Service {
     directory: env.KUSD_STORE_DIR,
     schema: env.KUSD_STORE_SCHEMA,
   });
+  // What reports read per request rather than per block is kept this long: the head, the header,
+  // holdsRole, and the recorded venue readings.
+  const headFreshMs = env.KUSD_HEAD_FRESH_MS ?? DEFAULT_HEAD_FRESH_MS;
   const ctx: ReportContext = createReportContext(network, o.db, siteUrl, {
     venueMaxAgeSeconds: env.KUSD_VENUE_MAX_AGE_SECONDS,
-    headFreshMs: env.KUSD_HEAD_FRESH_MS,
+    headFreshMs,
     ...(o.metrics && { observeBuild: o.metrics.kusd.observeBuild }),
     // The hash read is the reports' own (memoised); it runs only once ctx exists.
-    venueRecords: venueRecords(
-      store,
-      network,
-      siteUrl,
-      (n) => reportBlockHash(ctx, n),
-      () => ctx.headFreshMs,
-    ),
+    venueRecords: venueRecords(store, network, siteUrl, (n) => reportBlockHash(ctx, n), headFreshMs),
     marketPeers: env.KUSD_MARKET_PEERS,
     honestyPeers: env.KUSD_HONESTY_PEERS,
   });

@@ -17,9 +17,9 @@ async function main() {
   const dir = mkdtempSync(join(tmpdir(), "kusd-bench-start-"));
   const clone = join(dir, "clone");
   execFileSync("git", ["clone", "-q", "--no-hardlinks", root, clone]);
-  // Hard links, not a symlink: through a linked node_modules Ponder's loader (vite-node) resolves
-  // every dependency outside the clone, treats each as source of its own, and the indexer ran out of
-  // its 512 MB heap before /ready (seen 2026-11-28).
+  // Hard links, not a symlink: through a linked node_modules Ponder's loader (vite-node) executes
+  // some 370 of Ponder's own modules by their real path (11 in a plain checkout), a second Ponder in
+  // the same heap, and the indexer ran out of its 512 MB before /ready (seen 2026-11-28).
   execFileSync("cp", ["-al", join(root, "node_modules"), join(clone, "node_modules")]);
   const port = await freePort();
   const env: NodeJS.ProcessEnv = {

@@ -61,13 +61,7 @@ describe("venueRecords kept for freshMs", () => {
   it("asks the store once per block and hash while fresh, and again after forget", async () => {
     const rows: StoredVenueReading[] = [];
     const { store, asked } = counting(rows);
-    const records = venueRecords(
-      store,
-      network,
-      "http://site",
-      async () => "0xcanonical",
-      () => 60_000,
-    );
+    const records = venueRecords(store, network, "http://site", async () => "0xcanonical", 60_000);
     const known = { hash: "0xcanonical" as const, exact: true };
     expect(await records.atOrBefore(130n, known)).toBeNull();
     expect(await records.atOrBefore(130n, known)).toBeNull();

@@ -26,22 +26,22 @@ export function venueRecords(
   network: NetworkConfig,
   siteUrl: string,
   blockHash: (blockNumber: bigint) => Promise<string | null>,
-  freshMs: () => number = () => 0,
+  freshMs = 0,
 ): VenueRecords {
   const account = network.reporting.venue.account;
-  const remember = (ms: number) =>
-    ms > 0 ? memo<RecordedVenueReading | null>({ max: 256, ttlMs: ms }) : coalesce<RecordedVenueReading | null>();
-  // Made at the first ask: the reports' context, which holds `freshMs`, is made after this.
-  let kept: ReturnType<typeof remember> | null = null;
+  const remember = () =>
+    freshMs > 0
+      ? memo<RecordedVenueReading | null>({ max: 256, ttlMs: freshMs })
+      : coalesce<RecordedVenueReading | null>();
+  let kept = remember();
   return {
     atOrBefore(blockNumber, known) {
-      kept ??= remember(freshMs());
       return kept(`${blockNumber}:${known?.hash ?? ""}:${known?.exact ? "exact" : "nearest"}`, () =>
         read(blockNumber, known),
       );
     },
     forget() {
-      kept = null;
+      kept = remember();
     },
   };
 

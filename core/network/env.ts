@@ -110,7 +110,7 @@ export const serviceEnvSchema = z.object({
   KUSD_POLLING_INTERVAL_MS: variable(positiveInt, "head polling interval of the indexer", "the network document's"),
   KUSD_MAX_OLD_SPACE_MB: variable(
     z.coerce.number().int().min(128).max(65_536),
-    "V8 old space of the indexer+API process (with a 32 MB semi-space). Ponder's indexing cache gets a fifth of the heap (128 MB at 512): tables that outgrow it are evicted and their lookups go to the database. 1024 gives it 256 MB: a 204,000-event backfill on PGlite took 79 s instead of 94, at 1.31 GB peak RSS instead of 1.17 (docs/benchmarks.md)",
+    "V8 old space of the indexer+API process (with a 32 MB semi-space). Ponder's indexing cache gets a fifth of the heap (128 MB at 512): tables that outgrow it are evicted and their lookups go to the database. 1024 gives it 256 MB: a faster backfill for more memory (measured in docs/benchmarks.md)",
     "512",
   ),
   KUSD_REGISTRY_SOURCE: variable(
