@@ -6,11 +6,13 @@
  * its boundaries (the numbers its description names, ±1, and a fixed set of near misses) are
  * refused by the server exactly when the document refuses them.
  */
+
+import { createServer, type Server } from "node:http";
 import { createConfig, lintFromString, type NormalizedProblem } from "@redocly/openapi-core";
 import { Document, type ISpectralDiagnostic, Spectral } from "@stoplight/spectral-core";
 import * as SpectralParsers from "@stoplight/spectral-parsers";
 import { oas } from "@stoplight/spectral-rulesets";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { databaseUnavailable } from "../api/http/errors.js";
 import type { ReadDb } from "../api/io/indexed-reads.js";
 import type { OperatorStore } from "../api/store/operator-store.js";
@@ -157,6 +159,46 @@ function refusesParameter(status: number, body: unknown, name: string): boolean 
   );
 }
 
+/**
+ * A JSON-RPC node on the devnet's default ports (8545, 8546), answering every call (`null`, or the
+ * chain id), as `npm start`'s devnet would: the probes must not reach it. A port already taken (by
+ * a running `npm start`) is left to whatever holds it: then that is the node the probes must not reach.
+ */
+const defaultPortNodes: { port: number; server: Server; calls: number }[] = [];
+beforeAll(async () => {
+  for (const [port, chainId] of [
+    [8545, "0x2105"],
+    [8546, "0x1"],
+  ] as const) {
+    const node = { port, server: createServer(), calls: 0 };
+    node.server.on("request", (req, res) => {
+      node.calls++;
+      let body = "";
+      req.on("data", (d) => {
+        body += d;
+      });
+      req.on("end", () => {
+        const answer = (r: { id?: unknown; method?: string }) => ({
+          jsonrpc: "2.0",
+          id: r.id ?? null,
+          result: r.method === "eth_chainId" ? chainId : null,
+        });
+        const parsed = JSON.parse(body || "{}") as { id?: unknown; method?: string } | { id?: unknown }[];
+        res.setHeader("content-type", "application/json");
+        res.end(JSON.stringify(Array.isArray(parsed) ? parsed.map(answer) : answer(parsed)));
+      });
+    });
+    const listening = await new Promise<boolean>((resolve) => {
+      node.server.once("error", () => resolve(false));
+      node.server.listen(port, "127.0.0.1", () => resolve(true));
+    });
+    if (listening) defaultPortNodes.push(node);
+  }
+});
+afterAll(async () => {
+  await Promise.all(defaultPortNodes.map((n) => new Promise((resolve) => n.server.close(resolve))));
+});
+
 describe("every documented parameter form is what the server accepts", () => {
   it("refused by the server exactly when its pattern or enum refuses it, at the boundaries and around them", async () => {
     // Parts that refuse at once: a value the parameter's check lets through reaches the handler,
@@ -207,6 +249,10 @@ describe("every documented parameter form is what the server accepts", () => {
     }
     console.log(`parameter forms: ${checked} probes, ${disagreements.length} disagreements`);
     expect(disagreements).toEqual([]);
+    // The app's chains are unreachable: the node answering on a default port heard nothing.
+    expect(defaultPortNodes.map((n) => `${n.port}: ${n.calls} calls`)).toEqual(
+      defaultPortNodes.map((n) => `${n.port}: 0 calls`),
+    );
     expect(checked).toBeGreaterThan(1000);
   }, 120_000);
 });

@@ -5,28 +5,23 @@
  * docs/api/; scripts/api-contracts.test.ts lints the two OpenAPI documents and checks their
  * parameters against the server.
  *
- * The application's configuration is the committed Base network document, served at
- * http://localhost:42069, with the paid gateway switched on by a placeholder recipient (the zero
- * address: the Base document configures none) and an in-process facilitator whose key pays for
- * nothing. Nothing is read from a chain, a database or this machine, so every machine builds the
- * same bytes. test/e2e/api-contracts.test.ts compares docs/api/ with what the test stack serves,
+ * The application is api/standalone-app.ts (the committed Base network document, served at
+ * http://localhost:42069, its chains unreachable), with the paid gateway switched on by a
+ * placeholder recipient (the zero address: the Base document configures none) and an in-process
+ * facilitator whose key pays for nothing. Nothing is read from a chain, a database or this
+ * machine, so every machine builds the same bytes. test/e2e/api-contracts.test.ts compares docs/api/ with what the test stack serves,
  * apart from the deployment's own values (server URL, recipient, asset, builder code, network).
  */
 import { lexicographicSortSchema, printSchema } from "graphql";
 import type { Hono } from "hono";
 import { keccak256, stringToHex, zeroAddress } from "viem";
-import { createApp } from "../api/app.js";
-import { createReportContext } from "../api/context.js";
 import { schema } from "../api/graphql/schema.js";
 import type { ReadDb } from "../api/io/indexed-reads.js";
-import { RegistryService } from "../api/registry/registry-service.js";
-import { StatementService } from "../api/statements/statement-service.js";
+import { STANDALONE_SITE_URL, standaloneApp } from "../api/standalone-app.js";
 import type { OperatorStore } from "../api/store/operator-store.js";
-import { readServiceEnv } from "../core/network/env.js";
-import { selectNetwork } from "../src/networks/index.js";
 
 /** The site URL the committed documents name (`npm start`'s). */
-export const CONTRACT_SITE_URL = "http://localhost:42069";
+export const CONTRACT_SITE_URL = STANDALONE_SITE_URL;
 
 export type ContractAppParts = {
   /** The indexed database; default: an empty stand-in nothing reads while documents are generated. */
@@ -43,29 +38,16 @@ export type ContractAppParts = {
  * passes parts that refuse at once (see api-contracts.test.ts).
  */
 export function contractApp(parts: ContractAppParts = {}): Hono {
-  const env = readServiceEnv({
-    KUSD_NETWORK: "base",
-    // Required for Base; never connected to.
-    PONDER_RPC_URL_8453: "http://127.0.0.1:8545",
-    KUSD_READ_RPC_URL_1: "http://127.0.0.1:8546",
-    KUSD_SITE_URL: CONTRACT_SITE_URL,
-    ...(parts.paid !== false && {
-      KUSD_PAYMENT_RECIPIENT: zeroAddress,
-      KUSD_FACILITATOR_PRIVATE_KEY: keccak256(stringToHex("kusd:api-contracts:unused-facilitator")),
-    }),
-  });
-  const network = selectNetwork(env);
-  const ctx = createReportContext(network, parts.db ?? ({} as ReadDb), CONTRACT_SITE_URL);
-  const store = parts.store ?? new Promise<OperatorStore>(() => {});
-  const keys = { operator: null, attestation: null, attestationFrom: network.reporting.signers.attestationFrom };
-  return createApp({
-    ctx,
-    statements: new StatementService(ctx, store, keys),
-    registry: new RegistryService(ctx, () => ({})),
-    keys,
-    store,
-    siteUrl: CONTRACT_SITE_URL,
-    env,
+  return standaloneApp({
+    db: parts.db,
+    store: parts.store,
+    env:
+      parts.paid === false
+        ? {}
+        : {
+            KUSD_PAYMENT_RECIPIENT: zeroAddress,
+            KUSD_FACILITATOR_PRIVATE_KEY: keccak256(stringToHex("kusd:api-contracts:unused-facilitator")),
+          },
   });
 }
 

@@ -1,5 +1,5 @@
 /**
- * Builds the reserves page (web/) into web/dist with Vite. Under a second, so `npm start` and
+ * Builds the reserves page (web/) into web/dist (or `KUSD_PAGE_DIR`) with Vite. Under a second, so `npm start` and
  * the test setup build it every time rather than judge whether the last build is stale.
  */
 import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
@@ -11,10 +11,11 @@ import { build } from "vite";
 export const PAGE_CONFIG = fileURLToPath(new URL("../web/vite.config.ts", import.meta.url));
 export const PAGE_DIR = fileURLToPath(new URL("../web/dist", import.meta.url));
 
-export async function buildPage(): Promise<string> {
-  await build({ configFile: PAGE_CONFIG, logLevel: "warn" });
-  precompress(PAGE_DIR);
-  return PAGE_DIR;
+/** Builds the page into `outDir` (default web/dist): a test builds into a folder of its own. */
+export async function buildPage(outDir: string = PAGE_DIR): Promise<string> {
+  await build({ configFile: PAGE_CONFIG, logLevel: "warn", build: { outDir, emptyOutDir: true } });
+  precompress(outDir);
+  return outDir;
 }
 
 /** Files worth compressing: text the browser decodes (the bundles, styles, the HTML). */

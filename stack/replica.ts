@@ -22,7 +22,7 @@ const port = env.PORT ?? 42070;
 const { app, upgrade } = createReplicaApp({
   env: { ...env, DATABASE_URL: databaseUrl, PORT: port },
   network: await loadNetwork(env),
-  pageDir: resolve("web/dist"),
+  pageDir: resolve(env.KUSD_PAGE_DIR ?? "web/dist"),
 });
 const server = serve({ fetch: app.fetch, port }) as Server;
 answerClientErrorsWithJson(server);

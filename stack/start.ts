@@ -4,6 +4,7 @@
  * PORT sets the API port (42069); DATABASE_URL selects PostgreSQL instead of PGlite.
  */
 import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
 import { readRunnerEnv, readServiceEnv } from "../core/network/env.js";
 import { startDevnet } from "../devnet/devnet.js";
 import { devnetPorts, parseScale, printDevnet } from "../devnet/main.js";
@@ -84,7 +85,7 @@ async function main() {
     : null;
   // A configuration the monitor would refuse stops `npm start` before anything is started.
   await monitor?.check();
-  await buildPage();
+  await buildPage(serviceEnv.KUSD_PAGE_DIR ? resolve(serviceEnv.KUSD_PAGE_DIR) : undefined);
   const devnet = await startDevnet({
     ports: devnetPorts(runnerEnv),
     scale: parseScale(process.argv.slice(2)),

@@ -79,6 +79,11 @@ export const serviceEnvSchema = z.object({
     "PGlite (embedded)",
   ),
   PORT: variable(positiveInt, "the API's port (the replica's with `npm run serve:replica`)", "42069 (replica 42070)"),
+  KUSD_PAGE_DIR: variable(
+    z.string(),
+    "the built reserves page served at `/` (`npm start` builds it there)",
+    "`web/dist`",
+  ),
   KUSD_SITE_URL: variable(
     url,
     "public base URL printed in reports (`canonicalEndpoint`, the binding's URL) and security.txt's `Canonical` (unset: none)",

@@ -35,7 +35,7 @@ const service = createService({
   role: "signer",
   defaultPort: 42069,
   // Ponder runs with the project root as its working directory.
-  pageDir: resolve("web/dist"),
+  pageDir: resolve(serviceEnv.KUSD_PAGE_DIR ?? "web/dist"),
   ...(metrics && { metrics: { kusd: metrics } }),
   // Ponder answers these GETs before the app (its server, node_modules/ponder/dist/esm/server):
   // another method on them reaches the app, which answers 405 naming GET and HEAD.

@@ -60,6 +60,9 @@ async function startStack(options: { ownGroup?: boolean; env?: (dir: string) => 
     DEVNET_ETHEREUM_PORT: String(ports.ethereum),
     DEVNET_VENUE_PORT: String(ports.venue),
     PONDER_PGLITE_DIR: join(dir, "pglite"),
+    // Its files in its own folder: a running `npm start` keeps devnet/deployment.json and web/dist.
+    DEVNET_DEPLOYMENT: join(dir, "deployment.json"),
+    KUSD_PAGE_DIR: join(dir, "page"),
     ...options.env?.(dir),
   };
   // ownGroup: a process group of its own, as a terminal gives a command, so Ctrl-C can reach all of it.

@@ -29,8 +29,9 @@ export async function setup(project: TestProject) {
   // KUSD_SKIP_STACK=1 runs unit tests only (no devnet, no indexer); stack tests then fail fast.
   if (process.env.KUSD_SKIP_STACK) return;
   dir = mkdtempSync(join(tmpdir(), "kusd-test-"));
-  // The API serves the reserves page from web/dist: build it from the sources under test.
-  await buildPage();
+  // The API serves the reserves page: built from the sources under test into a folder of this
+  // run's (web/dist may be what a running `npm start` serves).
+  const pageDir = await buildPage(join(dir, "page"));
   const deploymentFile = join(dir, "deployment.json");
   devnet = await startDevnet({
     ports: { base: await freePort(), ethereum: await freePort(), venue: await freePort() },
@@ -68,6 +69,7 @@ export async function setup(project: TestProject) {
       // their own; the public API serves no raw SQL.
       KUSD_PRIVATE_SQL_PORT: String(privateSqlPort),
       KUSD_STORE_DIR: join(dir, "operator-store"),
+      KUSD_PAGE_DIR: pageDir,
       KUSD_STORE_SCHEMA: STORE_SCHEMA,
     },
     // Set KUSD_TEST_INDEXER_LOG=path to keep the indexer's own log of a test run.
