@@ -27,6 +27,7 @@ import { openApiDocument } from "./http/openapi-document.js";
 import { pageRoutes } from "./http/page.js";
 import { countViolations } from "./io/indexed-reads.js";
 import { lendingRoutes } from "./lending/routes.js";
+import { mcpOriginPolicy } from "./mcp/origin-guard.js";
 import { mcpRoutes } from "./mcp/routes.js";
 import { createFacilitatorClient } from "./paid/facilitator.js";
 import { createGateway, type GatewayOptions, refusesHead } from "./paid/gateway.js";
@@ -200,7 +201,17 @@ export function createApp(p: AppParts): Hono {
   const paid = Boolean(pay.recipient && pay.facilitator);
   app.route(
     "/",
-    mcpRoutes({ app, version: API_VERSION, statements, operator: network.reporting.signers.operator, paid }),
+    mcpRoutes({
+      app,
+      version: API_VERSION,
+      statements,
+      operator: network.reporting.signers.operator,
+      paid,
+      origins: mcpOriginPolicy(p.siteUrl, {
+        origins: p.env.KUSD_MCP_ALLOWED_ORIGINS,
+        hosts: p.env.KUSD_MCP_ALLOWED_HOSTS,
+      }),
+    }),
   );
   // Every unknown path answers JSON, also when a host mounts this app as a sub-app (Ponder's own
   // routes come before it); a known path asked with another method is a 405 naming the allowed ones.

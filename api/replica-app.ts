@@ -10,6 +10,7 @@ import { collectDefaultMetrics, Registry } from "prom-client";
 import type { ServiceEnv } from "../core/network/env.js";
 import type { NetworkConfig } from "../core/network/types.js";
 import * as schema from "../ponder.schema.js";
+import { dropCounterNamedGauges } from "./http/metric-names.js";
 import { createKusdMetrics } from "./http/metrics.js";
 import type { ReadDb } from "./io/indexed-reads.js";
 import { createService } from "./services.js";
@@ -34,6 +35,7 @@ export function createReplicaApp(o: ReplicaOptions) {
   // The replica has no Ponder: it serves its own GET /metrics (the kUSD figures and Node's).
   const metricsRegistry = new Registry();
   collectDefaultMetrics({ register: metricsRegistry });
+  dropCounterNamedGauges(metricsRegistry);
   const service = createService({
     env: o.env,
     network: o.network,

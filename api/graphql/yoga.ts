@@ -34,6 +34,17 @@ const sqlCountExtension: Plugin<GraphQLContext> = {
   }),
 };
 
+/**
+ * yoga's server-sent events go out with `Content-Encoding: none`, which is not a content coding
+ * (RFC 9110 registers none by that name): a strict client or proxy refuses the stream. Without the
+ * header the stream is identity, and the app's compression leaves event streams alone.
+ */
+const noBogusContentCoding: Plugin<GraphQLContext> = {
+  onResponse: ({ response }) => {
+    if (response.headers.get("content-encoding") === "none") response.headers.delete("content-encoding");
+  },
+};
+
 export function createGraphQL(reports: ReportContext, services: GraphQLContext["services"] = {}) {
   const cache = responseCache(reports, { cacheable: CACHEABLE_ROOT_FIELDS });
   const yoga = createYoga<Record<string, unknown>, GraphQLContext>({
@@ -52,7 +63,7 @@ export function createGraphQL(reports: ReportContext, services: GraphQLContext["
       title: "kUSD transparency GraphQL",
       defaultTabs: EXAMPLE_QUERIES.map((e) => ({ query: exampleTab(e) })),
     },
-    plugins: [armor(), nestingLimit(), reportCost(), cache.plugin, sqlCountExtension],
+    plugins: [armor(), nestingLimit(), reportCost(), cache.plugin, sqlCountExtension, noBogusContentCoding],
     context: ({ request }) => {
       const counted = countingDb(reports.db);
       return {
@@ -115,6 +126,8 @@ export function withGraphQLErrorBody(res: Response): Promise<Response> {
   const message =
     res.status === 415
       ? "POST a JSON body with Content-Type: application/json (or use GET with ?query=)"
-      : `request refused (${res.status})`;
+      : res.status === 406
+        ? "not acceptable: a subscription is answered as server-sent events (send Accept: text/event-stream) or over WebSocket (graphql-ws, at this same URL); a query or mutation as application/graphql-response+json or application/json"
+        : `request refused (${res.status})`;
   return withBodyIfEmpty(res, () => ({ errors: [{ message, extensions: { code: "BAD_REQUEST" } }] }));
 }

@@ -2,7 +2,7 @@
  * Every free report as an MCP tool. A tool is its REST route: the input schema is the route's
  * query schema, the output schema its response schema (the same zod objects the routes validate
  * and document with), and a call is an in-process request to the route, so the handlers, caching
- * rules and refusals stay the route's own.
+ * rules and refusals (an argument it refuses included) stay the route's own.
  */
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
@@ -12,7 +12,7 @@ import { accountsContract, violationsContract } from "../registry/routes.js";
 import { porContract, redemptionPlanContract, statsContract } from "../reserves/routes.js";
 import { riskStatusContract } from "../risk/routes.js";
 import { apyContract } from "../yield/routes.js";
-import { queryOf, type RouteCall, resultOf } from "./tool-results.js";
+import { checkedByTheRoute, queryOf, type RouteCall, resultOf } from "./tool-results.js";
 
 type Contract = {
   summary: string;
@@ -57,7 +57,7 @@ export function registerFreeTools(server: McpServer, call: RouteCall) {
         description: [t.contract.summary, t.contract.description, `Same answer as GET ${t.path}.`]
           .filter(Boolean)
           .join("\n\n"),
-        inputSchema: t.contract.query ?? NO_INPUT,
+        inputSchema: checkedByTheRoute(t.contract.query ?? NO_INPUT),
         outputSchema: t.contract.response,
         annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
       },

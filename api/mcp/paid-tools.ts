@@ -19,7 +19,7 @@ import {
 import type { PaymentPayload, PaymentRequired } from "@x402/core/types";
 import { z } from "zod";
 import { PAID_OPERATIONS, type PaidOperation } from "../paid/operations.js";
-import { describeRefusal, type RouteCall, toolError } from "./tool-results.js";
+import { checkedByTheRoute, describeRefusal, type RouteCall, toolError } from "./tool-results.js";
 
 /** The `_meta` keys of x402's MCP transport. */
 export const PAYMENT_META_KEY = "x402/payment";
@@ -120,7 +120,7 @@ export function registerPaidTools(server: McpServer, call: RouteCall, descriptor
       {
         title: t.title,
         description: `${t.operation.summary}. ${t.notes}\n\nPaid per call${price ? `: ${price}` : ""}, over x402 (MCP transport): a call without _meta["x402/payment"] returns isError with the PaymentRequired object; retry with the signed PaymentPayload in _meta["x402/payment"]. The settlement comes back in _meta["x402/payment-response"]. An artifact that fails our own verification is never charged.`,
-        inputSchema: inputOf(t),
+        inputSchema: checkedByTheRoute(inputOf(t)),
         annotations: { readOnlyHint: false, idempotentHint: false, openWorldHint: true },
         _meta: { "x402/paid": true, ...(price && { "x402/price": price }) },
       },

@@ -16,7 +16,10 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signPayload } from "../../core/attestation/sign.js";
 import { buildStats } from "../../core/reserves/stats.js";
-import { errorBody } from "../http/errors.js";
+import { errorBody, onApiError } from "../http/errors.js";
+import { contract } from "../http/route-contract.js";
+import { statsContract } from "../reserves/routes.js";
+import { mcpOriginPolicy } from "./origin-guard.js";
 import { mcpRoutes } from "./routes.js";
 
 const operator = privateKeyToAccount(generatePrivateKey());
@@ -51,7 +54,9 @@ const seen: { query?: string; payment?: unknown } = {};
 
 // Stand-ins for the routes the tools answer from: the tools only ever see their HTTP answers.
 const api = new Hono();
-api.get("/api/stats", (c) => {
+// The stats route checks its query with its real contract, so a refused argument is the real 400.
+api.onError(onApiError);
+api.get("/api/stats", ...contract(statsContract), (c) => {
   seen.query = new URL(c.req.url).search;
   return c.json(stats);
 });
@@ -78,6 +83,7 @@ api.route(
     statements: { binding: async () => null },
     operator: operator.address,
     paid: true,
+    origins: mcpOriginPolicy("http://local"),
   }),
 );
 
@@ -122,6 +128,14 @@ describe("tools/list", () => {
   });
 });
 
+describe("initialize", () => {
+  it("advertises no list-changed notifications: a stateless server has no stream to send them on", () => {
+    const caps = client.getServerCapabilities();
+    expect(caps?.tools?.listChanged).toBe(false);
+    expect(caps?.resources?.listChanged).toBe(false);
+  });
+});
+
 describe("free tools", () => {
   it("answer with the route's JSON, the arguments passed as its query", async () => {
     const r = await client.callTool({ name: "stats", arguments: { block: "120" } });
@@ -129,10 +143,11 @@ describe("free tools", () => {
     expect(r.structuredContent).toEqual(stats);
     expect(seen.query).toBe("?block=120");
   });
-  it("refuse an argument the route's schema refuses, with the route's message", async () => {
+  it("refuse an argument the route's schema refuses, in the route's own words", async () => {
+    // The stand-in route answers what the real one would: its contract's 400.
     const r = await client.callTool({ name: "stats", arguments: { block: "soon" } });
     expect(r.isError).toBe(true);
-    expect((r.content as any)[0].text).toContain("block must be a non-negative decimal integer or 'latest'");
+    expect((r.content as any)[0].text).toMatch(/^invalid_block: block must be .* \(HTTP 400\)\n\{"block":"soon"\}$/);
   });
 });
 
@@ -171,6 +186,11 @@ describe("paid tools (x402 MCP transport)", () => {
 });
 
 describe("verify_statement", () => {
+  it("refuses an argument of the wrong type in the API's words, naming it and what was sent", async () => {
+    const r = await client.callTool({ name: "verify_statement", arguments: { maxAgeSeconds: "soon" } });
+    expect(r.isError).toBe(true);
+    expect((r.content as any)[0].text).toMatch(/^invalid_maxAgeSeconds: .*\n\{"maxAgeSeconds":"soon"\}$/);
+  });
   it("verifies the latest statement by default, against the operator when no binding is published", async () => {
     const r = await client.callTool({ name: "verify_statement", arguments: { maxAgeSeconds: null } });
     expect(r.structuredContent).toMatchObject({ verified: true, recovered: operator.address });

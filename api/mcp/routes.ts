@@ -3,7 +3,8 @@
  * JSON answers). Each request gets a server and a transport of its own, as the SDK requires for
  * stateless use; its tools call the app they are mounted on in-process, so every answer is the
  * route's own. GET and DELETE (a server-sent stream, ending a session) have nothing to serve
- * without sessions: the app's catch-all answers them 405 with Allow: POST.
+ * without sessions: the app's catch-all answers them 405 with Allow: POST. A request from a Host or
+ * Origin the policy does not allow is refused first (origin-guard.ts).
  */
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
@@ -12,6 +13,7 @@ import type { Address } from "viem";
 import { bindingTrust } from "../paid/verify-before-charge.js";
 import type { StatementService } from "../statements/statement-service.js";
 import { registerFreeTools } from "./free-tools.js";
+import { type McpOriginPolicy, originGuard } from "./origin-guard.js";
 import { registerPaidTools } from "./paid-tools.js";
 import { registerResources } from "./resources.js";
 import type { RouteCall } from "./tool-results.js";
@@ -26,6 +28,8 @@ export type McpRoutesOptions = {
   operator: Address;
   /** Whether the paid gateway is mounted at /paid (a recipient and a facilitator are configured). */
   paid: boolean;
+  /** Which Host and Origin may call /mcp (DNS-rebinding protection). */
+  origins: McpOriginPolicy;
 };
 
 const INSTRUCTIONS =
@@ -47,6 +51,9 @@ export async function createMcpServer(p: ServerParts): Promise<McpServer> {
   registerVerifyTool(server, { ...p.verify, call: p.call });
   if (p.paid) registerPaidTools(server, p.call, await p.descriptor());
   registerResources(server, p.call);
+  // A stateless server (GET /mcp is 405) has no stream to send list-changed notifications on;
+  // the SDK advertises them whenever tools or resources are registered.
+  server.server.registerCapabilities({ tools: { listChanged: false }, resources: { listChanged: false } });
   return server;
 }
 
@@ -59,6 +66,7 @@ export function mcpRoutes(o: McpRoutesOptions) {
     trust: bindingTrust(() => o.statements.binding(), o.operator),
     trustDescription: `signer binding signed by operator ${o.operator}`,
   };
+  app.use("/mcp", originGuard(o.origins));
   app.post("/mcp", async (c) => {
     const origin = new URL(c.req.url).origin;
     const call: RouteCall = async (path, init) => o.app.fetch(new Request(new URL(path, origin), init));

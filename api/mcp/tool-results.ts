@@ -5,6 +5,7 @@
  * refusal a REST caller gets.
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
 
 /** How a tool reaches a route of the app: an in-process request, answered as HTTP would be. */
 export type RouteCall = (path: string, init?: RequestInit) => Promise<Response>;
@@ -19,8 +20,13 @@ export function describeRefusal(status: number, text: string): string {
   const e = errorOf(text);
   if (typeof e?.code !== "string" || typeof e.message !== "string")
     return `HTTP ${status}: ${text.slice(0, 500) || "(empty body)"}`;
+  return describeError({ code: e.code, message: e.message, details: e.details }, status);
+}
+
+/** An error in the API's words: `code: message`, the HTTP status when a route answered it, then its details as JSON. */
+export function describeError(e: { code: string; message: string; details?: unknown }, status?: number): string {
   const details = e.details && typeof e.details === "object" && Object.keys(e.details).length > 0 ? e.details : null;
-  return `${e.code}: ${e.message} (HTTP ${status})${details ? `\n${JSON.stringify(details)}` : ""}`;
+  return `${e.code}: ${e.message}${status === undefined ? "" : ` (HTTP ${status})`}${details ? `\n${JSON.stringify(details)}` : ""}`;
 }
 
 type ErrorShape = { code?: unknown; message?: unknown; details?: unknown };
@@ -51,4 +57,16 @@ export function queryOf(args: Record<string, unknown> | undefined): string {
     if (v !== undefined && v !== null) q.set(k, typeof v === "object" ? JSON.stringify(v) : String(v));
   const s = q.toString();
   return s ? `?${s}` : "";
+}
+
+/**
+ * A tool's input schema that advertises `schema` (tools/list shows its JSON Schema) and lets any
+ * argument object through, so that the route behind the tool checks the arguments and refuses
+ * them in its own words (`invalid_block: … (HTTP 400)`), as it refuses a REST caller. With
+ * `schema` itself the SDK would check first and answer in its words ("MCP error -32602: Input
+ * validation error: …"). zod puts a schema's metadata into its JSON Schema.
+ */
+export function checkedByTheRoute(schema: z.ZodObject): z.ZodObject {
+  const { $schema: _dialect, ...json } = z.toJSONSchema(schema, { io: "input" });
+  return z.looseObject({}).meta(json);
 }

@@ -10,7 +10,7 @@ import { z } from "zod";
 import { signedArtifactShape } from "../../core/attestation/published-schema.js";
 import { STATEMENT_MAX_AGE_SECONDS, type Trust, verifyTrusted } from "../../core/attestation/verify.js";
 import { addressSchema } from "../../core/schema-primitives.js";
-import { type RouteCall, resultOf } from "./tool-results.js";
+import { checkedByTheRoute, describeError, type RouteCall, resultOf, toolError } from "./tool-results.js";
 
 export const VerifyInputSchema = z.strictObject({
   artifact: z
@@ -80,10 +80,19 @@ export function registerVerifyTool(server: McpServer, deps: VerifyToolDeps) {
       title: "Verify a signed statement",
       description:
         "Verifies a signed artifact (default: the latest signed statement): SHA-256 of signed_payload_canonical equals attestation_hash, the EIP-191 signer recovered from signature is the one the signer binding names for the signed time, the binding is signed by the operator account, unsigned copies equal the signed values, and the statement is fresh. Run `npx kusd-verify` (or kusd-mcp over stdio) to verify on your own machine instead of trusting this server.",
-      inputSchema: VerifyInputSchema,
+      inputSchema: checkedByTheRoute(VerifyInputSchema),
       outputSchema: VerifyOutputSchema,
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },
-    (input) => verifyStatement(input, deps),
+    (args: Record<string, unknown>) => {
+      // Refused as a route refuses a parameter: `invalid_<argument>: message`, with what was sent.
+      const input = VerifyInputSchema.safeParse(args);
+      if (input.success) return verifyStatement(input.data, deps);
+      const issue = input.error.issues[0]!;
+      const name = String(issue.path[0] ?? "arguments");
+      return toolError(
+        describeError({ code: `invalid_${name}`, message: issue.message, details: { [name]: args[name] ?? null } }),
+      );
+    },
   );
 }

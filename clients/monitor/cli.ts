@@ -15,7 +15,7 @@ class HelpRequested extends Error {}
 
 export const MONITOR_USAGE = `Usage: kusd-monitor --config <file.yaml|json> [--check] [--once] [--metrics-port N]
    or: kusd-monitor --api <site URL> [--webhook <URL>]... [--stdout] [--secret <s> | env KUSD_MONITOR_SECRET]
-  [--confirmations N (0)] [--reorg-window N (64)] [--poll-ms N (1000)] [--state <file> (.kusd-monitor.json)]
+  [--confirmations N (0)] [--reorg-window N (64)] [--poll-ms N (1000)] [--state-dir <dir> | --state <file>]
   [--minter-grants] [--minter-role-changes] [--psm-pauses] [--redemptions-above <kUSD>] [--backing-ratio-below <ratio>]
   [--statement-max-age <seconds>] [--venue-unreadable-after <seconds>] [--risk-triggers]
   [--from-block N | head] [--base-delay-ms N (500)] [--max-delay-ms N (300000)] [--metrics-port N] [--once] [--check]
@@ -26,8 +26,10 @@ backing ratio crossed a threshold) as JSON lines on stdout and/or HMAC-signed we
 Standard Webhooks headers), at least once per event (a repeat keeps its delivery id, for the
 receiver to drop); a reorg that undoes an event sends a retraction. A stale signed statement
 or an unreadable venue is alerted once it has lasted its limit, and resolved when it ends.
-Progress is kept in --state, and every alert is first written to a durable outbox per
-destination (<state>.outbox/), so a restart resumes where it stopped. Each destination is
+Progress is kept in a state directory (--state-dir; default ~/.local/state/kusd-monitor/<api
+host_port>, under $XDG_STATE_HOME when set), and every alert is first written to a durable outbox
+per destination (<dir>/outbox/), so a restart resumes where it stopped. --state <file> keeps the
+progress in that file instead, its outbox in <file>.outbox/. Each destination is
 delivered in order on its own, retried with capped, jittered backoff for as long as it takes:
 one that is down delays no other, and the monitor never gives up on it.
 
@@ -81,6 +83,7 @@ export function parseMonitorCommand(
       "reorg-window": { type: "string" },
       "poll-ms": { type: "string" },
       state: { type: "string" },
+      "state-dir": { type: "string" },
       "minter-grants": { type: "boolean" },
       "minter-role-changes": { type: "boolean" },
       "psm-pauses": { type: "boolean" },
@@ -106,7 +109,7 @@ export function parseMonitorCommand(
   if (values.config) {
     const config = loadMonitorConfig(values.config, env);
     if (metricsPort !== undefined) config.metricsPort = Number(metricsPort);
-    return { config, options: monitorOptionsOf(config, !!values.once), check: !!values.check };
+    return { config, options: monitorOptionsOf(config, !!values.once, env), check: !!values.check };
   }
   const int = (name: string, raw: string | undefined, fallback: number) => {
     if (raw === undefined) return fallback;
@@ -144,7 +147,8 @@ export function parseMonitorCommand(
     confirmations: int("confirmations", values.confirmations, 0),
     reorgWindow: int("reorg-window", values["reorg-window"], 64),
     pollMs: int("poll-ms", values["poll-ms"], 1_000),
-    state: values.state ?? ".kusd-monitor.json",
+    ...(values.state !== undefined && { state: values.state }),
+    ...(values["state-dir"] !== undefined && { stateDir: values["state-dir"] }),
     fromBlock: from === undefined || from === "head" ? "head" : int("from-block", from, 0),
     retry: {
       baseDelayMs: Math.max(1, int("base-delay-ms", values["base-delay-ms"], 500)),
@@ -158,7 +162,7 @@ export function parseMonitorCommand(
   };
   const parsed = MonitorConfigSchema.safeParse(raw);
   if (!parsed.success) throw new Error(describeIssues(parsed.error).join("; "));
-  return { config: parsed.data, options: monitorOptionsOf(parsed.data, !!values.once), check: !!values.check };
+  return { config: parsed.data, options: monitorOptionsOf(parsed.data, !!values.once, env), check: !!values.check };
 }
 
 export async function runMonitorCli(

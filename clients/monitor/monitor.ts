@@ -7,7 +7,9 @@
  * alerted items still inside the window) is written after every delivery, so a restart
  * resumes with nothing missed and nothing repeated (at least once, with a stable delivery id).
  */
-import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
 import { KusdError } from "../../core/errors.js";
 import { alertViewFor } from "./alert-view.js";
 import {
@@ -21,6 +23,7 @@ import {
 import type { SinkConfig } from "./config/schema.js";
 import { buildSink } from "./config/sink-registry.js";
 import type { MonitorMessage } from "./deliver.js";
+import { withExactAmounts } from "./exact-amounts.js";
 import { fetchRegistry, registryLookup } from "./messages/registry-lookup.js";
 import type { AlertTemplate } from "./messages/template.js";
 import type { OutboxEvent } from "./outbox/destination-queue.js";
@@ -127,7 +130,7 @@ export async function fetchFeed(
         : kind === "backing_ratio"
           ? `&below=${o.backingRatioBelow ?? "1"}`
           : "";
-    return (await getJson(base + extra)).events as FeedItem[];
+    return ((await getJson(base + extra)).events as FeedItem[]).map(withExactAmounts);
   }
   const items: FeedItem[] = [];
   let after: string | null = null;
@@ -135,7 +138,7 @@ export async function fetchFeed(
     const page: { violations: FeedItem[]; next: string | null } = await getJson(
       `${base}&limit=1000${after ? `&after=${after}` : ""}`,
     );
-    items.push(...(page.violations as FeedItem[]));
+    items.push(...(page.violations as FeedItem[]).map(withExactAmounts));
     after = page.next;
   } while (after);
   return items;
@@ -153,6 +156,7 @@ export function loadState(path: string | null): MonitorState | null {
 
 function saveState(path: string | null, state: MonitorState) {
   if (!path) return;
+  mkdirSync(dirname(path), { recursive: true });
   writeFileSync(`${path}.tmp`, JSON.stringify(state));
   renameSync(`${path}.tmp`, path); // atomic: a crash leaves the old state or the new one
 }

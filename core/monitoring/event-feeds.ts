@@ -6,7 +6,7 @@ import { getAddress, type Hex } from "viem";
 import { z } from "zod";
 import { indexedHeadSchema } from "../registry/violation-view.js";
 import { isoTime, toUnits } from "../reserves/units.js";
-import { addressSchema, hash32Schema, isoTimeSchema } from "../schema-primitives.js";
+import { addressSchema, hash32Schema, isoTimeSchema, weiSchema } from "../schema-primitives.js";
 
 const common = { id: z.string(), txHash: hash32Schema, blockNumber: z.number().int(), timestamp: isoTimeSchema };
 
@@ -52,8 +52,10 @@ export const RedemptionEventSchema = z.strictObject({
   psm: addressSchema,
   psmKey: z.string(),
   redeemer: addressSchema,
-  kusdRedeemed: z.number(),
-  usdcPaidOut: z.number(),
+  kusdRedeemed: z.number().describe("kUSD redeemed, in whole kUSD (a float: kusdRedeemedRaw is exact)"),
+  kusdRedeemedRaw: weiSchema.describe("kUSD redeemed, 18 decimals"),
+  usdcPaidOut: z.number().describe("USDC paid out, in whole USDC (a float: usdcPaidOutRaw is exact)"),
+  usdcPaidOutRaw: weiSchema.describe("USDC paid out, 6 decimals"),
   feeBps: z.number().int(),
   txHash: common.txHash,
   blockNumber: common.blockNumber,
@@ -117,7 +119,9 @@ export const redemptionView = (
   psmKey: e.psmKey,
   redeemer: getAddress(e.user),
   kusdRedeemed: toUnits(e.kusdAmount, 18),
+  kusdRedeemedRaw: e.kusdAmount.toString(),
   usdcPaidOut: toUnits(e.usdcAmount, 6),
+  usdcPaidOutRaw: e.usdcAmount.toString(),
   feeBps: e.feeBps,
   ...at(e),
 });

@@ -89,6 +89,16 @@ export const serviceEnvSchema = z.object({
     "public base URL printed in reports (`canonicalEndpoint`, the binding's URL) and security.txt's `Canonical` (unset: none)",
     "`http://localhost:$PORT`",
   ),
+  KUSD_MCP_ALLOWED_ORIGINS: variable(
+    urlList,
+    "origins (comma-separated) whose pages may call `/mcp` from a browser; a request with another `Origin` is refused 403 (DNS-rebinding protection)",
+    "the site URL's origin, and loopback origins while the site is on loopback",
+  ),
+  KUSD_MCP_ALLOWED_HOSTS: variable(
+    csv,
+    "`Host` values (`name[:port]`, comma-separated) `/mcp` answers to besides the site URL's host and loopback names (behind a proxy that rewrites `Host`)",
+    "the site URL's host and loopback names",
+  ),
   PONDER_RPC_URL_8453: variable(
     urlList,
     "Base RPC URL(s), comma-separated: Ponder spreads requests over them; required with `KUSD_NETWORK=base`",

@@ -8,11 +8,12 @@
 import { resolve } from "node:path";
 import { db } from "ponder:api";
 import schema from "ponder:schema";
-import type { Hono } from "hono";
+import type { Hono, MiddlewareHandler } from "hono";
 import { graphql as ponderGraphql } from "ponder";
 import type { Registry } from "prom-client";
 import { PONDER_GRAPHQL_BENCH_PATH } from "../../api/http/bench-routes.js";
 import { compression } from "../../api/http/compression.js";
+import { dropCounterNamedGauges, requestDurationInSeconds } from "../../api/http/metric-names.js";
 import { createKusdMetrics } from "../../api/http/metrics.js";
 import type { ReadDb } from "../../api/io/indexed-reads.js";
 import { createService } from "../../api/services.js";
@@ -21,8 +22,16 @@ import { servePrivateSql } from "./private-sql.js";
 
 // kUSD's figures join Ponder's own registry, so GET /metrics (Ponder's route) serves both.
 // Ponder's /metrics route comes before ours, so without its registry there is nowhere to serve them.
-const ponderRegistry = (globalThis as { PONDER_COMMON?: { metrics?: { registry?: Registry } } }).PONDER_COMMON?.metrics
-  ?.registry;
+const ponderMetrics = (
+  globalThis as {
+    PONDER_COMMON?: { metrics?: { registry?: Registry } & Parameters<typeof requestDurationInSeconds>[1] };
+  }
+).PONDER_COMMON?.metrics;
+const ponderRegistry = ponderMetrics?.registry;
+if (ponderMetrics && ponderRegistry) {
+  dropCounterNamedGauges(ponderRegistry);
+  requestDurationInSeconds(ponderRegistry, ponderMetrics);
+}
 const metrics = ponderRegistry ? createKusdMetrics(ponderRegistry) : null;
 
 servePrivateSql(serviceEnv.KUSD_PRIVATE_SQL_PORT, { db, schema });
@@ -52,12 +61,20 @@ const service = createService({
 
 export default service.app;
 
+const compress = compression();
+
 /**
  * Run by the patched server around every answer, Ponder's own routes included (build/index.js,
- * server/index.js in patches/ponder+0.16.10.patch): /metrics is compressed like the API's answers.
- * The app compresses its own answers; this one finds them done (Vary names Accept-Encoding).
+ * server/index.js in patches/ponder+0.16.10.patch): /metrics is compressed like the API's answers
+ * (the app compresses its own answers; this one finds them done: Vary names Accept-Encoding), and
+ * says the exposition format's version, as prom-client's registry names it (Ponder answers
+ * `text/plain; charset=UTF-8`).
  */
-export const serverMiddleware = compression();
+export const serverMiddleware: MiddlewareHandler = async (c, next) => {
+  await compress(c, next);
+  if (ponderRegistry && c.req.path === "/metrics" && c.res.status === 200)
+    c.res.headers.set("Content-Type", ponderRegistry.contentType);
+};
 
 /**
  * GraphQL over WebSocket on Ponder's port: the patched server (patches/ponder+0.16.10.patch)

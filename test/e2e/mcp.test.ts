@@ -6,6 +6,7 @@
  * with a payload in _meta["x402/payment"] → exactly the price moves on chain from payer to
  * recipient, the settlement comes back in _meta["x402/payment-response"], a replay is refused.
  */
+import { request } from "node:http";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
@@ -129,12 +130,50 @@ describe("free tools", () => {
       const res = await fetch(`${s.indexerUrl}${path}`);
       expect(res.status, path).toBeGreaterThanOrEqual(400);
       expect(res.status, path).toBeLessThan(500);
-      const { error } = (await res.json()) as { error: { message: string } };
+      const { error } = (await res.json()) as { error: { code: string; message: string } };
       const r = await call(name, args);
       expect(r.isError, name).toBe(true);
       expect(r.structuredContent).toBeUndefined();
-      expect(textOf(r)).toContain(error.message);
+      // Not the SDK's "MCP error -32602: Input validation error": the route's code and message.
+      expect(textOf(r).startsWith(`${error.code}: ${error.message} (HTTP ${res.status})`), textOf(r)).toBe(true);
     }
+  });
+});
+
+describe("DNS rebinding (the transport specification: servers must validate Origin)", () => {
+  /** POST /mcp over real HTTP with the Host and Origin a rebound page would send. */
+  const post = (headers: Record<string, string>) =>
+    new Promise<{ status: number; body: any }>((resolve, reject) => {
+      const url = new URL(`${s.indexerUrl}/mcp`);
+      const req = request(
+        url,
+        {
+          method: "POST",
+          headers: {
+            "content-type": "application/json",
+            accept: "application/json, text/event-stream",
+            ...headers,
+          },
+        },
+        (res) => {
+          let text = "";
+          res.on("data", (d) => (text += d));
+          res.on("end", () => resolve({ status: res.statusCode!, body: JSON.parse(text) }));
+        },
+      );
+      req.on("error", reject);
+      req.end(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }));
+    });
+
+  it("refuses a foreign Host or Origin with 403 before any tool runs; its own Host without Origin is answered", async () => {
+    const rebound = await post({ host: "evil.example.com", origin: "http://evil.example.com" });
+    expect(rebound.status).toBe(403);
+    expect(rebound.body.error.data.code).toBe("origin_not_allowed");
+    const foreignPage = await post({ origin: "http://evil.example.com" });
+    expect(foreignPage.status).toBe(403);
+    const agent = await post({});
+    expect(agent.status).toBe(200);
+    expect(agent.body.result.tools.length).toBeGreaterThan(5);
   });
 });
 

@@ -6,6 +6,7 @@
 
 import { count } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { promlint } from "../helpers/promlint.js";
 import { stack } from "../helpers/stack.js";
 
 const s = stack();
@@ -16,6 +17,15 @@ const value = (text: string, sample: string) => {
 };
 
 describe("GET /metrics", () => {
+  it("is Prometheus's text exposition format, version 0.0.4, with names promtool accepts", async () => {
+    const res = await fetch(`${s.indexerUrl}/metrics`);
+    expect(res.headers.get("content-type")).toBe("text/plain; version=0.0.4; charset=utf-8");
+    const text = await res.text();
+    expect(promlint(text)).toEqual([]);
+    // Ponder's request durations, in seconds (they were in milliseconds).
+    expect(text).toContain("# TYPE ponder_http_server_request_duration_seconds histogram");
+  });
+
   it("serves Ponder's metrics and kUSD's, the report figures equal to /api/por at the same block", async () => {
     await s.caughtUp();
     // The head may move between two requests: retry until both were taken at one block.

@@ -116,7 +116,8 @@ describe("kusd-monitor", () => {
     await new Promise((r) => setTimeout(r, 500)); // the monitor has taken the head as its start
 
     const snapshot = await s.client.request({ method: "evm_snapshot" as never });
-    const receipt = await violate();
+    // 1,000 wei: a float in units would be 1e-15.
+    const receipt = await violate("0.000000000000001");
     const v = Number(receipt.blockNumber);
     // Other activity keeps making blocks, one a second; the alert must land before block v + 2.
     let mined = 0;
@@ -137,6 +138,9 @@ describe("kusd-monitor", () => {
       kind: "violation",
       tokenSymbol: "WETH",
       from: d.accounts.hedgeWatchOnly!.address,
+      // The amount in units as an exact decimal string, beside the raw integer.
+      amount: "0.000000000000001",
+      amountRaw: "1000",
     });
     expect(alert.headAtReceipt).toBeLessThanOrEqual(v + 2);
     expect(alert.delivery).toBe(`alert:violation:${alert.body.id}`);

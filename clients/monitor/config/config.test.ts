@@ -33,13 +33,20 @@ describe("the monitor's configuration file", () => {
       },
       {},
     );
-    const o = monitorOptionsOf(c);
+    const o = monitorOptionsOf(c, false, { HOME: "/home/ops" });
     expect(o.kinds).toEqual(["violation"]);
     expect(o.sinks?.map((s) => [s.type, s.kinds])).toEqual([
       ["slack", undefined],
       ["pagerduty", undefined],
     ]);
-    expect(o).toMatchObject({ statePath: ".kusd-monitor.json", pollMs: 1_000, fromBlock: "head", baseDelayMs: 500 });
+    expect(o).toMatchObject({
+      // Its own directory under the user's state home, never the working directory.
+      statePath: "/home/ops/.local/state/kusd-monitor/localhost_42069/state.json",
+      outboxDir: "/home/ops/.local/state/kusd-monitor/localhost_42069/outbox",
+      pollMs: 1_000,
+      fromBlock: "head",
+      baseDelayMs: 500,
+    });
   });
 
   it("reads secrets from the environment by reference, and names a missing one", () => {

@@ -74,39 +74,43 @@ export const SinkConfigSchema = z.discriminatedUnion("type", [
 ]);
 export type SinkConfig = z.infer<typeof SinkConfigSchema>;
 
-export const MonitorConfigSchema = z.strictObject({
-  api: url.describe("the site serving /api"),
-  /** What to watch. Registry violations are always watched (they are the monitor's reason to be). */
-  alerts: z
-    .strictObject({
-      minterGrants: z.boolean().default(false),
-      minterRoleChanges: z.boolean().default(false),
-      psmPauses: z.boolean().default(false),
-      redemptions: z
-        .strictObject({ minKusd: z.string().regex(/^\d{1,15}(\.\d{1,18})?$/, "is a kUSD amount such as 1000") })
-        .optional(),
-      backingRatio: z
-        .strictObject({ below: z.string().regex(/^\d{1,3}(\.\d{1,8})?$/, "is a ratio such as 1 or 0.995") })
-        .optional(),
-      statementMaxAgeSeconds: seconds.optional(),
-      venueUnreadableAfterSeconds: seconds.optional(),
-      riskTriggers: z.boolean().default(false),
-    })
-    .default({ minterGrants: false, minterRoleChanges: false, psmPauses: false, riskTriggers: false }),
-  confirmations: z.number().int().nonnegative().default(0),
-  reorgWindow: z.number().int().nonnegative().default(64),
-  pollMs: ms.default(1_000),
-  /** The progress file; its outbox is the directory beside it (`<state>.outbox/`). */
-  state: z.string().min(1).default(".kusd-monitor.json"),
-  fromBlock: z.union([z.literal("head"), z.number().int().nonnegative()]).default("head"),
-  retry: z
-    .strictObject({ baseDelayMs: ms.min(1).default(500), maxDelayMs: ms.min(1).default(300_000) })
-    .default({ baseDelayMs: 500, maxDelayMs: 300_000 }),
-  /** Per-kind overrides of the messages' title and lines: `{{field}}` takes the message's fields. */
-  templates: z
-    .record(z.string(), z.strictObject({ title: z.string().optional(), lines: z.array(z.string()).optional() }))
-    .optional(),
-  metricsPort: z.number().int().min(0).max(65_535).optional(),
-  sinks: z.array(SinkConfigSchema).min(1, "nowhere to deliver: give at least one destination"),
-});
+export const MonitorConfigSchema = z
+  .strictObject({
+    api: url.describe("the site serving /api"),
+    /** What to watch. Registry violations are always watched (they are the monitor's reason to be). */
+    alerts: z
+      .strictObject({
+        minterGrants: z.boolean().default(false),
+        minterRoleChanges: z.boolean().default(false),
+        psmPauses: z.boolean().default(false),
+        redemptions: z
+          .strictObject({ minKusd: z.string().regex(/^\d{1,15}(\.\d{1,18})?$/, "is a kUSD amount such as 1000") })
+          .optional(),
+        backingRatio: z
+          .strictObject({ below: z.string().regex(/^\d{1,3}(\.\d{1,8})?$/, "is a ratio such as 1 or 0.995") })
+          .optional(),
+        statementMaxAgeSeconds: seconds.optional(),
+        venueUnreadableAfterSeconds: seconds.optional(),
+        riskTriggers: z.boolean().default(false),
+      })
+      .default({ minterGrants: false, minterRoleChanges: false, psmPauses: false, riskTriggers: false }),
+    confirmations: z.number().int().nonnegative().default(0),
+    reorgWindow: z.number().int().nonnegative().default(64),
+    pollMs: ms.default(1_000),
+    /** The progress file; its outbox is the directory beside it (`<state>.outbox/`). */
+    state: z.string().min(1).optional(),
+    /** A directory for `state.json` and `outbox/` (default: under the user's state home, state-location.ts). */
+    stateDir: z.string().min(1).optional(),
+    fromBlock: z.union([z.literal("head"), z.number().int().nonnegative()]).default("head"),
+    retry: z
+      .strictObject({ baseDelayMs: ms.min(1).default(500), maxDelayMs: ms.min(1).default(300_000) })
+      .default({ baseDelayMs: 500, maxDelayMs: 300_000 }),
+    /** Per-kind overrides of the messages' title and lines: `{{field}}` takes the message's fields. */
+    templates: z
+      .record(z.string(), z.strictObject({ title: z.string().optional(), lines: z.array(z.string()).optional() }))
+      .optional(),
+    metricsPort: z.number().int().min(0).max(65_535).optional(),
+    sinks: z.array(SinkConfigSchema).min(1, "nowhere to deliver: give at least one destination"),
+  })
+  .refine((c) => !(c.state && c.stateDir), { message: "give state or stateDir, not both", path: ["stateDir"] });
 export type MonitorConfig = z.infer<typeof MonitorConfigSchema>;

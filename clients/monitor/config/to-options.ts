@@ -1,8 +1,13 @@
 /** The validated configuration as the options the monitor runs on. */
 import type { FeedKind, MonitorOptions } from "../monitor.js";
 import type { MonitorConfig } from "./schema.js";
+import { stateLocation } from "./state-location.js";
 
-export function monitorOptionsOf(c: MonitorConfig, once = false): MonitorOptions {
+export function monitorOptionsOf(
+  c: MonitorConfig,
+  once = false,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): MonitorOptions {
   const a = c.alerts;
   // Violations always; the rest as opted in (the order the flags have always produced).
   const kinds: FeedKind[] = ["violation"];
@@ -22,7 +27,7 @@ export function monitorOptionsOf(c: MonitorConfig, once = false): MonitorOptions
     confirmations: c.confirmations,
     reorgWindow: c.reorgWindow,
     pollMs: c.pollMs,
-    statePath: c.state,
+    ...stateLocation(c, env),
     stdout: false,
     webhooks: [],
     secret: "",

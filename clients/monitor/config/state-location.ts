@@ -1,0 +1,31 @@
+/**
+ * Where a monitor keeps its progress and its outbox. Never the working directory: a plain run
+ * from a checkout left `.kusd-monitor.json` and its outbox there. Without `state` or `stateDir`,
+ * a directory of its own under the user's state home (XDG: `$XDG_STATE_HOME`, else
+ * `~/.local/state`), one per API watched, since a cursor belongs to one API's chain.
+ */
+import { homedir } from "node:os";
+import { join, resolve } from "node:path";
+
+export type StateLocation = { statePath: string; outboxDir: string };
+
+/** `~/.local/state/kusd-monitor/<api host and port>`, or under `$XDG_STATE_HOME`. */
+export function defaultStateDir(apiUrl: string, env: Readonly<Record<string, string | undefined>>): string {
+  const home = env.XDG_STATE_HOME?.trim() || join(env.HOME?.trim() || homedir(), ".local", "state");
+  const api = new URL(apiUrl);
+  const name = `${api.hostname}_${api.port || (api.protocol === "https:" ? "443" : "80")}${api.pathname.replace(/\/+$/, "").replace(/[^\w.-]+/g, "_")}`;
+  return join(home, "kusd-monitor", name);
+}
+
+/**
+ * The state file and outbox of a configuration: `state` names the file (its outbox beside it, as
+ * before), `stateDir` a directory holding `state.json` and `outbox/`, neither the default directory.
+ */
+export function stateLocation(
+  c: { api: string; state?: string; stateDir?: string },
+  env: Readonly<Record<string, string | undefined>>,
+): StateLocation {
+  if (c.state) return { statePath: resolve(c.state), outboxDir: `${resolve(c.state)}.outbox` };
+  const dir = resolve(c.stateDir ?? defaultStateDir(c.api, env));
+  return { statePath: join(dir, "state.json"), outboxDir: join(dir, "outbox") };
+}
