@@ -3,10 +3,11 @@ import type { FeedKind, MonitorOptions } from "../monitor.js";
 import type { MonitorConfig } from "./schema.js";
 import { stateLocation } from "./state-location.js";
 
+/** `env` locates the default state directory (HOME, XDG_STATE_HOME). */
 export function monitorOptionsOf(
   c: MonitorConfig,
-  once = false,
-  env: Readonly<Record<string, string | undefined>> = process.env,
+  once: boolean,
+  env: Readonly<Record<string, string | undefined>>,
 ): MonitorOptions {
   const a = c.alerts;
   // Violations always; the rest as opted in (the order the flags have always produced).
