@@ -127,20 +127,28 @@ describe("the documents /api/openapi.json links to", () => {
     const doc = (await (await ask("/api/openapi.json")).json()) as any;
     const { mcpUrl, ...links } = doc["x-discovery"] as Record<string, string>;
     expect(Object.keys(links).sort()).toEqual(["llmsTxtUrl", "paidOpenApiUrl", "x402Url"]);
-    const mcp = await ask(new URL(mcpUrl!).pathname, {
-      method: "POST",
-      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
-      body: JSON.stringify({
-        jsonrpc: "2.0",
-        id: 1,
-        method: "initialize",
-        params: {
-          protocolVersion: "2025-06-18",
-          capabilities: {},
-          clientInfo: { name: "discovery-test", version: "0" },
+    // As an agent asks (no Origin): a page on another origin is refused by /mcp's Origin check.
+    const initialize = (origin?: string) =>
+      fetch(`${s.indexerUrl}${new URL(mcpUrl!).pathname}`, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          ...(origin && { origin }),
         },
-      }),
-    });
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "initialize",
+          params: {
+            protocolVersion: "2025-06-18",
+            capabilities: {},
+            clientInfo: { name: "discovery-test", version: "0" },
+          },
+        }),
+      });
+    expect((await initialize(ORIGIN)).status).toBe(403);
+    const mcp = await initialize();
     expect(mcp.status).toBe(200);
     expect(JSON.stringify(await mcp.json())).toContain('"serverInfo"');
     for (const url of Object.values(links)) {
