@@ -38,6 +38,24 @@ module.exports = {
       to: { path: "^(api|src|stack|devnet|clients|bench|test)/|^ponder\\.(config|schema)\\.ts$" },
     },
     {
+      name: "verifier-stands-alone",
+      comment:
+        "packages/verify is installed alone (npm pack): it imports the pure core and itself, nothing of the server, the indexer, the clients or the devnet",
+      severity: "error",
+      from: { path: "^packages/verify/" },
+      to: {
+        path: "^(api|src|clients|stack|devnet|web|bench|test|abis|networks|bin|scripts)/|^ponder\\.(config|schema)\\.ts$",
+      },
+    },
+    {
+      name: "verifier-through-its-index",
+      comment:
+        "everything else uses the verifier package through its public entries: packages/verify/src/index.ts (any runtime) and node.ts (Node.js: the command line, files)",
+      severity: "error",
+      from: { pathNot: "^packages/verify/" },
+      to: { path: "^packages/verify/", pathNot: "^packages/verify/src/(index|node)\\.ts$" },
+    },
+    {
       name: "no-circular",
       severity: "error",
       from: {},

@@ -11,6 +11,7 @@ export default defineConfig({
             "core/**/*.test.ts",
             "api/**/*.test.ts",
             "clients/**/*.test.ts",
+            "packages/*/src/**/*.test.ts",
             "src/**/*.test.ts",
             "web/src/**/*.test.ts",
             // The API's published contracts, linted and checked against the server in process.

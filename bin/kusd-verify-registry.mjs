@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Runs the TypeScript entry through tsx's loader (no build step), like bin/kusd-verify.mjs.
+// Runs the TypeScript entry through tsx's loader (no build step), like packages/verify/bin/kusd-verify.mjs.
 import { register } from "tsx/esm/api";
 
 register();

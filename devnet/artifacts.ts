@@ -3,14 +3,16 @@ import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Abi, Hex } from "viem";
+import type { StorageVariable } from "./build.js";
 
 const dir = join(dirname(fileURLToPath(import.meta.url)), "artifacts");
-const cache = new Map<string, { abi: Abi; bytecode: Hex }>();
+type LoadedArtifact = { abi: Abi; bytecode: Hex; storage: StorageVariable[] };
+const cache = new Map<string, LoadedArtifact>();
 
-export function loadArtifact(name: string): { abi: Abi; bytecode: Hex } {
+export function loadArtifact(name: string): LoadedArtifact {
   let artifact = cache.get(name);
   if (!artifact) {
-    artifact = JSON.parse(readFileSync(join(dir, `${name}.json`), "utf8")) as { abi: Abi; bytecode: Hex };
+    artifact = JSON.parse(readFileSync(join(dir, `${name}.json`), "utf8")) as LoadedArtifact;
     cache.set(name, artifact);
   }
   return artifact;

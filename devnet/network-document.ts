@@ -9,9 +9,9 @@ import { writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { Address, Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
+import type { IndexedContractSpec, NetworkDocument } from "../core/network/document.js";
 import { PSM_VERSIONS, type PsmKey } from "../core/network/types.js";
 import { membershipMessage } from "../core/registry/document.js";
-import type { IndexedContractSpec, NetworkDocument } from "../src/networks/document.js";
 import type { ContractRecord, Deployment } from "./deployment.js";
 
 /** Devnet contract name → where the operator's registry file keeps the deployed counterpart. */

@@ -15,6 +15,7 @@ import {
 } from "../../core/history/series.js";
 import { PSM_KEYS } from "../../core/reserves/por/snapshot.js";
 import { isoTime } from "../../core/reserves/units.js";
+import { PinnedReader, snapshotAddresses } from "../../packages/verify/src/index.js";
 import {
   blockTimestamp,
   type ReportContext,
@@ -25,8 +26,6 @@ import {
 import { badRequest } from "../http/errors.js";
 import { historyRowsUpTo } from "../io/history-reads.js";
 import { memo, perObject } from "../io/memo.js";
-import { PinnedReader } from "../io/pinned-reader.js";
-import { snapshotAddresses } from "../reserves/por-service.js";
 
 export type HistoryQuery = { interval: HistoryInterval; fromBlock?: bigint; toBlock?: bigint; step?: bigint };
 
@@ -36,7 +35,11 @@ const keptRows = perObject((_ctx: ReportContext) => memo<HistoryRows>({ max: 8 }
 export async function historyRowsAt(ctx: ReportContext, toBlock: bigint): Promise<HistoryRows> {
   const n = ctx.network;
   const read = () =>
-    historyRowsUpTo(ctx.db, { usdc: n.usdc.address, kUSD: n.kUSD.address, psms: snapshotAddresses(ctx).psms }, toBlock);
+    historyRowsUpTo(
+      ctx.db,
+      { usdc: n.usdc.address, kUSD: n.kUSD.address, psms: snapshotAddresses(ctx.network).psms },
+      toBlock,
+    );
   const hash = await reportBlockHash(ctx, toBlock);
   return hash ? keptRows(ctx)(`${toBlock}:${hash}`, read) : read();
 }

@@ -14,9 +14,15 @@ import {
   type VaultReads,
 } from "../../core/lending/occupancy.js";
 import type { NetworkConfig } from "../../core/network/types.js";
+import {
+  ChainReadError,
+  PinnedReader,
+  type Read,
+  type ReadSpec,
+  tolerantReads,
+} from "../../packages/verify/src/index.js";
 import type { ReportContext } from "../context.js";
 import { ApiError } from "../http/errors.js";
-import { ChainReadError, PinnedReader, type Read, type ReadSpec, tolerantReads } from "../io/pinned-reader.js";
 
 export type LendingMarket = {
   lendingUSDC: Address;

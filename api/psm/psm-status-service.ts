@@ -3,6 +3,7 @@ import type { Address } from "viem";
 import { PSM_VERSIONS } from "../../core/network/types.js";
 import { buildPsmStatus, type PsmStatus, psmStatusEntry } from "../../core/psm/mint-readiness.js";
 import { MINTER_ROLE, PSM_KEYS, PSM_LABELS } from "../../core/reserves/por/snapshot.js";
+import { PinnedReader, type ReadSpec, tolerantReads } from "../../packages/verify/src/index.js";
 import {
   type BlockHeader,
   blockTimestamp,
@@ -11,7 +12,6 @@ import {
   reportBlockHeader,
 } from "../context.js";
 import { memo, perObject } from "../io/memo.js";
-import { PinnedReader, type ReadSpec, tolerantReads } from "../io/pinned-reader.js";
 
 // A block's gates cannot change (keyed by its hash, so a reorg is read afresh); a document with a
 // failed read is never kept, so the next request retries it.

@@ -5,12 +5,21 @@
  * hash, concurrent builds of the same block are one build, and what the spec wants live is read
  * on every request (see LiveReads); the venue is read at most every `venueMaxAgeSeconds`.
  */
-import type { Address, Hex } from "viem";
+import type { Hex } from "viem";
 import type { PsmKey } from "../../core/network/types.js";
-import { everListed } from "../../core/registry/versions.js";
 import { buildPorReport, type PorReport } from "../../core/reserves/por/por-report.js";
 import type { ChainSnapshot, Read } from "../../core/reserves/por/snapshot.js";
 import { none as noVenue, recordedVenueBasis, type VenueBasis } from "../../core/reserves/por/venue-read.js";
+import {
+  listedAccounts,
+  MINTER_ROLE,
+  PinnedReader,
+  PSM_KEYS,
+  readChainSnapshot,
+  readPsmSnapshots,
+  snapshotAddresses,
+  tolerantReads,
+} from "../../packages/verify/src/index.js";
 import {
   type BlockHeader,
   liveClient,
@@ -23,70 +32,12 @@ import { type Rendered, render } from "../http/rendered.js";
 import { type VenueAccountState, VenueReadError, venueReadCommand } from "../io/hyperliquid.js";
 import { kusdBurnedUpTo, redemptionsUpTo } from "../io/indexed-reads.js";
 import { coalesce, type Memo, memo, perObject } from "../io/memo.js";
-import { PinnedReader, tolerantReads } from "../io/pinned-reader.js";
-import {
-  MINTER_ROLE,
-  PSM_KEYS,
-  readChainSnapshot,
-  readPsmSnapshots,
-  type SnapshotAddresses,
-} from "./chain-snapshot.js";
-
-export function snapshotAddresses(ctx: ReportContext): SnapshotAddresses {
-  const n = ctx.network;
-  const r = n.reporting;
-  const listed = new Set<Address>([
-    ...everListed(n.registry.versions).map((e) => e.address),
-    r.operator,
-    ...(r.hedgeWatchOnly ? [r.hedgeWatchOnly] : []),
-  ]);
-  return {
-    kUSD: n.kUSD.address,
-    usdc: n.usdc.address,
-    weth: n.weth.address,
-    psms: {
-      psmMint: n.psms.psmMint.address,
-      psmRetiredMint: n.psms.psmRetiredMint.address,
-      psmRedeemReserve: n.psms.psmRedeemReserve.address,
-    },
-    vaultV1: n.depositVaults.vaultV1.address,
-    vaultV2: n.depositVaults.vaultV2.address,
-    skUSD: n.stakingVaults.skUSD.address,
-    skUSDDeprecated: n.stakingVaults.skUSDDeprecated.address,
-    insuranceFund: r.insuranceFund,
-    treasury: r.treasury,
-    multisig: r.multisig,
-    operator: r.operator,
-    hedgeWatchOnly: r.hedgeWatchOnly,
-    ethUsdFeed: r.ethUsdFeed,
-    lendingEscrowKUSD: n.lending.lendingEscrowKUSD?.address ?? null,
-    listedAccounts: [...listed],
-  };
-}
-
-/** The registry's accounts with their kind (externally owned = the founder's wallets). */
-export function listedAccounts(ctx: ReportContext) {
-  const r = ctx.network.reporting;
-  const entries = everListed(ctx.network.registry.versions).map((e) => ({
-    address: e.address,
-    kind: e.kind,
-    role: e.role,
-  }));
-  for (const [address, role] of [
-    [r.operator, "venue_margin"],
-    [r.hedgeWatchOnly, "hedge_base_watch_only"],
-  ] as const) {
-    if (address && !entries.some((e) => e.address.toLowerCase() === address.toLowerCase()))
-      entries.push({ address, kind: "eoa", role });
-  }
-  return entries;
-}
 
 /** The PSMs alone at `blockNumber` (a handful of reads instead of the whole snapshot). */
 export function readPsms(ctx: ReportContext, blockNumber: bigint) {
   return readPsmSnapshots(
     new PinnedReader(ctx.base, blockNumber, ctx.network.reporting.publicRpc.base),
-    snapshotAddresses(ctx),
+    snapshotAddresses(ctx.network),
   );
 }
 
@@ -98,7 +49,7 @@ export async function readSnapshot(
 ): Promise<ChainSnapshot> {
   return readChainSnapshot(
     new PinnedReader(ctx.base, blockNumber, ctx.network.reporting.publicRpc.base),
-    snapshotAddresses(ctx),
+    snapshotAddresses(ctx.network),
     header?.timestamp,
   );
 }
@@ -347,7 +298,7 @@ function buildPor(
     },
     registry: n.registry.versions,
     addresses: { kUSD: n.kUSD.address, usdc: n.usdc.address, weth: n.weth.address, ethUsdFeed: n.reporting.ethUsdFeed },
-    listed: listedAccounts(ctx),
+    listed: listedAccounts(ctx.network),
     rpcChainLength: live.rpcChainLength,
     canonicalEndpoint: `${ctx.siteUrl}/api/por`,
     commandRpcUrl: n.reporting.publicRpc.base,

@@ -10,9 +10,9 @@ import { PSM_KEYS } from "../../core/reserves/por/snapshot.js";
 import type { RedemptionPlanReport } from "../../core/reserves/redemption-plan-schema.js";
 import { planRedemption } from "../../core/reserves/redemption-routing.js";
 import { toUnits } from "../../core/reserves/units.js";
+import { PinnedReader } from "../../packages/verify/src/index.js";
 import type { ReportBlock, ReportContext } from "../context.js";
 import { ApiError } from "../http/errors.js";
-import { PinnedReader } from "../io/pinned-reader.js";
 import { readPsms } from "./por-service.js";
 
 /** `amount`: a positive kUSD decimal string, as the route validated it. */

@@ -2,6 +2,7 @@
 import type { PsmKey } from "../../core/network/types.js";
 import { PSM_KEYS } from "../../core/reserves/por/snapshot.js";
 import { buildStats, type Stats } from "../../core/reserves/stats.js";
+import { PinnedReader, type ReadSpec } from "../../packages/verify/src/index.js";
 import {
   type BlockHeader,
   blockTimestamp,
@@ -11,7 +12,6 @@ import {
 } from "../context.js";
 import { type Rendered, render } from "../http/rendered.js";
 import { memo, perObject } from "../io/memo.js";
-import { PinnedReader, type ReadSpec } from "../io/pinned-reader.js";
 
 const keptStats = perObject((_ctx: ReportContext) => memo<RenderedStats>({ max: 64 }));
 export type RenderedStats = { stats: Stats; rendered: Rendered };

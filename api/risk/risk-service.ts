@@ -29,6 +29,7 @@ import {
 import { configurationGetters } from "../../core/risk/trigger-catalog.js";
 import type { NotDeployedRead } from "../../core/schema-primitives.js";
 import sourceGetters from "../../networks/source-getters.json" with { type: "json" };
+import { hasCodeAt, PinnedReader, tolerantReads } from "../../packages/verify/src/index.js";
 import {
   type BlockHeader,
   blockTimestamp,
@@ -36,10 +37,8 @@ import {
   type ReportContext,
   reportBlockHeader,
 } from "../context.js";
-import { hasCodeAt } from "../io/code-presence.js";
 import { roleHoldersAt } from "../io/indexed-reads.js";
 import { memo, perObject } from "../io/memo.js";
-import { PinnedReader, tolerantReads } from "../io/pinned-reader.js";
 import { readVenueNow } from "../reserves/por-service.js";
 
 type Target = { key: string; address: Address; abi: Abi };

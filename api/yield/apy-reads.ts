@@ -18,11 +18,11 @@ import type {
 } from "../../core/yield/apy-inputs.js";
 import { DAY } from "../../core/yield/apy-json-types.js";
 import type { MarketPeer } from "../../core/yield/apy-market-context.js";
+import { PinnedReader, type ReadSpec } from "../../packages/verify/src/index.js";
 import * as schema from "../../ponder.schema.js";
 import type { ReportContext } from "../context.js";
 import { postInfo, VenueReadError } from "../io/hyperliquid.js";
 import { indexedHead } from "../io/indexed-reads.js";
-import { PinnedReader, type ReadSpec } from "../io/pinned-reader.js";
 import { pageByTime } from "../io/venue-history.js";
 
 /** The venue's hourly funding rates for `coin` in [fromMs, toMs], paged like every venue history read. */

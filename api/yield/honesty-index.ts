@@ -18,8 +18,8 @@ import {
   type HonestyIndexPayload,
   type HonestyIndexRow,
 } from "../../core/yield/honesty-index-schema.js";
+import { PinnedReader } from "../../packages/verify/src/index.js";
 import type { ReportContext } from "../context.js";
-import { PinnedReader } from "../io/pinned-reader.js";
 import { type SigningKeys, signerFor } from "../statements/keys.js";
 import { loadApy } from "./apy-service.js";
 

@@ -6,7 +6,7 @@
  */
 import { parseArgs } from "node:util";
 import { createPublicClient, http, type PublicClient } from "viem";
-import { UsageError } from "../cli/errors.js";
+import { UsageError } from "../../packages/verify/src/node.js";
 import { runDoctor } from "./doctor.js";
 import { renderDoctorTable } from "./render.js";
 import { oneLine, RpcUnreachableError } from "./rpc-errors.js";

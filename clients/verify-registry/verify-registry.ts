@@ -7,8 +7,7 @@
 import { parseArgs } from "node:util";
 import { BaseError, createPublicClient, type Hex, HttpRequestError, http, TimeoutError } from "viem";
 import { verifyRegistryDocument } from "../../core/registry/verify-document.js";
-import { UsageError } from "../cli/errors.js";
-import { loadSource, type SourceIo } from "../cli/source.js";
+import { loadSource, type SourceIo, UsageError } from "../../packages/verify/src/node.js";
 
 export const REGISTRY_USAGE = `Usage: kusd-verify-registry <registry URL or file> [--rpc-url <url>] [--offline] [--json]
 

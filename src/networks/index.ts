@@ -5,10 +5,11 @@
  */
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import type { NetworkDocument, NetworkExtension, OperatorRegistryFile } from "../../core/network/document.js";
 import type { ServiceEnv } from "../../core/network/env.js";
+import { networkFromDocument } from "../../core/network/from-document.js";
 import type { NetworkConfig } from "../../core/network/types.js";
-import { type NetworkDocument, type NetworkExtension, type OperatorRegistryFile, readJsonFile } from "./document.js";
-import { networkFromDocument } from "./from-document.js";
+import { readJsonFile } from "./read-json.js";
 import { applyRegistrySource } from "./registry-source.js";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");

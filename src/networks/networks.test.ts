@@ -3,9 +3,9 @@ import { getAddress } from "viem";
 import { describe, expect, it } from "vitest";
 import { operatorOwnedAddresses } from "../../api/paid/operator-owned.js";
 import { baseBlockAt, baseBlockOnDate } from "../../core/network/base-blocks.js";
+import { type NetworkDocument, NetworkDocumentError, operatorFileAddresses } from "../../core/network/document.js";
 import { readServiceEnv } from "../../core/network/env.js";
-import { type NetworkDocument, NetworkDocumentError, operatorFileAddresses } from "./document.js";
-import { networkFromDocument } from "./from-document.js";
+import { networkFromDocument } from "../../core/network/from-document.js";
 import { BASE_OPERATOR_REGISTRY_FILE, networkDocument, selectNetwork } from "./index.js";
 
 // The operator's registry file as committed (test:fidelity checks it equals ../shared's copy).

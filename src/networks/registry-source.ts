@@ -7,11 +7,12 @@
  */
 import { type Address, createPublicClient, getAddress, type Hex } from "viem";
 import { countedHttp } from "../../api/io/rpc-calls.js";
+import { NetworkDocumentError } from "../../core/network/document.js";
 import type { ServiceEnv } from "../../core/network/env.js";
 import type { RegistryEntryConfig, RegistryVersionConfig } from "../../core/network/registry-config.js";
 import type { NetworkConfig, RejectedRegistryVersion } from "../../core/network/types.js";
 import { verifyRegistryDocument } from "../../core/registry/verify-document.js";
-import { NetworkDocumentError, readJsonFile } from "./document.js";
+import { readJsonFile } from "./read-json.js";
 
 /** One source (file path or http(s) URL) → its documents: one document, an array, or `{ documents }`. */
 async function readSource(source: string): Promise<unknown[]> {

@@ -13,7 +13,7 @@ import postgres from "postgres";
 import { type Address, getAddress, parseAbiItem } from "viem";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { runBuy } from "../../clients/buy/buy.js";
-import { runVerify } from "../../clients/verify/verify.js";
+import { runVerify } from "../../packages/verify/src/node.js";
 import { type OwnIndexer, ownIndexers } from "../helpers/own-indexer.js";
 import { fundedAgent, usdcOf as usdcBalance } from "../helpers/payment.js";
 import { stack } from "../helpers/stack.js";

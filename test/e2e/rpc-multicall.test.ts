@@ -15,10 +15,10 @@ import {
   toFunctionSelector,
 } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { batchTarget, MULTICALL3, PinnedReader, tolerantReads } from "../../api/io/pinned-reader.js";
 import { devnetKey } from "../../devnet/keys.js";
 import { installMulticall3 } from "../../devnet/multicall3.js";
 import { type RpcProxy, startRpcProxy } from "../../devnet/rpc-proxy.js";
+import { batchTarget, MULTICALL3, PinnedReader, tolerantReads } from "../../packages/verify/src/index.js";
 import { startTestChain, type TestChain } from "../helpers/test-chain.js";
 
 const holder = devnetKey("test:holder").address;

@@ -7,9 +7,9 @@
 
 import { getAddress } from "viem";
 import { describe, expect, inject, it } from "vitest";
-import { runVerify } from "../../clients/verify/verify.js";
 import { trustedSignersAt, verifySignerBinding } from "../../core/attestation/binding.js";
 import { verifyArtifact } from "../../core/attestation/verify.js";
+import { runVerify } from "../../packages/verify/src/node.js";
 import { operatorStatementExample } from "../helpers/shared-reference.js";
 import { stack } from "../helpers/stack.js";
 

@@ -11,11 +11,10 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { prettyJsonText } from "../../clients/cli/pretty-json.js";
-import { runVerify, type VerifyIo } from "../../clients/verify/verify.js";
 import { signSignerBinding } from "../../core/attestation/binding.js";
 import { signPayload } from "../../core/attestation/sign.js";
 import { devnetKey } from "../../devnet/keys.js";
+import { prettyJsonText, runVerify, type VerifyIo } from "../../packages/verify/src/node.js";
 import { operatorStatementExample } from "../helpers/shared-reference.js";
 
 const root = join(import.meta.dirname, "..", "..");
@@ -327,7 +326,7 @@ describe.runIf(reference)("the kusd-verify bin as a child process", () => {
   const exec = async (file: string) => {
     try {
       const { stdout } = await run(process.execPath, [
-        join(root, "bin", "kusd-verify.mjs"),
+        join(root, "packages", "verify", "bin", "kusd-verify.mjs"),
         join(dir, file),
         "--signer",
         exampleSigner,

@@ -6,10 +6,11 @@
 import { parseArgs } from "node:util";
 import { type Address, getAddress, isAddress } from "viem";
 /** Two hourly cadences: one missed statement is tolerated, two are not. */
-import { STATEMENT_MAX_AGE_SECONDS } from "../../core/attestation/verify.js";
+import { STATEMENT_MAX_AGE_SECONDS } from "../../../../core/attestation/verify.js";
 import { UsageError } from "./errors.js";
 
-export const USAGE = `Usage: kusd-verify <artifact URL or file> [--signer <address>]... [--binding <URL or file> --operator <address>] [--max-age <seconds> | --no-freshness] [--json]
+export const USAGE = `Usage: kusd-verify <artifact URL or file> [--signer <address>]... [--binding <URL or file> --operator <address>] [--max-age <seconds> | --no-freshness]
+                   [--rpc <URL> [--network <file>] [--proofs [--block-hash <hash> | --header-rpc <URL>]]] [--json]
 
 Verifies a signed kUSD artifact (the hourly signed statement, the paid GET /reserves response,
 a paid instant read): hashes the published signed_payload_canonical bytes with SHA-256 as they
@@ -26,6 +27,20 @@ Freshness:
   --max-age <seconds>     maximum age of the signed timestamp (default ${STATEMENT_MAX_AGE_SECONDS})
   --no-freshness          skip the freshness check (e.g. to verify an archived artifact)
 
+Re-derivation (a signed statement), without trusting its publisher:
+  --rpc <URL>             your own Base RPC: every figure the statement signs is read again at its
+                          report_block, pinned by report_block_hash (EIP-1898), with the service's
+                          own read plan and assembler, and compared figure by figure. A figure that
+                          rests on the venue equity recorded at signing is shown as such, never as
+                          equal. Verified only when every other figure is equal.
+  --network <file>        the network document naming the contracts and accounts (default: Base's,
+                          shipped with this package; the devnet's is devnet/network.json)
+  --proofs                check every storage read with eth_getProof (EIP-1186) against the state
+                          root of the block header, and the header against the block hash
+  --block-hash <hash>     the block hash you trust (it must be the statement's report_block_hash)
+  --header-rpc <URL>      or: a second RPC whose block at report_block must have that hash
+                          (with neither, the hash is the statement's, as --rpc confirms it)
+
 Output:
   --json                  print one JSON object {verified, checks, recovered, signedAt, payload}
   -h, --help              print this help
@@ -35,7 +50,7 @@ signed_payload_canonical at top level, other fields allowed) or a JSON object ne
 one such artifact. Only signed_payload_canonical is covered by the signature.
 
 Exit codes:
-  0  verified
+  0  verified (and, with --rpc, every re-derivable figure equal; with --proofs, every proof valid)
   1  not verified; this includes a document that is not JSON or holds no artifact, because
      what was published cannot be verified
   2  usage error, or the file or URL could not be read (network error, 10 s timeout, non-2xx)`;
@@ -46,7 +61,57 @@ export type TrustSource =
 
 export type VerifyCommand =
   | { kind: "help" }
-  | { kind: "verify"; source: string; trust: TrustSource; maxAgeSeconds: number | null; json: boolean };
+  | {
+      kind: "verify";
+      source: string;
+      trust: TrustSource;
+      maxAgeSeconds: number | null;
+      json: boolean;
+      rederive: RederiveRequest | null;
+    };
+
+/** What `--rpc` asks for: the reader's RPC, the network document, and the proof checks' trust anchor. */
+export type RederiveRequest = {
+  rpc: string;
+  network: string | null;
+  proofs: { blockHash: `0x${string}` | null; headerRpc: string | null } | null;
+};
+
+function parseUrl(option: string, value: string): string {
+  try {
+    const u = new URL(value);
+    if (u.protocol === "http:" || u.protocol === "https:") return value;
+  } catch {
+    // reported below
+  }
+  throw new UsageError(`${option}: not an http(s) URL: ${value}`);
+}
+
+function parseRederive(values: ReturnType<typeof parse>["values"]): RederiveRequest | null {
+  const needsRpc = ["network", "proofs", "block-hash", "header-rpc"].filter((k) => values[k as keyof typeof values]);
+  if (values.rpc === undefined) {
+    if (needsRpc.length > 0)
+      throw new UsageError(`--${needsRpc[0]} needs --rpc <URL>: the RPC the figures are read from`);
+    return null;
+  }
+  const rpc = parseUrl("--rpc", values.rpc);
+  const anchors = ["block-hash", "header-rpc"].filter((k) => values[k as keyof typeof values]);
+  if (anchors.length > 0 && !values.proofs) throw new UsageError(`--${anchors[0]} is the trust anchor of --proofs`);
+  if (anchors.length > 1) throw new UsageError("choose one trust anchor: --block-hash or --header-rpc");
+  const blockHash = values["block-hash"];
+  if (blockHash !== undefined && !/^0x[0-9a-fA-F]{64}$/.test(blockHash))
+    throw new UsageError(`--block-hash: 0x and 64 hex digits, got ${blockHash}`);
+  return {
+    rpc,
+    network: values.network ?? null,
+    proofs: values.proofs
+      ? {
+          blockHash: (blockHash?.toLowerCase() as `0x${string}` | undefined) ?? null,
+          headerRpc: values["header-rpc"] === undefined ? null : parseUrl("--header-rpc", values["header-rpc"]),
+        }
+      : null,
+  };
+}
 
 function parseAddress(option: string, value: string): Address {
   // viem's strict check also rejects a mixed-case address whose checksum is wrong: a typo.
@@ -107,7 +172,7 @@ export function parseVerifyArgs(argv: string[]): VerifyCommand {
       ? parseMaxAge(values["max-age"])
       : STATEMENT_MAX_AGE_SECONDS;
 
-  return { kind: "verify", source, trust, maxAgeSeconds, json: values.json ?? false };
+  return { kind: "verify", source, trust, maxAgeSeconds, json: values.json ?? false, rederive: parseRederive(values) };
 }
 
 function parse(argv: string[]) {
@@ -123,6 +188,11 @@ function parse(argv: string[]) {
       // Declared as its own flag: Node 20's parseArgs has no automatic --no-* negation.
       "no-freshness": { type: "boolean" },
       json: { type: "boolean" },
+      rpc: { type: "string" },
+      network: { type: "string" },
+      proofs: { type: "boolean" },
+      "block-hash": { type: "string" },
+      "header-rpc": { type: "string" },
       help: { type: "boolean", short: "h" },
     },
   });

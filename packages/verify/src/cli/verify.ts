@@ -3,11 +3,12 @@
  * injected I/O, so tests drive it in-process; it never throws. Exit codes: 0 verified,
  * 1 not verified (fail-closed: anything short of every check passing), 2 usage or I/O error.
  */
-import { trustFromBinding } from "../../core/attestation/binding.js";
-import { pinnedTrust, type Trust, verifyTrusted } from "../../core/attestation/verify.js";
-import { parseVerifyArgs, type TrustSource, USAGE } from "../cli/args.js";
-import { type Check, formatError, formatJson, formatText, type VerifyReport } from "../cli/report.js";
-import { loadSource, locateArtifact, type SourceIo } from "../cli/source.js";
+import { trustFromBinding } from "../../../../core/attestation/binding.js";
+import { pinnedTrust, type Trust, verifyTrusted } from "../../../../core/attestation/verify.js";
+import { parseVerifyArgs, type RederiveRequest, type TrustSource, USAGE } from "./args.js";
+import { rederiveStep } from "./rederive-step.js";
+import { type Check, formatError, formatJson, formatText, type VerifyReport } from "./report.js";
+import { loadSource, locateArtifact, type SourceIo } from "./source.js";
 
 export type VerifyIo = SourceIo & {
   /** Current unix time in seconds, for the freshness check. */
@@ -27,7 +28,8 @@ export async function runVerify(argv: string[], io: VerifyIo = {}): Promise<Veri
       loadSource(command.source, io),
       command.trust.kind === "binding" ? loadSource(command.trust.source, io) : Promise.resolve(null),
     ]);
-    const report = await judge(command.source, artifactText, command.trust, bindingText, command.maxAgeSeconds, io.now);
+    const judged = await judge(command.source, artifactText, command.trust, bindingText, command.maxAgeSeconds, io.now);
+    const report = command.rederive ? await withRederivation(judged, artifactText, command.rederive) : judged;
     return { exitCode: report.verified ? 0 : 1, output: command.json ? formatJson(report) : formatText(report) };
   } catch (error) {
     // UsageError and SourceError by design; anything else is a bug, and still not a verdict.
@@ -112,4 +114,31 @@ function publishedPayload(artifact: Record<string, unknown>): string | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * The verdict with the statement's figures re-derived (--rpc): verified only when the signature
+ * verified and every re-derivation check passed. Re-derived whatever the signature said, so a
+ * reader sees the figures of a statement that fails either way.
+ */
+async function withRederivation(report: VerifyReport, artifactText: string, r: RederiveRequest): Promise<VerifyReport> {
+  const located = locateArtifact(artifactText);
+  const text = located.ok ? located.artifact.signed_payload_canonical : null;
+  let parses = false;
+  try {
+    parses = typeof text === "string" && typeof JSON.parse(text) === "object";
+  } catch {
+    parses = false;
+  }
+  if (!parses) {
+    const checks = [...report.checks, { name: "figures", ok: false, detail: "no signed payload to re-derive" }];
+    return { ...report, verified: false, checks };
+  }
+  const rederivation = await rederiveStep(r, text as string);
+  return {
+    ...report,
+    verified: report.verified && rederivation.checks.every((c) => c.ok),
+    checks: [...report.checks, ...rederivation.checks],
+    rederivation,
+  };
 }

@@ -5,7 +5,7 @@
  * A read that fails is `null` (reported as unknown), never a guess and never a 5xx.
  */
 import type { Address, PublicClient } from "viem";
-import { PSM_VERSIONS, type PsmKey } from "../../core/network/types.js";
+import { PSM_VERSIONS, type PsmKey } from "../../../../core/network/types.js";
 import {
   type ChainSnapshot,
   type DepositVaultSnapshot,
@@ -15,10 +15,9 @@ import {
   type PsmSnapshot,
   type Read,
   type StakingVaultSnapshot,
-} from "../../core/reserves/por/snapshot.js";
-import type { FeeSchedule, FeeTier } from "../../core/reserves/redemption-routing.js";
-import { perObject } from "../io/memo.js";
-import { type ChainReadError, type PinnedReader, type ReadSpec, tolerantReads } from "../io/pinned-reader.js";
+} from "../../../../core/reserves/por/snapshot.js";
+import type { FeeSchedule, FeeTier } from "../../../../core/reserves/redemption-routing.js";
+import { type ChainReadError, type PinnedReader, type ReadSpec, tolerantReads } from "./pinned-reader.js";
 
 // The API's route modules import these constants from here.
 export { MINTER_ROLE, PSM_KEYS };
@@ -46,7 +45,12 @@ export type SnapshotAddresses = {
 type TolerantRead = ReturnType<typeof tolerantReads>["read"];
 
 /** The arguments of dependent reads as last read, per chain client (see `dependent`). */
-const lastSeen = perObject((_client: PublicClient) => new Map<string, bigint>());
+const lastSeenByClient = new WeakMap<PublicClient, Map<string, bigint>>();
+const lastSeen = (client: PublicClient) => {
+  const seen = lastSeenByClient.get(client) ?? new Map<string, bigint>();
+  lastSeenByClient.set(client, seen);
+  return seen;
+};
 
 /** The most tiers read: a deployed PSM has four. */
 const MAX_FEE_TIERS = 20;

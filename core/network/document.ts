@@ -6,11 +6,10 @@
  * a literal address or a path into the operator's part (`contracts.kUSD`, `retired.skUSD_v1`,
  * `admin.safe`, `externalTokens.USDC`), so no address of the operator's is typed twice.
  */
-import { readFileSync } from "node:fs";
 import { type Address, getAddress, type Hex, isAddress } from "viem";
-import { KusdError } from "../../core/errors.js";
-import type { RegistryVersionConfig } from "../../core/network/registry-config.js";
-import type { PsmKey, PsmVersion } from "../../core/network/types.js";
+import { KusdError } from "../errors.js";
+import type { RegistryVersionConfig } from "./registry-config.js";
+import type { PsmKey, PsmVersion } from "./types.js";
 
 /** The fields of the operator's registry file that we read. Keys starting with `_` are notes. */
 export type OperatorRegistryFile = {
@@ -111,20 +110,6 @@ export class NetworkDocumentError extends KusdError<Record<string, unknown>> {
   readonly code: string = "network_document_invalid";
   constructor(message: string, details: Record<string, unknown> = {}) {
     super(message, details);
-  }
-}
-
-export function readJsonFile<T>(path: string, what: string): T {
-  let text: string;
-  try {
-    text = readFileSync(path, "utf8");
-  } catch (error) {
-    throw new NetworkDocumentError(`cannot read ${what} at ${path}: ${(error as Error).message}`, { path });
-  }
-  try {
-    return JSON.parse(text) as T;
-  } catch (error) {
-    throw new NetworkDocumentError(`${what} at ${path} is not JSON: ${(error as Error).message}`, { path });
   }
 }
 

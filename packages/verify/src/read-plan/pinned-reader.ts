@@ -21,10 +21,10 @@ import {
   type PublicClient,
   parseAbiItem,
 } from "viem";
-import { KusdError } from "../../core/errors.js";
-import { MULTICALL3_ADDRESS } from "../../core/network/multicall3.js";
-import type { Read } from "../../core/reserves/por/snapshot.js";
-import type { NotDeployedRead } from "../../core/schema-primitives.js";
+import { KusdError } from "../../../../core/errors.js";
+import { MULTICALL3_ADDRESS } from "../../../../core/network/multicall3.js";
+import type { Read } from "../../../../core/reserves/por/snapshot.js";
+import type { NotDeployedRead } from "../../../../core/schema-primitives.js";
 import { hasCodeAt } from "./code-presence.js";
 
 export type { Read };

@@ -5,17 +5,7 @@
  * keys, payment terms), never where the protocol's contracts are or when they start.
  */
 import { type Address, getAddress, isAddress } from "viem";
-import { blockOnDate } from "../../core/network/base-blocks.js";
-import type { ServiceEnv } from "../../core/network/env.js";
-import {
-  type ContractDeployment,
-  type Deployed,
-  type FeedConfig,
-  type NetworkConfig,
-  PSM_VERSIONS,
-  type PsmKey,
-  type StakingYieldSource,
-} from "../../core/network/types.js";
+import { blockOnDate } from "./base-blocks.js";
 import {
   type AddressRef,
   type FeedSpec,
@@ -26,6 +16,16 @@ import {
   resolveAddress,
   type StartSpec,
 } from "./document.js";
+import type { ServiceEnv } from "./env.js";
+import {
+  type ContractDeployment,
+  type Deployed,
+  type FeedConfig,
+  type NetworkConfig,
+  PSM_VERSIONS,
+  type PsmKey,
+  type StakingYieldSource,
+} from "./types.js";
 
 export function networkFromDocument(doc: NetworkDocument, env: ServiceEnv): NetworkConfig {
   const k = doc.kusd;

@@ -1,5 +1,5 @@
 /**
- * Process entry of `kusd-verify` (`npm run verify -- …`, or bin/kusd-verify.mjs). Sets
+ * Process entry of `kusd-verify` (`npm run verify -- …`, or the package's bin/kusd-verify.mjs). Sets
  * process.exitCode instead of calling process.exit, so stdout is flushed when piped.
  */
 import { runVerify } from "./verify.js";

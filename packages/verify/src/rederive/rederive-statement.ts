@@ -1,0 +1,242 @@
+/**
+ * Every figure a signed statement signs, re-derived from the reader's own RPC: the chain read at
+ * the statement's block (pinned by its hash, EIP-1898) with the read plan the service itself uses
+ * (read-plan/chain-snapshot.ts: the same calls, in Multicall3 where it batches them), the same
+ * pure assembler (core/reserves/por, core/attestation/statement-payload.ts), and the venue equity
+ * the statement recorded, which no one can read again. Nothing is asked of the service.
+ */
+import { createPublicClient, type Hex, http, type PublicClient, type Transport } from "viem";
+import { buildStatementPayload, type StatementPayload } from "../../../../core/attestation/statement-payload.js";
+import { KusdError } from "../../../../core/errors.js";
+import type { NetworkConfig } from "../../../../core/network/types.js";
+import { buildPorReport } from "../../../../core/reserves/por/por-report.js";
+import type { ChainSnapshot } from "../../../../core/reserves/por/snapshot.js";
+import { none, type VenueBasis } from "../../../../core/reserves/por/venue-read.js";
+import { perturbed } from "../proofs/perturb.js";
+import { type ProofReport, proveReads } from "../proofs/prove-reads.js";
+import { type RecordedRead, RecordingReader, ReplayReader } from "../proofs/recorded-reads.js";
+import { listedAccounts, snapshotAddresses } from "../read-plan/addresses.js";
+import { readChainSnapshot } from "../read-plan/chain-snapshot.js";
+import { type FigureRow, figureRows, leaves } from "./figure-rows.js";
+import { pinnedToBlockHash } from "./pin-to-hash.js";
+
+export class RederivationError extends KusdError<{ block?: string; blockHash?: string; cause?: string }> {
+  override name = "RederivationError";
+  readonly code: "block_not_on_chain" | "statement_unreadable" | "rpc_failed";
+  constructor(
+    code: RederivationError["code"],
+    message: string,
+    details: { block?: string; blockHash?: string; cause?: string } = {},
+  ) {
+    super(message, details);
+    this.code = code;
+  }
+}
+
+/** The block a statement is pinned to, as the reader's RPC has it. */
+export type PinnedBlock = { number: bigint; hash: Hex; timestamp: number; stateRoot: Hex };
+
+export type Rederivation = {
+  block: PinnedBlock;
+  rows: FigureRow[];
+  /** The statement payload as the reader's reads assemble it (with the recorded venue equity). */
+  rederived: StatementPayload;
+  /** Reads the reader's RPC failed: the figures resting on them are re-derived as unknown (null). */
+  failedReads: string[];
+  /** Every read made, with its answer. */
+  reads: RecordedRead[];
+  /** With `proofs`: each read proved against the trusted block hash, or why it could not be. */
+  proofs: ProofReport | null;
+};
+
+export type RederiveOptions = {
+  /** The reader's RPC (a URL, or a viem transport: the page and the tests pass their own). */
+  rpc: string | Transport;
+  /** The network the statement is about: its contracts and accounts, from the network document. */
+  network: NetworkConfig;
+  /** Check every storage read with eth_getProof against the header of this block hash (who vouches for it in `source`). */
+  proofs?: { blockHash: Hex; source: string } | null;
+};
+
+/** The signed payload's fields this module reads; the rest are compared as they come. */
+type SignedFields = Pick<
+  StatementPayload,
+  | "report_block"
+  | "report_block_hash"
+  | "timestamp"
+  | "signer_role"
+  | "signer_binding"
+  | "signer_binding_hash"
+  | "report_endpoint"
+  | "offchain"
+  | "chains"
+>;
+
+function signedFields(payload: unknown): SignedFields & { report_block_hash: Hex } {
+  const p = payload as Partial<SignedFields> | null;
+  const ok =
+    p !== null &&
+    typeof p === "object" &&
+    Number.isSafeInteger(p.report_block) &&
+    typeof p.report_block_hash === "string" &&
+    /^0x[0-9a-fA-F]{64}$/.test(p.report_block_hash) &&
+    typeof p.timestamp === "number" &&
+    Array.isArray(p.chains) &&
+    p.chains.length > 0 &&
+    typeof p.offchain === "object" &&
+    p.offchain !== null;
+  if (!ok)
+    throw new RederivationError(
+      "statement_unreadable",
+      "not a signed statement payload: report_block, report_block_hash, timestamp, chains and offchain are needed",
+    );
+  return p as SignedFields & { report_block_hash: Hex };
+}
+
+/** The block by its hash on the reader's chain, or a refusal: a reorg removed it, or the number does not match. */
+async function pinnedBlock(client: PublicClient, number: bigint, hash: Hex): Promise<PinnedBlock> {
+  let block: Awaited<ReturnType<PublicClient["getBlock"]>> | null;
+  try {
+    block = await client.getBlock({ blockHash: hash });
+  } catch (e) {
+    const cause = (e as Error).message.split("\n")[0];
+    if (/not found|unknown block|could not be found/i.test(cause ?? ""))
+      throw new RederivationError(
+        "block_not_on_chain",
+        `block ${hash} is not on this RPC's chain: the statement's block was replaced by a reorg, or the RPC is on another chain`,
+        { block: String(number), blockHash: hash, cause },
+      );
+    throw new RederivationError("rpc_failed", `the RPC did not answer for block ${hash}: ${cause}`, {
+      blockHash: hash,
+      cause,
+    });
+  }
+  if (!block || block.number !== number)
+    throw new RederivationError(
+      "block_not_on_chain",
+      block
+        ? `block ${hash} is number ${block.number} on this RPC's chain, the statement says ${number}`
+        : `block ${hash} is not on this RPC's chain: the statement's block was replaced by a reorg, or the RPC is on another chain`,
+      { block: String(number), blockHash: hash },
+    );
+  return { number, hash, timestamp: Number(block.timestamp), stateRoot: block.stateRoot };
+}
+
+/** The statement payload the assembler builds from `snapshot`, with `venueEquity` as the venue's answer. */
+export function payloadFrom(
+  snapshot: ChainSnapshot,
+  network: NetworkConfig,
+  signed: SignedFields,
+  block: PinnedBlock,
+  venueEquity: number | null,
+): StatementPayload {
+  const venue: VenueBasis =
+    venueEquity === null
+      ? none("the statement recorded no venue equity")
+      : { source: "recorded", state: { equityUsd: venueEquity }, reason: null, ageSeconds: null, recorded: null };
+  const n = network;
+  const report = buildPorReport({
+    chainId: n.chains.base.id,
+    snapshot,
+    blockHash: block.hash,
+    venue: { ...venue, url: null, account: n.reporting.venue.account, readCommand: null },
+    // The statement signs no redemption precedent: nothing of the indexed history enters it.
+    precedent: {
+      redemptions: [],
+      registry: n.registry.versions,
+      kusdBurned: 0n,
+      completeAsOf: { blockNumber: block.number, timestamp: block.timestamp },
+      kusd: n.kUSD.address,
+      fromBlock: n.kUSD.startBlock,
+      rpcUrl: n.reporting.publicRpc.base,
+    },
+    registry: n.registry.versions,
+    addresses: { kUSD: n.kUSD.address, usdc: n.usdc.address, weth: n.weth.address, ethUsdFeed: n.reporting.ethUsdFeed },
+    listed: listedAccounts(n),
+    rpcChainLength: null,
+    canonicalEndpoint: signed.report_endpoint,
+    commandRpcUrl: n.reporting.publicRpc.base,
+    indexedHead: { blockNumber: block.number, timestamp: block.timestamp },
+    atHead: false,
+  });
+  return buildStatementPayload(report, {
+    timestamp: signed.timestamp,
+    chainName: signed.chains[0]!.chain_name,
+    signerRole: signed.signer_role,
+    bindingUrl: signed.signer_binding,
+    bindingHash: signed.signer_binding_hash,
+  });
+}
+
+/** A venue equity far from any a statement records: a figure that moves with it rests on it. */
+const PROBE_EQUITIES = [null, 0, 1e12];
+
+/** Re-derives every figure of `payload` (a parsed signed_payload_canonical) from the reader's RPC. */
+export async function rederiveStatement(payload: unknown, o: RederiveOptions): Promise<Rederivation> {
+  const signed = signedFields(payload);
+  const number = BigInt(signed.report_block);
+  const hash = signed.report_block_hash.toLowerCase() as Hex;
+  const transport = typeof o.rpc === "string" ? http(o.rpc, { batch: { batchSize: 100 }, retryCount: 1 }) : o.rpc;
+  const client = createPublicClient({
+    transport: pinnedToBlockHash(transport, number, hash),
+    batch: { multicall: true },
+  }) as PublicClient;
+  const block = await pinnedBlock(client, number, hash);
+  const reader = new RecordingReader(client, number, o.network.reporting.publicRpc.base);
+  const addresses = snapshotAddresses(o.network);
+  const snapshot = await readChainSnapshot(reader, addresses, block.timestamp);
+  const recorded = signed.offchain.equity_usd;
+  const assemble = (s: ChainSnapshot, equity: number | null) => payloadFrom(s, o.network, signed, block, equity);
+  const again = assemble(snapshot, recorded);
+  const alternates = PROBE_EQUITIES.filter((e) => e !== recorded).map((e) => assemble(snapshot, e));
+  const rows = figureRows(payload, again, alternates);
+  if (!o.proofs)
+    return { block, rows, rederived: again, failedReads: snapshot.failedReads, reads: reader.reads, proofs: null };
+
+  const anchor = { blockHash: o.proofs.blockHash.toLowerCase() as Hex, source: o.proofs.source };
+  const proofs =
+    anchor.blockHash === hash
+      ? await proveReads(reader.reads, {
+          client,
+          blockNumber: number,
+          blockTimestamp: BigInt(block.timestamp),
+          anchor,
+          network: o.network,
+        })
+      : {
+          anchor,
+          header: {
+            ok: false,
+            detail: `the trusted block hash ${anchor.blockHash} is not the statement's report_block_hash ${hash}`,
+            stateRoot: null,
+          },
+          reads: [],
+          ok: false,
+        };
+  // Each read that is not proven: the figures that move when its answer changes rest on it.
+  const before = new Map(leaves(again));
+  const restsOn = new Map<string, { trusted: string[]; failed: string[] }>();
+  for (const [i, proof] of proofs.reads.entries()) {
+    if (proof.status === "proven") continue;
+    const change = perturbed(reader.reads[i]!);
+    if (!change) continue;
+    const replayed = assemble(
+      await readChainSnapshot(new ReplayReader(reader, reader.reads, change), addresses, block.timestamp),
+      recorded,
+    );
+    for (const [figure, value] of leaves(replayed)) {
+      if (before.get(figure) === value) continue;
+      const entry = restsOn.get(figure) ?? { trusted: [], failed: [] };
+      (proof.status === "failed" ? entry.failed : entry.trusted).push(proof.read);
+      restsOn.set(figure, entry);
+    }
+  }
+  const proved = rows.map((r): FigureRow => {
+    const on = restsOn.get(r.figure);
+    if (!proofs.header.ok || (on && on.failed.length > 0))
+      return { ...r, proof: "failed", restsOn: on ? [...on.failed, ...on.trusted] : [] };
+    if (on && on.trusted.length > 0) return { ...r, proof: "rpc-trusted", restsOn: on.trusted };
+    return { ...r, proof: "proven" };
+  });
+  return { block, rows: proved, rederived: again, failedReads: snapshot.failedReads, reads: reader.reads, proofs };
+}
