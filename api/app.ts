@@ -211,6 +211,8 @@ export function createApp(p: AppParts): Hono {
         origins: p.env.KUSD_MCP_ALLOWED_ORIGINS,
         hosts: p.env.KUSD_MCP_ALLOWED_HOSTS,
       }),
+      network,
+      siteUrl: p.siteUrl,
     }),
   );
   // Every unknown path answers JSON, also when a host mounts this app as a sub-app (Ponder's own

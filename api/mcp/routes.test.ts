@@ -16,13 +16,16 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signPayload } from "../../core/attestation/sign.js";
 import { buildStats } from "../../core/reserves/stats.js";
+import { selectNetwork } from "../../src/networks/index.js";
 import { errorBody, onApiError } from "../http/errors.js";
 import { contract } from "../http/route-contract.js";
 import { statsContract } from "../reserves/routes.js";
+import { standaloneEnv } from "../standalone-app.js";
 import { mcpOriginPolicy } from "./origin-guard.js";
 import { mcpRoutes } from "./routes.js";
 
 const operator = privateKeyToAccount(generatePrivateKey());
+const standaloneNetwork = () => selectNetwork(standaloneEnv());
 const stats = buildStats({
   blockNumber: 120n,
   blockTimestamp: 1_778_716_800,
@@ -84,6 +87,9 @@ api.route(
     operator: operator.address,
     paid: true,
     origins: mcpOriginPolicy("http://local"),
+    // Re-derivation (verify_statement's rpc) is driven against the devnet in test/e2e/mcp.test.ts.
+    network: standaloneNetwork(),
+    siteUrl: "http://local",
   }),
 );
 

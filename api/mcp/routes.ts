@@ -10,12 +10,14 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { Hono } from "hono";
 import type { Address } from "viem";
+import type { NetworkConfig } from "../../core/network/types.js";
 import { bindingTrust } from "../paid/verify-before-charge.js";
 import type { StatementService } from "../statements/statement-service.js";
 import { registerFreeTools } from "./free-tools.js";
 import { type McpOriginPolicy, originGuard } from "./origin-guard.js";
 import { registerPaidTools } from "./paid-tools.js";
 import { registerResources } from "./resources.js";
+import { rpcRefusal } from "./rpc-policy.js";
 import type { RouteCall } from "./tool-results.js";
 import { registerVerifyTool, type VerifyToolDeps } from "./verify-tool.js";
 
@@ -30,6 +32,9 @@ export type McpRoutesOptions = {
   paid: boolean;
   /** Which Host and Origin may call /mcp (DNS-rebinding protection). */
   origins: McpOriginPolicy;
+  /** The network verify_statement re-derives figures on, and the site (whose RPC URLs it refuses). */
+  network: NetworkConfig;
+  siteUrl: string;
 };
 
 const INSTRUCTIONS =
@@ -65,6 +70,8 @@ export function mcpRoutes(o: McpRoutesOptions) {
   const verify = {
     trust: bindingTrust(() => o.statements.binding(), o.operator),
     trustDescription: `signer binding signed by operator ${o.operator}`,
+    network: o.network,
+    refuseRpc: rpcRefusal(o.siteUrl),
   };
   app.use("/mcp", originGuard(o.origins));
   app.post("/mcp", async (c) => {

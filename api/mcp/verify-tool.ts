@@ -9,7 +9,14 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { signedArtifactShape } from "../../core/attestation/published-schema.js";
 import { STATEMENT_MAX_AGE_SECONDS, type Trust, verifyTrusted } from "../../core/attestation/verify.js";
+import type { NetworkConfig } from "../../core/network/types.js";
 import { addressSchema } from "../../core/schema-primitives.js";
+import {
+  FigureRowSchema,
+  RederivationError,
+  rederivationChecks,
+  rederiveStatement,
+} from "../../packages/verify/src/index.js";
 import { checkedByTheRoute, describeError, type RouteCall, resultOf, toolError } from "./tool-results.js";
 
 export const VerifyInputSchema = z.strictObject({
@@ -26,6 +33,12 @@ export const VerifyInputSchema = z.strictObject({
     .nullable()
     .optional()
     .describe(`oldest signed time accepted, in seconds (default ${STATEMENT_MAX_AGE_SECONDS}); null: not checked`),
+  rpc: z
+    .url({ protocol: /^https?$/ })
+    .optional()
+    .describe(
+      "a Base RPC of your choice: every figure the statement signs is re-derived from it at report_block (pinned by report_block_hash) and compared, one row a figure in `figures`; verified then also needs every re-derivable figure equal",
+    ),
 });
 
 export const VerifyOutputSchema = z.strictObject({
@@ -35,6 +48,7 @@ export const VerifyOutputSchema = z.strictObject({
   recovered: addressSchema.nullable().describe("the EIP-191 signer recovered from the signature"),
   signedAt: z.number().int().nullable().describe("the signed unix timestamp"),
   checks: z.array(z.strictObject({ name: z.string(), ok: z.boolean(), detail: z.string().optional() })),
+  figures: z.array(FigureRowSchema).optional().describe("with `rpc`: each signed figure, published and re-derived"),
 });
 
 export type VerifyToolDeps = {
@@ -42,6 +56,10 @@ export type VerifyToolDeps = {
   trust: () => Promise<Trust>;
   /** The trust in words (the operator it is anchored to). */
   trustDescription: string;
+  /** The network whose contracts the figures read (re-derivation with `rpc`). */
+  network: NetworkConfig;
+  /** Why this server will not read from `rpc` (null: it will). */
+  refuseRpc: (rpc: string) => string | null;
 };
 
 /** The verdict on an artifact, or the latest statement's. */
@@ -58,19 +76,50 @@ export async function verifyStatement(
   const result = await verifyTrusted(artifact, await deps.trust(), {
     maxAgeSeconds: input.maxAgeSeconds === undefined ? STATEMENT_MAX_AGE_SECONDS : input.maxAgeSeconds,
   });
+  const rederived = input.rpc ? await rederive(artifact, input.rpc, deps) : null;
   const verdict: z.infer<typeof VerifyOutputSchema> = {
-    verified: result.verified,
+    verified: result.verified && (rederived?.checks.every((c) => c.ok) ?? true),
     trust: deps.trustDescription,
     attestation_hash: (artifact as { attestation_hash?: string }).attestation_hash ?? null,
     recovered: result.recovered,
     signedAt: result.signedAt,
-    checks: result.checks,
+    checks: [...result.checks, ...(rederived?.checks ?? [])],
+    ...(rederived && { figures: rederived.figures }),
   };
   const lines = result.checks.map((c) => `${c.ok ? "ok  " : "FAIL"} ${c.name}${c.detail ? `: ${c.detail}` : ""}`);
   return {
     content: [{ type: "text", text: `${lines.join("\n")}\n${result.verified ? "VERIFIED" : "NOT VERIFIED"}` }],
     structuredContent: verdict,
   };
+}
+
+/** The artifact's signed figures re-derived from `rpc`: the checks and the rows, or a failed check saying why not. */
+async function rederive(artifact: unknown, rpc: string, deps: VerifyToolDeps) {
+  const refused = deps.refuseRpc(rpc);
+  if (refused) return { checks: [{ name: "figures", ok: false, detail: refused }], figures: [] };
+  let payload: unknown;
+  try {
+    payload = JSON.parse((artifact as { signed_payload_canonical: string }).signed_payload_canonical);
+  } catch {
+    return { checks: [{ name: "figures", ok: false, detail: "no signed payload to re-derive" }], figures: [] };
+  }
+  try {
+    const d = await rederiveStatement(payload, { rpc, network: deps.network });
+    return { checks: rederivationChecks(d, rpc), figures: d.rows };
+  } catch (e) {
+    const detail =
+      e instanceof RederivationError ? e.message : `re-derivation failed: ${(e as Error).message.split("\n")[0]}`;
+    return {
+      checks: [
+        {
+          name: e instanceof RederivationError && e.code === "block_not_on_chain" ? "block" : "figures",
+          ok: false,
+          detail,
+        },
+      ],
+      figures: [],
+    };
+  }
 }
 
 export function registerVerifyTool(server: McpServer, deps: VerifyToolDeps) {

@@ -18,6 +18,7 @@ import { type Address, erc20Abi, formatUnits, getAddress, type Hex, parseEventLo
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { trustFromBinding } from "../../core/attestation/binding.js";
+import { signPayload } from "../../core/attestation/sign.js";
 import { verifyTrusted } from "../../core/attestation/verify.js";
 import { fundedAgent, usdcOf as usdcBalance } from "../helpers/payment.js";
 import { stack } from "../helpers/stack.js";
@@ -191,6 +192,29 @@ describe("verify_statement and resources", () => {
     };
     const r = await call("verify_statement", { artifact: altered });
     expect((r.structuredContent as any).verified).toBe(false);
+  });
+
+  it("with rpc: every signed figure re-derived from that RPC, one row each; a raised figure re-signed fails there", async () => {
+    const r = await call("verify_statement", { rpc: s.rpcUrl });
+    const v = r.structuredContent as any;
+    expect(v.checks.filter((c: any) => !c.ok)).toEqual([]);
+    expect(v.verified).toBe(true);
+    expect(v.figures.length).toBeGreaterThan(30);
+    for (const f of v.figures) expect([f.figure, f.equal]).toEqual([f.figure, f.basis === "chain" ? true : null]);
+
+    const latest = await rest("/api/por/signed");
+    const payload = JSON.parse(latest.signed_payload_canonical);
+    const raised = { ...payload, psm_usdc_reserve: payload.psm_usdc_reserve + 1 };
+    const signed = await signPayload(privateKeyToAccount(d.accounts.attestationSigner!.privateKey), raised);
+    const bad = (await call("verify_statement", { artifact: signed, rpc: s.rpcUrl, maxAgeSeconds: null }))
+      .structuredContent as any;
+    expect(bad.checks.find((c: any) => c.name === "signature").ok).toBe(true);
+    expect(bad.verified).toBe(false);
+    expect(bad.figures.find((f: any) => f.figure === "psm_usdc_reserve")).toMatchObject({
+      published: payload.psm_usdc_reserve + 1,
+      rederived: payload.psm_usdc_reserve,
+      equal: false,
+    });
   });
 
   it("the latest-statement resource is GET /api/por/signed byte for byte", async () => {

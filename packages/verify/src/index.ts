@@ -29,8 +29,9 @@ export {
   type ReadSpec,
   tolerantReads,
 } from "./read-plan/pinned-reader.js";
-export type { FigureRow } from "./rederive/figure-rows.js";
+export { type FigureRow, FigureRowSchema } from "./rederive/figure-rows.js";
 export { networkOf } from "./rederive/network.js";
+export { type Check, rederivationChecks } from "./rederive/rederive-checks.js";
 export {
   type PinnedBlock,
   type Rederivation,

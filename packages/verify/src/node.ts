@@ -4,6 +4,7 @@
  */
 
 export { SourceError, UsageError } from "./cli/errors.js";
+export { loadNetworkDocument } from "./cli/network-file.js";
 export { prettyJsonText } from "./cli/pretty-json.js";
 export { loadSource, locateArtifact, type SourceIo } from "./cli/source.js";
 export { runVerify, type VerifyIo, type VerifyOutcome } from "./cli/verify.js";

@@ -2,40 +2,14 @@
  * `kusd-verify --rpc`: the statement's figures re-derived from the reader's RPC (and, with
  * --proofs, proved to one block hash), as checks and rows of the verdict.
  */
-import { readFile } from "node:fs/promises";
 import { createPublicClient, type Hex, http } from "viem";
-import type { NetworkDocument } from "../../../../core/network/document.js";
 import { networkOf } from "../rederive/network.js";
+import { rederivationChecks } from "../rederive/rederive-checks.js";
 import { RederivationError, rederiveStatement } from "../rederive/rederive-statement.js";
 import type { RederiveRequest } from "./args.js";
 import { SourceError } from "./errors.js";
-import type { Check, RederiveResult } from "./report.js";
-
-/** Base's network document as this package ships it (networks/base.json), from the sources or the build. */
-async function defaultNetwork(): Promise<{ doc: NetworkDocument; name: string }> {
-  for (const rel of ["../networks/base.json", "../../networks/base.json"]) {
-    try {
-      return { doc: JSON.parse(await readFile(new URL(rel, import.meta.url), "utf8")), name: "Base (shipped)" };
-    } catch {
-      // the other layout (sources or build)
-    }
-  }
-  throw new SourceError("the Base network document shipped with kusd-verify is missing", {
-    source: "networks/base.json",
-  });
-}
-
-async function networkDocument(path: string | null): Promise<{ doc: NetworkDocument; name: string }> {
-  if (path === null) return defaultNetwork();
-  try {
-    return { doc: JSON.parse(await readFile(path, "utf8")), name: path };
-  } catch (cause) {
-    throw new SourceError(`cannot read the network document ${path}: ${(cause as Error).message}`, {
-      source: path,
-      cause,
-    });
-  }
-}
+import { loadNetworkDocument } from "./network-file.js";
+import type { RederiveResult } from "./report.js";
 
 /** The block hash the proofs rest on, and who vouches for it. */
 async function anchorOf(
@@ -64,43 +38,14 @@ async function anchorOf(
 }
 
 export async function rederiveStep(r: RederiveRequest, payloadText: string): Promise<RederiveResult> {
-  const { doc, name } = await networkDocument(r.network);
+  const { doc, name } = await loadNetworkDocument(r.network);
   const payload = JSON.parse(payloadText) as { report_block: number; report_block_hash: Hex };
   const base = { rpc: r.rpc, network: name, rows: [], failedReads: [], proofs: null };
   try {
     const network = networkOf(doc, r.rpc);
     const anchor = await anchorOf(r, payload);
     const d = await rederiveStatement(payload, { rpc: r.rpc, network, proofs: anchor });
-    const chain = d.rows.filter((x) => x.equal !== null);
-    const differ = chain.filter((x) => x.equal === false);
-    const recorded = d.rows.filter((x) => x.equal === null);
-    const checks: Check[] = [
-      { name: "block", ok: true, detail: `${d.block.number} ${d.block.hash} is on the chain of ${r.rpc}` },
-      {
-        name: "figures",
-        ok: differ.length === 0,
-        detail:
-          differ.length === 0
-            ? `${chain.length} figures re-derived from ${r.rpc} equal the signed ones; ${recorded.length} rest on the venue equity recorded at signing`
-            : `${differ.length} of ${chain.length} re-derived figures differ: ${differ.map((x) => x.figure).join(", ")}`,
-      },
-    ];
-    if (d.proofs) {
-      const failed = d.proofs.reads.filter((x) => x.status === "failed");
-      const proven = d.proofs.reads.filter((x) => x.status === "proven").length;
-      const trusted = d.proofs.reads.filter((x) => x.status === "rpc-trusted").length;
-      checks.push({
-        name: "proofs",
-        ok: d.proofs.ok,
-        detail: !d.proofs.header.ok
-          ? d.proofs.header.detail
-          : failed.length > 0
-            ? failed
-                .map((x) => `${x.read}: ${x.detail}${x.slot ? ` (account ${x.account}, slot ${x.slot})` : ""}`)
-                .join("; ")
-            : `${proven} reads proved against block hash ${d.proofs.anchor.blockHash} (${d.proofs.anchor.source}); ${trusted} RPC-trusted`,
-      });
-    }
+    const checks = rederivationChecks(d, r.rpc);
     return {
       ...base,
       block: { number: Number(d.block.number), hash: d.block.hash },

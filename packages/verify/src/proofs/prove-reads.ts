@@ -14,7 +14,8 @@ import type { RecordedRead } from "./recorded-reads.js";
 
 export type ReadProof = {
   read: string;
-  status: "proven" | "rpc-trusted" | "failed";
+  /** no-value: the call reverted or failed, so it returned nothing to prove (its figures are unknown). */
+  status: "proven" | "rpc-trusted" | "failed" | "no-value";
   detail: string;
   account?: Address;
   slot?: Hex;

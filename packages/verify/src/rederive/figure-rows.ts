@@ -5,8 +5,26 @@
  * no one can read it again) is never called equal: re-derived with that recorded equity, it is
  * null when it agrees and false when even that does not reproduce it.
  */
+import { z } from "zod";
 
 export type FigureBasis = "chain" | "venue-recorded";
+
+/** A row as published (the CLI's --json `figures`, verify_statement's `figures`). */
+export const FigureRowSchema = z.strictObject({
+  figure: z.string().describe("the field's path in the signed payload"),
+  published: z.unknown().describe("the signed value"),
+  rederived: z.unknown().describe("the value re-derived from the reader's RPC (null when a read failed)"),
+  equal: z
+    .boolean()
+    .nullable()
+    .describe("null: the figure rests on the venue equity recorded at signing, which no one can read again"),
+  basis: z.enum(["chain", "venue-recorded"]),
+  proof: z.enum(["proven", "rpc-trusted", "failed"]).optional(),
+  restsOn: z
+    .array(z.string())
+    .optional()
+    .describe("the reads without a storage proof (or whose proof failed) it rests on"),
+});
 
 export type FigureRow = {
   /** The field's path in the signed payload (`psm_reserves_usdc.psmMint`, `chains[0].total_assets_eth`). */

@@ -217,7 +217,7 @@ export async function rederiveStatement(payload: unknown, o: RederiveOptions): P
   const before = new Map(leaves(again));
   const restsOn = new Map<string, { trusted: string[]; failed: string[] }>();
   for (const [i, proof] of proofs.reads.entries()) {
-    if (proof.status === "proven") continue;
+    if (proof.status === "proven" || proof.status === "no-value") continue;
     const change = perturbed(reader.reads[i]!);
     if (!change) continue;
     const replayed = assemble(

@@ -1,0 +1,45 @@
+/**
+ * A re-derivation as checks in a verdict (the CLI's, verify_statement's): the block found on the
+ * reader's chain, every re-derivable figure equal, and (with proofs) every storage read proved.
+ * The same words wherever a verdict is given.
+ */
+import type { ProofReport } from "../proofs/prove-reads.js";
+import type { Rederivation } from "./rederive-statement.js";
+
+export type Check = { name: string; ok: boolean; detail?: string };
+
+export function rederivationChecks(d: Rederivation, rpc: string): Check[] {
+  const chain = d.rows.filter((x) => x.basis === "chain");
+  const differ = d.rows.filter((x) => x.equal === false);
+  const recorded = d.rows.filter((x) => x.basis === "venue-recorded" && x.equal === null);
+  const checks: Check[] = [
+    { name: "block", ok: true, detail: `${d.block.number} ${d.block.hash} is on the chain of ${rpc}` },
+    {
+      name: "figures",
+      ok: differ.length === 0,
+      detail:
+        differ.length === 0
+          ? `${chain.length} figures re-derived from ${rpc} equal the signed ones; ${recorded.length} rest on the venue equity recorded at signing`
+          : `${differ.length} of ${d.rows.length} re-derived figures differ: ${differ.map((x) => x.figure).join(", ")}`,
+    },
+  ];
+  if (d.proofs) checks.push(proofCheck(d.proofs));
+  return checks;
+}
+
+function proofCheck(p: ProofReport): Check {
+  const failed = p.reads.filter((x) => x.status === "failed");
+  const proven = p.reads.filter((x) => x.status === "proven").length;
+  const trusted = p.reads.filter((x) => x.status === "rpc-trusted").length;
+  return {
+    name: "proofs",
+    ok: p.ok,
+    detail: !p.header.ok
+      ? p.header.detail
+      : failed.length > 0
+        ? failed
+            .map((x) => `${x.read}: ${x.detail}${x.slot ? ` (account ${x.account}, slot ${x.slot})` : ""}`)
+            .join("; ")
+        : `${proven} reads proved against block hash ${p.anchor.blockHash} (${p.anchor.source}); ${trusted} RPC-trusted`,
+  };
+}
