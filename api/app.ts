@@ -4,9 +4,11 @@
  * (api/replica-app.ts, run by stack/replica.ts) both serve `createApp`, so they answer the same
  * routes; Ponder adds only its own (`/health`, `/ready`, `/status`, `/metrics`).
  */
+
 import { Hono } from "hono";
 import { requestId } from "hono/request-id";
 import type { Registry } from "prom-client";
+import type { NetworkDocument } from "../core/network/document.js";
 import type { ServiceEnv } from "../core/network/env.js";
 import { indexerCaughtUp, type ReportContext, resolveReportBlock, rpcClient } from "./context.js";
 import { discoveryRoutes, LLMS_TXT_PATH, WELL_KNOWN_X402_PATH } from "./discovery/routes.js";
@@ -29,6 +31,7 @@ import { countViolations } from "./io/indexed-reads.js";
 import { lendingRoutes } from "./lending/routes.js";
 import { mcpOriginPolicy } from "./mcp/origin-guard.js";
 import { mcpRoutes } from "./mcp/routes.js";
+import { networkRoutes } from "./network/routes.js";
 import { createFacilitatorClient } from "./paid/facilitator.js";
 import { createGateway, type GatewayOptions, refusesHead } from "./paid/gateway.js";
 import { operatorOwnedAddresses } from "./paid/operator-owned.js";
@@ -75,6 +78,8 @@ export type AppParts = {
   graphql?: GraphQLServer;
   /** The parsed configuration (security.txt's fields). */
   env: ServiceEnv;
+  /** The network document, served at /api/network. */
+  networkDocument?: NetworkDocument;
   /** The built reserves page (web/dist), served at `/`; absent: `/` is the JSON 404. */
   pageDir?: string;
   /** kUSD's Prometheus figures; `serveFrom` when this app answers GET /metrics itself (the replica; Ponder serves the indexer's). */
@@ -149,6 +154,7 @@ export function createApp(p: AppParts): Hono {
   );
   app.route("/", statementRoutes({ ctx, statements, adminToken: p.adminToken }));
   if (p.pageDir) app.route("/", pageRoutes(p.pageDir));
+  if (p.networkDocument) app.route("/", networkRoutes(p.networkDocument));
   if (p.metrics) {
     p.metrics.kusd.attach({
       por: async () => loadPorReport(ctx, await resolveReportBlock(ctx, undefined)),

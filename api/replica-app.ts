@@ -4,9 +4,11 @@
  * scale horizontally apart from the indexer. It reads the signed statements the indexer's API
  * stores but signs nothing itself. Run it with `npm run serve:replica` (stack/replica.ts).
  */
+
 import { drizzle } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
 import { collectDefaultMetrics, Registry } from "prom-client";
+import type { NetworkDocument } from "../core/network/document.js";
 import type { ServiceEnv } from "../core/network/env.js";
 import type { NetworkConfig } from "../core/network/types.js";
 import * as schema from "../ponder.schema.js";
@@ -19,6 +21,8 @@ import { POSTGRES_OUTAGE_OPTIONS } from "./store/operator-store.js";
 export type ReplicaOptions = {
   env: ServiceEnv & { DATABASE_URL: string };
   network: NetworkConfig;
+  /** Served at /api/network. */
+  networkDocument?: NetworkDocument;
   maxConnections?: number;
   pageDir?: string;
 };
@@ -39,6 +43,7 @@ export function createReplicaApp(o: ReplicaOptions) {
   const service = createService({
     env: o.env,
     network: o.network,
+    ...(o.networkDocument && { networkDocument: o.networkDocument }),
     db,
     role: "replica",
     defaultPort: 42070,

@@ -4,8 +4,10 @@
  * registry and the application. Ponder's API (src/api/index.ts) and the read replica
  * (api/replica-app.ts) both call it, so they honour the same variables the same way.
  */
+
 import type { Hono } from "hono";
 import type { Registry } from "prom-client";
+import type { NetworkDocument } from "../core/network/document.js";
 import type { ServiceEnv } from "../core/network/env.js";
 import type { NetworkConfig } from "../core/network/types.js";
 import { createApp, MAX_BODY_BYTES } from "./app.js";
@@ -24,6 +26,8 @@ import { type OperatorStore, openOperatorStore } from "./store/operator-store.js
 export type ServiceOptions = {
   env: ServiceEnv;
   network: NetworkConfig;
+  /** The network document `network` was made from, served at /api/network (none: not served). */
+  networkDocument?: NetworkDocument;
   db: ReadDb;
   /** The signing API signs statements (and the binding) and takes admin requests; a replica serves what the signer stored. */
   role: "signer" | "replica";
@@ -89,6 +93,7 @@ export function createService(o: ServiceOptions): Service {
     siteUrl,
     env,
     ...(signer && { adminToken: env.KUSD_ADMIN_TOKEN }),
+    ...(o.networkDocument && { networkDocument: o.networkDocument }),
     checkResponses: env.KUSD_CHECK_RESPONSES ?? false,
     paymentLeaseSeconds: env.KUSD_PAYMENT_LEASE_SECONDS,
     benchRoutes: env.KUSD_BENCH_ROUTES ?? false,

@@ -11,7 +11,7 @@
  */
 import type { Hono } from "hono";
 import { readServiceEnv, type ServiceEnv } from "../core/network/env.js";
-import { selectNetwork } from "../src/networks/index.js";
+import { networkDocument, selectNetwork } from "../src/networks/index.js";
 import { createApp } from "./app.js";
 import { createReportContext } from "./context.js";
 import type { ReadDb } from "./io/indexed-reads.js";
@@ -59,5 +59,6 @@ export function standaloneApp(parts: StandaloneParts = {}): Hono {
     store,
     siteUrl: STANDALONE_SITE_URL,
     env,
+    networkDocument: networkDocument(env),
   });
 }

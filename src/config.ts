@@ -3,8 +3,10 @@
  * environment, parsed once here and nowhere else, and the network it indexes.
  */
 import { readRunnerEnv, readServiceEnv } from "../core/network/env.js";
-import { loadNetwork } from "./networks/index.js";
+import { loadNetwork, networkDocument } from "./networks/index.js";
 
 export const serviceEnv = readServiceEnv(process.env);
 export const runnerEnv = readRunnerEnv(process.env);
 export const network = await loadNetwork(serviceEnv);
+/** The document `network` was made from, as the API serves it (GET /api/network). */
+export const networkDoc = networkDocument(serviceEnv);

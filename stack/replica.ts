@@ -10,7 +10,7 @@ import { serve } from "@hono/node-server";
 import { answerClientErrorsWithJson } from "../api/http/client-error.js";
 import { createReplicaApp } from "../api/replica-app.js";
 import { readServiceEnv } from "../core/network/env.js";
-import { loadNetwork } from "../src/networks/index.js";
+import { loadNetwork, networkDocument } from "../src/networks/index.js";
 
 const env = readServiceEnv(process.env);
 const databaseUrl = env.DATABASE_URL;
@@ -22,6 +22,7 @@ const port = env.PORT ?? 42070;
 const { app, upgrade } = createReplicaApp({
   env: { ...env, DATABASE_URL: databaseUrl, PORT: port },
   network: await loadNetwork(env),
+  networkDocument: networkDocument(env),
   pageDir: resolve(env.KUSD_PAGE_DIR ?? "web/dist"),
 });
 const server = serve({ fetch: app.fetch, port }) as Server;

@@ -8,9 +8,25 @@ import { serveStatic } from "@hono/node-server/serve-static";
 import { Hono } from "hono";
 import { errorBody } from "./errors.js";
 
-/** Scripts, styles and reads from this origin only; uPlot and Preact set inline styles. */
-const PAGE_CSP =
-  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
+/**
+ * Scripts, styles and reads from this origin only (uPlot and Preact set inline styles), and the
+ * reader's own RPC when the page is opened to check the figures against it (`?rpc=<URL>`): reads
+ * go to that one origin only then, and nowhere else ever.
+ */
+export function pageCsp(rpc: string | undefined): string {
+  let connect = "'self'";
+  if (rpc) {
+    try {
+      const u = new URL(rpc);
+      // An origin is scheme, host and port: nothing in it can close the directive or add a source.
+      if ((u.protocol === "http:" || u.protocol === "https:") && /^[\w.:[\]-]+$/.test(u.host))
+        connect += ` ${u.origin}`;
+    } catch {
+      // not a URL: the page reads from its own origin only, and says the RPC cannot be used
+    }
+  }
+  return `default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src ${connect}; frame-ancestors 'none'; base-uri 'none'; form-action 'self'`;
+}
 
 export function pageRoutes(dir: string) {
   const app = new Hono();
@@ -35,7 +51,7 @@ export function pageRoutes(dir: string) {
         }),
         503,
       );
-    c.header("Content-Security-Policy", PAGE_CSP);
+    c.header("Content-Security-Policy", pageCsp(c.req.query("rpc")));
     c.header("Cache-Control", "no-cache");
     return serveStatic({ path: index, precompressed: true })(c, next);
   });

@@ -17,7 +17,7 @@ import { dropCounterNamedGauges, requestDurationInSeconds } from "../../api/http
 import { createKusdMetrics } from "../../api/http/metrics.js";
 import type { ReadDb } from "../../api/io/indexed-reads.js";
 import { createService } from "../../api/services.js";
-import { network, serviceEnv } from "../config.js";
+import { network, networkDoc, serviceEnv } from "../config.js";
 import { servePrivateSql } from "./private-sql.js";
 
 // kUSD's figures join Ponder's own registry, so GET /metrics (Ponder's route) serves both.
@@ -39,6 +39,7 @@ servePrivateSql(serviceEnv.KUSD_PRIVATE_SQL_PORT, { db, schema });
 const service = createService({
   env: serviceEnv,
   network,
+  networkDocument: networkDoc,
   // bench/bare declares its own "ponder:schema" module, which widens the type of `db` here.
   db: db as unknown as ReadDb,
   role: "signer",

@@ -8,8 +8,12 @@
 import { mkdirSync } from "node:fs";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { parseEther } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { weth9Abi } from "../../abis/index.js";
+import { withSignedCopies } from "../../core/attestation/copies.js";
+import { signPayload } from "../../core/attestation/sign.js";
+import { STATEMENT_COPIES } from "../../core/attestation/statement-payload.js";
 import { devnetKey } from "../../devnet/keys.js";
 import { launchChromium } from "../helpers/browser.js";
 import { stack } from "../helpers/stack.js";
@@ -208,5 +212,63 @@ describe("the reserves page", () => {
     await page.waitForSelector(`code[title="${hash}"]`, { state: "detached", timeout: 30_000 });
     expect(await page.locator('[data-testid="violation-row"]').count()).toBe(before);
     await page.close();
+  });
+
+  describe("check every figure against your own RPC (issue 39)", () => {
+    /** Opens the page with `?rpc=` (as its form does) and waits for the table. */
+    async function check(query: string, route?: (page: Page) => Promise<unknown>) {
+      const page = await context.newPage();
+      const problems: string[] = [];
+      page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
+      await route?.(page);
+      await page.goto(`${s.indexerUrl}/?${query}`);
+      await page.waitForSelector('[data-testid="figures"][data-state="done"]', { timeout: 60_000 });
+      const rows = await page.$$eval('[data-testid="figure-row"]', (trs) =>
+        trs.map((tr) => ({ figure: tr.getAttribute("data-figure"), equal: tr.getAttribute("data-equal") })),
+      );
+      const ms = Number(await page.getAttribute('[data-testid="figures"]', "data-ms"));
+      return { page, rows, ms, problems };
+    }
+
+    it("(a) the live statement: every chain figure equal, from the devnet's RPC, in the page", async () => {
+      const { page, rows, ms, problems } = await check(`rpc=${encodeURIComponent(s.rpcUrl)}`);
+      console.log(`page: ${rows.length} figures re-derived from the RPC in ${ms} ms (load to full table)`);
+      expect(rows.length).toBeGreaterThan(30);
+      expect(rows.filter((r) => r.equal === "false")).toEqual([]);
+      expect(rows.filter((r) => r.equal === "true").length).toBeGreaterThan(25);
+      expect(await page.textContent('[data-testid="figures-verdict"]')).toMatch(/^✓ Every re-derivable figure equals/);
+      expect(problems).toEqual([]);
+      await page.close();
+    });
+
+    it("(a) with storage proofs: every figure proven or named RPC-trusted, none failed", async () => {
+      const { page, ms } = await check(`rpc=${encodeURIComponent(s.rpcUrl)}&proofs=1`);
+      console.log(`page: figures and storage proofs in ${ms} ms`);
+      const proofs = await page.$$eval('[data-testid="figure-row"] td:last-child', (tds) =>
+        tds.map((t) => t.textContent),
+      );
+      expect(proofs).not.toContain("failed");
+      expect(proofs.filter((p) => p === "proven").length).toBeGreaterThan(20);
+      await page.close();
+    });
+
+    it("(b) a figure raised and re-signed with the authorised key: the signature card is green, the figure is not", async () => {
+      const attestation = privateKeyToAccount(s.deployment.accounts.attestationSigner!.privateKey);
+      const { page, rows } = await check(`rpc=${encodeURIComponent(s.rpcUrl)}`, (p) =>
+        p.route("**/api/por/signed", async (route) => {
+          const res = await route.fetch();
+          const artifact = JSON.parse(await res.text());
+          const payload = JSON.parse(artifact.signed_payload_canonical);
+          payload.psm_reserves_usdc.psmMint += 1_000;
+          const signed = await signPayload(attestation, payload);
+          await route.fulfill({ response: res, body: JSON.stringify(withSignedCopies(signed, STATEMENT_COPIES)) });
+        }),
+      );
+      await page.waitForSelector('[data-testid="verification"]:not([data-verified="pending"])');
+      expect(await page.getAttribute('[data-testid="verification"]', "data-verified")).toBe("true");
+      expect(rows.filter((r) => r.equal === "false").map((r) => r.figure)).toEqual(["psm_reserves_usdc.psmMint"]);
+      expect(await page.textContent('[data-testid="figures-verdict"]')).toContain("psm_reserves_usdc.psmMint");
+      await page.close();
+    });
   });
 });

@@ -87,3 +87,6 @@ export async function readViolations(toBlock: number | null): Promise<Violation[
   }
   return all.reverse();
 }
+
+/** The network document the service reads the chain with: the addresses a re-derivation reads. */
+export const readNetworkDocument = () => getText("/api/network");

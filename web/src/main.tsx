@@ -2,8 +2,17 @@
 import { type JSX, render } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import "./style.css";
-import { type PorReport, readBindingText, readPor, readRegistry, readStatementText } from "./api.js";
+import {
+  type PorReport,
+  readBindingText,
+  readNetworkDocument,
+  readPor,
+  readRegistry,
+  readStatementText,
+} from "./api.js";
+import type { FigureCheck } from "./check-figures.js";
 import { AfterFrames } from "./components/AfterFrames.js";
+import { CheckFigures } from "./components/CheckFigures.js";
 import { Header } from "./components/Header.js";
 import { PendingCard } from "./components/PendingCard.js";
 import { Precedent } from "./components/Precedent.js";
@@ -23,6 +32,27 @@ const REFRESH_MS = 30_000;
 function blockFromUrl(): number | null {
   const b = new URLSearchParams(location.search).get("block");
   return b !== null && /^\d{1,15}$/.test(b) ? Number(b) : null;
+}
+
+/** The reader's RPC the page was opened with (`?rpc=`), and whether storage proofs were asked for. */
+function figureCheckFromUrl(): { rpc: string | null; proofs: boolean } {
+  const q = new URLSearchParams(location.search);
+  const rpc = q.get("rpc");
+  return { rpc: rpc && /^https?:\/\//.test(rpc) ? rpc : null, proofs: q.get("proofs") === "1" };
+}
+
+/**
+ * The statement's figures re-derived from the reader's RPC, on this thread: the page's content
+ * security policy lets this document (not a worker's) reach that RPC. The code is loaded only then.
+ */
+async function checkLatestFigures(rpc: string, proofs: boolean): Promise<FigureCheck> {
+  const startedAt = performance.now();
+  const [statement, network, { checkFigures }] = await Promise.all([
+    readStatementText(),
+    readNetworkDocument(),
+    import("./check-figures.js"),
+  ]);
+  return checkFigures(statement, network, rpc, proofs, startedAt);
 }
 
 /**
@@ -94,6 +124,9 @@ function App() {
   const [error, setError] = useState<string | null>(null);
   const [verification, setVerification] = useState<StatementVerification | null>(null);
   const [verifyError, setVerifyError] = useState<string | null>(null);
+  const [figureCheck] = useState(figureCheckFromUrl);
+  const [figures, setFigures] = useState<FigureCheck | null>(null);
+  const [figuresError, setFiguresError] = useState<string | null>(null);
 
   useEffect(() => {
     const onPop = () => setBlock(blockFromUrl());
@@ -126,6 +159,13 @@ function App() {
     verifyLatest().then(setVerification, (e: Error) => setVerifyError(e.message));
   }, []);
 
+  useEffect(() => {
+    if (figureCheck.rpc === null) return;
+    checkLatestFigures(figureCheck.rpc, figureCheck.proofs).then(setFigures, (e: Error) =>
+      setFiguresError(e.message.split("\n")[0] ?? e.message),
+    );
+  }, [figureCheck]);
+
   const choose = (b: number | null) => {
     const url = new URL(location.href);
     if (b === null) url.searchParams.delete("block");
@@ -144,6 +184,7 @@ function App() {
       )}
       {/* Every section is in place from the first render, each later read fills its own. */}
       <Verification result={verification} error={verifyError} />
+      <CheckFigures rpc={figureCheck.rpc} proofs={figureCheck.proofs} result={figures} error={figuresError} />
       <Ratios por={por} />
       {/* The chart ends at the report's block, so every figure on the page is of one block. */}
       <ReservesChart toBlock={por?.blockNumber ?? null} />

@@ -1,0 +1,18 @@
+import { describe, expect, it } from "vitest";
+import { pageCsp } from "./page.js";
+
+describe("the page's content security policy", () => {
+  it("reads from its own origin only", () => {
+    expect(pageCsp(undefined)).toContain("connect-src 'self';");
+  });
+  it("adds the reader's RPC origin when the page is opened to check against it", () => {
+    expect(pageCsp("https://base.example.org:8443/v1/key?x=1")).toContain(
+      "connect-src 'self' https://base.example.org:8443;",
+    );
+    expect(pageCsp("http://127.0.0.1:8545")).toContain("connect-src 'self' http://127.0.0.1:8545;");
+  });
+  it("anything else adds nothing", () => {
+    for (const bad of ["javascript:alert(1)", "not a url", "ftp://x.example", "https://a.example; script-src *"])
+      expect(pageCsp(bad), bad).toContain("connect-src 'self';");
+  });
+});

@@ -1,0 +1,42 @@
+/**
+ * "Check every figure against your own RPC": the statement's figures re-derived in this page from
+ * the reader's RPC, with the verifier package's own code (kusd-verify --rpc, --proofs). Nothing is
+ * read from this site but the statement and the network document; the RPC is reached only because
+ * the page was opened with it (`?rpc=`), which is when its content security policy allows it.
+ */
+import type { NetworkDocument } from "../../core/network/document.js";
+import { type FigureRow, networkOf, rederivationChecks, rederiveStatement } from "../../packages/verify/src/index.js";
+
+export type FigureCheck = {
+  rows: FigureRow[];
+  checks: { name: string; ok: boolean; detail?: string }[];
+  block: number;
+  /** From the click (the page load) to the full table, in ms. */
+  ms: number;
+};
+
+export async function checkFigures(
+  statementText: string,
+  networkText: string,
+  rpc: string,
+  proofs: boolean,
+  startedAt: number,
+): Promise<FigureCheck> {
+  const payload = JSON.parse(
+    (JSON.parse(statementText) as { signed_payload_canonical: string }).signed_payload_canonical,
+  );
+  const network = networkOf(JSON.parse(networkText) as NetworkDocument, rpc);
+  const d = await rederiveStatement(payload, {
+    rpc,
+    network,
+    proofs: proofs
+      ? { blockHash: payload.report_block_hash, source: "the statement's report_block_hash, as your RPC confirms it" }
+      : null,
+  });
+  return {
+    rows: d.rows,
+    checks: rederivationChecks(d, rpc),
+    block: Number(d.block.number),
+    ms: Math.round(performance.now() - startedAt),
+  };
+}
