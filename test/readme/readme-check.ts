@@ -39,6 +39,7 @@ let commandTemp = tmpdir();
 export const DOCS = [
   "README.md",
   "docs/api.md",
+  "docs/verify.md",
   "docs/monitoring.md",
   "docs/graphql.md",
   "docs/analysts.md",
@@ -51,6 +52,7 @@ export const DOCS = [
   "docs/benchmarks.md",
   "docs/testing.md",
   "devnet/README.md",
+  "packages/verify/README.md",
 ] as const;
 
 export type Block = {
