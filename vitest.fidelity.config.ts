@@ -7,5 +7,7 @@ export default defineConfig({
     // Cold viaIR compiles of eight bundles plus a few hundred lockstep steps.
     testTimeout: 30 * 60_000,
     pool: "forks",
+    // One file at a time: the second that compiles the operator's bundles finds them in the cache.
+    fileParallelism: false,
   },
 });

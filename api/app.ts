@@ -160,6 +160,7 @@ export function createApp(p: AppParts): Hono {
       por: async () => loadPorReport(ctx, await resolveReportBlock(ctx, undefined)),
       statementSignedAt,
       violations: () => countViolations(ctx.db),
+      anchors: async () => (await store).anchors.countByStatus(),
       heads: async () => {
         const { indexed, chain } = await indexerCaughtUp(ctx);
         return [{ chain: "base", indexed, head: chain }];

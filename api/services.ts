@@ -18,7 +18,8 @@ import type { KnownRoute } from "./http/method-not-allowed.js";
 import type { KusdMetrics } from "./http/metrics.js";
 import type { ReadDb } from "./io/indexed-reads.js";
 import { loadSignatureBook, RegistryService } from "./registry/registry-service.js";
-import { loadSigningKeys, type SigningKeys } from "./statements/keys.js";
+import { AnchorService } from "./statements/anchor-service.js";
+import { loadSigningKeys, type SigningKeys, signerFor } from "./statements/keys.js";
 import { HOUR_SECONDS, StatementService } from "./statements/statement-service.js";
 import { venueRecords } from "./statements/venue-records.js";
 import { type OperatorStore, openOperatorStore } from "./store/operator-store.js";
@@ -78,6 +79,26 @@ export function createService(o: ServiceOptions): Service {
     ? loadSigningKeys(network, env)
     : { operator: null, attestation: null, attestationFrom: network.reporting.signers.attestationFrom };
   const statements = new StatementService(ctx, store, keys);
+  // Each statement the signing API signs is anchored on Base by the key that signed it.
+  const anchors =
+    signer && (keys.operator || keys.attestation)
+      ? new AnchorService({
+          store,
+          rpcUrl: env.KUSD_ANCHOR_RPC_URL ?? network.reporting.readRpc.base,
+          chainId: network.chains.base.id,
+          signerFor: (t) => signerFor(keys, t)?.account ?? null,
+          ...(network.chains.base.ethGetLogsBlockRange && {
+            logRange: BigInt(network.chains.base.ethGetLogsBlockRange),
+          }),
+          onEvent: (e) => {
+            o.metrics?.kusd.anchorAttempt(e.type === "failed" ? "failed" : e.found ? "found" : "attested");
+            if (e.type === "failed")
+              console.error(`[anchor] ${e.attestationHash}: ${e.error} (retry in ${e.retryInMs} ms)`);
+          },
+        })
+      : null;
+  const anchoring = anchors?.start() ?? null;
+  if (anchors) statements.anchorWith(anchors);
   if (signer) statements.start(env.KUSD_STATEMENT_INTERVAL_SECONDS ?? HOUR_SECONDS);
   const registry = new RegistryService(ctx, () => loadSignatureBook(ctx, env));
   // One GraphQL server for HTTP and WebSocket: the same schema, context, limits and masking.
@@ -111,6 +132,7 @@ export function createService(o: ServiceOptions): Service {
     siteUrl,
     async close() {
       statements.stop();
+      await anchoring?.stop();
       await websocket.close();
       await (await store).close();
     },

@@ -8,6 +8,7 @@ import type { Hex } from "viem";
 import { type AnvilHandle, rpcChainId, startAnvil } from "./anvil.js";
 import { type Deployment, deploymentPath, readDeployment, writeDeployment } from "./deployment.js";
 import { ChainDriver } from "./driver.js";
+import { installEas } from "./eas.js";
 import { runEthereumHistory } from "./ethereum-history.js";
 import { BaseHistory } from "./history.js";
 import { namedKeys } from "./keys.js";
@@ -127,8 +128,10 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
       anvils.push(await startAnvil({ port: ports[name], chainId, timestamp: HISTORY_START }));
       log(`${name}: anvil (chain ${chainId}) on ${rpcUrl}`);
     }
-    // Base has Multicall3 at its canonical address long before the protocol: so does this chain.
+    // Base has Multicall3 at its canonical address long before the protocol, and EAS as a
+    // predeploy: so does this chain.
     await installMulticall3(anvils[0]!.rpcUrl);
+    await installEas(anvils[0]!.rpcUrl);
     const now = options.now ?? Math.floor(Date.now() / 1000);
     const baseDriver = new ChainDriver(anvils[0]!.rpcUrl, HISTORY_START + 2);
     const ethDriver = new ChainDriver(anvils[1]!.rpcUrl, HISTORY_START + 12, 12);

@@ -324,6 +324,9 @@ export class BaseHistory implements HistoryWriter {
     this.d.at(this.options.now - BASE_PADDING_BLOCKS * this.d.blockTime - 300);
     const historyEndBlock = Number(await this.d.blockNumber());
     await this.d.mineEmpty(BASE_PADDING_BLOCKS);
+    // From here on blocks carry the wall clock's time, as Base's do: a block mined when a
+    // statement is signed (its anchor) is dated when it was mined, not minutes earlier.
+    await this.d.rpc("anvil_setTime", [Math.max(this.options.now, Math.floor(Date.now() / 1000))]);
     await this.d.rpc("anvil_autoImpersonateAccount", [false]);
 
     return {

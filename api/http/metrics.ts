@@ -23,6 +23,8 @@ export type MetricSources = {
   violations(): Promise<number | null>;
   /** Indexed and chain head block per chain (null: unknown). */
   heads(): Promise<Array<{ chain: string; indexed: bigint | null; head: bigint | null }>>;
+  /** Statement anchors by status (pending, landed), from the store. */
+  anchors?(): Promise<Record<string, number>>;
   now?: () => number;
 };
 
@@ -33,6 +35,8 @@ export type KusdMetrics = {
   paidObserver(): MiddlewareHandler;
   /** Sets where the scrape-time figures come from (the app knows its services only later). */
   attach(sources: MetricSources): void;
+  /** Counts one anchoring attempt's outcome (api/statements/anchor-service.ts). */
+  anchorAttempt(outcome: "attested" | "found" | "failed"): void;
 };
 
 const PAID_ROUTES = new Set(["GET /paid/reserves", "POST /paid/instant-read"]);
@@ -120,6 +124,23 @@ export function createKusdMetrics(registry: Registry): KusdMetrics {
     labelNames: ["route", "status", "reason"],
     registers: [registry],
   });
+  new Gauge({
+    name: "kusd_statement_anchors",
+    help: "Signed statements by anchor status on Base (EAS): pending (not yet attested or mined) and landed",
+    labelNames: ["status"],
+    registers: [registry],
+    async collect() {
+      clear(this);
+      const counts = (await sources?.anchors?.().catch(() => null)) ?? null;
+      if (counts) for (const status of ["pending", "landed"]) this.set({ status }, counts[status] ?? 0);
+    },
+  });
+  const anchorAttempts = new Counter({
+    name: "kusd_statement_anchor_attempts_total",
+    help: "Anchoring attempts by outcome: attested (this process's transaction mined), found (already on chain), failed (retried later)",
+    labelNames: ["outcome"],
+    registers: [registry],
+  });
   const builds = new Histogram({
     name: "kusd_report_build_seconds",
     help: "Time to build a report at a block (cached builds are not counted)",
@@ -130,6 +151,7 @@ export function createKusdMetrics(registry: Registry): KusdMetrics {
 
   return {
     observeBuild: (report, seconds) => builds.observe({ report }, seconds),
+    anchorAttempt: (outcome) => anchorAttempts.inc({ outcome }),
     attach: (s) => {
       sources = s;
     },

@@ -7,11 +7,13 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
+import { ANCHOR_WINDOW_SECONDS } from "../../core/attestation/anchor.js";
 import { signedArtifactShape } from "../../core/attestation/published-schema.js";
 import { STATEMENT_MAX_AGE_SECONDS, type Trust, verifyTrusted } from "../../core/attestation/verify.js";
 import type { NetworkConfig } from "../../core/network/types.js";
 import { addressSchema } from "../../core/schema-primitives.js";
 import {
+  checkAnchor,
   FigureRowSchema,
   RederivationError,
   rederivationChecks,
@@ -73,10 +75,11 @@ export async function verifyStatement(
     if (latest.isError) return latest;
     artifact = latest.structuredContent;
   }
-  const result = await verifyTrusted(artifact, await deps.trust(), {
+  const trust = await deps.trust();
+  const result = await verifyTrusted(artifact, trust, {
     maxAgeSeconds: input.maxAgeSeconds === undefined ? STATEMENT_MAX_AGE_SECONDS : input.maxAgeSeconds,
   });
-  const rederived = input.rpc ? await rederive(artifact, input.rpc, deps) : null;
+  const rederived = input.rpc ? await rederive(artifact, input.rpc, deps, trust) : null;
   const verdict: z.infer<typeof VerifyOutputSchema> = {
     verified: result.verified && (rederived?.checks.every((c) => c.ok) ?? true),
     trust: deps.trustDescription,
@@ -94,7 +97,7 @@ export async function verifyStatement(
 }
 
 /** The artifact's signed figures re-derived from `rpc`: the checks and the rows, or a failed check saying why not. */
-async function rederive(artifact: unknown, rpc: string, deps: VerifyToolDeps) {
+async function rederive(artifact: unknown, rpc: string, deps: VerifyToolDeps, trust: Trust) {
   const refused = deps.refuseRpc(rpc);
   if (refused) return { checks: [{ name: "figures", ok: false, detail: refused }], figures: [] };
   let payload: unknown;
@@ -105,7 +108,13 @@ async function rederive(artifact: unknown, rpc: string, deps: VerifyToolDeps) {
   }
   try {
     const d = await rederiveStatement(payload, { rpc, network: deps.network });
-    return { checks: rederivationChecks(d, rpc), figures: d.rows };
+    const signedAt = (payload as { timestamp: number }).timestamp;
+    const anchored = await checkAnchor(artifact, {
+      rpc,
+      authorised: trust.trustedSigner(signedAt),
+      windowSeconds: ANCHOR_WINDOW_SECONDS,
+    });
+    return { checks: [...rederivationChecks(d, rpc), ...anchored], figures: d.rows };
   } catch (e) {
     const detail =
       e instanceof RederivationError ? e.message : `re-derivation failed: ${(e as Error).message.split("\n")[0]}`;

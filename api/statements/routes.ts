@@ -121,7 +121,7 @@ export function statementRoutes({ ctx, statements, adminToken }: StatementRoutes
     const hash = c.req.param("hash");
     const row = await (await statements.store).statements.byHash(hash);
     if (!row) throw new ApiError(404, "statement_not_found", "no statement with this attestation_hash", { hash });
-    return c.json(published(row.artifact));
+    return c.json(published(await statements.withAnchor(row.artifact, row.attestationHash)));
   });
 
   app.post("/api/por/signed", async (c) => {

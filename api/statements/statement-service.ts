@@ -19,6 +19,8 @@ import { buildStatementPayload, STATEMENT_COPIES } from "../../core/attestation/
 import type { ReportContext } from "../context.js";
 import { indexerCaughtUp, reportBlockHash, resolveReportBlock } from "../context.js";
 import { renderPorReport } from "../reserves/por-service.js";
+import type { AnchorService } from "./anchor-service.js";
+import { anchorView } from "./anchor-view.js";
 import { type SigningKeys, signerFor } from "./keys.js";
 import { recordVenueReading } from "./venue-records.js";
 
@@ -31,12 +33,20 @@ export class StatementService {
   private intervalSeconds: number | null = null;
   private reissuing: Promise<unknown> | null = null;
 
+  /** Anchors each statement this service signs on Base (EAS); null on a replica, which never signs. */
+  private anchors: Pick<AnchorService, "want"> | null = null;
+
   constructor(
     private readonly ctx: ReportContext,
     readonly store: Promise<OperatorStore>,
     private readonly keys: SigningKeys,
     private readonly now: () => number = () => Math.floor(Date.now() / 1000),
   ) {}
+
+  /** Every statement signed from now on is also anchored by `anchors` (the signing API). */
+  anchorWith(anchors: Pick<AnchorService, "want">) {
+    this.anchors = anchors;
+  }
 
   get bindingUrl() {
     return `${this.ctx.siteUrl}/api/por/signer-registry`;
@@ -133,6 +143,8 @@ export class StatementService {
       artifact: JSON.stringify(published),
     });
     this.latestMemo = newLatestMemo(); // the next read sees this statement
+    // Anchored beside, never before, publishing: until it lands the statement says pending.
+    await this.anchors?.want(signed.attestation_hash).catch((e: unknown) => console.error("[anchor]", e));
     return published;
   }
 
@@ -182,8 +194,18 @@ export class StatementService {
   latestRendered(): Promise<{ statement: StoredStatement; rendered: Rendered }> {
     return this.latestMemo("latest", async () => {
       const statement = await this.latest();
-      return { statement, rendered: rendered(statement.artifact) };
+      return { statement, rendered: rendered(await this.withAnchor(statement.artifact, statement.attestationHash)) };
     });
+  }
+
+  /**
+   * The published statement: the stored bytes (what was signed and hashed) with its `anchor`
+   * beside them, unsigned: where on Base its hash was attested, or `pending`. The stored bytes
+   * are kept as they are; the field is appended at the end of the object.
+   */
+  async withAnchor(artifact: string, attestationHash: string): Promise<string> {
+    const stored = await (await this.store).anchors.get(attestationHash);
+    return `${artifact.trimEnd().slice(0, -1)},"anchor":${JSON.stringify(anchorView(stored, this.ctx.network.chains.base.id))}}`;
   }
 
   /** Issues at once when the newest statement is older than the cadence, then every `intervalSeconds`. */

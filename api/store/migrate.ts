@@ -7,12 +7,13 @@
  */
 import { sql } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
-import { PAYMENT_STATUSES } from "./tables.js";
+import { ANCHOR_STATUSES, PAYMENT_STATUSES } from "./tables.js";
 
 export async function migrateOperatorStore(db: PgDatabase<PgQueryResultHKT>, schemaName: string): Promise<void> {
   const s = sql.identifier(schemaName);
   // Status values are inlined (sql.raw) because DDL cannot take bind parameters.
   const statusCheck = sql.raw(PAYMENT_STATUSES.map((status) => `'${status}'`).join(", "));
+  const anchorCheck = sql.raw(ANCHOR_STATUSES.map((status) => `'${status}'`).join(", "));
   await db.transaction(async (tx) => {
     // Two processes opening the store at once would otherwise race: CREATE ... IF NOT EXISTS
     // is not safe against a concurrent creator in PostgreSQL (duplicate key on the catalog).
@@ -89,5 +90,24 @@ export async function migrateOperatorStore(db: PgDatabase<PgQueryResultHKT>, sch
     await tx.execute(sql`
       CREATE INDEX IF NOT EXISTS venue_reading_account_block_idx
         ON ${s}.venue_reading (chain_id, account, block_number DESC, id DESC)`);
+    // Each statement's EAS anchor: one row per statement, worked on under a lease.
+    await tx.execute(sql`
+      CREATE TABLE IF NOT EXISTS ${s}.statement_anchor (
+        attestation_hash text PRIMARY KEY,
+        status text NOT NULL CHECK (status IN (${anchorCheck})),
+        tx_hash text,
+        uid text,
+        block_number bigint,
+        block_time bigint,
+        attempts integer NOT NULL DEFAULT 0,
+        last_error text,
+        not_before timestamptz NOT NULL DEFAULT now(),
+        claimed_until timestamptz,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        updated_at timestamptz NOT NULL DEFAULT now()
+      )`);
+    await tx.execute(sql`
+      CREATE INDEX IF NOT EXISTS statement_anchor_pending_idx
+        ON ${s}.statement_anchor (not_before) WHERE status = 'pending'`);
   });
 }

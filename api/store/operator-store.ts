@@ -16,6 +16,7 @@ import { PGlite } from "@electric-sql/pglite";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
+import { type AnchorRepository, anchorRepository } from "./anchor-repository.js";
 import { type BindingRepository, bindingRepository } from "./binding-repository.js";
 import { migrateOperatorStore } from "./migrate.js";
 import { createRun, type Db, OperatorStoreError } from "./operation.js";
@@ -24,6 +25,7 @@ import { type StatementRepository, statementRepository } from "./statement-repos
 import { DEFAULT_OPERATOR_SCHEMA, operatorTables } from "./tables.js";
 import { type VenueReadingRepository, venueReadingRepository } from "./venue-reading-repository.js";
 
+export type { LandedAnchor, StoredAnchor } from "./anchor-repository.js";
 export { OperatorStoreError } from "./operation.js";
 export type {
   NewStatement,
@@ -34,7 +36,7 @@ export type {
   StoredVenueReading,
 } from "./records.js";
 export { MAX_LIST_LIMIT } from "./statement-repository.js";
-export type { BindingRepository, PaymentRepository, StatementRepository, VenueReadingRepository };
+export type { AnchorRepository, BindingRepository, PaymentRepository, StatementRepository, VenueReadingRepository };
 
 export const DEFAULT_OPERATOR_STORE_DIRECTORY = ".ponder/operator-store";
 
@@ -62,6 +64,7 @@ export interface OperatorStore {
   readonly bindings: BindingRepository;
   readonly venueReadings: VenueReadingRepository;
   readonly payments: PaymentRepository;
+  readonly anchors: AnchorRepository;
   close(): Promise<void>;
 }
 
@@ -115,6 +118,7 @@ export async function openOperatorStore(options: OperatorStoreOptions = {}): Pro
     statements: statementRepository(db, tables, run),
     bindings: bindingRepository(db, tables, run),
     venueReadings: venueReadingRepository(db, tables, run),
+    anchors: anchorRepository(db, tables, run),
     payments: paymentRepository(db, tables, run),
     async close() {
       if (closed) return;

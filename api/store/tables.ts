@@ -8,6 +8,10 @@ import { bigint, bigserial, boolean, integer, pgSchema, primaryKey, text, timest
 
 export const DEFAULT_OPERATOR_SCHEMA = "kusd_operator";
 
+/** A statement's anchor: waiting to be attested (or its transaction to be mined), or on chain. */
+export const ANCHOR_STATUSES = ["pending", "landed"] as const;
+export type AnchorStatus = (typeof ANCHOR_STATUSES)[number];
+
 /** `reserved` while a paid request is in flight, `settled` once its transfer landed on chain. */
 export const PAYMENT_STATUSES = ["reserved", "settled", "released"] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
@@ -87,7 +91,30 @@ export function operatorTables(schemaName: string = DEFAULT_OPERATOR_SCHEMA) {
     (t) => [primaryKey({ columns: [t.network, t.payer, t.nonce] })],
   );
 
-  return { schema, signedStatement, signerBinding, venueReading, paymentAuthorization };
+  /**
+   * Each statement's anchor on Base (an EAS attestation of its hash): one row per statement, so a
+   * restart or a second signer never attests twice. `pending` until the attestation is mined; a
+   * process works on a row only while it holds its lease (`claimedUntil`).
+   */
+  const statementAnchor = schema.table("statement_anchor", {
+    attestationHash: text("attestation_hash").primaryKey(),
+    status: text("status").$type<AnchorStatus>().notNull(),
+    /** The attestation transaction once sent (a restart looks for its receipt before sending again). */
+    txHash: text("tx_hash"),
+    uid: text("uid"),
+    blockNumber: bigint("block_number", { mode: "bigint" }),
+    /** The anchor block's unix time (EAS records it as the attestation's time). */
+    blockTime: bigint("block_time", { mode: "number" }),
+    attempts: integer("attempts").notNull().default(0),
+    lastError: text("last_error"),
+    /** When the next attempt may run (backoff), and until when a process holds the row. */
+    notBefore: timestamp("not_before", { withTimezone: true }).notNull().defaultNow(),
+    claimedUntil: timestamp("claimed_until", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  });
+
+  return { schema, signedStatement, signerBinding, venueReading, paymentAuthorization, statementAnchor };
 }
 
 export type OperatorTables = ReturnType<typeof operatorTables>;

@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { addressSchema, hash32Schema, hexSchema } from "../schema-primitives.js";
+import { AnchorViewSchema } from "./anchor.js";
 
 /** The four fields every signed artifact carries; the signature is over attestation_hash. */
 export const signedArtifactShape = {
@@ -33,6 +34,7 @@ export const PublishedStatementSchema = z.strictObject({
     .nullable()
     .describe("psm_usdc_reserve / outstanding_kusd; null when a read failed"),
   signed_payload_canonical: signedArtifactShape.signed_payload_canonical,
+  anchor: AnchorViewSchema.optional(),
 });
 export type PublishedStatement = z.infer<typeof PublishedStatementSchema>;
 

@@ -110,6 +110,11 @@ export const serviceEnvSchema = z.object({
     "RPC for the reports' pinned reads (an archive node for `?block=N`)",
     "the first of `PONDER_RPC_URL_8453`",
   ),
+  KUSD_ANCHOR_RPC_URL: variable(
+    url,
+    "RPC the signing API sends each statement's anchor through (an EAS attestation on Base, from the key that signed it, which must hold a little ETH for gas: docs/running-on-base.md)",
+    "`KUSD_READ_RPC_URL_8453`",
+  ),
   KUSD_READ_RPC_URL_1: variable(url, "RPC for reads on chain 1; required on base", "`PONDER_RPC_URL_1`"),
   KUSD_PUBLIC_RPC_URL_8453: variable(
     url,

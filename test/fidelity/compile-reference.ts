@@ -18,7 +18,16 @@ const require = createRequire(import.meta.url);
 const SOLC_PACKAGE = "solc-0.8.24";
 
 export type CompiledReference =
-  | { ok: true; family: FamilyId; contractName: string; abi: Abi; bytecode: Hex; notes: string[] }
+  | {
+      ok: true;
+      family: FamilyId;
+      contractName: string;
+      abi: Abi;
+      bytecode: Hex;
+      /** solc's storageLayout: each state variable's slot and offset, by name. */
+      storage: Record<string, { slot: string; offset: number }>;
+      notes: string[];
+    }
   | { ok: false; family: FamilyId; reason: string; notes: string[] };
 
 type Metadata = {
@@ -111,7 +120,7 @@ function prepare(bundle: ReferenceBundle, repoDir: string, solcVersion: string):
     settings: {
       ...settings,
       remappings: remappings.map((r) => r.replace(/^:/, "")),
-      outputSelection: { [target]: { [contractName]: ["abi", "evm.bytecode.object", "metadata"] } },
+      outputSelection: { [target]: { [contractName]: ["abi", "evm.bytecode.object", "metadata", "storageLayout"] } },
     },
   });
   return { ok: true, input, target, contractName, metadata, notes };
@@ -119,7 +128,18 @@ function prepare(bundle: ReferenceBundle, repoDir: string, solcVersion: string):
 
 type SolcOutput = {
   errors?: { severity: string; formattedMessage: string }[];
-  contracts?: Record<string, Record<string, { abi: Abi; evm: { bytecode: { object: string } }; metadata: string }>>;
+  contracts?: Record<
+    string,
+    Record<
+      string,
+      {
+        abi: Abi;
+        evm: { bytecode: { object: string } };
+        metadata: string;
+        storageLayout?: { storage: { label: string; slot: string; offset: number }[] };
+      }
+    >
+  >;
 };
 
 function metadataVerdict(compiled: string, expected: Metadata, bundle: ReferenceBundle): string {
@@ -180,6 +200,9 @@ export async function compileReferences(
       contractName: prepared.contractName,
       abi: contract.abi,
       bytecode: `0x${contract.evm.bytecode.object}`,
+      storage: Object.fromEntries(
+        (contract.storageLayout?.storage ?? []).map((v) => [v.label, { slot: v.slot, offset: v.offset }]),
+      ),
       notes: [...prepared.notes, metadataVerdict(contract.metadata, prepared.metadata, bundle)],
     };
   };

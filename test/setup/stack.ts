@@ -57,6 +57,8 @@ export async function setup(project: TestProject) {
     viewsSchema: VIEWS_SCHEMA,
     env: {
       KUSD_READ_RPC_URL_8453: rpcProxy.url,
+      // Anchors go to anvil directly: a read fault a test injects is not a failed anchor retried later.
+      KUSD_ANCHOR_RPC_URL: d0.chains.base.rpcUrl,
       KUSD_VENUE_URL: venueProxy.url,
       KUSD_ADMIN_TOKEN: ADMIN_TOKEN,
       // Every answer of the test stack is checked against its published schema.

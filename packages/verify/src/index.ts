@@ -7,7 +7,9 @@
  */
 export { trustFromBinding } from "../../../core/attestation/binding.js";
 export { pinnedTrust, STATEMENT_MAX_AGE_SECONDS, type Trust, verifyTrusted } from "../../../core/attestation/verify.js";
+export { type AnchorOptions, checkAnchor } from "./anchor/check-anchor.js";
 export type { ProofReport, ReadProof } from "./proofs/prove-reads.js";
+export { STORAGE_LAYOUTS } from "./proofs/storage-layouts.js";
 export { listedAccounts, snapshotAddresses } from "./read-plan/addresses.js";
 export {
   MINTER_ROLE,

@@ -6,11 +6,12 @@
 import { parseArgs } from "node:util";
 import { type Address, getAddress, isAddress } from "viem";
 /** Two hourly cadences: one missed statement is tolerated, two are not. */
+import { ANCHOR_WINDOW_SECONDS } from "../../../../core/attestation/anchor.js";
 import { STATEMENT_MAX_AGE_SECONDS } from "../../../../core/attestation/verify.js";
 import { UsageError } from "./errors.js";
 
 export const USAGE = `Usage: kusd-verify <artifact URL or file> [--signer <address>]... [--binding <URL or file> --operator <address>] [--max-age <seconds> | --no-freshness]
-                   [--rpc <URL> [--network <file>] [--proofs [--block-hash <hash> | --header-rpc <URL>]]] [--json]
+                   [--rpc <URL> [--network <file>] [--proofs [--block-hash <hash> | --header-rpc <URL>]] [--anchor-window <s>]] [--json]
 
 Verifies a signed kUSD artifact (the hourly signed statement, the paid GET /reserves response,
 a paid instant read): hashes the published signed_payload_canonical bytes with SHA-256 as they
@@ -40,6 +41,10 @@ Re-derivation (a signed statement), without trusting its publisher:
   --block-hash <hash>     the block hash you trust (it must be the statement's report_block_hash)
   --header-rpc <URL>      or: a second RPC whose block at report_block must have that hash
                           (with neither, the hash is the statement's, as --rpc confirms it)
+  --anchor-window <s>     with --rpc the statement's anchor on Base (an EAS attestation of its
+                          hash by the authorised key) is checked too: made at most this long
+                          after the signed time (default ${ANCHOR_WINDOW_SECONDS}), else back-dated; none
+                          after it: unanchored; another statement anchored for its hour: rewritten
 
 Output:
   --json                  print one JSON object {verified, checks, recovered, signedAt, payload}
@@ -73,6 +78,8 @@ export type VerifyCommand =
 /** What `--rpc` asks for: the reader's RPC, the network document, and the proof checks' trust anchor. */
 export type RederiveRequest = {
   rpc: string;
+  /** How long after its signed time a statement may be anchored on Base before it counts as back-dated. */
+  anchorWindowSeconds: number;
   network: string | null;
   proofs: { blockHash: `0x${string}` | null; headerRpc: string | null } | null;
 };
@@ -88,7 +95,9 @@ function parseUrl(option: string, value: string): string {
 }
 
 function parseRederive(values: ReturnType<typeof parse>["values"]): RederiveRequest | null {
-  const needsRpc = ["network", "proofs", "block-hash", "header-rpc"].filter((k) => values[k as keyof typeof values]);
+  const needsRpc = ["network", "proofs", "block-hash", "header-rpc", "anchor-window"].filter(
+    (k) => values[k as keyof typeof values],
+  );
   if (values.rpc === undefined) {
     if (needsRpc.length > 0)
       throw new UsageError(`--${needsRpc[0]} needs --rpc <URL>: the RPC the figures are read from`);
@@ -101,8 +110,12 @@ function parseRederive(values: ReturnType<typeof parse>["values"]): RederiveRequ
   const blockHash = values["block-hash"];
   if (blockHash !== undefined && !/^0x[0-9a-fA-F]{64}$/.test(blockHash))
     throw new UsageError(`--block-hash: 0x and 64 hex digits, got ${blockHash}`);
+  const window = values["anchor-window"];
+  if (window !== undefined && (!/^\d{1,7}$/.test(window) || Number(window) === 0))
+    throw new UsageError(`--anchor-window: a positive whole number of seconds, got ${window}`);
   return {
     rpc,
+    anchorWindowSeconds: window === undefined ? ANCHOR_WINDOW_SECONDS : Number(window),
     network: values.network ?? null,
     proofs: values.proofs
       ? {
@@ -193,6 +206,7 @@ function parse(argv: string[]) {
       proofs: { type: "boolean" },
       "block-hash": { type: "string" },
       "header-rpc": { type: "string" },
+      "anchor-window": { type: "string" },
       help: { type: "boolean", short: "h" },
     },
   });

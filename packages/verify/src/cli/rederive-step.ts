@@ -2,7 +2,8 @@
  * `kusd-verify --rpc`: the statement's figures re-derived from the reader's RPC (and, with
  * --proofs, proved to one block hash), as checks and rows of the verdict.
  */
-import { createPublicClient, type Hex, http } from "viem";
+import { type Address, createPublicClient, type Hex, http } from "viem";
+import { checkAnchor } from "../anchor/check-anchor.js";
 import { networkOf } from "../rederive/network.js";
 import { rederivationChecks } from "../rederive/rederive-checks.js";
 import { RederivationError, rederiveStatement } from "../rederive/rederive-statement.js";
@@ -37,7 +38,13 @@ async function anchorOf(
   };
 }
 
-export async function rederiveStep(r: RederiveRequest, payloadText: string): Promise<RederiveResult> {
+export async function rederiveStep(
+  r: RederiveRequest,
+  payloadText: string,
+  artifact: unknown,
+  authorised: readonly Address[],
+  now: number | undefined,
+): Promise<RederiveResult> {
   const { doc, name } = await loadNetworkDocument(r.network);
   const payload = JSON.parse(payloadText) as { report_block: number; report_block_hash: Hex };
   const base = { rpc: r.rpc, network: name, rows: [], failedReads: [], proofs: null };
@@ -45,7 +52,14 @@ export async function rederiveStep(r: RederiveRequest, payloadText: string): Pro
     const network = networkOf(doc, r.rpc);
     const anchor = await anchorOf(r, payload);
     const d = await rederiveStatement(payload, { rpc: r.rpc, network, proofs: anchor });
-    const checks = rederivationChecks(d, r.rpc);
+    // Its anchor on Base, on the same RPC: when it was signed, and whether another took its hour.
+    const anchored = await checkAnchor(artifact, {
+      rpc: r.rpc,
+      authorised,
+      windowSeconds: r.anchorWindowSeconds,
+      ...(now !== undefined && { now }),
+    });
+    const checks = [...rederivationChecks(d, r.rpc), ...anchored];
     return {
       ...base,
       block: { number: Number(d.block.number), hash: d.block.hash },

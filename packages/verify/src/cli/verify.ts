@@ -28,8 +28,11 @@ export async function runVerify(argv: string[], io: VerifyIo = {}): Promise<Veri
       loadSource(command.source, io),
       command.trust.kind === "binding" ? loadSource(command.trust.source, io) : Promise.resolve(null),
     ]);
-    const judged = await judge(command.source, artifactText, command.trust, bindingText, command.maxAgeSeconds, io.now);
-    const report = command.rederive ? await withRederivation(judged, artifactText, command.rederive) : judged;
+    const trust = await resolveTrust(command.trust, bindingText);
+    const judged = await judge(command.source, artifactText, trust, command.maxAgeSeconds, io.now);
+    const report = command.rederive
+      ? await withRederivation(judged, artifactText, command.rederive, trust, io.now)
+      : judged;
     return { exitCode: report.verified ? 0 : 1, output: command.json ? formatJson(report) : formatText(report) };
   } catch (error) {
     // UsageError and SourceError by design; anything else is a bug, and still not a verdict.
@@ -68,12 +71,10 @@ async function resolveTrust(trust: TrustSource, bindingText: string | null): Pro
 async function judge(
   source: string,
   artifactText: string,
-  trustSource: TrustSource,
-  bindingText: string | null,
+  trust: DescribedTrust,
   maxAgeSeconds: number | null,
   now: number | undefined,
 ): Promise<VerifyReport> {
-  const trust = await resolveTrust(trustSource, bindingText);
   const freshness = maxAgeSeconds === null ? "not checked (--no-freshness)" : `signed at most ${maxAgeSeconds} s ago`;
   const base = { source, trust: trust.describe, freshness, notes: [] as string[] };
 
@@ -121,7 +122,13 @@ function publishedPayload(artifact: Record<string, unknown>): string | null {
  * verified and every re-derivation check passed. Re-derived whatever the signature said, so a
  * reader sees the figures of a statement that fails either way.
  */
-async function withRederivation(report: VerifyReport, artifactText: string, r: RederiveRequest): Promise<VerifyReport> {
+async function withRederivation(
+  report: VerifyReport,
+  artifactText: string,
+  r: RederiveRequest,
+  trust: Trust,
+  now: number | undefined,
+): Promise<VerifyReport> {
   const located = locateArtifact(artifactText);
   const text = located.ok ? located.artifact.signed_payload_canonical : null;
   let parses = false;
@@ -134,7 +141,9 @@ async function withRederivation(report: VerifyReport, artifactText: string, r: R
     const checks = [...report.checks, { name: "figures", ok: false, detail: "no signed payload to re-derive" }];
     return { ...report, verified: false, checks };
   }
-  const rederivation = await rederiveStep(r, text as string);
+  const signedAt = (JSON.parse(text as string) as { timestamp?: unknown }).timestamp;
+  const authorised = typeof signedAt === "number" ? trust.trustedSigner(signedAt) : [];
+  const rederivation = await rederiveStep(r, text as string, located.ok ? located.artifact : null, authorised, now);
   return {
     ...report,
     verified: report.verified && rederivation.checks.every((c) => c.ok),

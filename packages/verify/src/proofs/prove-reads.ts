@@ -125,7 +125,7 @@ export async function proveReads(
     const read = describeRead(r);
     const p = plans[i];
     if (p === null || p === undefined)
-      return { read, status: "rpc-trusted", detail: "the read failed: nothing to prove" };
+      return { read, status: "no-value", detail: "the call returned no value: nothing to prove" };
     if ("trusted" in p) return { read, status: "rpc-trusted", detail: p.trusted };
     const values: bigint[] = [];
     for (const input of p.plan.inputs) {
