@@ -8,7 +8,7 @@
 import { type HttpTransportConfig, http, type Transport } from "viem";
 
 /** What a call was for: the cost an operator reads per purpose off a dashboard. */
-export const RPC_PURPOSES = ["indexing", "reports", "live reads", "paid settlement", "monitor"] as const;
+export const RPC_PURPOSES = ["indexing", "reports", "live reads", "paid settlement", "anchoring", "monitor"] as const;
 export type RpcPurpose = (typeof RPC_PURPOSES)[number];
 
 export type RpcTally = {

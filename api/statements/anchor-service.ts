@@ -15,7 +15,6 @@ import {
   createPublicClient,
   createWalletClient,
   type Hex,
-  http,
   type LocalAccount,
   type PublicClient,
   parseEventLogs,
@@ -30,6 +29,7 @@ import {
   encodeAnchorData,
 } from "../../core/attestation/anchor.js";
 import { EAS_ADDRESS, easAbi, SCHEMA_REGISTRY_ADDRESS, schemaRegistryAbi } from "../../core/network/eas.js";
+import { countedHttp } from "../io/rpc-calls.js";
 import type { OperatorStore, StoredAnchor } from "../store/operator-store.js";
 
 export type AnchorEvent =
@@ -64,7 +64,12 @@ export class AnchorService {
 
   constructor(o: AnchorServiceOptions) {
     this.o = { ...DEFAULTS, ...o };
-    this.client = createPublicClient({ transport: http(o.rpcUrl, { retryCount: 0, timeout: 15_000 }) }) as PublicClient;
+    this.client = createPublicClient({ transport: this.transport() }) as PublicClient;
+  }
+
+  /** The chain, its calls counted under "anchoring" (kusd_rpc_calls_total); a failed call is retried by the next attempt, not here. */
+  private transport() {
+    return countedHttp(this.o.rpcUrl, "anchoring", { retryCount: 0, timeout: 15_000 });
   }
 
   /** Asks for the statement to be anchored (idempotent), and looks at once. */
@@ -120,7 +125,7 @@ export class AnchorService {
         return;
       }
       await this.ensureSchema(signer);
-      const wallet = createWalletClient({ account: signer, transport: http(this.o.rpcUrl, { retryCount: 0 }) });
+      const wallet = createWalletClient({ account: signer, transport: this.transport() });
       const txHash = await wallet.writeContract({
         chain: null,
         address: EAS_ADDRESS,
@@ -169,7 +174,7 @@ export class AnchorService {
       args: [ANCHOR_SCHEMA_UID],
     });
     if (record.uid === zeroHash) {
-      const wallet = createWalletClient({ account: signer, transport: http(this.o.rpcUrl, { retryCount: 0 }) });
+      const wallet = createWalletClient({ account: signer, transport: this.transport() });
       const tx = await wallet.writeContract({
         chain: null,
         address: SCHEMA_REGISTRY_ADDRESS,

@@ -7,7 +7,9 @@
  * RpcUnreachableError (rpc-errors.ts) instead, so "your provider is down" is never reported as
  * "your configuration is wrong".
  */
-import { BaseError, getAddress, type Hex, isAddressEqual, type PublicClient, parseAbi } from "viem";
+
+import { type Address, BaseError, getAddress, type Hex, isAddressEqual, type PublicClient, parseAbi } from "viem";
+import { EAS_ADDRESS } from "../../core/network/eas.js";
 import {
   classifyRpcError,
   isRevert,
@@ -20,6 +22,7 @@ import type { DoctorContract, DoctorFeed, DoctorReport, DoctorRow, Verdict } fro
 import {
   bisectFirstBlock,
   type FeedObservation,
+  judgeAnchorGas,
   judgeFeed,
   judgeLogRange,
   judgeStartBlock,
@@ -253,3 +256,35 @@ async function guarded(check: string, subject: string, run: () => Promise<Verdic
 
 const byteLength = (code: Hex | undefined) => (code && code !== "0x" ? (code.length - 2) / 2 : 0);
 const short = (hash: Hex) => `${hash.slice(0, 10)}…`;
+
+/** Gas one anchor takes: 326,357 measured on the devnet (docs/running-on-base.md), rounded up. */
+export const ANCHOR_GAS = 330_000n;
+
+/** EAS at Base's predeploy, and the signing key's ETH for anchoring statements there (none: nothing is signed here). */
+export async function anchoringRows(client: PublicClient, signer: Address | null): Promise<DoctorRow[]> {
+  if (!signer) return [];
+  const code = await guardedBase(() => client.getCode({ address: EAS_ADDRESS }));
+  const rows: DoctorRow[] = [
+    {
+      check: "EAS predeploy",
+      subject: EAS_ADDRESS,
+      ...(code && code !== "0x"
+        ? { result: "ok" as const, detail: "has code: statements can be anchored" }
+        : { result: "FAIL" as const, detail: "no code: this chain has no EAS where Base has it" }),
+    },
+  ];
+  if (!signer) {
+    rows.push({
+      check: "anchor gas",
+      subject: "signing key",
+      result: "warn",
+      detail: "no signing key configured: nothing is signed or anchored",
+    });
+    return rows;
+  }
+  const [balance, gasPrice] = await guardedBase(() =>
+    Promise.all([client.getBalance({ address: signer }), client.getGasPrice()]),
+  );
+  rows.push({ check: "anchor gas", subject: signer, ...judgeAnchorGas(balance, ANCHOR_GAS * gasPrice) });
+  return rows;
+}

@@ -10,6 +10,7 @@ const input = async (): Promise<DoctorInput> => ({
   chainIds: { base: 8453, ethereum: 1 },
   contracts: [],
   feeds: [],
+  anchorSigner: null,
   ethGetLogsBlockRange: null,
 });
 /** Never contacted: each case ends before the doctor asks an RPC anything. */

@@ -9,7 +9,7 @@
  * reported as "your configuration is wrong".
  */
 import { createPublicClient, custom, type PublicClient } from "viem";
-import { archiveRow, chainIdRow, contractRows, feedRow, guardedBase, logRangeRow } from "./checks.js";
+import { anchoringRows, archiveRow, chainIdRow, contractRows, feedRow, guardedBase, logRangeRow } from "./checks.js";
 import type { DoctorInput, DoctorReport, DoctorRow } from "./types.js";
 
 export type { DoctorContract, DoctorFeed, DoctorInput, DoctorReport, DoctorResult, DoctorRow } from "./types.js";
@@ -53,6 +53,7 @@ export async function runDoctor(
   rows.push(...(await Promise.all(input.feeds.map((f) => feedRow(base, f, headNumber, Number(head.timestamp))))));
   rows.push(await archiveRow(base, input.contracts, headNumber));
   rows.push(await logRangeRow(base, input.contracts[0], input.ethGetLogsBlockRange, headNumber, recommended));
+  rows.push(...(await anchoringRows(base, input.anchorSigner)));
   return done();
 }
 

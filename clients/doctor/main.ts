@@ -36,6 +36,7 @@ export function doctorInputOf(network: NetworkConfig): DoctorInput {
       source: f.source,
     })),
     ethGetLogsBlockRange: network.chains.base.ethGetLogsBlockRange,
+    anchorSigner: network.reporting.signers.attestation ?? network.reporting.signers.operator,
   };
 }
 

@@ -25,6 +25,8 @@ export type DoctorInput = {
   feeds: DoctorFeed[];
   /** The eth_getLogs block range the indexer is configured with, or null for Ponder's automatic detection. */
   ethGetLogsBlockRange: number | null;
+  /** The key that signs (and anchors) statements from now on, or null when none is configured. */
+  anchorSigner: Address | null;
 };
 
 export type DoctorResult = "ok" | "FAIL" | "warn";

@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import type { DoctorFeed } from "./types.js";
-import { bisectFirstBlock, judgeFeed, judgeLogRange, judgeStartBlock, logRangeSpans } from "./verdicts.js";
+import {
+  bisectFirstBlock,
+  judgeAnchorGas,
+  judgeFeed,
+  judgeLogRange,
+  judgeStartBlock,
+  logRangeSpans,
+} from "./verdicts.js";
 
 describe("the doctor's verdicts", () => {
   it("bisects to the first block where a monotone predicate holds, in ceil(log2(n)) steps", async () => {
@@ -103,5 +110,17 @@ describe("the doctor's verdicts", () => {
     );
     // A devnet shorter than the configured range cannot show whether the range works.
     expect(judgeLogRange(2_000, { accepted: 30, chainLength: 30, rejected: [] }).result).toBe("warn");
+  });
+});
+
+describe("gas for anchoring statements", () => {
+  const perAnchor = 250_000n * 10_000_000n; // 250k gas at 0.01 gwei
+  it("no ETH fails; a few weeks' worth or less warns; more is ok", () => {
+    expect(judgeAnchorGas(0n, perAnchor).result).toBe("FAIL");
+    expect(judgeAnchorGas(perAnchor * 100n, perAnchor)).toMatchObject({
+      result: "warn",
+      detail: expect.stringContaining("about 100 hourly anchors"),
+    });
+    expect(judgeAnchorGas(perAnchor * 10_000n, perAnchor).result).toBe("ok");
   });
 });

@@ -111,3 +111,23 @@ export function judgeLogRange(configured: number | null, probe: LogRangeProbe): 
     };
   return { result: "FAIL", detail: `configured ${configured} > ${largest}` };
 }
+
+/**
+ * Gas for anchoring statements (an EAS attestation an hour from the signing key, docs/running-on-base.md):
+ * none is a FAIL (every anchor would fail), under `weeks` of anchors a warning.
+ */
+export function judgeAnchorGas(balanceWei: bigint, perAnchorWei: bigint, weeks = 4): Verdict {
+  const anchors = perAnchorWei > 0n ? balanceWei / perAnchorWei : 0n;
+  const eth = (Number(balanceWei) / 1e18).toFixed(6);
+  if (balanceWei === 0n)
+    return {
+      result: "FAIL",
+      detail: "holds no ETH: no statement can be anchored (one EAS attestation an hour needs gas)",
+    };
+  if (anchors < BigInt(weeks * 7 * 24))
+    return {
+      result: "warn",
+      detail: `${eth} ETH: about ${anchors} hourly anchors at the current fee, under ${weeks} weeks`,
+    };
+  return { result: "ok", detail: `${eth} ETH: about ${anchors} hourly anchors at the current fee` };
+}

@@ -176,7 +176,7 @@ export const serviceEnvSchema = z.object({
   ),
   KUSD_ATTESTATION_PRIVATE_KEY: variable(
     privateKey,
-    "the attestation key: signs artifacts from its start date",
+    "the attestation key: signs artifacts from its start date, and anchors each statement it signs on Base (an EAS attestation an hour: it must hold a little ETH for gas, about 0.0024 ETH a month at 0.01 gwei; `kusd-doctor` checks it)",
     "devnet: set by the devnet runner; unset: nothing is signed with it",
   ),
   KUSD_ATTESTATION_SIGNER: variable(

@@ -14,6 +14,7 @@ import { networkDocument, selectNetwork } from "../../src/networks/index.js";
 import { type AnvilHandle, startAnvil } from "../anvil.js";
 import { type BaseHistory, startBaseHistory } from "../base-history.js";
 import { ChainDriver } from "../driver.js";
+import { installEas } from "../eas.js";
 import { installMulticall3 } from "../multicall3.js";
 import { startVenueServer, type VenueServer } from "../venue/server.js";
 import { publishedRegistry } from "./published-registry.js";
@@ -63,8 +64,10 @@ export async function startMainnetRehearsal(
       number: genesis,
     });
     started.push(anvil);
-    // Base has had Multicall3 since block 5,022: the rehearsal's heights are far past it.
+    // Base has had Multicall3 since block 5,022, and EAS as a predeploy since genesis: the
+    // rehearsal's heights are far past both.
     await installMulticall3(anvil.rpcUrl);
+    await installEas(anvil.rpcUrl);
     const ethereum = await startAnvil({
       port: ports.ethereum,
       chainId: 1,

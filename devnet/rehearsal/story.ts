@@ -72,6 +72,9 @@ export async function playMainnetStory(
 
   await d.rpc("anvil_autoImpersonateAccount", [true]);
   await d.setBalances([...Object.values(A), safe, timelock, operator, r.treasury, guardian], parseEther("1000"));
+  // The key that anchors statements holds a little ETH for gas, as it must on Base.
+  const attestation = net.reporting.signers.attestation;
+  if (attestation) await d.setBalances([attestation], parseEther("0.01"));
 
   // Before the protocol: the outside world it uses (USDC, WETH, the feeds) and the admin Safe.
   const genesis = net.kUSD.startBlock - 300;

@@ -117,6 +117,7 @@ function input(overrides: Partial<DoctorInput> = {}): DoctorInput {
     ],
     feeds: [feedInput()],
     ethGetLogsBlockRange: null,
+    anchorSigner: null,
     ...overrides,
   };
 }
