@@ -47,12 +47,15 @@ function figureCheckFromUrl(): { rpc: string | null; proofs: boolean } {
  */
 async function checkLatestFigures(rpc: string, proofs: boolean): Promise<FigureCheck> {
   const startedAt = performance.now();
-  const [statement, network, { checkFigures }] = await Promise.all([
+  const pinned = new URLSearchParams(location.search).get("operator");
+  const [statement, network, bindingText, operator, { checkFigures }] = await Promise.all([
     readStatementText(),
     readNetworkDocument(),
+    readBindingText(),
+    pinned ? Promise.resolve(pinned) : readRegistry().then((r) => r.registry.operator),
     import("./check-figures.js"),
   ]);
-  return checkFigures(statement, network, rpc, proofs, startedAt);
+  return checkFigures(statement, network, { bindingText, operator }, rpc, proofs, startedAt);
 }
 
 /**
