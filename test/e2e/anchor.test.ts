@@ -162,7 +162,9 @@ async function write(artifact: unknown, name: string) {
   return file;
 }
 
-describe("the anchoring service", () => {
+// The service's own store and RPC proxy: nothing of the stack's database. Once per CI run (the
+// PostgreSQL pass skips it): the outage alone waits 30 s.
+describe.runIf(inject("database") === "pglite")("the anchoring service", () => {
   /** An anchor service of its own: its store, the RPC behind a fault proxy, fast retries. */
   async function service() {
     const proxy = await startRpcProxy({ upstream: s.rpcUrl });
