@@ -25,6 +25,7 @@ import {
   ANCHOR_SCHEMA,
   ANCHOR_SCHEMA_UID,
   anchorData,
+  anchorRecipient,
   decodeAnchorData,
   encodeAnchorData,
 } from "../../core/attestation/anchor.js";
@@ -135,7 +136,7 @@ export class AnchorService {
           {
             schema: ANCHOR_SCHEMA_UID,
             data: {
-              recipient: zeroAddress,
+              recipient: anchorRecipient(h),
               expirationTime: 0n,
               revocable: false,
               refUID: zeroHash,
@@ -208,7 +209,7 @@ export class AnchorService {
         address: EAS_ADDRESS,
         abi: easAbi,
         eventName: "Attested",
-        args: { attester, schemaUID: ANCHOR_SCHEMA_UID },
+        args: { recipient: anchorRecipient(h), attester, schemaUID: ANCHOR_SCHEMA_UID },
         fromBlock: from,
         toBlock: to,
       });

@@ -14,6 +14,7 @@ import {
   decodeAbiParameters,
   encodeAbiParameters,
   encodePacked,
+  getAddress,
   type Hex,
   keccak256,
   zeroAddress,
@@ -38,6 +39,13 @@ const ANCHOR_PARAMS = [
 export const ANCHOR_SCHEMA_UID: Hex = keccak256(
   encodePacked(["string", "address", "bool"], [ANCHOR_SCHEMA, zeroAddress, false]),
 );
+
+/**
+ * The anchor's `recipient`: an address made of the statement hash's last 20 bytes (no one holds
+ * it). EAS indexes the recipient in its Attested event, so one eth_getLogs finds a statement's
+ * anchor by its hash, without reading every attestation of the key.
+ */
+export const anchorRecipient = (attestationHash: Hex): Address => getAddress(`0x${attestationHash.slice(-40)}`);
 
 /** An hour, the statements' cadence: a statement is anchored within it, or it is back-dated. */
 export const ANCHOR_WINDOW_SECONDS = 3_600;

@@ -9,12 +9,18 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createWalletClient, getAddress, type Hex, http, zeroAddress, zeroHash } from "viem";
+import { createWalletClient, getAddress, type Hex, http, zeroHash } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { AnchorService } from "../../api/statements/anchor-service.js";
 import { openOperatorStore } from "../../api/store/operator-store.js";
-import { ANCHOR_SCHEMA_UID, anchorData, decodeAnchorData, encodeAnchorData } from "../../core/attestation/anchor.js";
+import {
+  ANCHOR_SCHEMA_UID,
+  anchorData,
+  anchorRecipient,
+  decodeAnchorData,
+  encodeAnchorData,
+} from "../../core/attestation/anchor.js";
 import { withSignedCopies } from "../../core/attestation/copies.js";
 import { signPayload } from "../../core/attestation/sign.js";
 import { STATEMENT_COPIES } from "../../core/attestation/statement-payload.js";
@@ -63,7 +69,7 @@ async function signAndAnchor(payload: Record<string, any>, name: string, anchor 
         {
           schema: ANCHOR_SCHEMA_UID,
           data: {
-            recipient: zeroAddress,
+            recipient: anchorRecipient(signed.attestation_hash),
             expirationTime: 0n,
             revocable: false,
             refUID: zeroHash,

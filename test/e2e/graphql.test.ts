@@ -11,7 +11,7 @@ import { describe, expect, inject, it } from "vitest";
 import { kusdAbi, kusdpsmAbi } from "../../abis/index.js";
 import { createReplicaApp } from "../../api/replica-app.js";
 import { readServiceEnv } from "../../core/network/env.js";
-import { selectNetwork } from "../../src/networks/index.js";
+import { networkDocument, selectNetwork } from "../../src/networks/index.js";
 import { stack } from "../helpers/stack.js";
 
 const s = stack();
@@ -262,6 +262,7 @@ describe.runIf(inject("database") === "postgres")("standalone read replica (Post
         KUSD_CHECK_RESPONSES: true,
       },
       network: selectNetwork(readServiceEnv(process.env)),
+      networkDocument: networkDocument(readServiceEnv(process.env)),
     });
 
   it("answers in process from the views schema exactly as the indexer's API does", async () => {

@@ -92,6 +92,7 @@ export async function checkAnchor(artifact: unknown, o: AnchorOptions): Promise<
   const head = await client.getBlockNumber({ cacheTime: 0 });
   const from = BigInt(payload.report_block) > HOUR_OF_BLOCKS ? BigInt(payload.report_block) - HOUR_OF_BLOCKS : 0n;
   const near = await anchorsBy(client, o.authorised, from, head, range);
+  // Its own anchor: the one the statement names, else one whose recipient is made of its hash.
   const mine = a.anchor?.uid ?? near.find((x) => x.attestationHash.toLowerCase() === hash)?.uid ?? null;
   const now = o.now ?? Math.floor(Date.now() / 1000);
   if (!mine) {
