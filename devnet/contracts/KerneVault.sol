@@ -52,8 +52,8 @@ interface IEscrowForfeiter {
 /// check has no strict caller, so `VaultInsolvent` is never thrown; `InsuranceFundContribution`
 /// and `LiquidationRateLimited` are declared but never emitted; and `insuranceFundBalance`,
 /// `maxLiquidationPerHourBps`, `hourlyLiquidationAmounts` and `crCircuitBreakerCooldown` are never
-/// written, so they keep their initial values (the three scalars are constants here). Storage is not
-/// laid out slot for slot as deployed; nothing reads the vault by slot. Nothing else is left out.
+/// written, so they keep their initial values. Storage is laid out slot for slot as deployed (the
+/// storage proofs read it). Nothing else is left out.
 contract KerneVault is ERC4626, AccessControl, ReentrancyGuard, Pausable {
     bytes32 public constant STRATEGIST_ROLE = keccak256("STRATEGIST_ROLE");
     bytes32 public constant PAUSER_ROLE = keccak256("PAUSER_ROLE");
@@ -67,75 +67,76 @@ contract KerneVault is ERC4626, AccessControl, ReentrancyGuard, Pausable {
     uint256 public constant WARNING_CR_THRESHOLD = 10000;
     uint256 public constant SAFE_CR_THRESHOLD = 10100;
     uint256 public constant GRACE_PERIOD = 4 hours;
-    // The deployed contract has no setter for these, so they are fixed at their initial values.
-    uint256 public constant crCircuitBreakerCooldown = 4 hours;
-    uint256 public constant maxLiquidationPerHourBps = 500;
-    uint256 public constant insuranceFundBalance = 0;
-    /// @dev Only a fresh clone can set a factory; the constructor closes this vault to it for good.
-    address public constant factory = address(0);
 
     address public immutable exchangeDepositAddress;
 
+    // Every variable is declared in the deployed contract's order, so it sits in the slot it has on
+    // Base (the storage proofs read them there; test/fidelity/storage-layout.test.ts compares).
     uint256 public offChainAssets;
     uint256 public l1Assets;
-    uint256 public hedgingReserve;
     address public l1DepositAddress;
     address public founder;
-    address public treasury;
-    address public emergencyRecipient;
-    address public rewardReserveRecipient;
-    address public insuranceFund;
-    address public escrowToken;
-    address public verificationNode;
-    address public trustAnchor;
-    address public yieldOracle;
-    address public priceOracle;
-    IComplianceHook public complianceHook;
-
-    // Deposits and withdrawals move this ledger; raw token balance is ignored by totalAssets().
-    uint256 private _trackedOnChainAssets;
-
-    uint256 public depositFeeBps = 5;
-    uint256 public withdrawalCooldown = 7 days;
-    uint256 public maxOffChainChangeRateBps = 2000;
-    uint256 public offChainUpdateCooldown = 10 minutes;
+    /// @dev The clone initializer's flag: the deployed constructor sets it, and nothing clears it.
+    bool private _initialized = true;
 
     // Fee settings; founder capture charges the phase schedule, not grossPerformanceFeeBps.
     uint256 public grossPerformanceFeeBps = 1000;
-    uint256 public founderFeeBps;
-    uint256 public insuranceFundBps = 1000;
-    uint256 public maxFounderCaptureBps = 500;
-    uint256 public lastFounderCaptureTimestamp;
-
-    uint256 public projectedAPY;
-    uint256 public dynamicCRBuffer;
-
-    bool public whitelistEnabled;
-    mapping(address => bool) public whitelisted;
-
-    uint256 public maxTotalAssets;
-    uint256 public maxDepositLimit;
-    uint256 public maxWithdrawLimit;
-    uint256 public minSolvencyThreshold;
-    uint256 public insolventSince;
 
     bool public genesisPhaseActive = true;
     uint256 public genesisPhaseEndedAt;
     uint256 public genesisPhaseDeposits;
 
+    uint256 public founderFeeBps;
+    /// @dev Never written by the deployed contract.
+    uint256 public insuranceFundBalance;
+    address public insuranceFund;
+    uint256 public insuranceFundBps = 1000;
+    address public escrowToken;
+    uint256 public hedgingReserve;
+    // Deposits and withdrawals move this ledger; raw token balance is ignored by totalAssets().
+    uint256 private _trackedOnChainAssets;
+    uint256 public depositFeeBps = 5;
+    address public emergencyRecipient;
+    address public verificationNode;
     uint256 public lastReportedTimestamp;
-    uint256 public lastOffChainAssetsTimestamp;
-    uint256 public lastHedgingReserveTimestamp;
-    uint256 public lastL1AssetsTimestamp;
+
+    bool public whitelistEnabled;
+    mapping(address => bool) public whitelisted;
+    IComplianceHook public complianceHook;
+
+    uint256 public maxTotalAssets;
+    uint256 public projectedAPY;
+    address public yieldOracle;
+    address public priceOracle;
+    address public trustAnchor;
+    address public treasury;
+    address public rewardReserveRecipient;
+    uint256 public maxDepositLimit;
+    uint256 public maxWithdrawLimit;
+    uint256 public minSolvencyThreshold;
+    uint256 public insolventSince;
+    uint256 public withdrawalCooldown = 7 days;
+    uint256 public maxOffChainChangeRateBps = 2000;
+    uint256 public offChainUpdateCooldown = 10 minutes;
+    uint256 public maxFounderCaptureBps = 500;
+    uint256 public lastFounderCaptureTimestamp;
+
     // Once set, a bucket stays rate-limited even after being written back to zero.
     bool private _offChainAssetsBootstrapped;
     bool private _hedgingReserveBootstrapped;
     bool private _l1AssetsBootstrapped;
+    uint256 public lastOffChainAssetsTimestamp;
+    uint256 public lastHedgingReserveTimestamp;
+    uint256 public lastL1AssetsTimestamp;
 
     bool public crCircuitBreakerActive;
     bool public crSoftAlertActive;
     uint256 public crCircuitBreakerTriggeredAt;
-
+    /// @dev Never written by the deployed contract.
+    uint256 public crCircuitBreakerCooldown = 4 hours;
+    uint256 public dynamicCRBuffer;
+    /// @dev Never written by the deployed contract.
+    uint256 public maxLiquidationPerHourBps = 500;
     mapping(uint256 => uint256) public hourlyLiquidationAmounts;
 
     struct WithdrawalRequest {
@@ -146,6 +147,15 @@ contract KerneVault is ERC4626, AccessControl, ReentrancyGuard, Pausable {
     }
 
     mapping(address => WithdrawalRequest[]) public withdrawalRequests;
+
+    /// @dev Only a fresh clone can set a factory; the constructor closes this vault to it for good.
+    address public factory;
+    // The clone-local name, symbol, asset and decimals: on the deployed vault the constructor's own,
+    // so ERC20's and ERC4626's serve them here; kept only so the slots after them are Base's.
+    string private _name;
+    string private _symbol;
+    address private _assetClone;
+    uint8 private _assetDecimalsClone;
 
     struct PrimeInfo {
         bool active;

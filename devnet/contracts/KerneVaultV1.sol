@@ -36,52 +36,49 @@ interface IComplianceHookV1 {
 /// there; deposits, mints and flash loans under a whitelist also accept the compliance hook's
 /// approval; `getProjectedAPY` prefers the yield oracle's non-zero TWAY; and the white-label
 /// `initialize` is guarded only by `founder == 0`, so while no founder is set anyone may call it,
-/// becoming admin and strategist and renaming the share token. Storage is not laid out slot for slot
-/// as deployed; nothing reads the vault by slot. Nothing is left out.
+/// becoming admin and strategist and renaming the share token. Storage is laid out slot for slot as
+/// deployed (the storage proofs read it). Nothing is left out.
 contract KerneVaultV1 is ERC4626, AccessControl, ReentrancyGuard, Pausable, IERC3156FlashLender {
     bytes32 public constant STRATEGIST_ROLE = keccak256("STRATEGIST_ROLE");
     bytes32 public constant PAUSER_ROLE = keccak256("PAUSER_ROLE");
 
-    uint256 public constant GRACE_PERIOD = 4 hours;
+    // Declared in the deployed contract's order, so every variable is in the slot it has on Base
+    // (the storage proofs read them there; test/fidelity/storage-layout.test.ts compares).
+    uint256 public offChainAssets;
+    uint256 public l1Assets;
+    address public l1DepositAddress;
 
     address public immutable exchangeDepositAddress;
 
-    uint256 public offChainAssets;
-    uint256 public l1Assets;
-    uint256 public hedgingReserve;
-    address public l1DepositAddress;
     address public founder;
-    address public treasury;
-    address public insuranceFund;
-    address public verificationNode;
-    address public trustAnchor;
-    address public yieldOracle;
-    IComplianceHookV1 public complianceHook;
-
     uint256 public grossPerformanceFeeBps = 1000;
     uint256 public founderFeeBps;
-    uint256 public insuranceFundBps = 1000;
     /// @dev Declared by the deployed contract and never written by it.
     uint256 public insuranceFundBalance;
-    uint256 public flashFeeBps = 9;
-    uint256 public projectedAPY;
-
+    address public insuranceFund;
+    uint256 public insuranceFundBps = 1000;
+    uint256 public hedgingReserve;
+    address public verificationNode;
     uint256 public lastReportedTimestamp;
 
     bool public whitelistEnabled;
     mapping(address => bool) public whitelisted;
+    IComplianceHookV1 public complianceHook;
 
     uint256 public maxTotalAssets;
+    uint256 public projectedAPY;
+    address public yieldOracle;
+    address public trustAnchor;
+    address public treasury;
     uint256 public maxDepositLimit;
     uint256 public maxWithdrawLimit;
     uint256 public minSolvencyThreshold;
     uint256 public insolventSince;
 
-    uint256 public withdrawalCooldown = 7 days;
+    uint256 public constant GRACE_PERIOD = 4 hours;
 
-    // Set by `initialize`; until then (or when set to "") the constructor's name and symbol apply.
-    string private _name;
-    string private _symbol;
+    uint256 public flashFeeBps = 9;
+    uint256 public withdrawalCooldown = 7 days;
 
     struct WithdrawalRequest {
         uint256 assets;
@@ -91,6 +88,10 @@ contract KerneVaultV1 is ERC4626, AccessControl, ReentrancyGuard, Pausable, IERC
     }
 
     mapping(address => WithdrawalRequest[]) public withdrawalRequests;
+
+    // Set by `initialize`; until then (or when set to "") the constructor's name and symbol apply.
+    string private _name;
+    string private _symbol;
 
     struct PrimeInfo {
         bool active;

@@ -197,12 +197,12 @@ export const STORAGE_LAYOUTS = {
       "bytes": 32
     },
     "_name": {
-      "slot": "3",
+      "slot": "57",
       "offset": 0,
       "bytes": 32
     },
     "_symbol": {
-      "slot": "4",
+      "slot": "58",
       "offset": 0,
       "bytes": 32
     },
@@ -226,243 +226,278 @@ export const STORAGE_LAYOUTS = {
       "offset": 0,
       "bytes": 32
     },
-    "hedgingReserve": {
-      "slot": "9",
-      "offset": 0,
-      "bytes": 32
-    },
     "l1DepositAddress": {
-      "slot": "10",
+      "slot": "9",
       "offset": 0,
       "bytes": 20
     },
     "founder": {
-      "slot": "11",
+      "slot": "10",
       "offset": 0,
       "bytes": 20
     },
-    "treasury": {
-      "slot": "12",
-      "offset": 0,
-      "bytes": 20
-    },
-    "emergencyRecipient": {
-      "slot": "13",
-      "offset": 0,
-      "bytes": 20
-    },
-    "rewardReserveRecipient": {
-      "slot": "14",
-      "offset": 0,
-      "bytes": 20
-    },
-    "insuranceFund": {
-      "slot": "15",
-      "offset": 0,
-      "bytes": 20
-    },
-    "escrowToken": {
-      "slot": "16",
-      "offset": 0,
-      "bytes": 20
-    },
-    "verificationNode": {
-      "slot": "17",
-      "offset": 0,
-      "bytes": 20
-    },
-    "trustAnchor": {
-      "slot": "18",
-      "offset": 0,
-      "bytes": 20
-    },
-    "yieldOracle": {
-      "slot": "19",
-      "offset": 0,
-      "bytes": 20
-    },
-    "priceOracle": {
-      "slot": "20",
-      "offset": 0,
-      "bytes": 20
-    },
-    "complianceHook": {
-      "slot": "21",
-      "offset": 0,
-      "bytes": 20
-    },
-    "_trackedOnChainAssets": {
-      "slot": "22",
-      "offset": 0,
-      "bytes": 32
-    },
-    "depositFeeBps": {
-      "slot": "23",
-      "offset": 0,
-      "bytes": 32
-    },
-    "withdrawalCooldown": {
-      "slot": "24",
-      "offset": 0,
-      "bytes": 32
-    },
-    "maxOffChainChangeRateBps": {
-      "slot": "25",
-      "offset": 0,
-      "bytes": 32
-    },
-    "offChainUpdateCooldown": {
-      "slot": "26",
-      "offset": 0,
-      "bytes": 32
-    },
-    "grossPerformanceFeeBps": {
-      "slot": "27",
-      "offset": 0,
-      "bytes": 32
-    },
-    "founderFeeBps": {
-      "slot": "28",
-      "offset": 0,
-      "bytes": 32
-    },
-    "insuranceFundBps": {
-      "slot": "29",
-      "offset": 0,
-      "bytes": 32
-    },
-    "maxFounderCaptureBps": {
-      "slot": "30",
-      "offset": 0,
-      "bytes": 32
-    },
-    "lastFounderCaptureTimestamp": {
-      "slot": "31",
-      "offset": 0,
-      "bytes": 32
-    },
-    "projectedAPY": {
-      "slot": "32",
-      "offset": 0,
-      "bytes": 32
-    },
-    "dynamicCRBuffer": {
-      "slot": "33",
-      "offset": 0,
-      "bytes": 32
-    },
-    "whitelistEnabled": {
-      "slot": "34",
-      "offset": 0,
+    "_initialized": {
+      "slot": "10",
+      "offset": 20,
       "bytes": 1
     },
-    "whitelisted": {
-      "slot": "35",
-      "offset": 0,
-      "bytes": 32
-    },
-    "maxTotalAssets": {
-      "slot": "36",
-      "offset": 0,
-      "bytes": 32
-    },
-    "maxDepositLimit": {
-      "slot": "37",
-      "offset": 0,
-      "bytes": 32
-    },
-    "maxWithdrawLimit": {
-      "slot": "38",
-      "offset": 0,
-      "bytes": 32
-    },
-    "minSolvencyThreshold": {
-      "slot": "39",
-      "offset": 0,
-      "bytes": 32
-    },
-    "insolventSince": {
-      "slot": "40",
+    "grossPerformanceFeeBps": {
+      "slot": "11",
       "offset": 0,
       "bytes": 32
     },
     "genesisPhaseActive": {
-      "slot": "41",
+      "slot": "12",
       "offset": 0,
       "bytes": 1
     },
     "genesisPhaseEndedAt": {
-      "slot": "42",
+      "slot": "13",
       "offset": 0,
       "bytes": 32
     },
     "genesisPhaseDeposits": {
+      "slot": "14",
+      "offset": 0,
+      "bytes": 32
+    },
+    "founderFeeBps": {
+      "slot": "15",
+      "offset": 0,
+      "bytes": 32
+    },
+    "insuranceFundBalance": {
+      "slot": "16",
+      "offset": 0,
+      "bytes": 32
+    },
+    "insuranceFund": {
+      "slot": "17",
+      "offset": 0,
+      "bytes": 20
+    },
+    "insuranceFundBps": {
+      "slot": "18",
+      "offset": 0,
+      "bytes": 32
+    },
+    "escrowToken": {
+      "slot": "19",
+      "offset": 0,
+      "bytes": 20
+    },
+    "hedgingReserve": {
+      "slot": "20",
+      "offset": 0,
+      "bytes": 32
+    },
+    "_trackedOnChainAssets": {
+      "slot": "21",
+      "offset": 0,
+      "bytes": 32
+    },
+    "depositFeeBps": {
+      "slot": "22",
+      "offset": 0,
+      "bytes": 32
+    },
+    "emergencyRecipient": {
+      "slot": "23",
+      "offset": 0,
+      "bytes": 20
+    },
+    "verificationNode": {
+      "slot": "24",
+      "offset": 0,
+      "bytes": 20
+    },
+    "lastReportedTimestamp": {
+      "slot": "25",
+      "offset": 0,
+      "bytes": 32
+    },
+    "whitelistEnabled": {
+      "slot": "26",
+      "offset": 0,
+      "bytes": 1
+    },
+    "whitelisted": {
+      "slot": "27",
+      "offset": 0,
+      "bytes": 32
+    },
+    "complianceHook": {
+      "slot": "28",
+      "offset": 0,
+      "bytes": 20
+    },
+    "maxTotalAssets": {
+      "slot": "29",
+      "offset": 0,
+      "bytes": 32
+    },
+    "projectedAPY": {
+      "slot": "30",
+      "offset": 0,
+      "bytes": 32
+    },
+    "yieldOracle": {
+      "slot": "31",
+      "offset": 0,
+      "bytes": 20
+    },
+    "priceOracle": {
+      "slot": "32",
+      "offset": 0,
+      "bytes": 20
+    },
+    "trustAnchor": {
+      "slot": "33",
+      "offset": 0,
+      "bytes": 20
+    },
+    "treasury": {
+      "slot": "34",
+      "offset": 0,
+      "bytes": 20
+    },
+    "rewardReserveRecipient": {
+      "slot": "35",
+      "offset": 0,
+      "bytes": 20
+    },
+    "maxDepositLimit": {
+      "slot": "36",
+      "offset": 0,
+      "bytes": 32
+    },
+    "maxWithdrawLimit": {
+      "slot": "37",
+      "offset": 0,
+      "bytes": 32
+    },
+    "minSolvencyThreshold": {
+      "slot": "38",
+      "offset": 0,
+      "bytes": 32
+    },
+    "insolventSince": {
+      "slot": "39",
+      "offset": 0,
+      "bytes": 32
+    },
+    "withdrawalCooldown": {
+      "slot": "40",
+      "offset": 0,
+      "bytes": 32
+    },
+    "maxOffChainChangeRateBps": {
+      "slot": "41",
+      "offset": 0,
+      "bytes": 32
+    },
+    "offChainUpdateCooldown": {
+      "slot": "42",
+      "offset": 0,
+      "bytes": 32
+    },
+    "maxFounderCaptureBps": {
       "slot": "43",
       "offset": 0,
       "bytes": 32
     },
-    "lastReportedTimestamp": {
+    "lastFounderCaptureTimestamp": {
       "slot": "44",
       "offset": 0,
       "bytes": 32
     },
-    "lastOffChainAssetsTimestamp": {
-      "slot": "45",
-      "offset": 0,
-      "bytes": 32
-    },
-    "lastHedgingReserveTimestamp": {
-      "slot": "46",
-      "offset": 0,
-      "bytes": 32
-    },
-    "lastL1AssetsTimestamp": {
-      "slot": "47",
-      "offset": 0,
-      "bytes": 32
-    },
     "_offChainAssetsBootstrapped": {
-      "slot": "48",
+      "slot": "45",
       "offset": 0,
       "bytes": 1
     },
     "_hedgingReserveBootstrapped": {
-      "slot": "48",
+      "slot": "45",
       "offset": 1,
       "bytes": 1
     },
     "_l1AssetsBootstrapped": {
-      "slot": "48",
+      "slot": "45",
       "offset": 2,
       "bytes": 1
     },
-    "crCircuitBreakerActive": {
-      "slot": "48",
-      "offset": 3,
-      "bytes": 1
-    },
-    "crSoftAlertActive": {
-      "slot": "48",
-      "offset": 4,
-      "bytes": 1
-    },
-    "crCircuitBreakerTriggeredAt": {
-      "slot": "49",
+    "lastOffChainAssetsTimestamp": {
+      "slot": "46",
       "offset": 0,
       "bytes": 32
     },
-    "hourlyLiquidationAmounts": {
+    "lastHedgingReserveTimestamp": {
+      "slot": "47",
+      "offset": 0,
+      "bytes": 32
+    },
+    "lastL1AssetsTimestamp": {
+      "slot": "48",
+      "offset": 0,
+      "bytes": 32
+    },
+    "crCircuitBreakerActive": {
+      "slot": "49",
+      "offset": 0,
+      "bytes": 1
+    },
+    "crSoftAlertActive": {
+      "slot": "49",
+      "offset": 1,
+      "bytes": 1
+    },
+    "crCircuitBreakerTriggeredAt": {
       "slot": "50",
       "offset": 0,
       "bytes": 32
     },
-    "withdrawalRequests": {
+    "crCircuitBreakerCooldown": {
       "slot": "51",
       "offset": 0,
       "bytes": 32
     },
-    "primeAccounts": {
+    "dynamicCRBuffer": {
       "slot": "52",
+      "offset": 0,
+      "bytes": 32
+    },
+    "maxLiquidationPerHourBps": {
+      "slot": "53",
+      "offset": 0,
+      "bytes": 32
+    },
+    "hourlyLiquidationAmounts": {
+      "slot": "54",
+      "offset": 0,
+      "bytes": 32
+    },
+    "withdrawalRequests": {
+      "slot": "55",
+      "offset": 0,
+      "bytes": 32
+    },
+    "factory": {
+      "slot": "56",
+      "offset": 0,
+      "bytes": 20
+    },
+    "_assetClone": {
+      "slot": "59",
+      "offset": 0,
+      "bytes": 20
+    },
+    "_assetDecimalsClone": {
+      "slot": "59",
+      "offset": 20,
+      "bytes": 1
+    },
+    "primeAccounts": {
+      "slot": "60",
       "offset": 0,
       "bytes": 32
     }
@@ -484,12 +519,12 @@ export const STORAGE_LAYOUTS = {
       "bytes": 32
     },
     "_name": {
-      "slot": "33",
+      "slot": "34",
       "offset": 0,
       "bytes": 32
     },
     "_symbol": {
-      "slot": "34",
+      "slot": "35",
       "offset": 0,
       "bytes": 32
     },
@@ -513,72 +548,72 @@ export const STORAGE_LAYOUTS = {
       "offset": 0,
       "bytes": 32
     },
-    "hedgingReserve": {
-      "slot": "9",
-      "offset": 0,
-      "bytes": 32
-    },
     "l1DepositAddress": {
-      "slot": "10",
+      "slot": "9",
       "offset": 0,
       "bytes": 20
     },
     "founder": {
-      "slot": "11",
-      "offset": 0,
-      "bytes": 20
-    },
-    "treasury": {
-      "slot": "12",
-      "offset": 0,
-      "bytes": 20
-    },
-    "insuranceFund": {
-      "slot": "13",
-      "offset": 0,
-      "bytes": 20
-    },
-    "verificationNode": {
-      "slot": "14",
-      "offset": 0,
-      "bytes": 20
-    },
-    "trustAnchor": {
-      "slot": "15",
-      "offset": 0,
-      "bytes": 20
-    },
-    "yieldOracle": {
-      "slot": "16",
-      "offset": 0,
-      "bytes": 20
-    },
-    "complianceHook": {
-      "slot": "17",
+      "slot": "10",
       "offset": 0,
       "bytes": 20
     },
     "grossPerformanceFeeBps": {
-      "slot": "18",
+      "slot": "11",
       "offset": 0,
       "bytes": 32
     },
     "founderFeeBps": {
-      "slot": "19",
-      "offset": 0,
-      "bytes": 32
-    },
-    "insuranceFundBps": {
-      "slot": "20",
+      "slot": "12",
       "offset": 0,
       "bytes": 32
     },
     "insuranceFundBalance": {
-      "slot": "21",
+      "slot": "13",
       "offset": 0,
       "bytes": 32
     },
-    "flashFeeBps": {
+    "insuranceFund": {
+      "slot": "14",
+      "offset": 0,
+      "bytes": 20
+    },
+    "insuranceFundBps": {
+      "slot": "15",
+      "offset": 0,
+      "bytes": 32
+    },
+    "hedgingReserve": {
+      "slot": "16",
+      "offset": 0,
+      "bytes": 32
+    },
+    "verificationNode": {
+      "slot": "17",
+      "offset": 0,
+      "bytes": 20
+    },
+    "lastReportedTimestamp": {
+      "slot": "18",
+      "offset": 0,
+      "bytes": 32
+    },
+    "whitelistEnabled": {
+      "slot": "19",
+      "offset": 0,
+      "bytes": 1
+    },
+    "whitelisted": {
+      "slot": "20",
+      "offset": 0,
+      "bytes": 32
+    },
+    "complianceHook": {
+      "slot": "21",
+      "offset": 0,
+      "bytes": 20
+    },
+    "maxTotalAssets": {
       "slot": "22",
       "offset": 0,
       "bytes": 32
@@ -588,42 +623,42 @@ export const STORAGE_LAYOUTS = {
       "offset": 0,
       "bytes": 32
     },
-    "lastReportedTimestamp": {
+    "yieldOracle": {
       "slot": "24",
       "offset": 0,
-      "bytes": 32
+      "bytes": 20
     },
-    "whitelistEnabled": {
+    "trustAnchor": {
       "slot": "25",
       "offset": 0,
-      "bytes": 1
+      "bytes": 20
     },
-    "whitelisted": {
+    "treasury": {
       "slot": "26",
       "offset": 0,
-      "bytes": 32
+      "bytes": 20
     },
-    "maxTotalAssets": {
+    "maxDepositLimit": {
       "slot": "27",
       "offset": 0,
       "bytes": 32
     },
-    "maxDepositLimit": {
+    "maxWithdrawLimit": {
       "slot": "28",
       "offset": 0,
       "bytes": 32
     },
-    "maxWithdrawLimit": {
+    "minSolvencyThreshold": {
       "slot": "29",
       "offset": 0,
       "bytes": 32
     },
-    "minSolvencyThreshold": {
+    "insolventSince": {
       "slot": "30",
       "offset": 0,
       "bytes": 32
     },
-    "insolventSince": {
+    "flashFeeBps": {
       "slot": "31",
       "offset": 0,
       "bytes": 32
@@ -634,7 +669,7 @@ export const STORAGE_LAYOUTS = {
       "bytes": 32
     },
     "withdrawalRequests": {
-      "slot": "35",
+      "slot": "33",
       "offset": 0,
       "bytes": 32
     },
