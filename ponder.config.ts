@@ -1,3 +1,4 @@
+import { join, resolve } from "node:path";
 import { createConfig } from "ponder";
 import {
   evkVaultAbi,
@@ -11,6 +12,8 @@ import {
 } from "./abis/index.js";
 import { earliest } from "./core/network/types.js";
 import { network as net, runnerEnv, serviceEnv } from "./src/config.js";
+import { claimSchema } from "./src/schema-holder/claim-schema.js";
+import { ponderStartSchema } from "./src/schema-holder/ponder-start-schema.js";
 
 const psms = Object.values(net.psms);
 const stakingVaults = Object.values(net.stakingVaults);
@@ -20,10 +23,15 @@ const lstFeeds = Object.values(net.lsts).flatMap((l) => (l.kind === "exchange-ra
 const lending = Object.values(net.lending);
 const accounts = net.registryAccounts;
 
+const pgliteDir = resolve(runnerEnv.PONDER_PGLITE_DIR ?? join(".ponder", "pglite"));
+// Before Ponder takes its lock on the schema: a dead predecessor's lock costs no wait.
+const heldSchema = ponderStartSchema(process.argv, process.env);
+if (heldSchema) await claimSchema({ schema: heldSchema, databaseUrl: serviceEnv.DATABASE_URL, pgliteDir });
+
 const config = createConfig({
   database: serviceEnv.DATABASE_URL
     ? { kind: "postgres", connectionString: serviceEnv.DATABASE_URL }
-    : { kind: "pglite", ...(runnerEnv.PONDER_PGLITE_DIR && { directory: runnerEnv.PONDER_PGLITE_DIR }) },
+    : { kind: "pglite", directory: pgliteDir },
   ordering: "multichain",
   // Only base is indexed: the ethereum chain holds no protocol contract, and its head is read on
   // demand by the instant read instead of being polled every second.

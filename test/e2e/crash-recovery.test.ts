@@ -2,9 +2,11 @@
  * Crash recovery of the indexer: `kill -9` of `ponder start` in the middle of its backfill, then
  * a restart on the same database, ends with every table row for row equal to a clean run over the
  * same chain (a SHA-256 of each table's rows, sorted), on PGlite and on PostgreSQL; and so does a
- * run whose indexing cache is too small to hold the tables (it evicts them as it goes).
+ * run whose indexing cache is too small to hold the tables (it evicts them as it goes). Neither
+ * restart waits on the lock its killed predecessor left (src/schema-holder/): the second one,
+ * killed at the head, is timed from its spawn to /ready.
  */
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, inject, it } from "vitest";
 import type { IndexerOptions } from "../../stack/indexer.js";
 import { ownIndexers, tableChecksums } from "../helpers/own-indexer.js";
 import { stack } from "../helpers/stack.js";
@@ -13,6 +15,21 @@ const s = stack();
 const own = ownIndexers("crash");
 afterAll(() => own.cleanup());
 const indexer = (name: string, onSpawn?: IndexerOptions["onSpawn"]) => own.start(name, { onSpawn });
+/** Restarts `name` on its database, timed from spawn to ready, with what it printed. */
+async function timedRestart(name: string) {
+  let output = "";
+  let spawnedAt = 0;
+  const started = await own.start(name, {
+    onSpawn: () => {
+      spawnedAt = Date.now();
+    },
+    onOutput: (line) => {
+      output += `${line}\n`;
+    },
+  });
+  return { started, readyMs: Date.now() - spawnedAt, output };
+}
+const LOCK_WAIT = /Schema is locked by a different Ponder app/;
 /**
  * Ponder's indexing cache holds whole tables until they outgrow its budget (a fifth of the heap),
  * then evicts them and asks the database for every lookup: what a backfill of Base's history does
@@ -57,7 +74,9 @@ describe("indexer crash recovery", () => {
     await expect(crashed).rejects.toThrow(/exited/);
     expect(killed, "killed before the backfill was complete").toBe(true);
     // 2. Restart on the same database; 3. a clean run beside it.
-    const restarted = await indexer("crashed");
+    const { started: restarted, readyMs: afterBackfillKill, output } = await timedRestart("crashed");
+    expect(output, "no wait on the dead predecessor's lock").not.toMatch(LOCK_WAIT);
+    expect(output).toMatch(/its holder .*is gone .*lock released/);
     const [clean, evicting] = await Promise.all([indexer("clean"), own.start("evicting", { env: SMALL_CACHE })]);
     await restarted.indexer.waitForBlock("base", head);
     await clean.indexer.waitForBlock("base", head);
@@ -78,5 +97,16 @@ describe("indexer crash recovery", () => {
       /ponder_indexing_cache_requests_total\{[^}]*type="(miss|prefetch)"[^}]*\} [1-9]/,
     );
     expect(e).toEqual(b);
+
+    // 4. kill -9 at the head, restart: ready again without the lock wait.
+    restarted.indexer.process.kill("SIGKILL");
+    await new Promise((r) => restarted.indexer.process.once("exit", r));
+    const again = await timedRestart("crashed");
+    if (process.env.CRASH_LOG) (await import("node:fs")).writeFileSync(process.env.CRASH_LOG, again.output);
+    expect(again.output, "no wait on the dead predecessor's lock").not.toMatch(LOCK_WAIT);
+    await again.started.indexer.waitForBlock("base", head);
+    console.log(
+      `[crash] ${inject("database")}: ready ${afterBackfillKill} ms after a restart from a kill mid-backfill, ${again.readyMs} ms after a kill at the head`,
+    );
   }, 400_000);
 });

@@ -35,6 +35,7 @@ export function ownIndexers(prefix: string) {
     options: {
       env?: NodeJS.ProcessEnv;
       onSpawn?: IndexerOptions["onSpawn"];
+      onOutput?: IndexerOptions["onOutput"];
       readyTimeoutMs?: number;
       databaseUrl?: string;
     } = {},
@@ -57,6 +58,7 @@ export function ownIndexers(prefix: string) {
         ...options.env,
       },
       onSpawn: options.onSpawn,
+      onOutput: options.onOutput,
       readyTimeoutMs: options.readyTimeoutMs,
     });
     running.push(started);
