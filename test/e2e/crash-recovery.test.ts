@@ -102,7 +102,6 @@ describe("indexer crash recovery", () => {
     restarted.indexer.process.kill("SIGKILL");
     await new Promise((r) => restarted.indexer.process.once("exit", r));
     const again = await timedRestart("crashed");
-    if (process.env.CRASH_LOG) (await import("node:fs")).writeFileSync(process.env.CRASH_LOG, again.output);
     expect(again.output, "no wait on the dead predecessor's lock").not.toMatch(LOCK_WAIT);
     await again.started.indexer.waitForBlock("base", head);
     console.log(
