@@ -89,5 +89,3 @@ export function hyperliquidClient(infoUrl: string, timeoutMs = 5_000): VenueClie
 }
 
 /** The replayable request behind a venue figure, as published in `verifyVia`. */
-export const venueReadCommand = (infoUrl: string, user: Address) =>
-  `curl -s -X POST ${infoUrl} -H 'content-type: application/json' -d '{"type":"clearinghouseState","user":"${user}"}'  # marginSummary.accountValue = live venue equity (USD)`;

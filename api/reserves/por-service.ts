@@ -9,7 +9,12 @@ import type { Hex } from "viem";
 import type { PsmKey } from "../../core/network/types.js";
 import { buildPorReport, type PorReport } from "../../core/reserves/por/por-report.js";
 import type { ChainSnapshot, Read } from "../../core/reserves/por/snapshot.js";
-import { none as noVenue, recordedVenueBasis, type VenueBasis } from "../../core/reserves/por/venue-read.js";
+import {
+  none as noVenue,
+  recordedVenueBasis,
+  type VenueBasis,
+  venueReadCommand,
+} from "../../core/reserves/por/venue-read.js";
 import {
   listedAccounts,
   MINTER_ROLE,
@@ -29,7 +34,7 @@ import {
   rpcHead,
 } from "../context.js";
 import { type Rendered, render } from "../http/rendered.js";
-import { type VenueAccountState, VenueReadError, venueReadCommand } from "../io/hyperliquid.js";
+import { type VenueAccountState, VenueReadError } from "../io/hyperliquid.js";
 import { kusdBurnedUpTo, redemptionsUpTo } from "../io/indexed-reads.js";
 import { coalesce, type Memo, memo, perObject } from "../io/memo.js";
 

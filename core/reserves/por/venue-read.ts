@@ -112,3 +112,7 @@ export function venueReadDoc(b: VenueBasis): VenueReadDoc {
     statementUrl: b.recorded?.statementUrl ?? null,
   };
 }
+
+/** The command that reads the venue's equity for `user` (a reader runs it; the answer is live, not historical). */
+export const venueReadCommand = (infoUrl: string, user: string) =>
+  `curl -s -X POST ${infoUrl} -H 'content-type: application/json' -d '{"type":"clearinghouseState","user":"${user}"}'  # marginSummary.accountValue = live venue equity (USD)`;

@@ -28,12 +28,17 @@ Freshness:
   --max-age <seconds>     maximum age of the signed timestamp (default ${STATEMENT_MAX_AGE_SECONDS})
   --no-freshness          skip the freshness check (e.g. to verify an archived artifact)
 
-Re-derivation (a signed statement), without trusting its publisher:
+Re-derivation (a signed statement, or with --report an unsigned /api/por report), without
+trusting its publisher:
   --rpc <URL>             your own Base RPC: every figure the statement signs is read again at its
                           report_block, pinned by report_block_hash (EIP-1898), with the service's
                           own read plan and assembler, and compared figure by figure. A figure that
                           rests on the venue equity recorded at signing is shown as such, never as
                           equal. Verified only when every other figure is equal.
+  --report                the artifact is an unsigned /api/por report (at the head, or ?block=N):
+                          its figures are re-derived at its blockNumber, pinned by its blockHash,
+                          and its redemption precedent rebuilt from the PSMs' logs (eth_getLogs);
+                          no trust source (no one signed it). Exit 0 when every figure is equal
   --network <file>        the network document naming the contracts and accounts (default: Base's,
                           shipped with this package; the devnet's is devnet/network.json)
   --proofs                check every storage read with eth_getProof (EIP-1186) against the state
@@ -66,6 +71,7 @@ export type TrustSource =
 
 export type VerifyCommand =
   | { kind: "help" }
+  | { kind: "report"; source: string; json: boolean; rederive: RederiveRequest }
   | {
       kind: "verify";
       source: string;
@@ -155,6 +161,7 @@ export function parseVerifyArgs(argv: string[]): VerifyCommand {
     throw new UsageError(`one artifact at a time, got ${positionals.length}: ${positionals.join(" ")}`);
   const source = positionals[0]!;
   if (source === "") throw new UsageError("empty artifact URL or file");
+  if (values.report) return reportCommand(source, values);
 
   const signers = (values.signer ?? []).map((s) => parseAddress("--signer", s));
   const hasBinding = values.binding !== undefined || values.operator !== undefined;
@@ -188,6 +195,20 @@ export function parseVerifyArgs(argv: string[]): VerifyCommand {
   return { kind: "verify", source, trust, maxAgeSeconds, json: values.json ?? false, rederive: parseRederive(values) };
 }
 
+/** `--report`: an unsigned /api/por report, whose figures are re-derived; no one signed it, so no trust source. */
+function reportCommand(source: string, values: ReturnType<typeof parse>["values"]): VerifyCommand {
+  const signing = ["signer", "binding", "operator", "max-age", "no-freshness", "proofs", "anchor-window"].filter(
+    (k) => values[k as keyof typeof values] !== undefined,
+  );
+  if (signing.length > 0)
+    throw new UsageError(
+      `--${signing[0]} is about a signed statement; --report re-derives an unsigned report's figures (no signer, no anchor; its reads are not proved yet)`,
+    );
+  const rederive = parseRederive(values);
+  if (!rederive) throw new UsageError("--report needs --rpc <URL>: the RPC the figures are read from");
+  return { kind: "report", source, json: values.json ?? false, rederive };
+}
+
 function parse(argv: string[]) {
   return parseArgs({
     args: argv,
@@ -207,6 +228,7 @@ function parse(argv: string[]) {
       "block-hash": { type: "string" },
       "header-rpc": { type: "string" },
       "anchor-window": { type: "string" },
+      report: { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
   });

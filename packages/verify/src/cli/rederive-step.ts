@@ -6,11 +6,12 @@ import { type Address, createPublicClient, type Hex, http } from "viem";
 import { checkAnchor } from "../anchor/check-anchor.js";
 import { networkOf } from "../rederive/network.js";
 import { rederivationChecks } from "../rederive/rederive-checks.js";
+import { rederiveReport } from "../rederive/rederive-report.js";
 import { RederivationError, rederiveStatement } from "../rederive/rederive-statement.js";
 import type { RederiveRequest } from "./args.js";
 import { SourceError } from "./errors.js";
 import { loadNetworkDocument } from "./network-file.js";
-import type { RederiveResult } from "./report.js";
+import type { RederiveResult, VerifyReport } from "./report.js";
 
 /** The block hash the proofs rest on, and who vouches for it. */
 async function anchorOf(
@@ -71,6 +72,61 @@ export async function rederiveStep(
   } catch (e) {
     if (e instanceof RederivationError && e.code !== "rpc_failed")
       return { ...base, block: null, checks: [{ name: "block", ok: false, detail: e.message }] };
+    if (e instanceof RederivationError || e instanceof SourceError) throw new SourceError(e.message, { source: r.rpc });
+    throw e;
+  }
+}
+
+/** `--report`: an unsigned report's figures re-derived, as a verdict on what it says (no one signed it). */
+export async function reportStep(source: string, text: string, r: RederiveRequest): Promise<VerifyReport> {
+  const base = {
+    source,
+    trust: "none: an unsigned report (who published it is not checked; what it says is)",
+    freshness: "not applicable",
+    recovered: null,
+    signedAt: null,
+    payloadText: null,
+    notes: [] as string[],
+  };
+  let input: unknown;
+  try {
+    input = JSON.parse(text);
+  } catch {
+    return { ...base, verified: false, checks: [{ name: "report", ok: false, detail: "not JSON" }] };
+  }
+  const { doc, name } = await loadNetworkDocument(r.network);
+  const result: RederiveResult = {
+    rpc: r.rpc,
+    network: name,
+    block: null,
+    rows: [],
+    failedReads: [],
+    proofs: null,
+    checks: [],
+  };
+  try {
+    const d = await rederiveReport(input, { rpc: r.rpc, network: networkOf(doc, r.rpc) });
+    const checks = rederivationChecks({ ...d, proofs: null }, r.rpc, "published");
+    checks.push({
+      name: "precedent",
+      ok: d.rows.filter((x) => x.figure.startsWith("redemptionDepth.precedent.")).every((x) => x.equal !== false),
+      detail: `rebuilt from the PSMs' Swap logs and kUSD's burns up to block ${d.block.number} (${d.logCalls} eth_getLogs calls)`,
+    });
+    const rederivation = {
+      ...result,
+      block: { number: Number(d.block.number), hash: d.block.hash },
+      rows: d.rows,
+      failedReads: d.failedReads,
+      checks,
+    };
+    return { ...base, verified: checks.every((c) => c.ok), checks, rederivation };
+  } catch (e) {
+    if (e instanceof RederivationError && e.code !== "rpc_failed")
+      return {
+        ...base,
+        verified: false,
+        checks: [{ name: e.code === "block_not_on_chain" ? "block" : "report", ok: false, detail: e.message }],
+      };
     if (e instanceof RederivationError || e instanceof SourceError) throw new SourceError(e.message, { source: r.rpc });
     throw e;
   }

@@ -6,7 +6,7 @@
 import { trustFromBinding } from "../../../../core/attestation/binding.js";
 import { pinnedTrust, type Trust, verifyTrusted } from "../../../../core/attestation/verify.js";
 import { parseVerifyArgs, type RederiveRequest, type TrustSource, USAGE } from "./args.js";
-import { rederiveStep } from "./rederive-step.js";
+import { rederiveStep, reportStep } from "./rederive-step.js";
 import { type Check, formatError, formatJson, formatText, type VerifyReport } from "./report.js";
 import { loadSource, locateArtifact, type SourceIo } from "./source.js";
 
@@ -23,6 +23,10 @@ export async function runVerify(argv: string[], io: VerifyIo = {}): Promise<Veri
   try {
     const command = parseVerifyArgs(argv);
     if (command.kind === "help") return { exitCode: 0, output: `${USAGE}\n` };
+    if (command.kind === "report") {
+      const report = await reportStep(command.source, await loadSource(command.source, io), command.rederive);
+      return { exitCode: report.verified ? 0 : 1, output: command.json ? formatJson(report) : formatText(report) };
+    }
     // Read every source before judging: an unreadable binding is exit 2 whatever the artifact holds.
     const [artifactText, bindingText] = await Promise.all([
       loadSource(command.source, io),

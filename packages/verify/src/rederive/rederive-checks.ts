@@ -8,7 +8,11 @@ import type { Rederivation } from "./rederive-statement.js";
 
 export type Check = { name: string; ok: boolean; detail?: string };
 
-export function rederivationChecks(d: Rederivation, rpc: string): Check[] {
+export function rederivationChecks(
+  d: Pick<Rederivation, "block" | "rows" | "proofs">,
+  rpc: string,
+  published: "signed" | "published" = "signed",
+): Check[] {
   const chain = d.rows.filter((x) => x.basis === "chain");
   const differ = d.rows.filter((x) => x.equal === false);
   const recorded = d.rows.filter((x) => x.basis === "venue-recorded" && x.equal === null);
@@ -19,7 +23,7 @@ export function rederivationChecks(d: Rederivation, rpc: string): Check[] {
       ok: differ.length === 0,
       detail:
         differ.length === 0
-          ? `${chain.length} figures re-derived from ${rpc} equal the signed ones; ${recorded.length} rest on the venue equity recorded at signing`
+          ? `${chain.length} figures re-derived from ${rpc} equal the ${published} ones; ${recorded.length} rest on the venue equity recorded ${published === "signed" ? "at signing" : "in the report"}`
           : `${differ.length} of ${d.rows.length} re-derived figures differ: ${differ.map((x) => x.figure).join(", ")}`,
     },
   ];

@@ -10,8 +10,9 @@ import { buildStatementPayload, type StatementPayload } from "../../../../core/a
 import { KusdError } from "../../../../core/errors.js";
 import type { NetworkConfig } from "../../../../core/network/types.js";
 import { buildPorReport } from "../../../../core/reserves/por/por-report.js";
+import type { PrecedentRedemption } from "../../../../core/reserves/por/precedent.js";
 import type { ChainSnapshot } from "../../../../core/reserves/por/snapshot.js";
-import { none, type VenueBasis } from "../../../../core/reserves/por/venue-read.js";
+import { none, type VenueBasis, venueReadCommand } from "../../../../core/reserves/por/venue-read.js";
 import { perturbed } from "../proofs/perturb.js";
 import { type ProofReport, proveReads } from "../proofs/prove-reads.js";
 import { type RecordedRead, RecordingReader, ReplayReader } from "../proofs/recorded-reads.js";
@@ -94,7 +95,7 @@ function signedFields(payload: unknown): SignedFields & { report_block_hash: Hex
 }
 
 /** The block by its hash on the reader's chain, or a refusal: a reorg removed it, or the number does not match. */
-async function pinnedBlock(client: PublicClient, number: bigint, hash: Hex): Promise<PinnedBlock> {
+export async function pinnedBlock(client: PublicClient, number: bigint, hash: Hex): Promise<PinnedBlock> {
   let block: Awaited<ReturnType<PublicClient["getBlock"]>> | null;
   try {
     block = await client.getBlock({ blockHash: hash });
@@ -122,29 +123,50 @@ async function pinnedBlock(client: PublicClient, number: bigint, hash: Hex): Pro
   return { number, hash, timestamp: Number(block.timestamp), stateRoot: block.stateRoot };
 }
 
-/** The statement payload the assembler builds from `snapshot`, with `venueEquity` as the venue's answer. */
-export function payloadFrom(
+/** What a report rests on beyond the chain reads: the venue's answer and the redemptions up to the block. */
+export type ReportBasis = {
+  venueEquity: number | null;
+  /** The precedent's inputs (from the PSMs' logs); none for a statement, which signs no precedent. */
+  precedent?: { redemptions: PrecedentRedemption[]; kusdBurned: bigint };
+  /** The service's own context, copied from what it published (never a figure): its URL, the RPC's head, whether it was the head. */
+  served?: {
+    canonicalEndpoint: string;
+    rpcChainLength: number | null;
+    indexedHead: { blockNumber: bigint; timestamp: number };
+    atHead: boolean;
+  };
+};
+
+/** The report the assembler builds from `snapshot` at `block`, as the service builds it. */
+export function reportFrom(
   snapshot: ChainSnapshot,
   network: NetworkConfig,
-  signed: SignedFields,
   block: PinnedBlock,
-  venueEquity: number | null,
-): StatementPayload {
+  basis: ReportBasis,
+  endpoint: string,
+) {
   const venue: VenueBasis =
-    venueEquity === null
-      ? none("the statement recorded no venue equity")
-      : { source: "recorded", state: { equityUsd: venueEquity }, reason: null, ageSeconds: null, recorded: null };
+    basis.venueEquity === null
+      ? none("no venue equity was recorded")
+      : { source: "recorded", state: { equityUsd: basis.venueEquity }, reason: null, ageSeconds: null, recorded: null };
   const n = network;
-  const report = buildPorReport({
+  return buildPorReport({
     chainId: n.chains.base.id,
     snapshot,
     blockHash: block.hash,
-    venue: { ...venue, url: null, account: n.reporting.venue.account, readCommand: null },
-    // The statement signs no redemption precedent: nothing of the indexed history enters it.
+    venue: {
+      ...venue,
+      url: basis.served ? n.reporting.venue.url : null,
+      account: n.reporting.venue.account,
+      readCommand:
+        basis.served && n.reporting.venue.url
+          ? venueReadCommand(n.reporting.venue.url, n.reporting.venue.account)
+          : null,
+    },
     precedent: {
-      redemptions: [],
+      redemptions: basis.precedent?.redemptions ?? [],
       registry: n.registry.versions,
-      kusdBurned: 0n,
+      kusdBurned: basis.precedent?.kusdBurned ?? 0n,
       completeAsOf: { blockNumber: block.number, timestamp: block.timestamp },
       kusd: n.kUSD.address,
       fromBlock: n.kUSD.startBlock,
@@ -153,12 +175,24 @@ export function payloadFrom(
     registry: n.registry.versions,
     addresses: { kUSD: n.kUSD.address, usdc: n.usdc.address, weth: n.weth.address, ethUsdFeed: n.reporting.ethUsdFeed },
     listed: listedAccounts(n),
-    rpcChainLength: null,
-    canonicalEndpoint: signed.report_endpoint,
+    rpcChainLength: basis.served?.rpcChainLength ?? null,
+    canonicalEndpoint: basis.served?.canonicalEndpoint ?? endpoint,
     commandRpcUrl: n.reporting.publicRpc.base,
-    indexedHead: { blockNumber: block.number, timestamp: block.timestamp },
-    atHead: false,
+    indexedHead: basis.served?.indexedHead ?? { blockNumber: block.number, timestamp: block.timestamp },
+    atHead: basis.served?.atHead ?? false,
   });
+}
+
+/** The statement payload the assembler builds from `snapshot`, with `venueEquity` as the venue's answer. */
+export function payloadFrom(
+  snapshot: ChainSnapshot,
+  network: NetworkConfig,
+  signed: SignedFields,
+  block: PinnedBlock,
+  venueEquity: number | null,
+): StatementPayload {
+  // The statement signs no redemption precedent: nothing of the indexed history enters it.
+  const report = reportFrom(snapshot, network, block, { venueEquity }, signed.report_endpoint);
   return buildStatementPayload(report, {
     timestamp: signed.timestamp,
     chainName: signed.chains[0]!.chain_name,
@@ -169,7 +203,7 @@ export function payloadFrom(
 }
 
 /** A venue equity far from any a statement records: a figure that moves with it rests on it. */
-const PROBE_EQUITIES = [null, 0, 1e12];
+export const PROBE_EQUITIES = [null, 0, 1e12];
 
 /** Re-derives every figure of `payload` (a parsed signed_payload_canonical) from the reader's RPC. */
 export async function rederiveStatement(payload: unknown, o: RederiveOptions): Promise<Rederivation> {
