@@ -6,18 +6,18 @@
  * no one can read again. The service's own context (its URL, its RPC's head, whether the block was
  * its head) is copied, never compared; the block number and hash are checked on their own.
  */
-import { createPublicClient, type Hex, http, type PublicClient } from "viem";
+import { createPublicClient, type Hex, type PublicClient } from "viem";
 import { type PorReport, PorReportSchema } from "../../../../core/reserves/por/por-report.js";
 import { RecordingReader } from "../proofs/recorded-reads.js";
 import { snapshotAddresses } from "../read-plan/addresses.js";
 import { readChainSnapshot } from "../read-plan/chain-snapshot.js";
 import { type FigureRow, figureRows } from "./figure-rows.js";
-import { pinnedToBlockHash } from "./pin-to-hash.js";
 import { precedentFromLogs } from "./precedent-from-logs.js";
 import {
   type PinnedBlock,
   PROBE_EQUITIES,
   pinnedBlock,
+  pinnedClients,
   RederivationError,
   type RederiveOptions,
   type ReportBasis,
@@ -53,11 +53,7 @@ export async function rederiveReport(input: unknown, o: Omit<RederiveOptions, "p
     throw new RederivationError("statement_unreadable", "the report names no block hash: nothing pins its reads");
   const number = BigInt(published.blockNumber);
   const hash = published.blockHash.toLowerCase() as Hex;
-  const transport = typeof o.rpc === "string" ? http(o.rpc, { batch: { batchSize: 100 }, retryCount: 1 }) : o.rpc;
-  const pinned = createPublicClient({
-    transport: pinnedToBlockHash(transport, number, hash),
-    batch: { multicall: true },
-  }) as PublicClient;
+  const { transport, client: pinned } = pinnedClients(o.rpc, number, hash);
   const block = await pinnedBlock(pinned, number, hash);
   const reader = new RecordingReader(pinned, number, o.network.reporting.publicRpc.base);
   const [snapshot, precedent] = await Promise.all([

@@ -202,6 +202,16 @@ export function payloadFrom(
   });
 }
 
+/** The reader's transport, and a client whose every read is pinned to block `hash` (EIP-1898). */
+export function pinnedClients(rpc: RederiveOptions["rpc"], number: bigint, hash: Hex) {
+  const transport = typeof rpc === "string" ? http(rpc, { batch: { batchSize: 100 }, retryCount: 1 }) : rpc;
+  const client = createPublicClient({
+    transport: pinnedToBlockHash(transport, number, hash),
+    batch: { multicall: true },
+  }) as PublicClient;
+  return { transport, client };
+}
+
 /** A venue equity far from any a statement records: a figure that moves with it rests on it. */
 export const PROBE_EQUITIES = [null, 0, 1e12];
 
@@ -210,11 +220,7 @@ export async function rederiveStatement(payload: unknown, o: RederiveOptions): P
   const signed = signedFields(payload);
   const number = BigInt(signed.report_block);
   const hash = signed.report_block_hash.toLowerCase() as Hex;
-  const transport = typeof o.rpc === "string" ? http(o.rpc, { batch: { batchSize: 100 }, retryCount: 1 }) : o.rpc;
-  const client = createPublicClient({
-    transport: pinnedToBlockHash(transport, number, hash),
-    batch: { multicall: true },
-  }) as PublicClient;
+  const { client } = pinnedClients(o.rpc, number, hash);
   const block = await pinnedBlock(client, number, hash);
   const reader = new RecordingReader(client, number, o.network.reporting.publicRpc.base);
   const addresses = snapshotAddresses(o.network);
