@@ -12,6 +12,7 @@
  * - Lighthouse: the `lighthouse` CLI (12.8: 13 needs Node 22.19), default settings (simulated
  *   throttling; mobile, and `--preset=desktop`): the command docs/page.md prints.
  */
+
 import { execFile } from "node:child_process";
 import { createRequire } from "node:module";
 import { promisify } from "node:util";
@@ -19,6 +20,7 @@ import { AxeBuilder } from "@axe-core/playwright";
 import type { Browser, BrowserContextOptions, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CHROMIUM_PATH, launchChromium } from "../helpers/browser.js";
+import { chromiumSingletons, removeDeadSingletons } from "../helpers/chromium-singletons.js";
 import { stack } from "../helpers/stack.js";
 
 const s = stack();
@@ -175,6 +177,7 @@ type LighthouseResult = {
 
 /** One Lighthouse run of the page, as docs/page.md prints it (its own Chromium, closed when it ends). */
 async function lighthouse(device: Device): Promise<LighthouseResult> {
+  const singletons = chromiumSingletons();
   const { stdout } = await run(
     process.execPath,
     [
@@ -193,7 +196,7 @@ async function lighthouse(device: Device): Promise<LighthouseResult> {
       timeout: 120_000,
       killSignal: "SIGINT",
     },
-  );
+  ).finally(() => removeDeadSingletons(singletons));
   return JSON.parse(stdout) as LighthouseResult;
 }
 
