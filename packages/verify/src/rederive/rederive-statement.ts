@@ -203,7 +203,11 @@ export function payloadFrom(
 }
 
 /** The reader's transport, and a client whose every read is pinned to block `hash` (EIP-1898). */
-export function pinnedClients(rpc: RederiveOptions["rpc"], number: bigint, hash: Hex) {
+export function pinnedClients(
+  rpc: RederiveOptions["rpc"],
+  number: bigint,
+  hash: Hex,
+): { transport: Transport; client: PublicClient } {
   const transport = typeof rpc === "string" ? http(rpc, { batch: { batchSize: 100 }, retryCount: 1 }) : rpc;
   const client = createPublicClient({
     transport: pinnedToBlockHash(transport, number, hash),
