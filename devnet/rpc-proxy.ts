@@ -13,6 +13,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { createRng } from "./rng.js";
 import { type InnerFaults, innerCalls, spliceInnerFaults, withoutInnerCalls } from "./rpc-proxy-aggregate3.js";
+import { answerBehind, lagIsOn, type RpcLag } from "./rpc-proxy-lag.js";
 
 export type RpcFault = {
   method?: string;
@@ -34,6 +35,8 @@ export type RpcProxy = {
   url: string;
   setFaults(faults: RpcFault[]): void;
   clearFaults(): void;
+  /** Answers as a node that many blocks behind the upstream head (rpc-proxy-lag.ts) until set to null. */
+  setLag(lag: RpcLag | null): void;
   /**
    * Calls (batch elements count one by one) sent upstream, and calls answered by a fault (an
    * inner call of an aggregate3 counts one); `byMethod` splits `forwarded` by JSON-RPC method.
@@ -48,6 +51,8 @@ export type RpcProxyStats = {
   byMethod: Record<string, number>;
   /** HTTP requests received (a JSON-RPC batch is one). */
   requests: number;
+  /** Calls answered as a lagging node. */
+  lagged: number;
 };
 
 type RpcRequest = { jsonrpc?: string; id?: unknown; method?: unknown; params?: unknown };
@@ -114,7 +119,8 @@ export async function startRpcProxy(options: { upstream: string; port?: number; 
   let faults: RpcFault[] = [];
   // Seeded, so a storm of partial faults replays the same way.
   const random = createRng(options.seed ?? 1);
-  const counts = { forwarded: 0, failed: 0, requests: 0 };
+  const counts = { forwarded: 0, failed: 0, requests: 0, lagged: 0 };
+  let lag: { lag: RpcLag; since: number } | null = null;
   const byMethod: Record<string, number> = {};
   const held = new Set<ServerResponse>(); // "timeout" answers, released by stop()
   // In-flight upstream requests, aborted by stop(). One controller each: a single shared signal
@@ -191,6 +197,8 @@ export async function startRpcProxy(options: { upstream: string; port?: number; 
       : typeof parsed === "object" && parsed !== null
         ? [parsed]
         : [];
+    if (lag && calls.length > 0 && lagIsOn(lag.lag, lag.since, Date.now()))
+      return answerLagging(calls, parsed, res, lag.lag);
     const found = calls.map((c) => faultsOf(c));
     const hits = found.map((f) => f.fault);
 
@@ -274,6 +282,24 @@ export async function startRpcProxy(options: { upstream: string; port?: number; 
     if (!Array.isArray(parsed)) return sendJson(res, 200, out[0] ?? rpcError(calls[0]?.id, "no answer"));
     sendJson(res, 200, [...out, ...byId.values()]);
   }
+  /** One call upstream, its result (or a throw carrying the upstream's JSON-RPC error). */
+  async function ask(method: string, params: unknown[]): Promise<unknown> {
+    countMethods([{ method }]);
+    const up = await forward(JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }), 1);
+    if (!up) throw new Error("upstream request failed");
+    const body = JSON.parse(up.body.toString("utf8")) as { result?: unknown; error?: unknown };
+    if (body.error) throw Object.assign(new Error("upstream error"), { rpcError: body.error });
+    return body.result;
+  }
+
+  async function answerLagging(calls: RpcRequest[], parsed: unknown, res: ServerResponse, l: RpcLag) {
+    const upstreamHead = BigInt((await ask("eth_blockNumber", [])) as string);
+    const head = upstreamHead > BigInt(l.blocks) ? upstreamHead - BigInt(l.blocks) : 0n;
+    counts.lagged += calls.length;
+    const out = await Promise.all(calls.map((c) => answerBehind(c, head, ask)));
+    sendJson(res, 200, Array.isArray(parsed) ? out : out[0]);
+  }
+
   async function handle(req: IncomingMessage, res: ServerResponse) {
     const path = (req.url ?? "/").split("?")[0];
     if (path === "/__proxy/stats" && req.method === "GET") return sendJson(res, 200, snapshot());
@@ -311,6 +337,9 @@ export async function startRpcProxy(options: { upstream: string; port?: number; 
     },
     clearFaults: () => {
       faults = [];
+    },
+    setLag: (next) => {
+      lag = next ? { lag: next, since: Date.now() } : null;
     },
     stats: snapshot,
     stop: () =>

@@ -32,7 +32,10 @@ afterAll(async () => {
   await anvil?.stop();
 });
 
-afterEach(() => proxy.clearFaults());
+afterEach(() => {
+  proxy.clearFaults();
+  proxy.setLag(null);
+});
 
 describe("rpc proxy", () => {
   it("passes calls through to the upstream", async () => {
@@ -251,5 +254,25 @@ describe("rpc proxy", () => {
     });
     await expect(send).rejects.toThrow(/abort|timeout/i);
     expect(await client().getTransactionCount({ address: sender })).toBe(before + 1); // it was mined all the same
+  });
+  it("answers as a node some blocks behind while a lag is set: older head, blocks above it not found", async () => {
+    const c = client();
+    await c.request({ method: "anvil_mine" as never, params: ["0xa"] as never });
+    const head = await c.getBlockNumber();
+    proxy.setLag({ blocks: 3 });
+    expect(await c.getBlockNumber()).toBe(head - 3n);
+    expect((await c.getBlock()).number).toBe(head - 3n);
+    const top = await createPublicClient({ transport: http(anvil.rpcUrl) }).getBlock({ blockNumber: head });
+    await expect(c.getBlock({ blockNumber: head })).rejects.toThrow(/could not be found/);
+    await expect(c.getBlock({ blockHash: top.hash })).rejects.toThrow(/could not be found/);
+    await expect(c.getLogs({ fromBlock: head - 1n, toBlock: head })).rejects.toThrow(/header not found/);
+    await expect(c.getLogs({ blockHash: top.hash })).rejects.toThrow(/unknown block/);
+    await expect(c.getBalance({ address: NO_CODE, blockNumber: head })).rejects.toThrow(/header not found/);
+    expect(await c.getBalance({ address: NO_CODE })).toBe(
+      await c.getBalance({ address: NO_CODE, blockNumber: head - 3n }),
+    );
+    expect(proxy.stats().lagged).toBeGreaterThan(0);
+    proxy.setLag(null);
+    expect(await c.getBlockNumber()).toBe(head);
   });
 });
