@@ -3,7 +3,8 @@
  * USDC 6, kUSD 18, WETH 18, skUSD shares 24, vault v1/v2 shares 21. Every table is a Ponder
  * table, so a reorg rolls back rows and the balances derived from them together.
  */
-import { index, onchainEnum, onchainTable } from "ponder";
+import { eq, max, sql, sum } from "drizzle-orm";
+import { index, onchainEnum, onchainTable, onchainView } from "ponder";
 
 export const swapDirection = onchainEnum("swap_direction", ["mint", "redeem"]);
 
@@ -87,19 +88,6 @@ export const vaultEvent = onchainTable(
     logIndex: t.integer().notNull(),
   }),
   (table) => ({ vaultIdx: index().on(table.vaultKey, table.kind, table.blockNumber) }),
-);
-
-/** Current share balance of an account in a vault. */
-export const shareBalance = onchainTable(
-  "share_balance",
-  (t) => ({
-    id: t.text().primaryKey(), // vault:account
-    vault: t.hex().notNull(),
-    vaultKey: t.text().notNull(),
-    account: t.hex().notNull(),
-    shares: t.bigint().notNull(),
-  }),
-  (table) => ({ accountIdx: index().on(table.account) }),
 );
 
 /** convertToAssets(one share) of each staking vault, every `sharePriceInterval` blocks. */
@@ -225,20 +213,6 @@ export const registryViolation = onchainTable(
   (table) => ({ blockIdx: index().on(table.blockNumber, table.logIndex) }),
 );
 
-/** Running balance of a registry account in a token, from the transfers since indexing began. */
-export const accountBalance = onchainTable(
-  "account_balance",
-  (t) => ({
-    id: t.text().primaryKey(), // token:account
-    token: t.hex().notNull(),
-    tokenSymbol: t.text().notNull(),
-    account: t.hex().notNull(),
-    balance: t.bigint().notNull(),
-    updatedBlock: t.bigint().notNull(),
-  }),
-  (table) => ({ accountIdx: index().on(table.account) }),
-);
-
 /** kUSD mints and burns: the supply history. */
 export const kusdSupplyEvent = onchainTable(
   "kusd_supply_event",
@@ -310,23 +284,60 @@ export const lendingEvent = onchainTable(
 /**
  * Every move of a balance the API answers "as of a block" for: vault shares of any holder
  * (`kind` share, `asset` the vault) and tokens of registry accounts (`kind` token, `asset` the
- * token, WETH wraps included). `balanceAfter` is the balance once this log is applied, so the
- * state at block N is each (asset, account)'s last row at or before N.
+ * token, WETH wraps included). A balance at block N is the sum of its deltas up to N; the current
+ * balances are the views below. Only appended: a handler writes one row per side of a log and
+ * reads nothing (keeping the current balance in a table beside it cost ~110,000 updates a
+ * backfill at devnet scale, issue 41).
  */
 export const balanceChange = onchainTable(
   "balance_change",
   (t) => ({
-    id: t.text().primaryKey(), // kind:asset:account:eventId
+    id: t.text().primaryKey(), // s|t (kind) block:logIndex f|t (side): one row per side of a log
     kind: t.text().notNull(), // share | token
     asset: t.hex().notNull(),
     assetKey: t.text().notNull(), // vault key (skUSD, vaultV1, ...) or token symbol
     account: t.hex().notNull(),
     delta: t.bigint().notNull(), // asset units: shares (skUSD 24 decimals, vaults v1/v2 21) or token units
-    balanceAfter: t.bigint().notNull(),
     blockNumber: t.bigint().notNull(),
     logIndex: t.integer().notNull(),
   }),
-  (table) => ({ asOfIdx: index().on(table.kind, table.asset, table.account, table.blockNumber) }),
+  (table) => ({
+    asOfIdx: index().on(table.kind, table.asset, table.account, table.blockNumber),
+    accountIdx: index().on(table.account, table.kind),
+  }),
+);
+
+const bc = balanceChange;
+
+/** Current share balance of every holder in every vault: the sum of its share moves. */
+export const shareBalance = onchainView("share_balance").as((qb) =>
+  qb
+    .select({
+      id: sql<string>`${bc.asset} || ':' || ${bc.account}`.as("id"), // vault:account
+      vault: sql<`0x${string}`>`${bc.asset}`.as("vault"),
+      vaultKey: sql<string>`${bc.assetKey}`.as("vault_key"),
+      account: sql<`0x${string}`>`${bc.account}`.as("account"),
+      shares: sql<bigint>`${sum(bc.delta)}`.mapWith(BigInt).as("shares"),
+    })
+    .from(bc)
+    .where(eq(bc.kind, "share"))
+    .groupBy(bc.asset, bc.assetKey, bc.account),
+);
+
+/** Current balance of every registry account in every token, from the transfers since indexing began. */
+export const accountBalance = onchainView("account_balance").as((qb) =>
+  qb
+    .select({
+      id: sql<string>`${bc.asset} || ':' || ${bc.account}`.as("id"), // token:account
+      token: sql<`0x${string}`>`${bc.asset}`.as("token"),
+      tokenSymbol: sql<string>`${bc.assetKey}`.as("token_symbol"),
+      account: sql<`0x${string}`>`${bc.account}`.as("account"),
+      balance: sql<bigint>`${sum(bc.delta)}`.mapWith(BigInt).as("balance"),
+      updatedBlock: sql<bigint>`${max(bc.blockNumber)}`.mapWith(BigInt).as("updated_block"),
+    })
+    .from(bc)
+    .where(eq(bc.kind, "token"))
+    .groupBy(bc.asset, bc.assetKey, bc.account),
 );
 
 /**

@@ -17,9 +17,10 @@ import { devnetServiceEnv } from "../devnet/network-document.js";
 import { selectNetwork } from "../src/networks/index.js";
 import { startIndexer } from "../stack/indexer.js";
 import { freePort } from "../test/helpers/ports.js";
+import { formatReads, timeBalanceReads } from "./balance-reads.js";
 import { benchDevnet } from "./bench-devnet.js";
 import { formatBreakdown, ponderBreakdown } from "./ponder-metrics.js";
-import { atLeast, type Figure, recordFigures } from "./results.js";
+import { atLeast, atMost, type Figure, recordFigures } from "./results.js";
 import { createScratchDatabase, postgresAnswers } from "./scratch-database.js";
 import { fetchAllLogs, subscriptions } from "./subscriptions.js";
 
@@ -37,6 +38,8 @@ const { values } = parseArgs({
     scaling: { type: "string", default: "100,300" },
     /** Runs of ours and of bare per database, alternated; each figure is the median. */
     runs: { type: "string", default: "1" },
+    /** After each database's last run of ours, time the balance reads (bench/balance-reads.ts). */
+    reads: { type: "boolean", default: false },
   },
 });
 const scale = Number(values.scale);
@@ -56,11 +59,12 @@ function postgresUrl(): string | null {
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
+/** Seconds to the last history block, and the process's peak RSS (VmHWM) in MB by then. */
 async function timeIndexer(
   label: string,
-  opts: { root?: string; databaseUrl?: string },
+  opts: { root?: string; databaseUrl?: string; reads?: boolean },
   lastBlock: number,
-): Promise<number> {
+): Promise<{ seconds: number; peakMb: number | null }> {
   const started = performance.now();
   let pid: number | undefined;
   const indexer = await startIndexer({
@@ -75,19 +79,22 @@ async function timeIndexer(
     ...(values["cpu-prof"] && {
       nodeArgs: ["--cpu-prof", `--cpu-prof-dir=${values["cpu-prof"]}`, `--cpu-prof-name=${label}.cpuprofile`],
     }),
-    ...opts,
+    root: opts.root,
+    databaseUrl: opts.databaseUrl,
   });
   try {
     await indexer.waitForBlock("base", lastBlock, 1_800_000);
     const seconds = (performance.now() - started) / 1000;
+    // The indexing cache is sized from the heap: what the backfill cost in memory, beside its time.
+    const peak = pid && /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1];
+    const peakMb = peak ? Number(peak) / 1024 : null;
     if (values.profile) {
       const metrics = await fetch(`${indexer.url}/metrics`).then((r) => r.text());
       console.log(formatBreakdown(`${label}, ${seconds.toFixed(1)} s`, ponderBreakdown(metrics)));
-      // The indexing cache is sized from the heap: what the backfill cost in memory, beside its time.
-      const peak = pid && /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1];
-      if (peak) console.log(`  peak RSS:            ${(Number(peak) / 1024).toFixed(0)} MB`);
+      if (peakMb) console.log(`  peak RSS:            ${peakMb.toFixed(0)} MB`);
     }
-    return seconds;
+    if (opts.reads) console.log(formatReads(label, await timeBalanceReads(indexer.url, lastBlock)));
+    return { seconds, peakMb };
   } finally {
     await indexer.stop();
   }
@@ -144,16 +151,25 @@ async function main() {
       const databaseUrl = scratch?.url;
       const oursRuns: number[] = [];
       const bareRuns: number[] = [];
+      const peaks: number[] = [];
       try {
         for (let r = 0; r < runs; r++) {
           // Alternated, so neither side always runs on the warmer machine.
-          oursRuns.push(await timeIndexer(`ours_${database}_${r}`, { databaseUrl }, lastBlock));
+          const ours = await timeIndexer(
+            `ours_${database}_${r}`,
+            { databaseUrl, reads: values.reads && r === runs - 1 },
+            lastBlock,
+          );
+          oursRuns.push(ours.seconds);
+          if (ours.peakMb !== null) peaks.push(ours.peakMb);
           bareRuns.push(
-            await timeIndexer(
-              `bare_${database}_${r}`,
-              { databaseUrl, root: join(import.meta.dirname, "bare") },
-              lastBlock,
-            ),
+            (
+              await timeIndexer(
+                `bare_${database}_${r}`,
+                { databaseUrl, root: join(import.meta.dirname, "bare") },
+                lastBlock,
+              )
+            ).seconds,
           );
         }
       } finally {
@@ -175,6 +191,7 @@ async function main() {
         (rate(ours) / rate(bare)).toFixed(2),
         (rate(ours) / rate(rawSeconds)).toFixed(2),
         `${ours.toFixed(1)} / ${bare.toFixed(1)} / ${rawSeconds.toFixed(1)}`,
+        peaks.length ? Math.max(...peaks).toFixed(0) : "?",
       ]);
       figures.push({
         figure: `backfill of ${events.toLocaleString("en-US")} events, ${database === "pglite" ? "PGlite" : "PostgreSQL"}: events/s`,
@@ -183,9 +200,16 @@ async function main() {
         baseline: { name: "bare Ponder, same sources", value: rate(bare) },
         ...atLeast(bare / ours, 0.9), // issue 32: ≥ 0.9 × bare Ponder
       });
+      if (peaks.length)
+        figures.push({
+          figure: `peak RSS of the indexer+API process over the backfill, ${database === "pglite" ? "PGlite" : "PostgreSQL"}`,
+          value: Math.max(...peaks),
+          unit: "MB",
+          ...atMost(Math.max(...peaks), 1024, "MB"), // issue 41
+        });
     }
     console.log(
-      `\n${table(["database", "ours ev/s", "bare ev/s", "raw ev/s", "ours/bare", "ours/raw", "seconds ours/bare/raw"], rows)}`,
+      `\n${table(["database", "ours ev/s", "bare ev/s", "raw ev/s", "ours/bare", "ours/raw", "seconds ours/bare/raw", "ours peak RSS MB"], rows)}`,
     );
     console.log("\nours and bare: from `ponder start` to the last history block indexed (startup included for both).");
   });
@@ -194,8 +218,9 @@ async function main() {
   for (const small of values.scaling ? values.scaling.split(",").map(Number) : []) {
     await withDevnet(small, join(dir, `deployment-${small}.json`), async (d, events) => {
       const lastBlock = d.chains.base.historyEndBlock;
-      const ours = await timeIndexer(`ours_scale${small}`, {}, lastBlock);
-      const bare = await timeIndexer(`bare_scale${small}`, { root: join(import.meta.dirname, "bare") }, lastBlock);
+      const ours = (await timeIndexer(`ours_scale${small}`, {}, lastBlock)).seconds;
+      const bare = (await timeIndexer(`bare_scale${small}`, { root: join(import.meta.dirname, "bare") }, lastBlock))
+        .seconds;
       scaling.push({ scale: small, events, ours, bare });
     });
   }

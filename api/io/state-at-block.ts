@@ -1,11 +1,12 @@
 /**
  * The state tables as they were at a past block, rebuilt from indexed history: each is a
- * subquery with the same columns as the table it stands for (share_balance, account_balance,
- * role_holder), so a query written against the table runs unchanged against the past.
- *   balances: each (asset, account)'s last `balance_change` at or before the block;
+ * subquery with the same columns as the table or view it stands for (share_balance,
+ * account_balance, role_holder), so a query written against it runs unchanged against the past.
+ *   balances: the sum of each (asset, account)'s `balance_change` deltas up to the block (the
+ *     views in ponder.schema.ts are the same sums over all blocks);
  *   role holders: each (contract, role, account)'s last RoleGranted/RoleRevoked at or before it.
  */
-import { and, desc, eq, lte, sql } from "drizzle-orm";
+import { and, desc, eq, lte, max, sql, sum } from "drizzle-orm";
 import { QueryBuilder } from "drizzle-orm/pg-core";
 import * as schema from "../../ponder.schema.js";
 
@@ -17,33 +18,33 @@ const qb = new QueryBuilder();
 /** share_balance at `block`: every holder's vault shares after the block's last change. */
 export function shareBalancesAt(block: bigint) {
   return qb
-    .selectDistinctOn([bc.asset, bc.account], {
+    .select({
       id: sql<string>`${bc.asset} || ':' || ${bc.account}`.as("id"),
       vault: sql<`0x${string}`>`${bc.asset}`.as("vault"),
       vaultKey: sql<string>`${bc.assetKey}`.as("vault_key"),
-      account: bc.account,
-      shares: sql<bigint>`${bc.balanceAfter}`.mapWith(BigInt).as("shares"),
+      account: sql<`0x${string}`>`${bc.account}`.as("account"),
+      shares: sql<bigint>`${sum(bc.delta)}`.mapWith(BigInt).as("shares"),
     })
     .from(bc)
     .where(and(eq(bc.kind, "share"), lte(bc.blockNumber, block)))
-    .orderBy(bc.asset, bc.account, desc(bc.blockNumber), desc(bc.logIndex))
+    .groupBy(bc.asset, bc.assetKey, bc.account)
     .as("share_balance");
 }
 
 /** account_balance at `block`: registry accounts' token balances after the block's last change. */
 export function accountBalancesAt(block: bigint) {
   return qb
-    .selectDistinctOn([bc.asset, bc.account], {
+    .select({
       id: sql<string>`${bc.asset} || ':' || ${bc.account}`.as("id"),
       token: sql<`0x${string}`>`${bc.asset}`.as("token"),
       tokenSymbol: sql<string>`${bc.assetKey}`.as("token_symbol"),
-      account: bc.account,
-      balance: sql<bigint>`${bc.balanceAfter}`.mapWith(BigInt).as("balance"),
-      updatedBlock: sql<bigint>`${bc.blockNumber}`.mapWith(BigInt).as("updated_block"),
+      account: sql<`0x${string}`>`${bc.account}`.as("account"),
+      balance: sql<bigint>`${sum(bc.delta)}`.mapWith(BigInt).as("balance"),
+      updatedBlock: sql<bigint>`${max(bc.blockNumber)}`.mapWith(BigInt).as("updated_block"),
     })
     .from(bc)
     .where(and(eq(bc.kind, "token"), lte(bc.blockNumber, block)))
-    .orderBy(bc.asset, bc.account, desc(bc.blockNumber), desc(bc.logIndex))
+    .groupBy(bc.asset, bc.assetKey, bc.account)
     .as("account_balance");
 }
 

@@ -2,8 +2,8 @@ import type { Context } from "ponder:registry";
 import { balanceChange } from "ponder:schema";
 import type { Address } from "viem";
 
-/** Where a balance moved: the log, so a past block's balance is the last change at or before it. */
-export type ChangeAt = { eventId: string; blockNumber: bigint; logIndex: number };
+/** Where a balance moved: the log, so a past block's balance is the sum of the changes up to it. */
+export type ChangeAt = { blockNumber: bigint; logIndex: number };
 
 type Change = {
   kind: "share" | "token";
@@ -11,27 +11,29 @@ type Change = {
   assetKey: string;
   account: Address;
   delta: bigint;
-  after: bigint;
+  /** Which side of the log: a self-transfer moves one balance twice in one log, one row each. */
+  side: "from" | "to";
   at: ChangeAt;
 };
 
+/** The key of a change: short (it is held in the indexing cache and written with the row) and one per side of a log. */
+export function balanceChangeId(c: Pick<Change, "kind" | "side" | "at">): string {
+  return `${c.kind === "share" ? "s" : "t"}${c.at.blockNumber}:${c.at.logIndex}${c.side === "from" ? "f" : "t"}`;
+}
+
 /**
- * Appends the balance history `balance_change` that past-block queries read. A self-transfer
- * moves one balance twice in one log: the second move folds into the first row.
+ * Appends to the balance history `balance_change`, which the balance views sum. It reads nothing:
+ * no row can already have the key, so the store has nothing to look up.
  */
 export async function recordBalanceChange(context: Context, c: Change): Promise<void> {
-  await context.db
-    .insert(balanceChange)
-    .values({
-      id: `${c.kind}:${c.asset}:${c.account}:${c.at.eventId}`,
-      kind: c.kind,
-      asset: c.asset,
-      assetKey: c.assetKey,
-      account: c.account,
-      delta: c.delta,
-      balanceAfter: c.after,
-      blockNumber: c.at.blockNumber,
-      logIndex: c.at.logIndex,
-    })
-    .onConflictDoUpdate((row) => ({ delta: row.delta + c.delta, balanceAfter: c.after }));
+  await context.db.insert(balanceChange).values({
+    id: balanceChangeId(c),
+    kind: c.kind,
+    asset: c.asset,
+    assetKey: c.assetKey,
+    account: c.account,
+    delta: c.delta,
+    blockNumber: c.at.blockNumber,
+    logIndex: c.at.logIndex,
+  });
 }

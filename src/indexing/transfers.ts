@@ -1,12 +1,5 @@
 import { type Context, ponder } from "ponder:registry";
-import {
-  accountBalance,
-  kusdSupply,
-  kusdSupplyEvent,
-  kusdTxBurn,
-  registryTransfer,
-  registryViolation,
-} from "ponder:schema";
+import { kusdSupply, kusdSupplyEvent, kusdTxBurn, registryTransfer, registryViolation } from "ponder:schema";
 import { type Address, type Hex, zeroAddress } from "viem";
 import { candidateId, classifyTransfer, explains, type TransferClass } from "../../core/registry/violation-rule.js";
 import { type ChangeAt, recordBalanceChange } from "./balance-changes.js";
@@ -26,21 +19,17 @@ type TransferLike = {
   timestamp: bigint;
 };
 
-async function addBalance(context: Context, token: Address, account: Address, delta: bigint, at: ChangeAt) {
-  const tokenSymbol = TOKEN_SYMBOLS.get(token) ?? "unknown";
-  const balance = await context.db
-    .insert(accountBalance)
-    .values({ id: `${token}:${account}`, token, tokenSymbol, account, balance: delta, updatedBlock: at.blockNumber })
-    .onConflictDoUpdate((row) => ({ balance: row.balance + delta, updatedBlock: at.blockNumber }));
-  await recordBalanceChange(context, {
-    kind: "token",
-    asset: token,
-    assetKey: tokenSymbol,
-    account,
-    delta,
-    after: balance.balance,
-    at,
-  });
+/** A registry account's token balance moved (`side` of the log); account_balance sums these. */
+function addBalance(
+  context: Context,
+  token: Address,
+  account: Address,
+  delta: bigint,
+  side: "from" | "to",
+  at: ChangeAt,
+) {
+  const assetKey = TOKEN_SYMBOLS.get(token) ?? "unknown";
+  return recordBalanceChange(context, { kind: "token", asset: token, assetKey, account, delta, side, at });
 }
 
 const candidateTxs = createCandidateTxs();
@@ -111,9 +100,9 @@ export async function recordRegistryTransfer(context: Context, t: TransferLike) 
     // The return leg of a flash loan taken from the listed account earlier in this transaction.
     await explainCandidate(context, t, explains.returnLeg(t), "flash_loan");
   }
-  const at = { eventId: t.logId, blockNumber: t.blockNumber, logIndex: t.logIndex };
-  if (fromListed) await addBalance(context, t.token, t.from, -t.amount, at);
-  if (toListed) await addBalance(context, t.token, t.to, t.amount, at);
+  const at = { blockNumber: t.blockNumber, logIndex: t.logIndex };
+  if (fromListed) await addBalance(context, t.token, t.from, -t.amount, "from", at);
+  if (toListed) await addBalance(context, t.token, t.to, t.amount, "to", at);
 }
 
 const transferOf = (event: {
@@ -167,8 +156,7 @@ ponder.on("WETHIn:Transfer", async ({ event, context }) => {
   if (!isListed(event.args.src)) await recordRegistryTransfer(context, wethTransfer(event));
 });
 
-const changeAt = (event: { id: string; block: { number: bigint }; log: { logIndex: number } }): ChangeAt => ({
-  eventId: event.id,
+const changeAt = (event: { block: { number: bigint }; log: { logIndex: number } }): ChangeAt => ({
   blockNumber: event.block.number,
   logIndex: event.log.logIndex,
 });
@@ -176,11 +164,18 @@ const changeAt = (event: { id: string; block: { number: bigint }; log: { logInde
 // WETH9 wraps and unwraps without a Transfer event; the balance moves all the same.
 ponder.on("WETHOut:Deposit", async ({ event, context }) => {
   if (isListed(event.args.dst))
-    await addBalance(context, lower(event.log.address), lower(event.args.dst), event.args.wad, changeAt(event));
+    await addBalance(context, lower(event.log.address), lower(event.args.dst), event.args.wad, "to", changeAt(event));
 });
 ponder.on("WETHOut:Withdrawal", async ({ event, context }) => {
   if (isListed(event.args.src))
-    await addBalance(context, lower(event.log.address), lower(event.args.src), -event.args.wad, changeAt(event));
+    await addBalance(
+      context,
+      lower(event.log.address),
+      lower(event.args.src),
+      -event.args.wad,
+      "from",
+      changeAt(event),
+    );
 });
 
 ponder.on("KUSD:Transfer", async ({ event, context }) => {

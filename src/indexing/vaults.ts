@@ -1,5 +1,5 @@
 import { type Context, ponder } from "ponder:registry";
-import { shareBalance, sharePrice, vaultEvent, vaultReport } from "ponder:schema";
+import { sharePrice, vaultEvent, vaultReport } from "ponder:schema";
 import { type Address, createPublicClient, fallback, type Hex, zeroAddress } from "viem";
 import { aggregate3Bytecode } from "../../abis/Aggregate3.js";
 import { countedHttp } from "../../api/io/rpc-calls.js";
@@ -9,19 +9,22 @@ import { type ChangeAt, recordBalanceChange } from "./balance-changes.js";
 import { lower, network, vaultKeyOf } from "./lookup.js";
 import { explainCandidate, recordRegistryTransfer } from "./transfers.js";
 
-async function addShares(context: Context, vault: Address, account: Address, delta: bigint, at: ChangeAt) {
-  const vaultKey = vaultKeyOf(vault);
-  const balance = await context.db
-    .insert(shareBalance)
-    .values({ id: `${vault}:${account}`, vault, vaultKey, account, shares: delta })
-    .onConflictDoUpdate((row) => ({ shares: row.shares + delta }));
-  await recordBalanceChange(context, {
+/** A holder's vault shares moved (`side` of the log); share_balance sums these. */
+function addShares(
+  context: Context,
+  vault: Address,
+  account: Address,
+  delta: bigint,
+  side: "from" | "to",
+  at: ChangeAt,
+) {
+  return recordBalanceChange(context, {
     kind: "share",
     asset: vault,
-    assetKey: vaultKey,
+    assetKey: vaultKeyOf(vault),
     account,
     delta,
-    after: balance.shares,
+    side,
     at,
   });
 }
@@ -83,9 +86,9 @@ for (const source of ["StakingVault", "DepositVault"] as const) {
     const vault = lower(event.log.address);
     const from = lower(event.args.from);
     const to = lower(event.args.to);
-    const at = { eventId: event.id, blockNumber: event.block.number, logIndex: event.log.logIndex };
-    if (from !== zeroAddress) await addShares(context, vault, from, -event.args.value, at);
-    if (to !== zeroAddress) await addShares(context, vault, to, event.args.value, at);
+    const at = { blockNumber: event.block.number, logIndex: event.log.logIndex };
+    if (from !== zeroAddress) await addShares(context, vault, from, -event.args.value, "from", at);
+    if (to !== zeroAddress) await addShares(context, vault, to, event.args.value, "to", at);
     if (source === "StakingVault") {
       // skUSD is one of the tokens whose registry-account transfers (mints and burns too) we keep.
       await recordRegistryTransfer(context, {

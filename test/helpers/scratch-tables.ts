@@ -3,7 +3,7 @@
  * enums, primary keys): unit tests and the export bench fill them with rows of their own, without
  * a devnet or an indexer.
  */
-import { getTableConfig, type PgTable } from "drizzle-orm/pg-core";
+import { getTableConfig, getViewConfig, PgDialect, type PgTable, type PgView } from "drizzle-orm/pg-core";
 
 type EnumColumn = { enum?: { enumName: string; enumValues: readonly string[] } };
 
@@ -35,6 +35,15 @@ export function createTablesSql(tables: readonly PgTable[], schema?: string): st
     ([name, values]) => `create type ${qualify(name)} as enum (${values.map((v) => `'${v}'`).join(", ")})`,
   );
   return [...types, ...statements];
+}
+
+/** CREATE VIEW for Ponder's views (ponder.schema.ts), over tables of the search_path, as Ponder makes them. */
+export function createViewsSql(views: readonly PgView[]): string[] {
+  const dialect = new PgDialect();
+  return views.map((view) => {
+    const config = getViewConfig(view);
+    return `create view ${quote(config.name)} as ${dialect.sqlToQuery(config.query!).sql}`;
+  });
 }
 
 /** Ponder's checkpoint row for a chain at `block` (what indexedHead reads): timestamp (10), chain id (16), block (16). */

@@ -8,7 +8,7 @@ import { PGlite } from "@electric-sql/pglite";
 import { drizzle } from "drizzle-orm/pglite";
 import { BlockNotFoundError, type Hex, keccak256, toHex } from "viem";
 import * as schema from "../../../ponder.schema.js";
-import { checkpointSql, createTablesSql } from "../../../test/helpers/scratch-tables.js";
+import { checkpointSql, createTablesSql, createViewsSql } from "../../../test/helpers/scratch-tables.js";
 import type { ReportContext } from "../../context.js";
 import type { ReadDb } from "../../io/indexed-reads.js";
 
@@ -71,33 +71,27 @@ export function vaultEventRows(): (typeof schema.vaultEvent.$inferInsert)[] {
   }));
 }
 
-export function shareBalanceRows(): (typeof schema.shareBalance.$inferInsert)[] {
-  return USERS.map((u, i) => ({
-    id: `${address(0xcc)}:${u.toLowerCase()}`,
-    vault: address(0xcc),
-    vaultKey: "skUSD",
-    account: u.toLowerCase() as Hex,
-    shares: BigInt(i + 1) * 10n ** 30n,
-  }));
-}
-
-/** skUSD share moves of two holders: at block 10, USERS[0] holds 5e30 and USERS[1] 2e30; USERS[0] has 7e30 from block 12. */
+/**
+ * skUSD share moves: at block 10 USERS[0] holds 5e30 and USERS[1] 2e30; at the head USERS[i]
+ * holds (i + 1)e30 (USERS[0] sends 4e30 away at block 12; USERS[2] and USERS[3] arrive at 15 and 20).
+ */
 export function balanceChangeRows(): (typeof schema.balanceChange.$inferInsert)[] {
-  const change = (account: string, block: bigint, after: bigint, delta: bigint) => ({
-    id: `share:${address(0xcc)}:${account}:${block}`,
+  const change = (account: string, block: bigint, delta: bigint) => ({
+    id: `s${block}:0${delta < 0n ? "f" : "t"}`,
     kind: "share",
     asset: address(0xcc),
     assetKey: "skUSD",
     account: account.toLowerCase() as Hex,
     delta,
-    balanceAfter: after,
     blockNumber: block,
     logIndex: 0,
   });
   return [
-    change(USERS[0], 3n, 5n * 10n ** 30n, 5n * 10n ** 30n),
-    change(USERS[1], 5n, 2n * 10n ** 30n, 2n * 10n ** 30n),
-    change(USERS[0], 12n, 7n * 10n ** 30n, 2n * 10n ** 30n),
+    change(USERS[0], 3n, 5n * 10n ** 30n),
+    change(USERS[1], 5n, 2n * 10n ** 30n),
+    change(USERS[0], 12n, -4n * 10n ** 30n),
+    change(USERS[2], 15n, 3n * 10n ** 30n),
+    change(USERS[3], 20n, 4n * 10n ** 30n),
   ];
 }
 
@@ -110,22 +104,20 @@ export async function openEntityDb(): Promise<EntityDb> {
       schema.psmSwap,
       schema.psmReserveMovement,
       schema.vaultEvent,
-      schema.shareBalance,
       schema.sharePrice,
       schema.roleEvent,
       schema.roleHolder,
       schema.registryTransfer,
-      schema.accountBalance,
       schema.registryViolation,
       schema.balanceChange,
     ]),
+    ...createViewsSql([schema.shareBalance, schema.accountBalance]),
     ...checkpointSql("base", 8453, HEAD, T0 + Number(HEAD) * 12),
   ])
     await client.exec(statement);
   const db = drizzle(client, { schema });
   await db.insert(schema.psmSwap).values(swapRows());
   await db.insert(schema.vaultEvent).values(vaultEventRows());
-  await db.insert(schema.shareBalance).values(shareBalanceRows());
   await db.insert(schema.balanceChange).values(balanceChangeRows());
   const ctx = {
     db: db as unknown as ReadDb,

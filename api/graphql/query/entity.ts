@@ -4,7 +4,7 @@
  * both built from these specs, so a filter, an order or a cursor means the same in both.
  */
 import { lte, type SQL, type SQLWrapper, type Subquery } from "drizzle-orm";
-import type { PgTable } from "drizzle-orm/pg-core";
+import type { PgTable, PgView } from "drizzle-orm/pg-core";
 
 /**
  * How a column is compared, sorted and printed. Addresses and hashes are stored lowercase and
@@ -32,7 +32,7 @@ export type ColumnSpec = {
  * table's column names (the state at a past block), and a condition every row meets (an event
  * table at a block: blockNumber ≤ N). Columns are read by name from `from`.
  */
-export type RowSource = { from: PgTable | Subquery; where?: SQL };
+export type RowSource = { from: PgTable | PgView | Subquery; where?: SQL };
 
 export type Row = Record<string, unknown>;
 
@@ -69,9 +69,9 @@ export function eventSource(table: PgTable, blockColumn: string): EntitySpec["so
 }
 
 /**
- * A table of current values with a history to rebuild it from: the table itself now, and at a
+ * Current values with a history to rebuild them from: the table or view itself now, and at a
  * block the subquery `atBlock` makes (same column names; api/io/state-at-block.ts).
  */
-export function historySource(table: PgTable, atBlock: (block: bigint) => Subquery): EntitySpec["source"] {
+export function historySource(table: PgTable | PgView, atBlock: (block: bigint) => Subquery): EntitySpec["source"] {
   return (block) => (block === null ? { from: table } : { from: atBlock(block) });
 }
