@@ -41,6 +41,7 @@ const config = createConfig({
       rpc: net.chains.base.rpc,
       disableCache: net.chains.base.disableCache,
       pollingInterval: net.chains.base.pollingIntervalMs,
+      ...(net.chains.base.ws && { ws: net.chains.base.ws }),
       ...(net.chains.base.ethGetLogsBlockRange !== null && {
         ethGetLogsBlockRange: net.chains.base.ethGetLogsBlockRange,
       }),

@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: every benchmark in turn (start, index, api, reports, paid, export, cost), each printing its
+ * `npm run bench`: every benchmark in turn (start, index, head, api, reports, paid, export, cost), each printing its
  * own output, then one table of every figure with its same-run baseline, the ratio, the target
  * and whether this run met it. `-- --only start,reports` runs a subset. bench:index and bench:api
  * share one devnet at `--scale` (default 1100, ≥ 200,000 events), played once here. Not a test:
@@ -14,7 +14,7 @@ import { type Devnet, startDevnet } from "../devnet/devnet.js";
 import { freePort } from "../test/helpers/ports.js";
 import type { Figure } from "./results.js";
 
-const BENCHES = ["start", "index", "api", "reports", "paid", "export", "cost"] as const;
+const BENCHES = ["start", "index", "head", "api", "reports", "paid", "export", "cost"] as const;
 const { values } = parseArgs({ options: { only: { type: "string" }, scale: { type: "string", default: "1100" } } });
 const chosen = values.only ? values.only.split(",") : [...BENCHES];
 

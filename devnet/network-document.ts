@@ -91,6 +91,8 @@ export function devnetNetworkDocument(
           // The RPC cache is keyed by chain id; a re-created devnet would be mixed with the last.
           disableCache: true,
           pollingIntervalMs: 1_000,
+          // anvil answers JSON-RPC over WebSocket on the same port: new heads are pushed.
+          ws: d.chains.base.rpcUrl.replace(/^http/, "ws"),
           ethGetLogsBlockRange: null,
         },
         ethereum: { id: 1, rpc: d.chains.ethereum.rpcUrl },

@@ -73,6 +73,17 @@ const ponderBin = () => join(root, "node_modules", "ponder", "dist", "esm", "bin
  * 32 MB semi-space keeps short-lived response garbage out of the old space. Ponder sizes its
  * indexing cache from the heap limit, so a large backfill can raise it: KUSD_MAX_OLD_SPACE_MB.
  */
+/**
+ * Ponder's indexing cache budget (it reads PONDER_CACHE_BYTES): KUSD_INDEXING_CACHE_MB, 32 by
+ * default, unless PONDER_CACHE_BYTES itself is set. The handlers look few rows up and only insert
+ * the rest, so a cache sized from the heap held rows nothing reads again (docs/benchmarks.md).
+ */
+export function indexingCacheBytes(env: NodeJS.ProcessEnv): string {
+  if (env.PONDER_CACHE_BYTES !== undefined) return env.PONDER_CACHE_BYTES;
+  const mb = serviceEnvSchema.shape.KUSD_INDEXING_CACHE_MB.parse(env.KUSD_INDEXING_CACHE_MB || undefined) ?? 32;
+  return String(mb * 1024 * 1024);
+}
+
 export function heapFlags(env: NodeJS.ProcessEnv): string[] {
   // Only this variable: the service itself checks (and reports) the rest of its environment.
   const oldSpace = serviceEnvSchema.shape.KUSD_MAX_OLD_SPACE_MB.parse(env.KUSD_MAX_OLD_SPACE_MB || undefined) ?? 512;
@@ -94,6 +105,7 @@ export async function startIndexer(options: IndexerOptions): Promise<Indexer> {
     PORT: String(options.port),
     ...(options.pgliteDir && { PONDER_PGLITE_DIR: options.pgliteDir }),
   };
+  env.PONDER_CACHE_BYTES = indexingCacheBytes(env);
   if (options.databaseUrl) {
     env.DATABASE_URL = options.databaseUrl;
     // A devnet's chain ids collide with the chains of any earlier devnet in this database.

@@ -9,6 +9,7 @@ import { parseUnits } from "viem";
 import { z } from "zod";
 import { BackingRatioFeedSchema, backingRatioCrossings } from "../../core/monitoring/backing-ratio-crossings.js";
 import {
+  IndexedHeadFeedSchema,
   MinterGrantFeedSchema,
   MinterRoleChangeFeedSchema,
   minterGrantView,
@@ -23,8 +24,9 @@ import { isoTime } from "../../core/reserves/units.js";
 import type { ReportContext } from "../context.js";
 import { historyRowsAt } from "../history/history-service.js";
 import { ApiError, badRequest } from "../http/errors.js";
-import { blockBound, kusdAmount } from "../http/query-params.js";
+import { blockBound, integerRange, kusdAmount } from "../http/query-params.js";
 import { contract, validQuery } from "../http/route-contract.js";
+import { headWatchOf } from "../io/head-watch.js";
 import { indexedHead, minterGrantsIn, minterRoleChangesIn, psmPausesIn, redemptionsIn } from "../io/indexed-reads.js";
 
 export const MAX_RANGE_BLOCKS = 100_000n;
@@ -88,6 +90,24 @@ export const redemptionsContract = {
   errors,
 };
 
+export const MAX_HEAD_WAIT_MS = 30_000;
+export const headContract = {
+  summary: "The indexed head, once it is past a block the caller names (a long poll)",
+  description: `Answers at once without \`after\`, or when the indexed head is not \`after\`; otherwise when the indexer moves past it (within about 50 ms of the block being indexed) or after \`waitMs\` with the head unchanged. A monitor waits here between its polls instead of sleeping, so an alert leaves within one block (kusd-monitor does).`,
+  tags: TAGS,
+  query: z.object({
+    after: blockBound("after").optional().describe("the indexed head the caller has seen"),
+    waitMs: z
+      .string()
+      .regex(integerRange(0, MAX_HEAD_WAIT_MS), `waitMs must be an integer from 0 to ${MAX_HEAD_WAIT_MS}`)
+      .transform(Number)
+      .optional()
+      .describe(`how long to wait for a new head, in ms (default and at most ${MAX_HEAD_WAIT_MS})`),
+  }),
+  response: IndexedHeadFeedSchema,
+  errors,
+};
+
 export function eventsRoutes(ctx: ReportContext) {
   const app = new Hono();
 
@@ -106,6 +126,19 @@ export function eventsRoutes(ctx: ReportContext) {
       indexedHead: { blockNumber: Number(head.blockNumber), timestamp: isoTime(head.timestamp) },
     };
   };
+
+  app.get("/api/events/head", ...contract(headContract), async (c) => {
+    const q = validQuery(c, headContract);
+    let head = await indexedHead(ctx.db, "base");
+    if (head && q.after !== undefined && head.blockNumber === q.after) {
+      const signal = AbortSignal.any([c.req.raw.signal, AbortSignal.timeout(q.waitMs ?? MAX_HEAD_WAIT_MS)]);
+      head = (await headWatchOf(ctx.db).beyond(q.after, signal)) ?? head;
+    }
+    if (!head) throw new ApiError(503, "not_indexed_yet", "the indexer has not started on base yet");
+    return c.json({
+      indexedHead: { blockNumber: Number(head.blockNumber), timestamp: isoTime(head.timestamp) },
+    } satisfies z.infer<typeof IndexedHeadFeedSchema>);
+  });
 
   app.get("/api/events/minter-grants", ...contract(minterGrantsContract), async (c) => {
     const r = await range(validQuery(c, minterGrantsContract));

@@ -24,6 +24,7 @@ import type { SinkConfig } from "./config/schema.js";
 import { buildSink } from "./config/sink-registry.js";
 import type { MonitorMessage } from "./deliver.js";
 import { withExactAmounts } from "./exact-amounts.js";
+import { waitForNewHead } from "./head-wait.js";
 import { fetchRegistry, registryLookup } from "./messages/registry-lookup.js";
 import type { AlertTemplate } from "./messages/template.js";
 import type { OutboxEvent } from "./outbox/destination-queue.js";
@@ -375,7 +376,13 @@ export async function runMonitor(o: MonitorOptions, io: MonitorIo): Promise<numb
   if (io.signal?.aborted) stop.abort();
   io.signal?.addEventListener("abort", onAbort, { once: true });
   const draining = outbox.run(stop.signal);
-  const sleep = io.sleep ?? ((ms: number) => realSleep(ms, stop.signal));
+  // Between polls: the service's head long poll (head-wait.ts), or the injected sleep of a test.
+  let seen: number | null = null;
+  const between = io.sleep
+    ? () => io.sleep!(o.pollMs)
+    : async () => {
+        seen = await waitForNewHead(o.apiUrl, seen, o.pollMs, stop.signal);
+      };
   try {
     while (!stop.signal.aborted) {
       try {
@@ -385,7 +392,7 @@ export async function runMonitor(o: MonitorOptions, io: MonitorIo): Promise<numb
         io.write(`${JSON.stringify({ type: "warning", error: (e as Error).message })}\n`);
       }
       if (stop.signal.aborted) break;
-      await sleep(o.pollMs);
+      await between();
     }
   } finally {
     io.signal?.removeEventListener("abort", onAbort);
@@ -394,14 +401,3 @@ export async function runMonitor(o: MonitorOptions, io: MonitorIo): Promise<numb
   }
   return 0;
 }
-
-const realSleep = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    const t = setTimeout(done, ms);
-    function done() {
-      clearTimeout(t);
-      signal.removeEventListener("abort", done);
-      resolve();
-    }
-    signal.addEventListener("abort", done, { once: true });
-  });

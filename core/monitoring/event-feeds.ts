@@ -125,3 +125,6 @@ export const redemptionView = (
   feeBps: e.feeBps,
   ...at(e),
 });
+
+/** `/api/events/head`: the indexed head, answered once it is past the one the caller knows. */
+export const IndexedHeadFeedSchema = z.strictObject({ indexedHead: indexedHeadSchema });

@@ -49,6 +49,8 @@ export type NetworkExtension = {
       rpcCopies: number;
       disableCache: boolean;
       pollingIntervalMs: number;
+      /** WebSocket URL for new heads when the document pins an RPC (the devnet); otherwise PONDER_WS_URL_8453. */
+      ws?: string | null;
       ethGetLogsBlockRange: number | null;
     };
     ethereum: { id: 1; rpc: string | null };

@@ -15,6 +15,7 @@ const address = z
   .refine((s) => isAddress(s, { strict: false }), "must be an address: 0x and 40 hex digits")
   .transform((s) => s as Address);
 const url = z.url({ protocol: /^https?$/, error: "must be an http(s) URL" });
+const wsUrl = z.url({ protocol: /^wss?$/, error: "must be a ws(s) URL" });
 const urlList = z
   .string()
   .transform((s) =>
@@ -104,6 +105,11 @@ export const serviceEnvSchema = z.object({
     "Base RPC URL(s), comma-separated: Ponder spreads requests over them; required with `KUSD_NETWORK=base`",
     "devnet: anvil",
   ),
+  PONDER_WS_URL_8453: variable(
+    wsUrl,
+    "Base WebSocket RPC URL: new heads arrive by `eth_subscribe` instead of being polled every `KUSD_POLLING_INTERVAL_MS` (Ponder falls back to polling when the socket fails)",
+    "devnet: anvil's socket; none when `PONDER_RPC_URL_8453` is set",
+  ),
   PONDER_RPC_URL_1: variable(url, "Ethereum RPC URL (instant reads on chain 1)", "devnet: anvil"),
   KUSD_READ_RPC_URL_8453: variable(
     url,
@@ -128,6 +134,11 @@ export const serviceEnvSchema = z.object({
     "Ponder's detection; 2,000 on base",
   ),
   KUSD_POLLING_INTERVAL_MS: variable(positiveInt, "head polling interval of the indexer", "the network document's"),
+  KUSD_INDEXING_CACHE_MB: variable(
+    z.coerce.number().int().min(1).max(4_096),
+    "Ponder's indexing cache (MB; `PONDER_CACHE_BYTES` wins when set). The handlers look up few rows and only insert the rest, so a small cache only flushes sooner: at devnet scale 1100, 32 MB backfilled in 63 s at 997 MB peak RSS on PGlite, against 66–67 s at 1,085 MB with Ponder's default (a fifth of the heap, 128 MB): docs/benchmarks.md",
+    "32",
+  ),
   KUSD_MAX_OLD_SPACE_MB: variable(
     z.coerce.number().int().min(128).max(65_536),
     "V8 old space of the indexer+API process (with a 32 MB semi-space). Ponder's indexing cache gets a fifth of the heap (128 MB at 512): tables that outgrow it are evicted and their lookups go to the database. 1024 gives it 256 MB: a faster backfill for more memory (measured in docs/benchmarks.md)",

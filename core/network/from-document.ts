@@ -136,6 +136,8 @@ export function networkFromDocument(doc: NetworkDocument, env: ServiceEnv): Netw
         rpc: Array.from({ length: clock.rpcCopies }, () => rpcUrls).flat(),
         disableCache: clock.disableCache,
         pollingIntervalMs: env.KUSD_POLLING_INTERVAL_MS ?? clock.pollingIntervalMs,
+        // The document's socket belongs to its RPC: an RPC named in the environment gets only the socket named beside it.
+        ws: env.PONDER_WS_URL_8453 ?? (env.PONDER_RPC_URL_8453 ? null : (clock.ws ?? null)),
         ethGetLogsBlockRange: env.KUSD_ETH_GET_LOGS_BLOCK_RANGE ?? clock.ethGetLogsBlockRange,
       },
       ethereum: { id: 1 },

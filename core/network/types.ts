@@ -48,6 +48,8 @@ export type ChainConfig = {
   disableCache: boolean;
   /** How often Ponder asks for a new block (ms); Base makes one every 2 s. */
   pollingIntervalMs: number;
+  /** A WebSocket endpoint pushing new heads (eth_subscribe newHeads), so none waits for a poll; null: polling. */
+  ws: string | null;
   /** eth_getLogs block range, or null to let Ponder find the provider's limit from its errors. */
   ethGetLogsBlockRange: number | null;
 };

@@ -5,6 +5,7 @@
  */
 import { and, asc, eq, gte, inArray, lte, or, type SQL } from "drizzle-orm";
 import * as schema from "../../../ponder.schema.js";
+import { headWatchOf } from "../../io/head-watch.js";
 import { indexedHead, type ReadDb } from "../../io/indexed-reads.js";
 import type { BlockRange, LiveSource } from "./stream.js";
 
@@ -19,6 +20,7 @@ type Row = { id: string; blockNumber: bigint };
 function source<T extends Row>(db: ReadDb, rows: (range: BlockRange) => Promise<T[]>): LiveSource<T> {
   return {
     head: async () => (await indexedHead(db, "base"))?.blockNumber ?? null,
+    beyond: (head, signal) => headWatchOf(db).beyond(head, signal),
     rows,
     id: (r) => r.id,
     block: (r) => r.blockNumber,

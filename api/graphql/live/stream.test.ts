@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { createHeadWatch } from "../../io/head-watch.js";
 import {
   type BlockRange,
   type LiveEvent,
@@ -207,5 +208,25 @@ describe("liveStream", () => {
     const pending = stream.next();
     controller.abort();
     expect(await pending).toEqual({ done: true, value: undefined });
+  });
+
+  it("with a head watch it reads again as soon as the head moves, not at its next poll", async () => {
+    const c = chain([], 1n);
+    const watch = createHeadWatch(
+      async () => (c.head === null ? null : { chain: "base", chainId: 1, blockNumber: c.head, timestamp: 0 }),
+      1,
+    );
+    const stream = liveStream(
+      { ...c.source, beyond: (head, signal) => watch.beyond(head, signal) },
+      { pollMs: 60_000 },
+    );
+    const pending = stream.next();
+    await until(() => c.queries.length > 0);
+    const movedAt = Date.now();
+    c.rows.push({ id: "next", block: 2n });
+    c.head = 2n;
+    expect((await pending).value).toMatchObject({ kind: "DETECTED", item: { id: "next" } });
+    expect(Date.now() - movedAt).toBeLessThan(5_000);
+    await stream.return?.();
   });
 });

@@ -18,6 +18,11 @@ export type BlockRange = { fromBlock: bigint; toBlock: bigint; limit: number };
 export type LiveSource<T> = {
   /** The newest indexed block; null before the indexer has a checkpoint. */
   head(): Promise<bigint | null>;
+  /**
+   * Resolves once the indexed head is no longer `head` (or `signal` aborts): the stream reads
+   * again then rather than at its next poll. Without it the stream polls every `pollMs`.
+   */
+  beyond?(head: bigint | null, signal: AbortSignal): Promise<unknown>;
   /** The rows the subscription wants (its filters applied), ordered by block first. */
   rows(range: BlockRange): Promise<T[]>;
   id(row: T): string;
@@ -137,7 +142,24 @@ async function* poll<T>(source: LiveSource<T>, o: LiveOptions, signal: AbortSign
       if (scan.throughBlock >= head) break;
       from = scan.throughBlock + 1n;
     }
-    await pause(pollMs, signal);
+    await nextPoll(source, head, pollMs, signal);
+  }
+}
+
+/**
+ * Until the indexed head moves (when the source can tell) or `pollMs` passes: the timer still
+ * catches what leaves the head where it was (a reorg to the same height).
+ */
+async function nextPoll<T>(source: LiveSource<T>, head: bigint | null, pollMs: number, signal: AbortSignal) {
+  if (!source.beyond) return pause(pollMs, signal);
+  const wait = new AbortController();
+  const stop = () => wait.abort();
+  signal.addEventListener("abort", stop, { once: true });
+  try {
+    await Promise.race([pause(pollMs, wait.signal), source.beyond(head, wait.signal)]);
+  } finally {
+    wait.abort();
+    signal.removeEventListener("abort", stop);
   }
 }
 
