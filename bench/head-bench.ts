@@ -104,7 +104,7 @@ async function measure(database: "pglite" | "postgres", deploymentFile: string) 
       emitOnBegin: false,
       onBlockNumber: (n) => (at(Number(n)).mined = performance.now()),
     });
-    stops.push(unwatch);
+    stops.push(unwatch, async () => (await ws.transport.getRpcClient()).close());
     stops.push(
       follow(
         async () =>
