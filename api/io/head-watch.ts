@@ -21,15 +21,27 @@ export type HeadWatch = {
 
 export function createHeadWatch(read: () => Promise<IndexedHead | null>, everyMs = HEAD_WATCH_MS): HeadWatch {
   const waiters = new Set<Waiter>();
-  let polling = false;
+  // The next read, while anyone waits: cancelled when the last waiter leaves, so nothing is read
+  // for a stream that has ended.
+  let next: NodeJS.Timeout | null = null;
+  let reading = false;
   const tick = async () => {
+    next = null;
+    reading = true;
     const head = await read().catch(() => undefined);
+    reading = false;
     if (head !== undefined) {
       const number = head?.blockNumber ?? null;
       for (const w of [...waiters]) if (number !== w.past) w.wake(head);
     }
-    if (waiters.size > 0) setTimeout(tick, everyMs);
-    else polling = false;
+    if (waiters.size > 0) next = setTimeout(tick, everyMs);
+  };
+  const leave = (w: Waiter) => {
+    waiters.delete(w);
+    if (waiters.size === 0 && next) {
+      clearTimeout(next);
+      next = null;
+    }
   };
   return {
     beyond(past, signal) {
@@ -38,7 +50,7 @@ export function createHeadWatch(read: () => Promise<IndexedHead | null>, everyMs
         const w: Waiter = {
           past,
           wake: (head) => {
-            waiters.delete(w);
+            leave(w);
             signal?.removeEventListener("abort", onAbort);
             resolve(head);
           },
@@ -46,10 +58,7 @@ export function createHeadWatch(read: () => Promise<IndexedHead | null>, everyMs
         const onAbort = () => w.wake(null);
         signal?.addEventListener("abort", onAbort, { once: true });
         waiters.add(w);
-        if (!polling) {
-          polling = true;
-          setTimeout(tick, 0);
-        }
+        if (!next && !reading) next = setTimeout(tick, 0);
       });
     },
   };
