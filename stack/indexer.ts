@@ -86,7 +86,7 @@ export function indexingCacheBytes(env: NodeJS.ProcessEnv): string {
 
 export function heapFlags(env: NodeJS.ProcessEnv): string[] {
   // Only this variable: the service itself checks (and reports) the rest of its environment.
-  const oldSpace = serviceEnvSchema.shape.KUSD_MAX_OLD_SPACE_MB.parse(env.KUSD_MAX_OLD_SPACE_MB || undefined) ?? 512;
+  const oldSpace = serviceEnvSchema.shape.KUSD_MAX_OLD_SPACE_MB.parse(env.KUSD_MAX_OLD_SPACE_MB || undefined) ?? 1024;
   return [`--max-old-space-size=${oldSpace}`, "--max-semi-space-size=32"];
 }
 

@@ -142,7 +142,7 @@ export const serviceEnvSchema = z.object({
   KUSD_MAX_OLD_SPACE_MB: variable(
     z.coerce.number().int().min(128).max(65_536),
     "V8 old space of the indexer+API process (with a 32 MB semi-space). Ponder's indexing cache gets a fifth of the heap (128 MB at 512): tables that outgrow it are evicted and their lookups go to the database. 1024 gives it 256 MB: a faster backfill for more memory (measured in docs/benchmarks.md)",
-    "512",
+    "1024 (512 until 2026-11-29: `ponder start` ran out of it while building its API on Node 20 under load)",
   ),
   KUSD_REGISTRY_SOURCE: variable(
     csv,
