@@ -14,6 +14,7 @@ import { earliest } from "./core/network/types.js";
 import { network as net, runnerEnv, serviceEnv } from "./src/config.js";
 import { claimSchema } from "./src/schema-holder/claim-schema.js";
 import { ponderStartSchema } from "./src/schema-holder/ponder-start-schema.js";
+import { checkSyncCache } from "./src/schema-holder/sync-cache-check.js";
 
 const psms = Object.values(net.psms);
 const stakingVaults = Object.values(net.stakingVaults);
@@ -26,7 +27,14 @@ const accounts = net.registryAccounts;
 const pgliteDir = resolve(runnerEnv.PONDER_PGLITE_DIR ?? join(".ponder", "pglite"));
 // Before Ponder takes its lock on the schema: a dead predecessor's lock costs no wait.
 const heldSchema = ponderStartSchema(process.argv, process.env);
-if (heldSchema) await claimSchema({ schema: heldSchema, databaseUrl: serviceEnv.DATABASE_URL, pgliteDir });
+// In the same session: the chain data Ponder stored is reused only while it is this chain's.
+if (heldSchema)
+  await claimSchema({
+    schema: heldSchema,
+    databaseUrl: serviceEnv.DATABASE_URL,
+    pgliteDir,
+    before: (query) => checkSyncCache(query, net.chains.base),
+  });
 
 const config = createConfig({
   database: serviceEnv.DATABASE_URL

@@ -88,8 +88,10 @@ export function devnetNetworkDocument(
           rpc: d.chains.base.rpcUrl,
           // Copies of one URL: Ponder budgets each URL separately, and anvil can take far more.
           rpcCopies: 50,
-          // The RPC cache is keyed by chain id; a re-created devnet would be mixed with the last.
-          disableCache: true,
+          // Ponder's stored chain data is keyed by chain id alone: a devnet made again shares 8453
+          // with the last. It is reused only while its blocks are this devnet's
+          // (src/schema-holder/sync-cache.ts), so a restart fetches nothing again, as on Base.
+          disableCache: false,
           pollingIntervalMs: 1_000,
           // anvil answers JSON-RPC over WebSocket on the same port: new heads are pushed.
           ws: d.chains.base.rpcUrl.replace(/^http/, "ws"),

@@ -10,8 +10,6 @@ import { serviceEnvSchema } from "../core/network/env.js";
 import { stopProcess } from "../devnet/anvil.js";
 import { deploymentPath, readDeployment } from "../devnet/deployment.js";
 import { devnetServiceEnv } from "../devnet/network-document.js";
-import { rpcBlockNumber } from "../devnet/rpc.js";
-import { clearDevnetSyncRows } from "../devnet/sync-cache.js";
 
 const require = createRequire(import.meta.url);
 
@@ -106,18 +104,10 @@ export async function startIndexer(options: IndexerOptions): Promise<Indexer> {
     ...(options.pgliteDir && { PONDER_PGLITE_DIR: options.pgliteDir }),
   };
   env.PONDER_CACHE_BYTES = indexingCacheBytes(env);
+  // A devnet's chain ids collide with an earlier devnet's rows in the same database: the config
+  // keeps them only while they are this chain's (src/schema-holder/sync-cache.ts).
   if (options.databaseUrl) {
     env.DATABASE_URL = options.databaseUrl;
-    // A devnet's chain ids collide with the chains of any earlier devnet in this database.
-    if (d) {
-      const heads = await Promise.all(
-        [d.chains.base, d.chains.ethereum].map(async (c) => ({
-          chainId: c.chainId,
-          throughBlock: (await rpcBlockNumber(c.rpcUrl)) + 1_000,
-        })),
-      );
-      await clearDevnetSyncRows(options.databaseUrl, heads);
-    }
   } else {
     delete env.DATABASE_URL;
   }

@@ -1,84 +1,24 @@
 /**
- * Ponder's HTTP entry, kept thin: the service is `createService` (api/services.ts), the same
- * composition the read replica uses, from the configuration parsed once in src/config.ts. Ponder
- * itself adds /health, /ready, /status and /metrics.
- * WebSocket upgrades (GraphQL subscriptions over graphql-ws at /graphql) go to `upgrade`.
- * Raw SQL is not public (see private-sql.ts).
+ * Ponder's HTTP entry, kept thin: the service is `createPonderApi` (app.ts), loaded as one bundle
+ * (bundle.ts) with Ponder's database and tables and the configuration parsed once in
+ * src/config.ts. Should bundling fail, the same module loads the way Ponder loads any.
+ * Ponder itself adds /health, /ready, /status and /metrics. WebSocket upgrades (GraphQL
+ * subscriptions over graphql-ws at /graphql) go to `upgrade`. Raw SQL is not public (see private-sql.ts).
  */
-import { resolve } from "node:path";
 import { db } from "ponder:api";
 import schema from "ponder:schema";
-import type { Hono, MiddlewareHandler } from "hono";
-import { graphql as ponderGraphql } from "ponder";
-import type { Registry } from "prom-client";
-import { PONDER_GRAPHQL_BENCH_PATH } from "../../api/http/bench-routes.js";
-import { compression } from "../../api/http/compression.js";
-import { dropCounterNamedGauges, requestDurationInSeconds } from "../../api/http/metric-names.js";
-import { createKusdMetrics } from "../../api/http/metrics.js";
-import type { ReadDb } from "../../api/io/indexed-reads.js";
-import { createService } from "../../api/services.js";
 import { network, networkDoc, serviceEnv } from "../config.js";
-import { servePrivateSql } from "./private-sql.js";
+import { importBundled } from "./bundle.js";
 
-// kUSD's figures join Ponder's own registry, so GET /metrics (Ponder's route) serves both.
-// Ponder's /metrics route comes before ours, so without its registry there is nowhere to serve them.
-const ponderMetrics = (
-  globalThis as {
-    PONDER_COMMON?: { metrics?: { registry?: Registry } & Parameters<typeof requestDurationInSeconds>[1] };
-  }
-).PONDER_COMMON?.metrics;
-const ponderRegistry = ponderMetrics?.registry;
-if (ponderMetrics && ponderRegistry) {
-  dropCounterNamedGauges(ponderRegistry);
-  requestDurationInSeconds(ponderRegistry, ponderMetrics);
-}
-const metrics = ponderRegistry ? createKusdMetrics(ponderRegistry) : null;
+type AppModule = typeof import("./app.js");
 
-servePrivateSql(serviceEnv.KUSD_PRIVATE_SQL_PORT, { db, schema });
-
-const service = createService({
-  env: serviceEnv,
-  network,
-  networkDocument: networkDoc,
-  // bench/bare declares its own "ponder:schema" module, which widens the type of `db` here.
-  db: db as unknown as ReadDb,
-  role: "signer",
-  defaultPort: 42069,
-  // Ponder runs with the project root as its working directory.
-  pageDir: resolve(serviceEnv.KUSD_PAGE_DIR ?? "web/dist"),
-  ...(metrics && { metrics: { kusd: metrics } }),
-  // Ponder answers these GETs before the app (its server, node_modules/ponder/dist/esm/server):
-  // another method on them reaches the app, which answers 405 naming GET and HEAD.
-  hostRoutes: ["/health", "/ready", "/status", "/metrics"].map((path) => ({ method: "GET", path })),
-  // Ponder's generated GraphQL over the same tables is the baseline of `npm run bench:api` only:
-  // the API has one GraphQL endpoint, /graphql (filters, order, cursors, totalCount, block, limits
-  // answered as BAD_USER_INPUT), while Ponder's answered `limit: 1001` with a masked 500.
-  ...(serviceEnv.KUSD_BENCH_ROUTES && {
-    host: (app: Hono) => {
-      app.use(PONDER_GRAPHQL_BENCH_PATH, ponderGraphql({ db, schema }));
-    },
-  }),
+const { createPonderApi } = await importBundled<AppModule>("./app.ts", schema).catch((e: Error) => {
+  console.warn(`[api] bundling the API failed (${e.message}): loading it module by module`);
+  return import("./app.js");
 });
 
-export default service.app;
+const api = createPonderApi({ db, schema, config: { env: serviceEnv, network, networkDocument: networkDoc } });
 
-const compress = compression();
-
-/**
- * Run by the patched server around every answer, Ponder's own routes included (build/index.js,
- * server/index.js in patches/ponder+0.16.10.patch): /metrics is compressed like the API's answers
- * (the app compresses its own answers; this one finds them done: Vary names Accept-Encoding), and
- * says the exposition format's version, as prom-client's registry names it (Ponder answers
- * `text/plain; charset=UTF-8`).
- */
-export const serverMiddleware: MiddlewareHandler = async (c, next) => {
-  await compress(c, next);
-  if (ponderRegistry && c.req.path === "/metrics" && c.res.status === 200)
-    c.res.headers.set("Content-Type", ponderRegistry.contentType);
-};
-
-/**
- * GraphQL over WebSocket on Ponder's port: the patched server (patches/ponder+0.16.10.patch)
- * hands its 'upgrade' events to this export.
- */
-export const upgrade = service.upgrade;
+export default api.app;
+export const serverMiddleware = api.serverMiddleware;
+export const upgrade = api.upgrade;

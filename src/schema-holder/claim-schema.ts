@@ -13,7 +13,7 @@ import { existsSync } from "node:fs";
 import postgres from "postgres";
 import { holderDead, holdWithThisProcess, readHolder } from "./holder-file.js";
 
-type Query = (text: string, params: unknown[]) => Promise<Record<string, unknown>[]>;
+export type Query = (text: string, params: unknown[]) => Promise<Record<string, unknown>[]>;
 
 /** Clears a dead holder's lock mark on `schema`; the heartbeat it had, or null when none was set. */
 async function clearDeadMark(query: Query, schema: string): Promise<number | null> {
@@ -32,7 +32,15 @@ async function clearDeadMark(query: Query, schema: string): Promise<number | nul
 const LOCK_SPACE = 0x6b757364;
 const RETAKE_MS = 2_000;
 
-async function claimOnPostgres(url: string, schema: string, log: (m: string) => void): Promise<void> {
+/** Work on the database before Ponder opens it (PGlite: unless a live holder has it open). */
+export type BeforePonder = (query: Query) => Promise<void>;
+
+async function claimOnPostgres(
+  url: string,
+  schema: string,
+  log: (m: string) => void,
+  before?: BeforePonder,
+): Promise<void> {
   let retaking = false;
   const sql = postgres(url, {
     max: 1,
@@ -60,33 +68,40 @@ async function claimOnPostgres(url: string, schema: string, log: (m: string) => 
     }, RETAKE_MS);
     timer.unref();
   };
+  const query: Query = (text, params) => sql.unsafe(text, params as never[]);
+  await before?.(query);
   if (!(await take())) {
     log(`schema ${schema} is held by a running process: Ponder waits for it, as before`);
     return;
   }
-  const heartbeat = await clearDeadMark((text, params) => sql.unsafe(text, params as never[]), schema);
+  const heartbeat = await clearDeadMark(query, schema);
   if (heartbeat !== null)
     log(`schema ${schema}: its holder is gone (last heartbeat ${new Date(heartbeat).toISOString()}); lock released`);
 }
 
-async function claimOnPglite(dir: string, schema: string, log: (m: string) => void): Promise<void> {
+async function claimOnPglite(
+  dir: string,
+  schema: string,
+  log: (m: string) => void,
+  before?: BeforePonder,
+): Promise<void> {
   const holder = readHolder(dir);
   if (holder && !holderDead(holder)) {
     log(`schema ${schema}: held by process ${holder.pid} on ${holder.host}: Ponder waits for it, as before`);
     return;
   }
-  if (holder && holder.schema === schema && existsSync(dir)) {
+  const releases = holder !== null && holder.schema === schema;
+  if ((releases || before) && existsSync(dir)) {
     // Ponder opens the directory after the config is built: ours is closed by then.
     const { PGlite } = await import("@electric-sql/pglite");
     const db = new PGlite(dir);
+    const query: Query = async (text, params) => (await db.query(text, params)).rows as never;
     try {
-      const heartbeat = await clearDeadMark(
-        async (text, params) => (await db.query(text, params)).rows as never,
-        schema,
-      );
+      await before?.(query);
+      const heartbeat = releases ? await clearDeadMark(query, schema) : null;
       if (heartbeat !== null)
         log(
-          `schema ${schema}: its holder (process ${holder.pid}) is gone (last heartbeat ${new Date(heartbeat).toISOString()}); lock released`,
+          `schema ${schema}: its holder (process ${holder?.pid}) is gone (last heartbeat ${new Date(heartbeat).toISOString()}); lock released`,
         );
     } finally {
       await db.close();
@@ -97,19 +112,23 @@ async function claimOnPglite(dir: string, schema: string, log: (m: string) => vo
 
 let claimed = false;
 
-/** Holds `schema` for this process, first releasing the lock a dead holder left on it. */
+/**
+ * Holds `schema` for this process, first releasing the lock a dead holder left on it; `before`
+ * runs in the same session, before Ponder opens the database (the sync cache's check).
+ */
 export async function claimSchema(o: {
   schema: string;
   databaseUrl?: string;
   pgliteDir: string;
   log?: (message: string) => void;
+  before?: BeforePonder;
 }): Promise<void> {
   if (claimed) return; // the config evaluated twice in one process holds it already
   claimed = true;
   const log = o.log ?? ((m: string) => console.warn(`[schema-holder] ${m}`));
   try {
-    if (o.databaseUrl) await claimOnPostgres(o.databaseUrl, o.schema, log);
-    else if (o.pgliteDir !== "memory://") await claimOnPglite(o.pgliteDir, o.schema, log);
+    if (o.databaseUrl) await claimOnPostgres(o.databaseUrl, o.schema, log, o.before);
+    else if (o.pgliteDir !== "memory://") await claimOnPglite(o.pgliteDir, o.schema, log, o.before);
   } catch (e) {
     // Never a reason not to start: Ponder's own lock still guards the schema, at its own pace.
     log(`schema ${o.schema}: could not check its holder (${(e as Error).message}); Ponder's own lock applies`);

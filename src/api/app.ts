@@ -1,0 +1,89 @@
+/**
+ * The service as Ponder serves it: `createService` (api/services.ts), the same composition the
+ * read replica uses, given Ponder's database and tables and the configuration parsed once in
+ * src/config.ts. Loaded as one bundle (bundle.ts) rather than module by module under Ponder's
+ * vite-node, so it reaches its tables through what Ponder hands it, never through imports of its own.
+ * Ponder itself adds /health, /ready, /status and /metrics.
+ */
+import { resolve } from "node:path";
+import type { Hono, MiddlewareHandler } from "hono";
+import { graphql as ponderGraphql } from "ponder";
+import type { Registry } from "prom-client";
+import { PONDER_GRAPHQL_BENCH_PATH } from "../../api/http/bench-routes.js";
+import { compression } from "../../api/http/compression.js";
+import { dropCounterNamedGauges, requestDurationInSeconds } from "../../api/http/metric-names.js";
+import { createKusdMetrics } from "../../api/http/metrics.js";
+import type { ReadDb } from "../../api/io/indexed-reads.js";
+import { createService, type ServiceOptions } from "../../api/services.js";
+import { servePrivateSql } from "./private-sql.js";
+
+type PonderParts = Parameters<typeof ponderGraphql>[0];
+
+export type PonderApi = {
+  app: Hono;
+  /** Run by the patched server around every answer, Ponder's own routes included. */
+  serverMiddleware: MiddlewareHandler;
+  /** GraphQL over WebSocket on Ponder's port: the patched server hands its 'upgrade' events here. */
+  upgrade: ReturnType<typeof createService>["upgrade"];
+};
+
+export function createPonderApi(o: {
+  db: PonderParts["db"];
+  schema: PonderParts["schema"];
+  config: Pick<ServiceOptions, "env" | "network" | "networkDocument">;
+}): PonderApi {
+  const { db, schema } = o;
+  const env = o.config.env;
+  // kUSD's figures join Ponder's own registry, so GET /metrics (Ponder's route) serves both.
+  // Ponder's /metrics route comes before ours, so without its registry there is nowhere to serve them.
+  const ponderMetrics = (
+    globalThis as {
+      PONDER_COMMON?: { metrics?: { registry?: Registry } & Parameters<typeof requestDurationInSeconds>[1] };
+    }
+  ).PONDER_COMMON?.metrics;
+  const ponderRegistry = ponderMetrics?.registry;
+  if (ponderMetrics && ponderRegistry) {
+    dropCounterNamedGauges(ponderRegistry);
+    requestDurationInSeconds(ponderRegistry, ponderMetrics);
+  }
+  const metrics = ponderRegistry ? createKusdMetrics(ponderRegistry) : null;
+
+  servePrivateSql(env.KUSD_PRIVATE_SQL_PORT, { db, schema });
+
+  const service = createService({
+    ...o.config,
+    // bench/bare declares its own "ponder:schema" module, which widens the type of `db` here.
+    db: db as unknown as ReadDb,
+    role: "signer",
+    defaultPort: 42069,
+    // Ponder runs with the project root as its working directory.
+    pageDir: resolve(env.KUSD_PAGE_DIR ?? "web/dist"),
+    ...(metrics && { metrics: { kusd: metrics } }),
+    // Ponder answers these GETs before the app (its server, node_modules/ponder/dist/esm/server):
+    // another method on them reaches the app, which answers 405 naming GET and HEAD.
+    hostRoutes: ["/health", "/ready", "/status", "/metrics"].map((path) => ({ method: "GET", path })),
+    // Ponder's generated GraphQL over the same tables is the baseline of `npm run bench:api` only:
+    // the API has one GraphQL endpoint, /graphql (filters, order, cursors, totalCount, block, limits
+    // answered as BAD_USER_INPUT), while Ponder's answered `limit: 1001` with a masked 500.
+    ...(env.KUSD_BENCH_ROUTES && {
+      host: (app: Hono) => {
+        app.use(PONDER_GRAPHQL_BENCH_PATH, ponderGraphql({ db, schema }));
+      },
+    }),
+  });
+
+  const compress = compression();
+  /**
+   * Around every answer, Ponder's own routes included (build/index.js, server/index.js in
+   * patches/ponder+0.16.10.patch): /metrics is compressed like the API's answers (the app
+   * compresses its own answers; this one finds them done: Vary names Accept-Encoding), and says
+   * the exposition format's version, as prom-client's registry names it (Ponder answers
+   * `text/plain; charset=UTF-8`).
+   */
+  const serverMiddleware: MiddlewareHandler = async (c, next) => {
+    await compress(c, next);
+    if (ponderRegistry && c.req.path === "/metrics" && c.res.status === 200)
+      c.res.headers.set("Content-Type", ponderRegistry.contentType);
+  };
+  return { app: service.app, serverMiddleware, upgrade: service.upgrade };
+}
