@@ -38,11 +38,20 @@ export function stack() {
       await new Promise((r) => setTimeout(r, 100));
     }
   };
-  /** Waits until the indexer has processed the chain's current head (read uncached). */
+  /**
+   * Waits until the indexer has processed the chain's current head (read uncached), read again at
+   * every poll: another file's snapshot/revert reorg can lower the shared chain's head while this
+   * waits, and the indexer then follows it down (a head read once could be gone for good).
+   */
   const caughtUp = async (timeoutMs = 30_000) => {
-    const head = Number(await client.request({ method: "eth_blockNumber" }));
-    await indexedThrough(head, timeoutMs);
-    return head;
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const head = Number(await client.request({ method: "eth_blockNumber" }));
+      const indexed = await indexedBlock();
+      if (indexed >= head) return head;
+      if (Date.now() > deadline) throw new Error(`indexer did not reach the chain's head ${head} (at ${indexed})`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
   };
   /** Waits until the first signed statement is published (signed once the indexer has caught up). */
   const statementPublished = async (timeoutMs = 60_000) => {
