@@ -2,7 +2,7 @@
  * The service as Ponder serves it: `createService` (api/services.ts), the same composition the
  * read replica uses, given Ponder's database and tables and the configuration parsed once in
  * src/config.ts. Loaded as one bundle (bundle.ts) rather than module by module under Ponder's
- * vite-node, so it reaches its tables through what Ponder hands it, never through imports of its own.
+ * vite-node; in the bundle, its modules' imports of ponder.schema.ts are the tables Ponder hands it.
  * Ponder itself adds /health, /ready, /status and /metrics.
  */
 import { resolve } from "node:path";

@@ -50,7 +50,7 @@ export async function importBundled<T>(
             namespace: "kusd",
           }));
           b.onLoad({ filter: /.*/, namespace: "kusd" }, () => ({
-            contents: `const s = globalThis[Symbol.for("kusd.ponderSchema")];\nexport const { ${names.join(", ")} } = s;\n`,
+            contents: `const s = globalThis[Symbol.for(${JSON.stringify(SCHEMA_KEY.description)})];\nexport const { ${names.join(", ")} } = s;\n`,
             loader: "js",
           }));
         },
