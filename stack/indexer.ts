@@ -65,13 +65,6 @@ const root = join(dirname(require.resolve("../package.json")));
 const ponderBin = () => join(root, "node_modules", "ponder", "dist", "esm", "bin", "ponder.js");
 
 /**
- * V8 heap sizing of the indexer+API process. Left alone, V8 lets the old space grow far past
- * what is live before a major GC: under 20 clients of reports the process went from 700 MB to
- * 1.2–1.4 GB of RSS. A 512 MB old space keeps it near 830 MB at the same throughput, and a
- * 32 MB semi-space keeps short-lived response garbage out of the old space. Ponder sizes its
- * indexing cache from the heap limit, so a large backfill can raise it: KUSD_MAX_OLD_SPACE_MB.
- */
-/**
  * Ponder's indexing cache budget (it reads PONDER_CACHE_BYTES): KUSD_INDEXING_CACHE_MB, 32 by
  * default, unless PONDER_CACHE_BYTES itself is set. The handlers look few rows up and only insert
  * the rest, so a cache sized from the heap held rows nothing reads again (docs/benchmarks.md).
@@ -82,6 +75,12 @@ export function indexingCacheBytes(env: NodeJS.ProcessEnv): string {
   return String(mb * 1024 * 1024);
 }
 
+/**
+ * V8 heap sizing of the indexer+API process. Left alone, V8 lets the old space grow far past
+ * what is live before a major GC: under 20 clients of reports the process went from 700 MB to
+ * 1.2–1.4 GB of RSS. A bounded old space (KUSD_MAX_OLD_SPACE_MB, 1 GB) holds it near what is
+ * live, and a 32 MB semi-space keeps short-lived response garbage out of the old space.
+ */
 export function heapFlags(env: NodeJS.ProcessEnv): string[] {
   // Only this variable: the service itself checks (and reports) the rest of its environment.
   const oldSpace = serviceEnvSchema.shape.KUSD_MAX_OLD_SPACE_MB.parse(env.KUSD_MAX_OLD_SPACE_MB || undefined) ?? 1024;

@@ -141,8 +141,8 @@ export const serviceEnvSchema = z.object({
   ),
   KUSD_MAX_OLD_SPACE_MB: variable(
     z.coerce.number().int().min(128).max(65_536),
-    "V8 old space of the indexer+API process (with a 32 MB semi-space). Ponder's indexing cache gets a fifth of the heap (128 MB at 512): tables that outgrow it are evicted and their lookups go to the database. 1024 gives it 256 MB: a faster backfill for more memory (measured in docs/benchmarks.md)",
-    "1024 (512 until 2026-11-29: `ponder start` ran out of it while building its API on Node 20 under load)",
+    "V8 old space of the indexer+API process (with a 32 MB semi-space): bounds how far the heap grows past what is live before a major GC. Ponder's indexing cache has its own budget (KUSD_INDEXING_CACHE_MB). At 640 the PGlite backfill at devnet scale 1100 peaked at 974 MB RSS against 1,013 at 1024: most of that memory is PGlite's, not V8's (docs/benchmarks.md)",
+    "1024 (512 until 2026-11-29, when `ponder start` still built its API through vite-node and ran out of 512 on Node 20 under load)",
   ),
   KUSD_REGISTRY_SOURCE: variable(
     csv,

@@ -25,9 +25,7 @@ export async function checkSyncCache(
       },
     );
   try {
-    for (const v of await verifySyncCache(query, [{ chainId: chain.id, hashAt }])) {
-      if (v.kept || "removed" in v) log(describeVerdict(v));
-    }
+    for (const v of await verifySyncCache(query, [{ chainId: chain.id, hashAt }])) log(describeVerdict(v));
   } catch (e) {
     log(`chain ${chain.id}: could not check the stored chain data (${(e as Error).message}); Ponder uses it as stored`);
   }

@@ -80,6 +80,9 @@ describe("verifySyncCache", () => {
       { chainId: 8453, hashAt: async (n) => (n > 40n ? hash(Number(n), 7) : hash(Number(n))) },
     ]);
     expect(verdicts).toEqual([{ chainId: 8453, kept: false, reason: expect.stringMatching(/^block 90 /), removed: 7 }]);
+    expect(describeVerdict(verdicts[0]!)).toMatch(
+      /^chain 8453: block 90 is 0x\S+… on the chain, 0x\S+… stored: its 7 stored rows cleared, fetched again$/,
+    );
     for (const table of ["blocks", "logs", "intervals"]) expect(await count(table, 8453)).toBe(0);
     expect([await count("blocks", 1), await count("logs", 1), await count("intervals", 1)]).toEqual([1, 1, 1]);
   });
@@ -92,9 +95,9 @@ describe("verifySyncCache", () => {
   });
 
   it("says nothing is stored for a chain without rows, and leaves a database Ponder never synced into alone", async () => {
-    expect(await verifySyncCache(query, [{ chainId: 10, hashAt: async () => null }])).toEqual([
-      { chainId: 10, kept: false, reason: "nothing stored" },
-    ]);
+    const nothing = await verifySyncCache(query, [{ chainId: 10, hashAt: async () => null }]);
+    expect(nothing).toEqual([{ chainId: 10, kept: false, reason: "nothing stored" }]);
+    expect(describeVerdict(nothing[0]!)).toBe("chain 10: nothing stored yet");
     await db.exec("DROP SCHEMA ponder_sync CASCADE");
     expect(await verifySyncCache(query, [{ chainId: 8453, hashAt: async () => null }])).toEqual([]);
   });

@@ -63,13 +63,15 @@ export async function verifySyncCache(
           highest: { number: BigInt(String(row.hi_number)), hash: String(row.hi_hash) },
         }
       : null;
+    // Intervals only matter without a block to check them by.
     const hasIntervals =
+      !ends &&
       tables.includes("intervals") &&
       (await query("SELECT 1 FROM ponder_sync.intervals WHERE chain_id = $1 LIMIT 1", [chainId])).length > 0;
-    const onChain = ends
-      ? { lowest: await hashAt(ends.lowest.number), highest: await hashAt(ends.highest.number) }
-      : { lowest: null, highest: null };
-    const reason = staleReason(ends, onChain, hasIntervals);
+    const [lowest, highest] = ends
+      ? await Promise.all([hashAt(ends.lowest.number), hashAt(ends.highest.number)])
+      : [null, null];
+    const reason = staleReason(ends, { lowest, highest }, hasIntervals);
     if (reason === null) {
       verdicts.push(
         ends

@@ -52,9 +52,6 @@ export function ownIndexers(prefix: string) {
       schema: `kusd_${name}_${process.pid}`,
       viewsSchema: `kusd_${name}_views_${process.pid}`,
       env: {
-        // A restart builds the API under vite: with the service's 512 MB old space that is mostly
-        // garbage collection (a profile: 6 s of GC in a 44 s start); tests restart often.
-        KUSD_MAX_OLD_SPACE_MB: "1024",
         KUSD_PRIVATE_SQL_PORT: String(sqlPort),
         KUSD_STORE_DIR: store.directory,
         KUSD_STORE_SCHEMA: store.schema,

@@ -30,29 +30,27 @@ export function stack() {
     >;
     return status[chainName]?.block?.number ?? -1;
   };
-  /** Waits until the indexer has processed `block` on base. */
-  const indexedThrough = async (block: number | bigint, timeoutMs = 30_000) => {
+  /** Polls until the indexed base block reaches `target()`, read again at every poll; returns it. */
+  const indexedTo = async (target: () => Promise<number>, timeoutMs: number) => {
     const deadline = Date.now() + timeoutMs;
-    while ((await indexedBlock()) < Number(block)) {
-      if (Date.now() > deadline) throw new Error(`indexer did not reach block ${block}`);
+    for (;;) {
+      const [want, indexed] = await Promise.all([target(), indexedBlock()]);
+      if (indexed >= want) return want;
+      if (Date.now() > deadline) throw new Error(`indexer did not reach block ${want} (at ${indexed})`);
       await new Promise((r) => setTimeout(r, 100));
     }
+  };
+  /** Waits until the indexer has processed `block` on base. */
+  const indexedThrough = async (block: number | bigint, timeoutMs = 30_000) => {
+    await indexedTo(async () => Number(block), timeoutMs);
   };
   /**
    * Waits until the indexer has processed the chain's current head (read uncached), read again at
    * every poll: another file's snapshot/revert reorg can lower the shared chain's head while this
    * waits, and the indexer then follows it down (a head read once could be gone for good).
    */
-  const caughtUp = async (timeoutMs = 30_000) => {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const head = Number(await client.request({ method: "eth_blockNumber" }));
-      const indexed = await indexedBlock();
-      if (indexed >= head) return head;
-      if (Date.now() > deadline) throw new Error(`indexer did not reach the chain's head ${head} (at ${indexed})`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  };
+  const caughtUp = (timeoutMs = 30_000) =>
+    indexedTo(async () => Number(await client.request({ method: "eth_blockNumber" })), timeoutMs);
   /** Waits until the first signed statement is published (signed once the indexer has caught up). */
   const statementPublished = async (timeoutMs = 60_000) => {
     const deadline = Date.now() + timeoutMs;

@@ -56,10 +56,6 @@ export async function setup(project: TestProject) {
     pgliteDir: join(dir, "pglite"),
     viewsSchema: VIEWS_SCHEMA,
     env: {
-      // The shared stack's `ponder start` builds the API under vite at startup; on CI's Node 20,
-      // beside the PostgreSQL pass, it once ran out of a 512 MB old space there (the fuzz suite's
-      // stack, 2026-11-29). Own indexers already get 1 GB for the same build (own-indexer.ts).
-      KUSD_MAX_OLD_SPACE_MB: process.env.KUSD_MAX_OLD_SPACE_MB || "1024",
       KUSD_READ_RPC_URL_8453: rpcProxy.url,
       // Anchors go to anvil directly: a read fault a test injects is not a failed anchor retried later.
       KUSD_ANCHOR_RPC_URL: d0.chains.base.rpcUrl,
