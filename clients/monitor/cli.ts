@@ -15,7 +15,8 @@ class HelpRequested extends Error {}
 
 export const MONITOR_USAGE = `Usage: kusd-monitor --config <file.yaml|json> [--check] [--once] [--metrics-port N]
    or: kusd-monitor --api <site URL> [--webhook <URL>]... [--stdout] [--secret <s> | env KUSD_MONITOR_SECRET]
-  [--confirmations N (0)] [--reorg-window N (64)] [--poll-ms N (1000)] [--state-dir <dir> | --state <file>]
+  [--confirmations N (0)] [--reorg-window N (64)] [--poll-ms N (1000)]
+  [--state-dir <dir> | --state <file> | --state postgres://… [--group <name>] [--instance <name>]]
   [--minter-grants] [--minter-role-changes] [--psm-pauses] [--redemptions-above <kUSD>] [--backing-ratio-below <ratio>]
   [--statement-max-age <seconds>] [--venue-unreadable-after <seconds>] [--risk-triggers]
   [--from-block N | head] [--base-delay-ms N (500)] [--max-delay-ms N (300000)] [--metrics-port N] [--once] [--check]
@@ -29,7 +30,10 @@ or an unreadable venue is alerted once it has lasted its limit, and resolved whe
 Progress is kept in a state directory (--state-dir; default ~/.local/state/kusd-monitor/<api
 host_port>, under $XDG_STATE_HOME when set), and every alert is first written to a durable outbox
 per destination (<dir>/outbox/), so a restart resumes where it stopped. --state <file> keeps the
-progress in that file instead, its outbox in <file>.outbox/. Each destination is
+progress in that file instead, its outbox in <file>.outbox/. --state postgres://… keeps both in
+PostgreSQL, shared by every monitor of the same --group (default "default"): run two or more,
+on different machines, and each alert is queued once and delivered once per destination by
+whichever monitor holds that destination (docs/monitoring.md). Each destination is
 delivered in order on its own, retried with capped, jittered backoff for as long as it takes:
 one that is down delays no other, and the monitor never gives up on it.
 
@@ -84,6 +88,8 @@ export function parseMonitorCommand(
       "poll-ms": { type: "string" },
       state: { type: "string" },
       "state-dir": { type: "string" },
+      group: { type: "string" },
+      instance: { type: "string" },
       "minter-grants": { type: "boolean" },
       "minter-role-changes": { type: "boolean" },
       "psm-pauses": { type: "boolean" },
@@ -109,6 +115,7 @@ export function parseMonitorCommand(
   if (values.config) {
     const config = loadMonitorConfig(values.config, env);
     if (metricsPort !== undefined) config.metricsPort = Number(metricsPort);
+    if (values.instance !== undefined) config.instance = values.instance; // one file, several monitors
     return { config, options: monitorOptionsOf(config, !!values.once, env), check: !!values.check };
   }
   const int = (name: string, raw: string | undefined, fallback: number) => {
@@ -149,6 +156,8 @@ export function parseMonitorCommand(
     pollMs: int("poll-ms", values["poll-ms"], 1_000),
     ...(values.state !== undefined && { state: values.state }),
     ...(values["state-dir"] !== undefined && { stateDir: values["state-dir"] }),
+    ...(values.group !== undefined && { group: values.group }),
+    ...(values.instance !== undefined && { instance: values.instance }),
     fromBlock: from === undefined || from === "head" ? "head" : int("from-block", from, 0),
     retry: {
       baseDelayMs: Math.max(1, int("base-delay-ms", values["base-delay-ms"], 500)),
@@ -201,7 +210,7 @@ export async function runMonitorCli(
       ...io,
       onMessage: metrics.onMessage,
       onOutboxEvent: metrics.onOutboxEvent,
-      onOutbox: metrics.attach,
+      onStore: metrics.attach,
     });
   } finally {
     await served.close();

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { basicAlertView } from "./alert-view.js";
 import { monitorMetrics, serveMetrics } from "./metrics.js";
 import { Outbox } from "./outbox/outbox.js";
+import { fileStore } from "./state/file-store.js";
 
 describe("the monitor's /metrics", () => {
   it("counts raised, delivered, retried and dead-lettered messages, and reads queue depth and age from the outbox", async () => {
@@ -29,7 +30,7 @@ describe("the monitor's /metrics", () => {
       clock,
       onEvent: m.onOutboxEvent,
     });
-    m.attach(outbox);
+    m.attach(fileStore(null, outbox));
     for (const id of ["a", "b"]) {
       const msg = { type: "alert" as const, kind: "violation", id, blockNumber: 1 };
       m.onMessage(msg);

@@ -2,14 +2,17 @@
  * The monitor: follows the service's violation listing (and, opted in, MINTER_ROLE grants and
  * revocations, PSM pauses, large redemptions and backing-ratio crossings) and delivers each new
  * item once it has `confirmations` blocks on top; and, opted in, watches two conditions with no
- * block of their own (a stale statement, an unreadable venue: see conditions.ts). Every poll re-reads the last `reorgWindow` blocks: an item alerted there that has
- * disappeared was removed by a reorg and gets a retraction. State (the final floor and the
- * alerted items still inside the window) is written after every delivery, so a restart
- * resumes with nothing missed and nothing repeated (at least once, with a stable delivery id).
+ * block of their own (a stale statement, an unreadable venue: see conditions.ts). Every poll
+ * re-reads the last `reorgWindow` blocks: an item alerted there that has disappeared was removed
+ * by a reorg and gets a retraction. A poll's messages and the state after it (the final floor and
+ * the alerted items still inside the window) are committed together to the store (state/store.ts):
+ * a file of this process's own, or PostgreSQL shared by a group of monitors, where a poll another
+ * monitor committed first changes nothing. So a restart resumes with nothing missed, and an item
+ * is queued once per destination whichever monitor saw it (delivered at least once, with a stable
+ * delivery id for the receiver to drop the one possible double).
  */
 
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import { dirname } from "node:path";
+import { hostname } from "node:os";
 import { KusdError } from "../../core/errors.js";
 import { alertViewFor } from "./alert-view.js";
 import {
@@ -29,17 +32,14 @@ import { fetchRegistry, registryLookup } from "./messages/registry-lookup.js";
 import type { AlertTemplate } from "./messages/template.js";
 import type { OutboxEvent } from "./outbox/destination-queue.js";
 import { Outbox, type Route } from "./outbox/outbox.js";
-import { type RiskState, stepRisk } from "./risk-watch.js";
+import { stepRisk } from "./risk-watch.js";
 import { stdoutSink, webhookSink } from "./sinks-basic.js";
+import { fileStore } from "./state/file-store.js";
+import type { FeedItem, FeedKind, MonitorState, Versioned } from "./state/monitor-state.js";
+import { openPostgresStore } from "./state/postgres-store.js";
+import type { MonitorStore } from "./state/store.js";
 
-export type FeedKind =
-  | "violation"
-  | "minter_grant"
-  | "minter_role_change"
-  | "psm_pause"
-  | "redemption"
-  | "backing_ratio";
-export type FeedItem = { id: string; blockNumber: number; [k: string]: unknown };
+export type { FeedItem, FeedKind, MonitorState } from "./state/monitor-state.js";
 
 export type MonitorOptions = {
   apiUrl: string;
@@ -57,12 +57,17 @@ export type MonitorOptions = {
   confirmations: number;
   reorgWindow: number;
   pollMs: number;
+  /** The state file (single process); ignored with `stateUrl`. */
   statePath: string | null;
+  /** A PostgreSQL URL: the state and outbox shared by every monitor of `group` (state/postgres-store.ts). */
+  stateUrl?: string | null;
+  /** With `stateUrl`: monitors of the same group cooperate (default "default"). */
+  group?: string;
+  /** This monitor's name in the shared store and its metrics (default host:pid). */
+  instance?: string;
   stdout: boolean;
   webhooks: string[];
   secret: string;
-  /** Ignored since the outbox (issue 30): a delivery is retried for as long as it takes. */
-  maxAttempts?: number;
   /** The outbox's first retry delay; it doubles per failure up to `backoffCapMs`. */
   baseDelayMs: number;
   backoffCapMs?: number;
@@ -79,17 +84,6 @@ export type MonitorOptions = {
   /** First run only: the block to start alerting from (default: the head, i.e. new items only). */
   fromBlock: number | "head";
   once: boolean;
-};
-
-export type MonitorState = {
-  floor: number;
-  alerted: Record<string, { kind: FeedKind; blockNumber: number; item: FeedItem }>;
-  /** Conditions in progress (statement_stale, venue_unreadable). */
-  conditions?: Partial<Record<ConditionKind, ConditionState>>;
-  /** Triggers out of their safe state and gaps, as last seen (see risk-watch.ts). */
-  risk?: RiskState;
-  /** The block of that last risk-status read. */
-  riskBlock?: number;
 };
 
 export class MonitorError extends KusdError<Record<string, unknown>> {
@@ -150,18 +144,6 @@ export async function indexedHeadOf(apiUrl: string): Promise<number> {
   return page.indexedHead.blockNumber as number;
 }
 
-export function loadState(path: string | null): MonitorState | null {
-  if (!path || !existsSync(path)) return null;
-  return JSON.parse(readFileSync(path, "utf8")) as MonitorState;
-}
-
-function saveState(path: string | null, state: MonitorState) {
-  if (!path) return;
-  mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(`${path}.tmp`, JSON.stringify(state));
-  renameSync(`${path}.tmp`, path); // atomic: a crash leaves the old state or the new one
-}
-
 export type MonitorIo = {
   write: (line: string) => void;
   signal?: AbortSignal;
@@ -171,8 +153,8 @@ export type MonitorIo = {
   onMessage?: (m: MonitorMessage) => void;
   /** Each delivery, retry and dead letter of the outbox. */
   onOutboxEvent?: (e: OutboxEvent) => void;
-  /** Receives the outbox once it exists (metrics read its queues). */
-  onOutbox?: (outbox: Outbox) => void;
+  /** Receives the store once it exists (metrics read its queues). */
+  onStore?: (store: MonitorStore) => void;
 };
 
 /** The latest statement, or null when none is published (503); other failures throw. */
@@ -233,41 +215,34 @@ async function pollConditions(o: MonitorOptions, state: MonitorState, head: numb
   return { conditions, messages };
 }
 
-/** One poll: alerts for new confirmed items, retractions for vanished ones. Returns the new state. */
-export async function pollOnce(
+/** What one poll finds: the messages to queue (in order) and the state after them. */
+export async function detect(
   o: MonitorOptions,
   state: MonitorState,
-  io: MonitorIo,
-  outbox: Pick<Outbox, "enqueue">,
-): Promise<MonitorState> {
+  io: Pick<MonitorIo, "now">,
+): Promise<{ messages: MonitorMessage[]; next: MonitorState }> {
   const head = await indexedHeadOf(o.apiUrl);
-  // Durable in every destination's queue on return, so the state below may move past it.
-  const deliver = async (m: MonitorMessage) => {
-    outbox.enqueue(m);
-    io.onMessage?.(m);
-  };
+  const messages: MonitorMessage[] = [];
   if (o.statementMaxAgeSeconds != null || o.venueUnreadableAfterSeconds != null) {
     const now = Math.floor((io.now?.() ?? Date.now()) / 1000);
-    const { conditions, messages } = await pollConditions(o, state, head, now);
-    for (const m of messages) await deliver(m);
-    state = { ...state, conditions };
-    saveState(o.statePath, state);
+    const polled = await pollConditions(o, state, head, now);
+    messages.push(...polled.messages);
+    state = { ...state, conditions: polled.conditions };
   }
   const confirmedTo = head - o.confirmations;
   if (o.riskTriggers && confirmedTo >= 0) {
     const statusAt = (block: number) => getJson(`${o.apiUrl}/api/risk-status?block=${block}`);
-    const { next, messages } = await stepRisk(
+    const stepped = await stepRisk(
       state.risk,
       await statusAt(confirmedTo),
       head - o.reorgWindow,
       statusAt,
       state.riskBlock ?? null,
     );
-    for (const m of messages) await deliver(m);
-    state = { ...state, risk: next, riskBlock: confirmedTo };
-    saveState(o.statePath, state);
+    messages.push(...stepped.messages);
+    state = { ...state, risk: stepped.next, riskBlock: confirmedTo };
   }
-  if (confirmedTo <= state.floor) return state;
+  if (confirmedTo <= state.floor) return { messages, next: state };
   const fetched = new Map<string, { kind: FeedKind; item: FeedItem }>();
   for (const kind of o.kinds) {
     for (const item of await fetchFeed(o, kind, state.floor + 1, confirmedTo))
@@ -277,7 +252,7 @@ export async function pollOnce(
   const next: MonitorState = { ...state, alerted: { ...state.alerted } };
   for (const [key, a] of Object.entries(state.alerted)) {
     if (a.blockNumber > confirmedTo || fetched.has(key)) continue;
-    await deliver({
+    messages.push({
       type: "retraction",
       kind: a.kind,
       id: a.item.id,
@@ -286,12 +261,11 @@ export async function pollOnce(
       retracted: a.item,
     });
     delete next.alerted[key];
-    saveState(o.statePath, next);
   }
   const ordered = [...fetched.entries()].sort(([, x], [, y]) => x.item.blockNumber - y.item.blockNumber);
   for (const [key, { kind, item }] of ordered) {
     if (next.alerted[key]) continue;
-    await deliver({
+    messages.push({
       type: "alert",
       kind,
       ...item,
@@ -300,14 +274,29 @@ export async function pollOnce(
       confirmations: head - item.blockNumber,
     });
     next.alerted[key] = { kind, blockNumber: item.blockNumber, item };
-    saveState(o.statePath, next);
   }
   // Blocks older than the window are final: forget what was alerted there and move the floor.
   const finalTo = Math.max(next.floor, head - o.reorgWindow);
   for (const [key, a] of Object.entries(next.alerted)) if (a.blockNumber <= finalTo) delete next.alerted[key];
   next.floor = finalTo;
-  saveState(o.statePath, next);
-  return next;
+  return { messages, next };
+}
+
+/**
+ * One poll committed: its messages queued and the state moved, at once. When another monitor of
+ * the group committed first, nothing is written and the state returned is the winner's.
+ */
+export async function pollOnce(
+  o: MonitorOptions,
+  base: Versioned,
+  io: MonitorIo,
+  store: Pick<MonitorStore, "commit" | "load">,
+): Promise<Versioned> {
+  const { messages, next } = await detect(o, base.state, io);
+  const committed = await store.commit(base, messages, next);
+  if (!committed) return (await store.load()) ?? base;
+  for (const m of messages) io.onMessage?.(m);
+  return committed;
 }
 
 /** The destinations of these options: stdout and webhooks from flags, then configured routes. */
@@ -329,6 +318,65 @@ export function routesOf(o: MonitorOptions, io: Pick<MonitorIo, "write">): Route
   return routes;
 }
 
+/** The store the options name: PostgreSQL shared by a group, or this process's own files. */
+export async function openStore(o: MonitorOptions, io: MonitorIo, routes: Route[]): Promise<MonitorStore> {
+  const apiUrl = o.apiUrl;
+  // Messages for people name each address's registry role and label: read the registry once here.
+  const registry = await fetchRegistry(apiUrl).catch(() => registryLookup([]));
+  const view = (m: MonitorMessage) => alertViewFor(m, { registry, apiUrl, templates: o.templates });
+  const policy = { baseMs: Math.max(1, o.baseDelayMs), capMs: o.backoffCapMs ?? 5 * 60_000 };
+  const onEvent = (e: OutboxEvent) => {
+    // Logged as the monitor's other warnings and errors: one JSON line, type first.
+    const { type, ...rest } = e;
+    if (type === "retried") io.write(`${JSON.stringify({ type: "warning", event: type, ...rest })}\n`);
+    if (type === "dead") io.write(`${JSON.stringify({ type: "error", event: "dead_lettered", ...rest })}\n`);
+    io.onOutboxEvent?.(e);
+  };
+  if (o.stateUrl) {
+    const instance = instanceName(o);
+    return openPostgresStore({
+      url: o.stateUrl,
+      group: o.group ?? "default",
+      instance,
+      routes,
+      view,
+      policy,
+      onEvent,
+      onHealth: (error) =>
+        io.write(
+          `${JSON.stringify(
+            error === null
+              ? { type: "info", event: "state_reachable", store: "postgres", instance }
+              : { type: "warning", event: "state_unreachable", store: "postgres", instance, error },
+          )}\n`,
+        ),
+      onError: (e) => io.write(`${JSON.stringify({ type: "warning", error: (e as Error).message })}\n`),
+    });
+  }
+  const outbox = new Outbox({
+    dir: o.outboxDir !== undefined ? o.outboxDir : o.statePath ? `${o.statePath}.outbox` : null,
+    routes,
+    view,
+    policy,
+    onEvent,
+  });
+  return fileStore(o.statePath, outbox);
+}
+
+export const instanceName = (o: Pick<MonitorOptions, "instance">) => o.instance ?? `${hostname()}:${process.pid}`;
+
+/** The first run's state: from the head (what is already confirmed is not news), or `fromBlock`. */
+async function loadOrCreate(o: MonitorOptions, store: MonitorStore): Promise<Versioned> {
+  const found = await store.load();
+  if (found) return found;
+  const head = await indexedHeadOf(o.apiUrl);
+  const floor = o.fromBlock === "head" ? head - o.confirmations : Math.max(-1, o.fromBlock - 1);
+  return store.create({ floor, alerted: {} });
+}
+
+const warn = (io: MonitorIo, e: unknown) =>
+  io.write(`${JSON.stringify({ type: "warning", error: (e as Error).message })}\n`);
+
 /**
  * Runs until aborted (or one poll with `once`). Polling only appends to the outbox; each
  * destination drains its own queue beside it, retrying for as long as it takes. Resolves with
@@ -337,45 +385,37 @@ export function routesOf(o: MonitorOptions, io: Pick<MonitorIo, "write">): Route
  */
 export async function runMonitor(o: MonitorOptions, io: MonitorIo): Promise<number> {
   if (o.reorgWindow < o.confirmations) throw new MonitorError("reorg window must be at least the confirmation depth");
-  // Messages for people name each address's registry role and label: read the registry once here.
-  const registry = await fetchRegistry(o.apiUrl).catch(() => registryLookup([]));
-  const outbox = new Outbox({
-    dir: o.outboxDir !== undefined ? o.outboxDir : o.statePath ? `${o.statePath}.outbox` : null,
-    routes: routesOf(o, io),
-    view: (m) => alertViewFor(m, { registry, apiUrl: o.apiUrl, templates: o.templates }),
-    policy: { baseMs: Math.max(1, o.baseDelayMs), capMs: o.backoffCapMs ?? 5 * 60_000 },
-    onEvent: (e) => {
-      // Logged as the monitor's other warnings and errors: one JSON line, type first.
-      const { type, ...rest } = e;
-      if (type === "retried") io.write(`${JSON.stringify({ type: "warning", event: type, ...rest })}\n`);
-      if (type === "dead") io.write(`${JSON.stringify({ type: "error", event: "dead_lettered", ...rest })}\n`);
-      io.onOutboxEvent?.(e);
-    },
-  });
-  io.onOutbox?.(outbox);
-  let state = loadState(o.statePath);
-  if (!state) {
-    const head = await indexedHeadOf(o.apiUrl);
-    // Starting at the head: what is already confirmed is not news; anything newer will be.
-    state = { floor: o.fromBlock === "head" ? head - o.confirmations : Math.max(-1, o.fromBlock - 1), alerted: {} };
-    saveState(o.statePath, state);
+  const store = await openStore(o, io, routesOf(o, io));
+  io.onStore?.(store);
+  try {
+    return await runOn(o, io, store);
+  } finally {
+    await store.close();
   }
+}
+
+async function runOn(o: MonitorOptions, io: MonitorIo, store: MonitorStore): Promise<number> {
+  const shared = store.kind === "postgres";
   if (o.once) {
     let code = 0;
     try {
-      state = await pollOnce(o, state, io, outbox);
+      await pollOnce(o, await loadOrCreate(o, store), io, store);
     } catch (e) {
-      io.write(`${JSON.stringify({ type: "warning", error: (e as Error).message })}\n`);
+      warn(io, e);
       code = 2;
     }
-    await outbox.drainOnce(); // what a previous run left queued, too
-    return code || (outbox.queued() > 0 ? 3 : 0);
+    await store.drainOnce(); // what a previous run left queued, too
+    const queued = await store.stats().then(
+      (s) => s.reduce((n, q) => n + q.queued, 0),
+      () => 1,
+    );
+    return code || (queued > 0 ? 3 : 0);
   }
   const stop = new AbortController();
   const onAbort = () => stop.abort();
   if (io.signal?.aborted) stop.abort();
   io.signal?.addEventListener("abort", onAbort, { once: true });
-  const draining = outbox.run(stop.signal);
+  const draining = store.run(stop.signal);
   // Between polls: the service's head long poll (head-wait.ts), or the injected sleep of a test.
   let seen: number | null = null;
   const between = io.sleep
@@ -383,13 +423,17 @@ export async function runMonitor(o: MonitorOptions, io: MonitorIo): Promise<numb
     : async () => {
         seen = await waitForNewHead(o.apiUrl, seen, o.pollMs, stop.signal);
       };
+  let state: Versioned | null = null;
   try {
     while (!stop.signal.aborted) {
       try {
-        state = await pollOnce(o, state, io, outbox);
+        // A shared state moves under other monitors too: start each poll from its latest version.
+        if (state === null || shared) state = await loadOrCreate(o, store);
+        state = await pollOnce(o, state, io, store);
       } catch (e) {
-        // The service may be restarting: report and try again at the next poll.
-        io.write(`${JSON.stringify({ type: "warning", error: (e as Error).message })}\n`);
+        // The service or the state's database may be restarting: report and try again.
+        warn(io, e);
+        if (shared) await sleepFor(Math.min(o.pollMs, 1_000), stop.signal);
       }
       if (stop.signal.aborted) break;
       await between();
@@ -400,4 +444,16 @@ export async function runMonitor(o: MonitorOptions, io: MonitorIo): Promise<numb
     await draining; // each destination finishes the delivery and write under way
   }
   return 0;
+}
+
+function sleepFor(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const t = setTimeout(done, ms);
+    function done() {
+      clearTimeout(t);
+      signal.removeEventListener("abort", done);
+      resolve();
+    }
+    signal.addEventListener("abort", done, { once: true });
+  });
 }

@@ -8,10 +8,12 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { basicAlertView } from "./alert-view.js";
-import type { FeedKind, MonitorOptions, MonitorState } from "./monitor.js";
+import type { FeedKind, MonitorOptions } from "./monitor.js";
 import { pollOnce } from "./monitor.js";
 import { Outbox } from "./outbox/outbox.js";
 import type { Sink } from "./sinks/sink.js";
+import { fileStore } from "./state/file-store.js";
+import type { Versioned } from "./state/monitor-state.js";
 
 const KINDS: FeedKind[] = [
   "violation",
@@ -94,17 +96,18 @@ describe("retractions", () => {
       ],
       view: basicAlertView,
     });
-    let state: MonitorState = { floor: 100, alerted: {} };
+    const store = fileStore(null, outbox);
+    let state: Versioned = { state: { floor: 100, alerted: {} }, version: 0 };
     head = 110;
     for (const [i, kind] of KINDS.entries()) feeds.set(kind, [{ id: `${kind}-1`, blockNumber: 101 + i }]);
-    state = await pollOnce(o, state, { write: () => {} }, outbox);
+    state = await pollOnce(o, state, { write: () => {} }, store);
     // A reorg from block 101: the new chain has none of them.
     feeds.clear();
     head = 112;
-    state = await pollOnce(o, state, { write: () => {} }, outbox);
+    state = await pollOnce(o, state, { write: () => {} }, store);
     await outbox.drainOnce();
     expect(all.got).toEqual([...KINDS.map((k) => `alert:${k}:${k}-1`), ...KINDS.map((k) => `retraction:${k}:${k}-1`)]);
     expect(redemptionsOnly.got).toEqual(["alert:redemption:redemption-1", "retraction:redemption:redemption-1"]);
-    expect(state.alerted).toEqual({});
+    expect(state.state.alerted).toEqual({});
   });
 });

@@ -35,7 +35,6 @@ const options = (name: string, over: Partial<MonitorOptions> = {}): MonitorOptio
   stdout: true,
   webhooks: [],
   secret: "",
-  maxAttempts: 1,
   baseDelayMs: 10,
   fromBlock: "head",
   once: true,

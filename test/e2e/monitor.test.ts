@@ -75,7 +75,6 @@ const options = (statePath: string, over: Partial<MonitorOptions> = {}): Monitor
   stdout: false,
   webhooks: [webhookUrl],
   secret: SECRET,
-  maxAttempts: 3,
   baseDelayMs: 20,
   fromBlock: "head",
   once: false,

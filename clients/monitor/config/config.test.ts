@@ -49,6 +49,31 @@ describe("the monitor's configuration file", () => {
     });
   });
 
+  it("a shared state: a postgres:// URL (its password from the environment), the group and this monitor's name", () => {
+    const c = parseMonitorConfig(
+      {
+        api: "http://localhost:42069",
+        state: `postgres://monitor:${ref("MONITOR_DB_PASSWORD")}@db.internal:5432/alerts`,
+        group: "kusd-mainnet",
+        instance: "eu-1",
+        sinks: [{ type: "stdout" }],
+      },
+      { MONITOR_DB_PASSWORD: "pw" },
+    );
+    expect(monitorOptionsOf(c, false, { HOME: "/home/ops" })).toMatchObject({
+      stateUrl: "postgres://monitor:pw@db.internal:5432/alerts",
+      statePath: null,
+      outboxDir: null,
+      group: "kusd-mainnet",
+      instance: "eu-1",
+    });
+    // Without a group, monitors of one database share the group "default".
+    expect(parseMonitorConfig({ api: "http://x", sinks: [{ type: "stdout" }] }, {}).group).toBe("default");
+    expect(() => parseMonitorConfig({ api: "http://x", group: "no spaces", sinks: [{ type: "stdout" }] }, {})).toThrow(
+      /group/,
+    );
+  });
+
   it("reads secrets from the environment by reference, and names a missing one", () => {
     const raw = { api: "http://x", sinks: [{ type: "webhook", url: "http://r/hook", secret: ref("HOOK_SECRET") }] };
     expect(parseMonitorConfig(raw, { HOOK_SECRET: "s3" }).sinks[0]).toMatchObject({ secret: "s3" });

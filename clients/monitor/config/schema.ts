@@ -97,8 +97,18 @@ export const MonitorConfigSchema = z
     confirmations: z.number().int().nonnegative().default(0),
     reorgWindow: z.number().int().nonnegative().default(64),
     pollMs: ms.default(1_000),
-    /** The progress file; its outbox is the directory beside it (`<state>.outbox/`). */
+    /**
+     * The progress file (its outbox is the directory beside it, `<state>.outbox/`), or a
+     * `postgres://` URL: state and outbox in PostgreSQL, shared by every monitor of `group`.
+     */
     state: z.string().min(1).optional(),
+    /** With a PostgreSQL state: monitors of the same group share one cursor and one outbox. */
+    group: z
+      .string()
+      .regex(/^[A-Za-z0-9._:-]{1,64}$/, "letters, digits, . _ : - (at most 64)")
+      .default("default"),
+    /** This monitor's name in the shared state and its metrics; default host:pid. */
+    instance: z.string().min(1).max(64).optional(),
     /** A directory for `state.json` and `outbox/` (default: under the user's state home, state-location.ts). */
     stateDir: z.string().min(1).optional(),
     fromBlock: z.union([z.literal("head"), z.number().int().nonnegative()]).default("head"),

@@ -12,6 +12,7 @@ describe("where a monitor keeps its state", () => {
     expect(stateLocation({ api: "http://10.0.0.7:8080/kusd" }, { HOME: "/h" })).toEqual({
       statePath: "/h/.local/state/kusd-monitor/10.0.0.7_8080_kusd/state.json",
       outboxDir: "/h/.local/state/kusd-monitor/10.0.0.7_8080_kusd/outbox",
+      stateUrl: null,
     });
   });
 
@@ -19,10 +20,21 @@ describe("where a monitor keeps its state", () => {
     expect(stateLocation({ api: "http://a", stateDir: "/srv/mon" }, {})).toEqual({
       statePath: "/srv/mon/state.json",
       outboxDir: "/srv/mon/outbox",
+      stateUrl: null,
     });
     expect(stateLocation({ api: "http://a", state: "/srv/mon/s.json" }, {})).toEqual({
       statePath: "/srv/mon/s.json",
       outboxDir: "/srv/mon/s.json.outbox",
+      stateUrl: null,
     });
+  });
+
+  it("a postgres:// (or postgresql://) state is a database shared by a group, no file at all", () => {
+    for (const url of ["postgres://mon@db.internal:5432/alerts", "postgresql://mon@db/alerts?sslmode=require"])
+      expect(stateLocation({ api: "http://a", state: url }, { HOME: "/h" })).toEqual({
+        statePath: null,
+        outboxDir: null,
+        stateUrl: url,
+      });
   });
 });

@@ -7,7 +7,13 @@
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 
-export type StateLocation = { statePath: string; outboxDir: string };
+export type StateLocation =
+  | { statePath: string; outboxDir: string; stateUrl: null }
+  /** A PostgreSQL URL: the state and outbox shared by a group of monitors (state/postgres-store.ts). */
+  | { statePath: null; outboxDir: null; stateUrl: string };
+
+/** `state: postgres://…` (or postgresql://) names a shared store rather than a file. */
+export const isStateUrl = (state: string) => /^postgres(ql)?:\/\//i.test(state);
 
 /** `~/.local/state/kusd-monitor/<api host and port>`, or under `$XDG_STATE_HOME`. */
 export function defaultStateDir(apiUrl: string, env: Readonly<Record<string, string | undefined>>): string {
@@ -19,13 +25,15 @@ export function defaultStateDir(apiUrl: string, env: Readonly<Record<string, str
 
 /**
  * The state file and outbox of a configuration: `state` names the file (its outbox beside it, as
- * before), `stateDir` a directory holding `state.json` and `outbox/`, neither the default directory.
+ * before) or a PostgreSQL database shared by a group, `stateDir` a directory holding `state.json`
+ * and `outbox/`, neither the default directory.
  */
 export function stateLocation(
   c: { api: string; state?: string; stateDir?: string },
   env: Readonly<Record<string, string | undefined>>,
 ): StateLocation {
-  if (c.state) return { statePath: resolve(c.state), outboxDir: `${resolve(c.state)}.outbox` };
+  if (c.state && isStateUrl(c.state)) return { statePath: null, outboxDir: null, stateUrl: c.state };
+  if (c.state) return { statePath: resolve(c.state), outboxDir: `${resolve(c.state)}.outbox`, stateUrl: null };
   const dir = resolve(c.stateDir ?? defaultStateDir(c.api, env));
-  return { statePath: join(dir, "state.json"), outboxDir: join(dir, "outbox") };
+  return { statePath: join(dir, "state.json"), outboxDir: join(dir, "outbox"), stateUrl: null };
 }

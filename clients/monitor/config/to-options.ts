@@ -29,6 +29,8 @@ export function monitorOptionsOf(
     reorgWindow: c.reorgWindow,
     pollMs: c.pollMs,
     ...stateLocation(c, env),
+    group: c.group,
+    ...(c.instance && { instance: c.instance }),
     stdout: false,
     webhooks: [],
     secret: "",

@@ -8,6 +8,8 @@
 import { join } from "node:path";
 import type { MonitorMessage } from "../deliver.js";
 import type { AlertView, Sink } from "../sinks/sink.js";
+import { alertIdOf, takes } from "../state/routing.js";
+import type { QueueStats } from "../state/store.js";
 import { type BackoffPolicy, DEFAULT_BACKOFF } from "./backoff.js";
 import { DestinationQueue, type OutboxEvent, type QueueClock, realClock } from "./destination-queue.js";
 
@@ -53,12 +55,7 @@ export class Outbox {
    */
   enqueue(m: MonitorMessage): number {
     let n = 0;
-    const alertId = `alert:${m.kind}:${m.id}`;
-    for (const { queue, kinds } of this.queues) {
-      const routed = kinds === null || kinds.includes(m.kind);
-      const takes = m.type === "alert" ? routed : queue.has(alertId) || routed;
-      if (takes && queue.enqueue(m)) n++;
-    }
+    for (const { queue, kinds } of this.queues) if (takes(m, kinds, queue.has(alertIdOf(m))) && queue.enqueue(m)) n++;
     return n;
   }
 
@@ -71,7 +68,7 @@ export class Outbox {
     await Promise.all(this.queues.map(({ queue }) => queue.drainOnce()));
   }
 
-  stats() {
+  stats(): QueueStats[] {
     return this.queues.map(({ queue }) => ({ destination: queue.id, ...queue.stats() }));
   }
 

@@ -18,7 +18,11 @@ export type Receiver = {
   close(): Promise<void>;
 };
 
-export async function startReceiver(handle: (path: string, body: unknown, raw: string) => Answer): Promise<Receiver> {
+/** `delayMs`: each answer waits this long (a slow service, so a test can stop a sender mid-delivery). */
+export async function startReceiver(
+  handle: (path: string, body: unknown, raw: string) => Answer,
+  options: { delayMs?: number } = {},
+): Promise<Receiver> {
   const received: Received[] = [];
   const failures: Answer[] = [];
   const server: Server = createServer((req, res) => {
@@ -34,6 +38,9 @@ export async function startReceiver(handle: (path: string, body: unknown, raw: s
       }
       const path = req.url ?? "/";
       const answer = failures.shift() ?? handle(path, body, raw);
+      setTimeout(() => respond(path, body, raw, answer), options.delayMs ?? 0);
+    });
+    const respond = (path: string, body: unknown, raw: string, answer: Answer) => {
       if (answer.status < 300) received.push({ path, headers: req.headers, body, raw });
       const text =
         answer.body === undefined ? "" : typeof answer.body === "string" ? answer.body : JSON.stringify(answer.body);
@@ -42,7 +49,7 @@ export async function startReceiver(handle: (path: string, body: unknown, raw: s
         ...answer.headers,
       });
       res.end(text);
-    });
+    };
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   const { port } = server.address() as AddressInfo;

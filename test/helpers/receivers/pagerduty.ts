@@ -39,7 +39,8 @@ export function checkPagerDuty(body: unknown): Answer {
   };
 }
 
-export const startPagerDutyReceiver = (): Promise<Receiver> => startReceiver((_path, body) => checkPagerDuty(body));
+export const startPagerDutyReceiver = (options: { delayMs?: number } = {}): Promise<Receiver> =>
+  startReceiver((_path, body) => checkPagerDuty(body), options);
 
 export const pagerDutyRateLimited: Answer = {
   status: 429,
