@@ -297,6 +297,39 @@ describe.runIf(onPostgres)("kusd-monitor with a shared PostgreSQL state", () => 
     expect(await stopAll(ms)).toEqual(ms.map(() => ({ code: 0, signal: null })));
   });
 
+  it("a reorg that removes an alerted violation: one retraction per destination, under its own id", {
+    timeout: 120_000,
+  }, async () => {
+    const to = await destinations();
+    const url = await database("reorg");
+    const config = configFile("reorg", url, to);
+    const ms = [startMonitor(config, "alpha"), startMonitor(config, "beta")];
+    await groupStarted(url, "reorg");
+    const snapshot = await s.client.request({ method: "evm_snapshot" as never });
+    const tx = await violate();
+    await until(allDelivered(to, [tx]), 30_000, "the alert");
+    const alertId = (
+      to.hook.received.find((r) => (r.body as { txHash?: string }).txHash === tx)!.body as { id: string }
+    ).id;
+    // The block with the violation is replaced by a longer fork without it.
+    await s.client.request({ method: "evm_revert" as never, params: [snapshot] as never });
+    for (let i = 0; i < 4; i++) await s.client.request({ method: "evm_mine" as never });
+    const retractions = (r: Receiver, key: (b: Record<string, unknown>) => boolean) =>
+      r.received.filter((x) => key(x.body as Record<string, unknown>));
+    const hookRetractions = () => retractions(to.hook, (b) => b.type === "retraction" && b.id === alertId);
+    const pdResolves = () =>
+      retractions(to.pd, (b) => b.event_action === "resolve" && String(b.dedup_key).endsWith(alertId));
+    await until(() => hookRetractions().length > 0 && pdResolves().length > 0, 30_000, "the retraction");
+    await new Promise((r) => setTimeout(r, 1_500));
+    expect(hookRetractions()).toHaveLength(1);
+    expect(String(hookRetractions()[0]!.headers[DELIVERY_HEADER])).toBe(`retraction:violation:${alertId}`);
+    expect(pdResolves()).toHaveLength(1);
+    expect(await stopAll(ms)).toEqual([
+      { code: 0, signal: null },
+      { code: 0, signal: null },
+    ]);
+  });
+
   it("PostgreSQL stopped for 30 s: both keep running and say so; what happened meanwhile is delivered once it is back", {
     timeout: 180_000,
   }, async () => {

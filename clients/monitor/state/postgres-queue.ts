@@ -6,7 +6,7 @@
  * (at once on a crash; a machine that vanished is cut by `idle_in_transaction_session_timeout`),
  * and then another monitor delivers the same message under the same delivery id.
  */
-import type { Sql } from "postgres";
+import type { Sql, TransactionSql } from "postgres";
 import type { MonitorMessage } from "../deliver.js";
 import { type BackoffPolicy, backoffDelay } from "../outbox/backoff.js";
 import type { OutboxEvent, QueueClock } from "../outbox/destination-queue.js";
@@ -71,7 +71,10 @@ export class PgDestinationQueue {
         from ${tx(SCHEMA)}.outbox
         where "group" = ${group} and destination = ${destination} and status = 'pending'
         order by seq limit 1`;
-        if (!head) return { outcome: "idle" };
+        if (!head) {
+          await this.prune(tx);
+          return { outcome: "idle" };
+        }
         if (!dueNow && head.wait_ms > 0) return { outcome: "waiting", waitMs: Math.ceil(head.wait_ms) };
         const message = head.message as MonitorMessage;
         const id = head.delivery_id as string;
@@ -119,6 +122,22 @@ export class PgDestinationQueue {
         this.o.onStoreOk();
         return attempt as PgAttempt;
       });
+  }
+
+  /**
+   * Delivered rows are kept a week, then deleted (at most one sweep an hour per loop): dropping a
+   * repeat is the state's job (an item is re-detected only inside the reorg window), the rows'
+   * uniqueness only its second line. Dead rows stay for the operator.
+   */
+  private prunedAt = 0;
+  private async prune(tx: TransactionSql) {
+    const now = this.o.clock.now();
+    if (now - this.prunedAt < 3_600_000) return;
+    this.prunedAt = now;
+    await tx`
+      delete from ${tx(SCHEMA)}.outbox
+      where "group" = ${this.o.group} and destination = ${this.id} and status = 'delivered'
+        and done_at < now() - interval '7 days'`;
   }
 
   /** `--once`: every message in order, due or not, stopping at the first that does not land. */
