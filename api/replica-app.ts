@@ -27,7 +27,24 @@ export type ReplicaOptions = {
   pageDir?: string;
 };
 
+/**
+ * Why a replica serves no paid gateway with the in-process facilitator, or null when it may. That
+ * facilitator settles from one gas key with this process's own nonce counter; the indexer's API (or
+ * another replica) settling from the same key beside it would hand out the same nonces. Every
+ * process that serves `/paid` settles through one facilitator instead (`npm run serve:facilitator`,
+ * docs/api.md).
+ */
+export function replicaPaidRefusal(network: NetworkConfig): string | null {
+  if (network.payments.facilitator?.kind !== "local" || !network.payments.recipient) return null;
+  return "the paid gateway is not served by this replica: its facilitator would settle in process from the gas key the indexer's API settles from, and two nonce counters on one key collide. Run `npm run serve:facilitator` once and set KUSD_X402_FACILITATOR_URL to it for every API process (docs/api.md#paid-settlement-across-processes)";
+}
+
 export function createReplicaApp(o: ReplicaOptions) {
+  const refusal = replicaPaidRefusal(o.network);
+  if (refusal) console.warn(`[paid] ${refusal}`);
+  const network: NetworkConfig = refusal
+    ? { ...o.network, payments: { ...o.network.payments, facilitator: null } }
+    : o.network;
   const viewsSchema = o.env.KUSD_VIEWS_SCHEMA ?? "kusd";
   const client = postgres(o.env.DATABASE_URL, {
     max: o.maxConnections ?? 10,
@@ -42,7 +59,7 @@ export function createReplicaApp(o: ReplicaOptions) {
   dropCounterNamedGauges(metricsRegistry);
   const service = createService({
     env: o.env,
-    network: o.network,
+    network,
     ...(o.networkDocument && { networkDocument: o.networkDocument }),
     db,
     role: "replica",

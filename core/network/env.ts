@@ -79,7 +79,11 @@ export const serviceEnvSchema = z.object({
     "PostgreSQL connection string for the indexer, the operator store and the replica",
     "PGlite (embedded)",
   ),
-  PORT: variable(positiveInt, "the API's port (the replica's with `npm run serve:replica`)", "42069 (replica 42070)"),
+  PORT: variable(
+    positiveInt,
+    "the API's port (the replica's with `npm run serve:replica`, the facilitator's with `npm run serve:facilitator`)",
+    "42069 (replica 42070, facilitator 42071)",
+  ),
   KUSD_PAGE_DIR: variable(
     z.string(),
     "the built reserves page served at `/` (`npm start` builds it there)",
@@ -226,6 +230,11 @@ export const serviceEnvSchema = z.object({
     privateKey,
     "the gas key of the in-process facilitator",
     "devnet: the deployment's; unset without a URL: no gateway",
+  ),
+  KUSD_FACILITATOR_HOST: variable(
+    z.string().min(1),
+    "the address `npm run serve:facilitator` listens on (its port is PORT): a private network's, never a public one",
+    "127.0.0.1",
   ),
   KUSD_FACILITATOR_POLLING_MS: variable(
     positiveInt,

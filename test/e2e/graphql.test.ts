@@ -5,13 +5,17 @@
  * DATABASE_URL set, the standalone read replica answers the same, in process.
  */
 
+import { type ServerType, serve } from "@hono/node-server";
 import { asc, eq } from "drizzle-orm";
 import { getAddress, parseEther } from "viem";
-import { describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { kusdAbi, kusdpsmAbi } from "../../abis/index.js";
+import { createFacilitatorClient } from "../../api/paid/facilitator.js";
+import { facilitatorServer } from "../../api/paid/facilitator-server.js";
 import { createReplicaApp } from "../../api/replica-app.js";
 import { readServiceEnv } from "../../core/network/env.js";
 import { networkDocument, selectNetwork } from "../../src/networks/index.js";
+import { freePort } from "../helpers/ports.js";
 import { stack } from "../helpers/stack.js";
 
 const s = stack();
@@ -251,17 +255,35 @@ describe("subscriptions", () => {
 });
 
 describe.runIf(inject("database") === "postgres")("standalone read replica (PostgreSQL)", () => {
+  // A replica settles through a facilitator process (api/replica-app.ts): one in process here, on
+  // the devnet's gas key; these tests only ask it for its terms, they settle nothing.
+  let facilitator: { server: ServerType; url: string } | null = null;
+  beforeAll(async () => {
+    const pay = selectNetwork(readServiceEnv(process.env)).payments;
+    if (pay.facilitator?.kind !== "local" || !pay.recipient)
+      throw new Error("the devnet has an in-process facilitator");
+    const port = await freePort();
+    const app = facilitatorServer({
+      facilitator: createFacilitatorClient({ ...pay.facilitator, network: pay.network }),
+      recipient: pay.recipient,
+      asset: pay.asset.address,
+      network: pay.network,
+    });
+    facilitator = { server: serve({ fetch: app.fetch, port, hostname: "127.0.0.1" }), url: `http://127.0.0.1:${port}` };
+  });
+  afterAll(() => new Promise<void>((r) => (facilitator ? facilitator.server.close(() => r()) : r())));
   const replica = () =>
     createReplicaApp({
       env: {
         ...readServiceEnv(process.env),
+        KUSD_X402_FACILITATOR_URL: facilitator!.url,
         DATABASE_URL: process.env.DATABASE_URL!,
         KUSD_VIEWS_SCHEMA: inject("viewsSchema"),
         KUSD_SITE_URL: "http://replica.test",
         KUSD_STORE_SCHEMA: inject("storeSchema"),
         KUSD_CHECK_RESPONSES: true,
       },
-      network: selectNetwork(readServiceEnv(process.env)),
+      network: selectNetwork({ ...readServiceEnv(process.env), KUSD_X402_FACILITATOR_URL: facilitator!.url }),
       networkDocument: networkDocument(readServiceEnv(process.env)),
     });
 
