@@ -10,6 +10,7 @@ import { requestId } from "hono/request-id";
 import type { Registry } from "prom-client";
 import type { NetworkDocument } from "../core/network/document.js";
 import type { ServiceEnv } from "../core/network/env.js";
+import type { BackgroundTasks } from "./background.js";
 import { indexerCaughtUp, type ReportContext, resolveReportBlock, rpcClient } from "./context.js";
 import { discoveryRoutes, LLMS_TXT_PATH, WELL_KNOWN_X402_PATH } from "./discovery/routes.js";
 import { eventsRoutes } from "./events/routes.js";
@@ -82,6 +83,8 @@ export type AppParts = {
   networkDocument?: NetworkDocument;
   /** The built reserves page (web/dist), served at `/`; absent: `/` is the JSON 404. */
   pageDir?: string;
+  /** Where background tasks the app starts leave their stop handles (the composition root stops them). */
+  background?: BackgroundTasks;
   /** kUSD's Prometheus figures; `serveFrom` when this app answers GET /metrics itself (the replica; Ponder serves the indexer's). */
   metrics?: { kusd: KusdMetrics; serveFrom?: Registry };
 };
@@ -197,6 +200,7 @@ export function createApp(p: AppParts): Hono {
           operatorOwned: operatorOwnedAddresses(network),
           operator: network.reporting.signers.operator,
           paymentLeaseSeconds: p.paymentLeaseSeconds,
+          ...(p.background && { background: p.background }),
           logRange: network.chains.base.ethGetLogsBlockRange
             ? BigInt(network.chains.base.ethGetLogsBlockRange)
             : undefined,

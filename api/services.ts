@@ -11,6 +11,7 @@ import type { NetworkDocument } from "../core/network/document.js";
 import type { ServiceEnv } from "../core/network/env.js";
 import type { NetworkConfig } from "../core/network/types.js";
 import { createApp, MAX_BODY_BYTES } from "./app.js";
+import { BackgroundTasks } from "./background.js";
 import { createReportContext, DEFAULT_HEAD_FRESH_MS, type ReportContext, reportBlockHash } from "./context.js";
 import { DEFAULT_WEBSOCKET_LIMITS, type GraphQLWebSocket, graphqlWebSocket } from "./graphql/websocket.js";
 import { createGraphQL } from "./graphql/yoga.js";
@@ -104,8 +105,10 @@ export function createService(o: ServiceOptions): Service {
   // One GraphQL server for HTTP and WebSocket: the same schema, context, limits and masking.
   const graphql = createGraphQL(ctx, { statements, registry });
   const websocket = graphqlWebSocket(graphql, { ...DEFAULT_WEBSOCKET_LIMITS, maxMessageBytes: MAX_BODY_BYTES });
+  const background = new BackgroundTasks();
   const app = createApp({
     ctx,
+    background,
     statements,
     registry,
     graphql,
@@ -131,6 +134,7 @@ export function createService(o: ServiceOptions): Service {
     statements,
     siteUrl,
     async close() {
+      await background.stopAll();
       statements.stop();
       await anchoring?.stop();
       await websocket.close();

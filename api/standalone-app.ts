@@ -13,6 +13,7 @@ import type { Hono } from "hono";
 import { readServiceEnv, type ServiceEnv } from "../core/network/env.js";
 import { networkDocument, selectNetwork } from "../src/networks/index.js";
 import { createApp } from "./app.js";
+import type { BackgroundTasks } from "./background.js";
 import { createReportContext } from "./context.js";
 import type { ReadDb } from "./io/indexed-reads.js";
 import { RegistryService } from "./registry/registry-service.js";
@@ -32,6 +33,8 @@ export type StandaloneParts = {
   store?: Promise<OperatorStore>;
   /** Service environment beside the Base network's (a payment recipient switches the paid gateway on). */
   env?: Record<string, string>;
+  /** Takes the stop handles of what the app starts (the paid gateway's recovery sweep). */
+  background?: BackgroundTasks;
 };
 
 /** The service environment of the Base network document, every chain URL unreachable. */
@@ -60,5 +63,6 @@ export function standaloneApp(parts: StandaloneParts = {}): Hono {
     siteUrl: STANDALONE_SITE_URL,
     env,
     networkDocument: networkDocument(env),
+    ...(parts.background && { background: parts.background }),
   });
 }

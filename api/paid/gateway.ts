@@ -22,6 +22,7 @@ import type { Address, PublicClient } from "viem";
 import { withSignedCopies } from "../../core/attestation/copies.js";
 import { type SignedArtifact, signPayload } from "../../core/attestation/sign.js";
 import { STATEMENT_MAX_AGE_SECONDS } from "../../core/attestation/verify.js";
+import type { BackgroundTasks } from "../background.js";
 import { ApiError, errorBody } from "../http/errors.js";
 import { type SigningKeys, signerFor } from "../statements/keys.js";
 import type { StatementService } from "../statements/statement-service.js";
@@ -55,6 +56,8 @@ export type GatewayOptions = PaidTerms & {
   paymentLeaseSeconds?: number;
   /** Block range per eth_getLogs when recovery looks for a settlement. */
   logRange?: bigint;
+  /** Takes the recovery sweep's stop handle (the app's close stops it). */
+  background?: BackgroundTasks;
   now?: () => number;
 };
 
@@ -138,7 +141,13 @@ export function createGateway(o: GatewayOptions) {
   // A settlement lasts seconds; a reservation unfinished after the lease belongs to a request that died.
   const leaseSeconds = o.paymentLeaseSeconds ?? 120;
   const probe = chainSettlementProbe(o.chains.base, o.asset.address, { logRange: o.logRange });
-  startRecoverySweep({ payments: o.store.then((s) => s.payments), probe, network: o.network, leaseSeconds });
+  const sweep = startRecoverySweep({
+    payments: o.store.then((s) => s.payments),
+    probe,
+    network: o.network,
+    leaseSeconds,
+  });
+  o.background?.add(sweep.stop);
   const headBlock = () => o.chains.base.getBlockNumber().catch(() => null);
   app.use(`${base}/*`, replayGuard(o.store, { leaseSeconds, probe, headBlock }));
   const routes = Object.fromEntries(paidRoutes(o).map((r) => [r.key, r.config]));

@@ -1,6 +1,6 @@
 /**
  * `kusd-monitor`: alerts on registry violations (and opted-in triggers) as JSON lines on stdout
- * and/or signed webhooks. See api/monitor/monitor.ts for the delivery guarantees.
+ * and/or signed webhooks. See monitor.ts and state/store.ts for the delivery guarantees.
  */
 import { parseArgs } from "node:util";
 import { describeIssues, loadMonitorConfig } from "./config/load.js";
@@ -99,7 +99,6 @@ export function parseMonitorCommand(
       "venue-unreadable-after": { type: "string" },
       "risk-triggers": { type: "boolean" },
       "from-block": { type: "string" },
-      "max-attempts": { type: "string" },
       "base-delay-ms": { type: "string" },
       "max-delay-ms": { type: "string" },
       "metrics-port": { type: "string" },
