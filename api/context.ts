@@ -194,7 +194,7 @@ export type ReportBlock = { blockNumber: bigint; atHead: boolean; head: IndexedH
 export async function resolveReportBlock(ctx: ReportContext, requested: string | undefined): Promise<ReportBlock> {
   const head = await reportHead(ctx);
   if (!head || head.blockNumber < BigInt(ctx.network.kUSD.startBlock)) {
-    throw new ApiError(503, "not_indexed_yet", "the indexer has not reached the protocol's first block yet");
+    throw new ApiError("not_indexed_yet", "the indexer has not reached the protocol's first block yet");
   }
   if (requested === undefined || requested === "" || requested === "latest")
     return { blockNumber: head.blockNumber, atHead: true, head };
@@ -210,7 +210,7 @@ export async function resolveReportBlock(ctx: ReportContext, requested: string |
   const current = await headReaching(ctx, head, blockNumber);
   if (!current || blockNumber > current.blockNumber) {
     const indexed = current?.blockNumber ?? head.blockNumber;
-    throw new ApiError(422, "block_not_indexed", `block ${blockNumber} is past the indexed head ${indexed}`, {
+    throw new ApiError("block_not_indexed", `block ${blockNumber} is past the indexed head ${indexed}`, {
       block: requested,
       indexedHead: Number(indexed),
     });

@@ -97,7 +97,6 @@ export function discoveryRoutes(o: DiscoveryOptions) {
     app.get(WELL_KNOWN_X402_PATH, ...contract(wellKnownX402Contract), async (c) => {
       const resources = await paid.resources().catch((e: unknown) => {
         throw new ApiError(
-          503,
           "facilitator_unavailable",
           "the x402 facilitator did not say which payment kinds it supports",
           {

@@ -114,7 +114,7 @@ export function eventsRoutes(ctx: ReportContext) {
   /** The range asked for, defaulting to the newest MAX_RANGE_BLOCKS blocks up to the indexed head. */
   const range = async (q: { fromBlock?: bigint; toBlock?: bigint }) => {
     const head = await indexedHead(ctx.db, "base");
-    if (!head) throw new ApiError(503, "not_indexed_yet", "the indexer has not started on base yet");
+    if (!head) throw new ApiError("not_indexed_yet", "the indexer has not started on base yet");
     const toBlock = q.toBlock ?? head.blockNumber;
     const fromBlock = q.fromBlock ?? (toBlock > MAX_RANGE_BLOCKS ? toBlock - MAX_RANGE_BLOCKS : 0n);
     if (toBlock < fromBlock) throw badRequest("invalid_range", "toBlock is before fromBlock");
@@ -134,7 +134,7 @@ export function eventsRoutes(ctx: ReportContext) {
       const signal = AbortSignal.any([c.req.raw.signal, AbortSignal.timeout(q.waitMs ?? MAX_HEAD_WAIT_MS)]);
       head = (await headWatchOf(ctx.db).beyond(q.after, signal)) ?? head;
     }
-    if (!head) throw new ApiError(503, "not_indexed_yet", "the indexer has not started on base yet");
+    if (!head) throw new ApiError("not_indexed_yet", "the indexer has not started on base yet");
     return c.json({
       indexedHead: { blockNumber: Number(head.blockNumber), timestamp: isoTime(head.timestamp) },
     } satisfies z.infer<typeof IndexedHeadFeedSchema>);

@@ -86,8 +86,7 @@ async function prepare(ctx: ReportContext, spec: EntitySpec, params: URLSearchPa
     const batch = ordering.orderBy === spec.key[0] ? BATCH_ROWS : SORTED_BATCH_ROWS;
     return { block, batches: rowBatches(ctx.db, { source, where, ordering }, { limit: q.limit, batch }) };
   } catch (e) {
-    if (e instanceof QueryInputError)
-      throw new ApiError(e.code === "block_not_indexed" ? 422 : 400, e.code, e.message, e.details);
+    if (e instanceof QueryInputError) throw new ApiError(e.code, e.message, e.details);
     throw e;
   }
 }

@@ -70,7 +70,7 @@ const MetaRef = builder.objectRef<MetaBlock>("_Meta_").implement({
 
 async function head(ctx: ReportContext) {
   const h = await reportHead(ctx);
-  if (!h) throw new ApiError(503, "not_indexed_yet", "the indexer has not indexed a block yet");
+  if (!h) throw new ApiError("not_indexed_yet", "the indexer has not indexed a block yet");
   return h;
 }
 

@@ -92,7 +92,7 @@ builder.queryField("psmParameters", (t) =>
     resolve: (_root, args, { reports }) =>
       asUserErrors(async () => {
         const block = (await resolveBlock(reports, args.block)) ?? (await reportHead(reports))?.blockNumber;
-        if (block === undefined) throw new ApiError(503, "not_indexed_yet", "the indexer has not indexed a block yet");
+        if (block === undefined) throw new ApiError("not_indexed_yet", "the indexer has not indexed a block yet");
         const re = schema.roleEvent;
         const psms = Object.entries(reports.network.psms).map(([key, d]) => ({
           key,

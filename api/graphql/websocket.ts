@@ -12,6 +12,7 @@ import type { DocumentNode, ExecutionArgs, GraphQLError } from "graphql";
 import type { Context, SubscribePayload } from "graphql-ws";
 import { useServer } from "graphql-ws/use/ws";
 import { WebSocketServer } from "ws";
+import type { ErrorCode } from "../http/error-codes.js";
 import { errorBody } from "../http/errors.js";
 import { type GraphQLServer, maskUnlessDatabaseDown } from "./yoga.js";
 
@@ -166,7 +167,7 @@ function checkedDocument(enveloped: Enveloped, payload: SubscribePayload): Docum
 }
 
 /** Answers a refused upgrade in the API's JSON error shape and closes the connection. */
-function refuse(socket: Duplex, status: number, reason: string, code: string, message: string) {
+function refuse(socket: Duplex, status: number, reason: string, code: ErrorCode, message: string) {
   const body = JSON.stringify(errorBody(code, message));
   socket.end(
     `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,

@@ -11,7 +11,7 @@ function app() {
     throw new Error("secret internals at /work/main/api/x.ts:12");
   });
   a.get("/refused", () => {
-    throw new ApiError(422, "block_not_indexed", "block 9 is past the indexed head", { block: "9" });
+    throw new ApiError("block_not_indexed", "block 9 is past the indexed head", { block: "9" });
   });
   return a;
 }

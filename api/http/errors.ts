@@ -1,44 +1,48 @@
 /**
  * Errors the HTTP layer answers with a JSON body `{ error: { code, message, details } }`.
- * Codes are stable strings clients can match on; the status is 4xx for anything the caller
- * can fix, and a handler bug is masked as `internal_error` without internals.
+ * Codes are stable strings clients can match on, each with its status in one catalogue
+ * (error-codes.ts); the status is 4xx for anything the caller can fix, and a handler bug is
+ * masked as `internal_error` without internals.
  */
 import { type Context, Hono } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { KusdError } from "../../core/errors.js";
 import { CHAIN_RETRY_AFTER_SECONDS, isChainUnavailable } from "../io/chain-errors.js";
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from "../io/database-errors.js";
+import { type ErrorCode, statusOf } from "./error-codes.js";
 
-/** A KusdError with the HTTP status the edge answers it with. */
+/** A KusdError with a catalogued code, answered with that code's status. */
 export class ApiError extends KusdError {
   override name = "ApiError";
+  readonly status: ContentfulStatusCode;
   constructor(
-    readonly status: ContentfulStatusCode,
-    readonly code: string,
+    readonly code: ErrorCode,
     message: string,
     details: Record<string, unknown> = {},
   ) {
     super(message, details);
+    this.status = statusOf(code);
   }
 }
 
-export const badRequest = (code: string, message: string, details?: Record<string, unknown>) =>
-  new ApiError(400, code, message, details);
+/** A 400: a code the catalogue has at 400, or `invalid_<parameter>`. */
+export const badRequest = (code: ErrorCode, message: string, details?: Record<string, unknown>) =>
+  new ApiError(code, message, details);
 
-export function errorBody(code: string, message: string, details: Record<string, unknown> = {}) {
+export function errorBody(code: ErrorCode, message: string, details: Record<string, unknown> = {}) {
   return { error: { code, message, details } };
 }
 
-/** The statuses of domain errors (thrown without one by core/ and the services). */
-const STATUS_OF_CODE: Record<string, ContentfulStatusCode> = {
-  registry_proof_invalid: 503,
-  // A pinned read that a route cannot do without (ChainReadError escaping it).
-  chain_read_failed: 503,
-};
+/**
+ * Domain errors (thrown by core/ and the services, which know no HTTP) the edge answers by their
+ * code: a registry proof that does not check out, and a pinned read a route cannot do without
+ * (ChainReadError escaping it). Any other escapes as `internal_error`.
+ */
+const ANSWERED_DOMAIN_CODES: ReadonlySet<string> = new Set<ErrorCode>(["registry_proof_invalid", "chain_read_failed"]);
 
 /** The database down (stopped, restarting, unreachable): the caller may retry, nothing is wrong with the request. */
 export const databaseUnavailable = () =>
-  new ApiError(503, "database_unavailable", "the database is unavailable; retry after Retry-After seconds", {
+  new ApiError("database_unavailable", "the database is unavailable; retry after Retry-After seconds", {
     retryAfterSeconds: DATABASE_RETRY_AFTER_SECONDS,
   });
 
@@ -47,16 +51,15 @@ export function asApiError(err: unknown): ApiError | null {
   if (err instanceof ApiError) return err;
   if (isDatabaseUnavailable(err)) return databaseUnavailable();
   if (isChainUnavailable(err))
-    return new ApiError(503, "chain_read_failed", "the chain RPC did not answer; retry after Retry-After seconds", {
+    return new ApiError("chain_read_failed", "the chain RPC did not answer; retry after Retry-After seconds", {
       retryAfterSeconds: CHAIN_RETRY_AFTER_SECONDS,
     });
-  const status = err instanceof KusdError ? STATUS_OF_CODE[err.code] : undefined;
-  if (!status || !(err instanceof KusdError)) return null;
+  if (!(err instanceof KusdError) || !ANSWERED_DOMAIN_CODES.has(err.code)) return null;
   // A domain error's details may hold bigints (a block number): as decimal strings, JSON can carry them.
   const details = JSON.parse(
     JSON.stringify(err.details, (_k, v) => (typeof v === "bigint" ? v.toString() : v)),
   ) as Record<string, unknown>;
-  return new ApiError(status, err.code, err.message, details);
+  return new ApiError(err.code as ErrorCode, err.message, details);
 }
 
 /** Hono onError handler: ApiError as itself, a known domain error by its code; anything else a masked 500 (logged, not leaked). */

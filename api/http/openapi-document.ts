@@ -7,11 +7,19 @@ import type { Hono } from "hono";
 import { generateSpecs } from "hono-openapi";
 import { z } from "zod";
 import { declaredTags } from "./api-tags.js";
+import { type CatalogedCode, ERROR_CODES, PARAMETER_CODE } from "./error-codes.js";
+
+const ErrorCodeSchema = z
+  .union([
+    z.enum(Object.keys(ERROR_CODES) as [CatalogedCode, ...CatalogedCode[]]),
+    z.string().regex(PARAMETER_CODE).describe("invalid_<parameter>: that query or body parameter failed its check"),
+  ])
+  .describe("stable, machine-matchable; each code's status and meaning: docs/api.md#error-codes");
 
 const ErrorSchema = z
   .strictObject({
     error: z.strictObject({
-      code: z.string().describe("stable, machine-matchable"),
+      code: ErrorCodeSchema,
       message: z.string(),
       details: z.record(z.string(), z.unknown()),
     }),

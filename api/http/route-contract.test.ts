@@ -22,7 +22,7 @@ const listContract = {
       .regex(/^\d+:\d+$/, "after is <block>:<logIndex>")
       .optional(),
   }),
-  queryErrorCodes: { after: "invalid_cursor" },
+  queryErrorCodes: { after: "invalid_cursor" as const },
   response: Answer,
 };
 

@@ -6,6 +6,7 @@
 import type { MiddlewareHandler } from "hono";
 import { describeRoute, resolver, validator } from "hono-openapi";
 import type { z } from "zod";
+import type { ErrorCode } from "./error-codes.js";
 import { badRequest, errorBody } from "./errors.js";
 
 export type RouteContract<Q extends z.ZodType | undefined, R extends z.ZodType> = {
@@ -18,7 +19,7 @@ export type RouteContract<Q extends z.ZodType | undefined, R extends z.ZodType> 
   params?: z.ZodType;
   response: R;
   /** Error code per parameter when it is not `invalid_<name>`. */
-  queryErrorCodes?: Record<string, string>;
+  queryErrorCodes?: Record<string, ErrorCode>;
   /** Error statuses the route can answer besides 400, with what they mean. */
   errors?: Record<number, string>;
 };

@@ -34,7 +34,7 @@ export type LendingMarket = {
 export class LendingMarketNotConfiguredError extends ApiError {
   override name = "LendingMarketNotConfiguredError";
   constructor(network: string, missing: string[]) {
-    super(404, "lending_market_not_configured", `network ${network} has no isolated lending market configured`, {
+    super("lending_market_not_configured", `network ${network} has no isolated lending market configured`, {
       network,
       missing,
     });

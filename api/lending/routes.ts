@@ -42,14 +42,14 @@ export function chainHeadResolver(ctx: ReportContext): ResolveBlock {
       latest = await liveClient(ctx).getBlockNumber({ cacheTime: 0 });
     } catch (e) {
       // Without the head we cannot tell a future block from a past one: refuse rather than guess.
-      throw new ApiError(503, "chain_unavailable", "the chain's latest block could not be read", {
+      throw new ApiError("chain_unavailable", "the chain's latest block could not be read", {
         cause: (e as Error).message?.split("\n")[0],
       });
     }
     if (requested === undefined || requested === "" || requested === "latest") return { blockNumber: latest };
     const blockNumber = BigInt(requested);
     if (blockNumber > latest)
-      throw new ApiError(422, "block_not_mined", `block ${blockNumber} is past the chain's latest block ${latest}`, {
+      throw new ApiError("block_not_mined", `block ${blockNumber} is past the chain's latest block ${latest}`, {
         block: requested,
         latestBlock: Number(latest),
       });

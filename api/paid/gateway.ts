@@ -105,7 +105,6 @@ export function createGateway(o: GatewayOptions) {
     const type = c.req.header("content-type") ?? "";
     if (!/^application\/json\s*(;|$)/i.test(type)) {
       throw new ApiError(
-        415,
         "unsupported_media_type",
         "the request body must be JSON, sent with Content-Type: application/json",
         { contentType: type || null },
@@ -128,7 +127,7 @@ export function createGateway(o: GatewayOptions) {
       .then((r) => r.statement)
       .catch((e: unknown) => {
         if (e instanceof ApiError)
-          throw new ApiError(503, "attestation_unavailable", "no attestation is available yet; nothing was charged", {
+          throw new ApiError("attestation_unavailable", "no attestation is available yet; nothing was charged", {
             reason: e.code,
           });
         throw e;
@@ -171,7 +170,7 @@ export function createGateway(o: GatewayOptions) {
     const r = c.get("instantRead");
     const timestamp = now();
     const signer = signerFor(o.keys, timestamp);
-    if (!signer) throw new ApiError(503, "signer_not_configured", "no signing key is configured; nothing was charged");
+    if (!signer) throw new ApiError("signer_not_configured", "no signing key is configured; nothing was charged");
     const payload = instantReadPayload({ ...r, chainId: o.chains.ids[r.chain], timestamp });
     const signed = await signPayload(signer.account, payload);
     return c.json({

@@ -67,7 +67,6 @@ export function parseInstantRead(raw: string): InstantReadRequest {
 export function refuseOperatorOwned(address: Address, operatorOwned: ReadonlySet<string>) {
   if (operatorOwned.has(address.toLowerCase())) {
     throw new ApiError(
-      403,
       "operator_owned_address",
       "instant reads of the operator's own accounts and contracts are refused: use the free reports (/api/por, /api/por/accounts)",
       { address },
@@ -92,7 +91,7 @@ const ERC20 = [
 
 export class ChainUnavailableError extends ApiError {
   constructor(chain: string, cause: string) {
-    super(503, "chain_unavailable", `the ${chain} RPC did not answer; nothing was charged`, { chain, cause });
+    super("chain_unavailable", `the ${chain} RPC did not answer; nothing was charged`, { chain, cause });
   }
 }
 
@@ -111,7 +110,7 @@ export async function readToken(client: PublicClient, chain: ReadChain, address:
     throw new ChainUnavailableError(chain, (e as Error).message.split("\n")[0]!);
   }
   if (!code || code === "0x")
-    throw new ApiError(422, "not_a_contract", `no contract code at ${address} on ${chain}`, {
+    throw new ApiError("not_a_contract", `no contract code at ${address} on ${chain}`, {
       address,
       chain,
       blockNumber: Number(block.number),
@@ -135,7 +134,6 @@ export async function readToken(client: PublicClient, chain: ReadChain, address:
     if (/fetch failed|timed out|HTTP request failed|ECONNREFUSED/i.test(message))
       throw new ChainUnavailableError(chain, message.split("\n")[0]!);
     throw new ApiError(
-      422,
       "not_an_erc20",
       `the contract at ${address} does not answer symbol(), decimals() and totalSupply() as an ERC-20`,
       { address, chain },

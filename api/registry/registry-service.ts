@@ -185,11 +185,11 @@ export class RegistryService {
   async version(n?: number): Promise<RegistryDocument> {
     const docs = await this.all();
     if (docs.size === 0)
-      throw new ApiError(404, "registry_not_configured", "no registry version is configured for this network");
+      throw new ApiError("registry_not_configured", "no registry version is configured for this network");
     const wanted = n ?? Math.max(...docs.keys());
     const doc = docs.get(wanted);
     if (!doc)
-      throw new ApiError(404, "registry_version_not_found", `no registry version ${wanted}`, {
+      throw new ApiError("registry_version_not_found", `no registry version ${wanted}`, {
         versions: [...docs.keys()],
       });
     return doc;
@@ -214,7 +214,7 @@ export class RegistryService {
   private async build(): Promise<Map<number, RegistryDocument>> {
     const n = this.ctx.network;
     const head = await indexedHead(this.ctx.db, "base");
-    if (!head) throw new ApiError(503, "not_indexed_yet", "the indexer has not started on base yet");
+    if (!head) throw new ApiError("not_indexed_yet", "the indexer has not started on base yet");
     const book = await this.signatures();
     const operator = getAddress(n.registry.operator);
     const multisig = getAddress(n.reporting.multisig);

@@ -62,7 +62,7 @@ export const violationsContract = {
     fromBlock: blockBound("fromBlock"),
     toBlock: blockBound("toBlock"),
   }),
-  queryErrorCodes: { after: "invalid_cursor" },
+  queryErrorCodes: { after: "invalid_cursor" as const },
   response: ViolationPageSchema,
   errors: { 503: "the indexer has not started yet" },
 };
@@ -91,7 +91,7 @@ export function registryRoutes(ctx: ReportContext, registry: RegistryService) {
   app.get("/api/por/accounts/violations", ...contract(violationsContract), async (c) => {
     const q = validQuery(c, violationsContract);
     const head = await indexedHead(ctx.db, "base");
-    if (!head) throw new ApiError(503, "not_indexed_yet", "the indexer has not started on base yet");
+    if (!head) throw new ApiError("not_indexed_yet", "the indexer has not started on base yet");
     const m = q.after === undefined ? null : /^(\d+):(\d+)$/.exec(q.after)!;
     const after = m ? { block: BigInt(m[1]!), logIndex: Number(m[2]) } : null;
     const fromBlock = q.fromBlock ?? 0n;

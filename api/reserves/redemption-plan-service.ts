@@ -33,7 +33,6 @@ export async function loadRedemptionPlan(
   );
   if (unread.some((k) => !notYetDeployed.has(k))) {
     throw new ApiError(
-      503,
       "chain_read_failed",
       "PSM reserves or fee schedules could not be read; no plan rather than a wrong one",
     );
@@ -61,11 +60,10 @@ export async function loadRedemptionPlan(
     }),
   );
   if (checks.some((x) => x.onChain === null))
-    throw new ApiError(503, "chain_read_failed", "a PSM's getFee could not be read at this block");
+    throw new ApiError("chain_read_failed", "a PSM's getFee could not be read at this block");
   const mismatch = checks.findIndex((x) => x.onChain !== x.expected);
   if (mismatch >= 0) {
     throw new ApiError(
-      503,
       "fee_rule_mismatch",
       "a PSM's getFee disagrees with the fee rule this service applies; no plan rather than a wrong one",
       {

@@ -84,12 +84,9 @@ export function reservesRoutes(ctx: ReportContext) {
       return sendRendered(c, (await renderStats(ctx, at)).rendered, reportCacheControl(at, requested));
     } catch (e) {
       if (e instanceof ChainReadError)
-        throw new ApiError(
-          503,
-          "chain_read_failed",
-          "a chain read did not land; nothing is published rather than a guess",
-          { read: e.details.signature },
-        );
+        throw new ApiError("chain_read_failed", "a chain read did not land; nothing is published rather than a guess", {
+          read: e.details.signature,
+        });
       throw e;
     }
   });

@@ -120,13 +120,13 @@ export function statementRoutes({ ctx, statements, adminToken }: StatementRoutes
   app.get("/api/por/signed/:hash", ...contract(statementByHashContract), async (c) => {
     const hash = c.req.param("hash");
     const row = await (await statements.store).statements.byHash(hash);
-    if (!row) throw new ApiError(404, "statement_not_found", "no statement with this attestation_hash", { hash });
+    if (!row) throw new ApiError("statement_not_found", "no statement with this attestation_hash", { hash });
     return c.json(published(await statements.withAnchor(row.artifact, row.attestationHash)));
   });
 
   app.post("/api/por/signed", async (c) => {
     if (!adminToken || c.req.header("authorization") !== `Bearer ${adminToken}`) {
-      throw new ApiError(403, "forbidden", "issuing a statement on demand needs the operator's admin token");
+      throw new ApiError("forbidden", "issuing a statement on demand needs the operator's admin token");
     }
     return c.json(await statements.issue(c.req.query("block")), 201);
   });
@@ -141,7 +141,6 @@ export function statementRoutes({ ctx, statements, adminToken }: StatementRoutes
     const binding = await statements.binding();
     if (!binding)
       throw new ApiError(
-        404,
         "binding_not_configured",
         "no attestation key is configured: every artifact is signed by the operator account",
       );
@@ -153,7 +152,7 @@ export function statementRoutes({ ctx, statements, adminToken }: StatementRoutes
     const hash = c.req.param("hash");
     const stored = await (await statements.store).bindings.byHash(hash);
     if (!stored)
-      throw new ApiError(404, "binding_not_found", "no signer binding with this attestation_hash was published here", {
+      throw new ApiError("binding_not_found", "no signer binding with this attestation_hash was published here", {
         hash,
       });
     c.header("Cache-Control", "public, max-age=31536000, immutable");

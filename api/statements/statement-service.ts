@@ -86,14 +86,13 @@ export class StatementService {
     // Without any key nothing can be signed: refuse before reading the chain (the service's timer
     // asks every minute, and each build of the report at the head costs RPC calls).
     if (!this.keys.operator && !this.keys.attestation)
-      throw new ApiError(503, "signer_not_configured", "no signing key is configured", {});
+      throw new ApiError("signer_not_configured", "no signing key is configured", {});
     let chainHead: bigint | null = null;
     if (block === undefined) {
       const sync = await indexerCaughtUp(this.ctx);
       chainHead = sync.chain;
       if (!sync.caughtUp) {
         throw new ApiError(
-          503,
           "indexer_catching_up",
           "the indexer has not caught up with the chain; a statement dated now would describe an older state",
           {
@@ -110,7 +109,7 @@ export class StatementService {
     const timestamp = at.atHead && block === undefined ? this.now() : Math.floor(Date.parse(report.timestamp) / 1000);
     const signer = signerFor(this.keys, timestamp);
     if (!signer)
-      throw new ApiError(503, "signer_not_configured", "no signing key is configured for this date", { timestamp });
+      throw new ApiError("signer_not_configured", "no signing key is configured for this date", { timestamp });
     const binding = await this.binding();
     const payload = buildStatementPayload(report, {
       timestamp,

@@ -26,7 +26,7 @@ export async function resolveBlock(
   const n = number ?? (await numberOfHash(ctx, hash!, argument));
   if (n < 0n) throw invalid(argument, `${argument}.number must not be negative`);
   const head = await headReaching(ctx, await reportHead(ctx), n);
-  if (!head) throw new ApiError(503, "not_indexed_yet", "the indexer has not indexed a block yet");
+  if (!head) throw new ApiError("not_indexed_yet", "the indexer has not indexed a block yet");
   if (n > head.blockNumber)
     throw new QueryInputError("block_not_indexed", `block ${n} is past the indexed head ${head.blockNumber}`, {
       argument,

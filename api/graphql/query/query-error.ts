@@ -5,12 +5,20 @@
  */
 import { KusdError } from "../../../core/errors.js";
 
+/** The codes of a caller's mistake in an entity query (api/http/error-codes.ts has each). */
+export type QueryInputCode =
+  | "invalid_argument"
+  | "limit_exceeded"
+  | "block_not_canonical"
+  | "block_not_indexed"
+  | "no_registry_version";
+
 export type QueryInputDetails = { argument: string; limit?: number; [key: string]: unknown };
 
 export class QueryInputError extends KusdError<QueryInputDetails> {
   override name = "QueryInputError";
   constructor(
-    readonly code: string,
+    readonly code: QueryInputCode,
     message: string,
     details: QueryInputDetails,
   ) {
