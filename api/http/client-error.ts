@@ -1,9 +1,8 @@
 /**
  * Requests Node's HTTP parser refuses before any handler runs (a malformed request line or header,
  * headers over the size limit, a request that never finished arriving) are answered by Node with
- * an empty body. These give them the API's JSON error shape instead. Ponder's own server gets the
- * same listener through patches/ponder+0.16.10.patch (it cannot import this file); the read
- * replica's server uses this one.
+ * an empty body. These give them the API's JSON error shape instead: on the read replica's server,
+ * and on Ponder's through its `onHttpServer` hook (src/api/server-middleware.ts).
  */
 import type { Server } from "node:http";
 import type { Duplex } from "node:stream";

@@ -5,26 +5,28 @@
  * vite-node; in the bundle, its modules' imports of ponder.schema.ts are the tables Ponder hands it.
  * Ponder itself adds /health, /ready, /status and /metrics.
  */
+
+import type { Server } from "node:http";
 import { resolve } from "node:path";
 import type { Hono, MiddlewareHandler } from "hono";
 import { graphql as ponderGraphql } from "ponder";
 import type { Registry } from "prom-client";
 import { PONDER_GRAPHQL_BENCH_PATH } from "../../api/http/bench-routes.js";
-import { compression } from "../../api/http/compression.js";
 import { dropCounterNamedGauges, requestDurationInSeconds } from "../../api/http/metric-names.js";
 import { createKusdMetrics } from "../../api/http/metrics.js";
-import type { ReadDb } from "../../api/io/indexed-reads.js";
+import { indexedHead, type ReadDb } from "../../api/io/indexed-reads.js";
 import { createService, type ServiceOptions } from "../../api/services.js";
 import { servePrivateSql } from "./private-sql.js";
+import { onPonderServer, ponderServerMiddleware } from "./server-middleware.js";
 
 type PonderParts = Parameters<typeof ponderGraphql>[0];
 
 export type PonderApi = {
   app: Hono;
-  /** Run by the patched server around every answer, Ponder's own routes included. */
+  /** Run by the patched server around every answer, Ponder's own routes included (server-middleware.ts). */
   serverMiddleware: MiddlewareHandler;
-  /** GraphQL over WebSocket on Ponder's port: the patched server hands its 'upgrade' events here. */
-  upgrade: ReturnType<typeof createService>["upgrade"];
+  /** Given Ponder's Node server by the patched server: GraphQL over WebSocket, JSON client errors. */
+  onHttpServer: (server: Server) => void;
 };
 
 export function createPonderApi(o: {
@@ -72,18 +74,9 @@ export function createPonderApi(o: {
     }),
   });
 
-  const compress = compression();
-  /**
-   * Around every answer, Ponder's own routes included (build/index.js, server/index.js in
-   * patches/ponder+0.16.10.patch): /metrics is compressed like the API's answers (the app
-   * compresses its own answers; this one finds them done: Vary names Accept-Encoding), and says
-   * the exposition format's version, as prom-client's registry names it (Ponder answers
-   * `text/plain; charset=UTF-8`).
-   */
-  const serverMiddleware: MiddlewareHandler = async (c, next) => {
-    await compress(c, next);
-    if (ponderRegistry && c.req.path === "/metrics" && c.res.status === 200)
-      c.res.headers.set("Content-Type", ponderRegistry.contentType);
-  };
-  return { app: service.app, serverMiddleware, upgrade: service.upgrade };
+  const serverMiddleware = ponderServerMiddleware({
+    databaseAnswers: () => indexedHead(service.ctx.db, "base"),
+    ...(ponderRegistry && { metricsContentType: ponderRegistry.contentType }),
+  });
+  return { app: service.app, serverMiddleware, onHttpServer: onPonderServer(service.upgrade) };
 }

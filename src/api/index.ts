@@ -2,8 +2,9 @@
  * Ponder's HTTP entry, kept thin: the service is `createPonderApi` (app.ts), loaded as one bundle
  * (bundle.ts) with Ponder's database and tables and the configuration parsed once in
  * src/config.ts. Should bundling fail, the same module loads the way Ponder loads any.
- * Ponder itself adds /health, /ready, /status and /metrics. WebSocket upgrades (GraphQL
- * subscriptions over graphql-ws at /graphql) go to `upgrade`. Raw SQL is not public (see private-sql.ts).
+ * Ponder itself adds /health, /ready, /status and /metrics; `serverMiddleware` runs on those too
+ * and `onHttpServer` gets Ponder's Node server (server-middleware.ts). Raw SQL is not public (see
+ * private-sql.ts).
  */
 import { db } from "ponder:api";
 import schema from "ponder:schema";
@@ -21,4 +22,4 @@ const api = createPonderApi({ db, schema, config: { env: serviceEnv, network, ne
 
 export default api.app;
 export const serverMiddleware = api.serverMiddleware;
-export const upgrade = api.upgrade;
+export const onHttpServer = api.onHttpServer;
