@@ -1,5 +1,5 @@
 /**
- * Over the Node server the API runs on (@hono/node-server, patched: patches/@hono+node-server+*.patch),
+ * Over the Node server the API runs on (@hono/node-server 2.x, which invents no Content-Type for a bodiless answer),
  * not only in process: a 304 carries no content headers, and HEAD carries the GET body's length.
  */
 import type { AddressInfo } from "node:net";
