@@ -125,9 +125,10 @@ export async function openPostgresStore(o: PostgresStoreOptions): Promise<Postgr
     create: (state) =>
       guarded(async () => {
         await prepare();
+        // JSON as text cast by the server: a parameter typed jsonb would be JSON-encoded once more.
         await sql`
           insert into ${sql(SCHEMA)}.cursor ("group", version, state, updated_by)
-          values (${group}, 0, ${sql.json(state as never)}, ${instance}) on conflict do nothing`;
+          values (${group}, 0, ${JSON.stringify(state)}::text::jsonb, ${instance}) on conflict do nothing`;
         const [row] = await sql`select state, version from ${sql(SCHEMA)}.cursor where "group" = ${group}`;
         if (!row) throw new Error(`the shared state of group ${group} vanished while it was made`);
         return { state: row.state as MonitorState, version: Number(row.version) };
@@ -138,7 +139,7 @@ export async function openPostgresStore(o: PostgresStoreOptions): Promise<Postgr
           // First, so a monitor that lost the race writes nothing: its messages were the winner's too.
           const moved = await tx`
             update ${tx(SCHEMA)}.cursor
-            set state = ${tx.json(next as never)}, version = version + 1, updated_at = now(), updated_by = ${instance}
+            set state = ${JSON.stringify(next)}::text::jsonb, version = version + 1, updated_at = now(), updated_by = ${instance}
             where "group" = ${group} and version = ${base.version}
             returning version`;
           if (moved.length === 0) return null;
@@ -166,7 +167,7 @@ export async function openPostgresStore(o: PostgresStoreOptions): Promise<Postgr
             await tx`
               insert into ${tx(SCHEMA)}.outbox ("group", destination, delivery_id, kind, message, enqueued_by)
               values (${group}, ${row.destination as string}, ${row.delivery_id as string}, ${row.kind as string},
-                      ${tx.json(row.message as never)}, ${instance})
+                      ${JSON.stringify(row.message)}::text::jsonb, ${instance})
               on conflict ("group", destination, delivery_id) do nothing`;
           return { state: next, version: Number(moved[0]?.version) };
         });
