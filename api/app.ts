@@ -9,14 +9,13 @@ import { Hono } from "hono";
 import { requestId } from "hono/request-id";
 import type { Registry } from "prom-client";
 import type { NetworkDocument } from "../core/network/document.js";
-import type { ServiceEnv } from "../core/network/env.js";
-import type { BackgroundTasks } from "./background.js";
-import { indexerCaughtUp, type ReportContext, resolveReportBlock, rpcClient } from "./context.js";
+import type { SecurityTxtConfig } from "../core/security-txt.js";
+import { indexerCaughtUp, type ReportContext, resolveReportBlock } from "./context.js";
 import { discoveryRoutes, LLMS_TXT_PATH, WELL_KNOWN_X402_PATH } from "./discovery/routes.js";
 import { eventsRoutes } from "./events/routes.js";
 import { exportRoutes } from "./export/routes.js";
 import { createGraphQL, type GraphQLServer, malformedGetParams, withGraphQLErrorBody } from "./graphql/yoga.js";
-import { healthRoutes, securityTxtFromEnv } from "./health/routes.js";
+import { healthRoutes } from "./health/routes.js";
 import { historyRoutes } from "./history/routes.js";
 import { benchRoutes } from "./http/bench-routes.js";
 import { bodyLimit } from "./http/body-limit.js";
@@ -30,12 +29,10 @@ import { openApiDocument } from "./http/openapi-document.js";
 import { pageRoutes } from "./http/page.js";
 import { countViolations } from "./io/indexed-reads.js";
 import { lendingRoutes } from "./lending/routes.js";
-import { mcpOriginPolicy } from "./mcp/origin-guard.js";
+import type { McpOriginPolicy } from "./mcp/origin-guard.js";
 import { mcpRoutes } from "./mcp/routes.js";
 import { networkRoutes } from "./network/routes.js";
-import { createFacilitatorClient } from "./paid/facilitator.js";
 import { createGateway, type GatewayOptions, refusesHead } from "./paid/gateway.js";
-import { operatorOwnedAddresses } from "./paid/operator-owned.js";
 import { psmRoutes } from "./psm/routes.js";
 import type { RegistryService } from "./registry/registry-service.js";
 import { registryRoutes } from "./registry/routes.js";
@@ -69,22 +66,22 @@ export type AppParts = {
   checkResponses?: boolean;
   /** Serve GET /__bench/constant?bytes=N (a constant JSON body of about N bytes): the server's own limit, for `npm run bench:reports`. */
   benchRoutes?: boolean;
-  /** Seconds after which an unfinished paid request's reservation is recovered from the chain. */
-  paymentLeaseSeconds?: number;
+  /** The paid gateway's parts (paid/gateway-options.ts); null: the gateway is off. */
+  gateway: GatewayOptions | null;
   /** Routes of the host that come before ours (Ponder's /sql and generated GraphQL). */
   host?: (app: Hono) => void;
   /** Routes the host answers before this app does (Ponder's /metrics...): known paths for the 405. */
   hostRoutes?: readonly KnownRoute[];
   /** The GraphQL server to mount at /graphql, when the host shares it (with its WebSocket endpoint: services.ts); unset: one of its own. */
   graphql?: GraphQLServer;
-  /** The parsed configuration (security.txt's fields). */
-  env: ServiceEnv;
+  /** security.txt's fields (health/routes.ts); null: not served. */
+  securityTxt: SecurityTxtConfig | null;
+  /** The origins and hosts /mcp accepts (mcp/origin-guard.ts). */
+  mcpOrigins: McpOriginPolicy;
   /** The network document, served at /api/network. */
   networkDocument?: NetworkDocument;
   /** The built reserves page (web/dist), served at `/`; absent: `/` is the JSON 404. */
   pageDir?: string;
-  /** Where background tasks the app starts leave their stop handles (the composition root stops them). */
-  background?: BackgroundTasks;
   /** kUSD's Prometheus figures; `serveFrom` when this app answers GET /metrics itself (the replica; Ponder serves the indexer's). */
   metrics?: { kusd: KusdMetrics; serveFrom?: Registry };
 };
@@ -113,18 +110,16 @@ export function createApp(p: AppParts): Hono {
     });
   }
   p.host?.(app);
-  const pay = network.payments;
   const openApi = openApiDocument(app, {
     siteUrl: p.siteUrl,
     version: API_VERSION,
     discovery: {
       llmsTxtUrl: `${p.siteUrl}${LLMS_TXT_PATH}`,
       mcpUrl: `${p.siteUrl}/mcp`,
-      ...(pay.recipient &&
-        pay.facilitator && {
-          x402Url: `${p.siteUrl}${WELL_KNOWN_X402_PATH}`,
-          paidOpenApiUrl: `${p.siteUrl}/paid/openapi.json`,
-        }),
+      ...(p.gateway && {
+        x402Url: `${p.siteUrl}${WELL_KNOWN_X402_PATH}`,
+        paidOpenApiUrl: `${p.siteUrl}/paid/openapi.json`,
+      }),
     },
   });
   if (p.benchRoutes) app.route("/", benchRoutes());
@@ -152,7 +147,7 @@ export function createApp(p: AppParts): Hono {
     "/",
     healthRoutes(ctx, {
       statementSignedAt,
-      securityTxt: securityTxtFromEnv(p.env),
+      securityTxt: p.securityTxt,
     }),
   );
   app.route("/", statementRoutes({ ctx, statements, adminToken: p.adminToken }));
@@ -175,41 +170,10 @@ export function createApp(p: AppParts): Hono {
   }
   // The paid gateway ({base_url} = <site>/paid), when a recipient and a facilitator are configured.
   if (p.metrics) app.use("/paid/*", p.metrics.kusd.paidObserver());
-  const gateway: GatewayOptions | null =
-    pay.recipient && pay.facilitator
-      ? {
-          basePath: "/paid",
-          publicUrl: `${p.siteUrl}/paid`,
-          network: pay.network,
-          recipient: pay.recipient,
-          builderCode: pay.builderCode,
-          asset: pay.asset,
-          prices: { reserves: 250_000n, instantRead: 29_000_000n },
-          facilitator: createFacilitatorClient(
-            pay.facilitator.kind === "local" ? { ...pay.facilitator, network: pay.network } : pay.facilitator,
-          ),
-          statements,
-          store,
-          keys,
-          // The gateway's chain work (settlement checks, recovery, instant reads) counted as "paid settlement".
-          chains: {
-            base: rpcClient(network.reporting.readRpc.base, "paid settlement"),
-            ethereum: rpcClient(network.reporting.readRpc.ethereum, "paid settlement"),
-            ids: { base: network.chains.base.id, ethereum: network.chains.ethereum.id },
-          },
-          operatorOwned: operatorOwnedAddresses(network),
-          operator: network.reporting.signers.operator,
-          paymentLeaseSeconds: p.paymentLeaseSeconds,
-          ...(p.background && { background: p.background }),
-          logRange: network.chains.base.ethGetLogsBlockRange
-            ? BigInt(network.chains.base.ethGetLogsBlockRange)
-            : undefined,
-        }
-      : null;
+  const { gateway } = p;
   if (gateway) app.route("/", createGateway(gateway));
   // llms.txt, and /.well-known/x402 with the gateway on (discovery/routes.ts).
   app.route("/", discoveryRoutes({ siteUrl: p.siteUrl, openApi, gateway }));
-  const paid = Boolean(pay.recipient && pay.facilitator);
   app.route(
     "/",
     mcpRoutes({
@@ -217,11 +181,8 @@ export function createApp(p: AppParts): Hono {
       version: API_VERSION,
       statements,
       operator: network.reporting.signers.operator,
-      paid,
-      origins: mcpOriginPolicy(p.siteUrl, {
-        origins: p.env.KUSD_MCP_ALLOWED_ORIGINS,
-        hosts: p.env.KUSD_MCP_ALLOWED_HOSTS,
-      }),
+      paid: gateway !== null,
+      origins: p.mcpOrigins,
       network,
       siteUrl: p.siteUrl,
     }),

@@ -12,6 +12,7 @@ import type { ServiceEnv } from "../core/network/env.js";
 import type { NetworkConfig } from "../core/network/types.js";
 import { createApp, MAX_BODY_BYTES } from "./app.js";
 import { BackgroundTasks } from "./background.js";
+import { configuredParts } from "./configured-parts.js";
 import { createReportContext, DEFAULT_HEAD_FRESH_MS, type ReportContext, reportBlockHash } from "./context.js";
 import { DEFAULT_WEBSOCKET_LIMITS, type GraphQLWebSocket, graphqlWebSocket } from "./graphql/websocket.js";
 import { createGraphQL } from "./graphql/yoga.js";
@@ -108,18 +109,16 @@ export function createService(o: ServiceOptions): Service {
   const background = new BackgroundTasks();
   const app = createApp({
     ctx,
-    background,
     statements,
     registry,
     graphql,
     keys,
     store,
     siteUrl,
-    env,
+    ...configuredParts({ env, network, siteUrl, statements, store, keys, background }),
     ...(signer && { adminToken: env.KUSD_ADMIN_TOKEN }),
     ...(o.networkDocument && { networkDocument: o.networkDocument }),
     checkResponses: env.KUSD_CHECK_RESPONSES ?? false,
-    paymentLeaseSeconds: env.KUSD_PAYMENT_LEASE_SECONDS,
     benchRoutes: env.KUSD_BENCH_ROUTES ?? false,
     ...(o.pageDir && { pageDir: o.pageDir }),
     ...(o.metrics && { metrics: o.metrics }),

@@ -14,6 +14,7 @@ import { readServiceEnv, type ServiceEnv } from "../core/network/env.js";
 import { networkDocument, selectNetwork } from "../src/networks/index.js";
 import { createApp } from "./app.js";
 import type { BackgroundTasks } from "./background.js";
+import { configuredParts } from "./configured-parts.js";
 import { createReportContext } from "./context.js";
 import type { ReadDb } from "./io/indexed-reads.js";
 import { RegistryService } from "./registry/registry-service.js";
@@ -54,15 +55,24 @@ export function standaloneApp(parts: StandaloneParts = {}): Hono {
   const ctx = createReportContext(network, parts.db ?? ({} as ReadDb), STANDALONE_SITE_URL);
   const store = parts.store ?? new Promise<OperatorStore>(() => {});
   const keys = { operator: null, attestation: null, attestationFrom: network.reporting.signers.attestationFrom };
+  const statements = new StatementService(ctx, store, keys);
+  const siteUrl = STANDALONE_SITE_URL;
   return createApp({
     ctx,
-    statements: new StatementService(ctx, store, keys),
+    statements,
     registry: new RegistryService(ctx, () => ({})),
     keys,
     store,
-    siteUrl: STANDALONE_SITE_URL,
-    env,
+    siteUrl,
+    ...configuredParts({
+      env,
+      network,
+      siteUrl,
+      statements,
+      store,
+      keys,
+      ...(parts.background && { background: parts.background }),
+    }),
     networkDocument: networkDocument(env),
-    ...(parts.background && { background: parts.background }),
   });
 }
