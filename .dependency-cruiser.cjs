@@ -56,6 +56,14 @@ module.exports = {
       to: { path: "^packages/verify/", pathNot: "^packages/verify/src/(index|node)\\.ts$" },
     },
     {
+      name: "risk-reads-no-reserves-feature",
+      comment:
+        "api/reserves/routes.ts warms the risk status's chain part beside /api/por; the risk service reads what it shares with the reserves from api/io (the venue now), so the two feature folders never form a loop",
+      severity: "error",
+      from: { path: "^api/risk/" },
+      to: { path: "^api/reserves/" },
+    },
+    {
       name: "no-circular",
       severity: "error",
       from: {},

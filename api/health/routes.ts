@@ -9,7 +9,7 @@ import { errorBody } from "../http/errors.js";
 import { contract } from "../http/route-contract.js";
 import { isDatabaseUnavailable } from "../io/database-errors.js";
 import { indexedHead } from "../io/indexed-reads.js";
-import { readVenueNow } from "../reserves/por-service.js";
+import { readVenueNow } from "../io/venue-now.js";
 
 export const healthContract = {
   summary:

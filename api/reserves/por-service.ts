@@ -34,9 +34,9 @@ import {
   rpcHead,
 } from "../context.js";
 import { type Rendered, render } from "../http/rendered.js";
-import { type VenueAccountState, VenueReadError } from "../io/hyperliquid.js";
 import { kusdBurnedUpTo, redemptionsUpTo } from "../io/indexed-reads.js";
 import { coalesce, type Memo, memo, perObject } from "../io/memo.js";
+import { readVenueNow, type VenueNow } from "../io/venue-now.js";
 
 /** The PSMs alone at `blockNumber` (a handful of reads instead of the whole snapshot). */
 export function readPsms(ctx: ReportContext, blockNumber: bigint) {
@@ -59,17 +59,6 @@ export async function readSnapshot(
   );
 }
 
-/** The venue's account state now, or null with the reason (not configured, or the read failed). */
-async function readVenueState(ctx: ReportContext): Promise<{ state: VenueAccountState | null; reason: string | null }> {
-  if (!ctx.venue) return { state: null, reason: "venue not configured" };
-  try {
-    return { state: await ctx.venue.clearinghouseState(ctx.network.reporting.venue.account), reason: null };
-  } catch (e) {
-    if (e instanceof VenueReadError) return { state: null, reason: `venue read failed: ${e.message}` };
-    throw e;
-  }
-}
-
 /**
  * What a report reads on every request, shared by requests that arrive together (one read for
  * all of them, a new read for the next): the block's header (its hash is part of every cache
@@ -88,14 +77,11 @@ type History = {
   redemptions: Awaited<ReturnType<typeof redemptionsUpTo>>;
   burned: Awaited<ReturnType<typeof kusdBurnedUpTo>>;
 };
-/** The venue read now: its answer (null with the reason when it failed) and when we read it. */
-export type VenueNow = { state: VenueAccountState | null; reason: string | null; readAtMs: number };
 type LiveRoles = Pick<LiveReads, "minterRoles" | "failedReads">;
 type PorCaches = {
   live: (key: string, build: () => Promise<LiveRoles>) => Promise<LiveRoles>;
   snapshots: Memo<ChainSnapshot>;
   history: Memo<History>;
-  venue: (build: () => Promise<VenueNow>) => Promise<VenueNow>;
   reports: Memo<RenderedPor>;
 };
 
@@ -103,7 +89,6 @@ type PorCaches = {
 export type RenderedPor = { report: PorReport; rendered: Rendered; venueNow: VenueNow | null };
 
 const cachesOf = perObject((ctx: ReportContext): PorCaches => {
-  const venue = memo<VenueNow>({ max: 1, ttlMs: ctx.venueMaxAgeSeconds * 1000, keep: (v) => v.state !== null });
   // holdsRole is read live like the block's header: one read serves the requests of `headFreshMs`
   // (0: only requests that arrive together), and a read that failed serves nobody after it.
   const liveRoles =
@@ -115,7 +100,6 @@ const cachesOf = perObject((ctx: ReportContext): PorCaches => {
     // Only a snapshot whose every read landed is kept: a failed read is retried next request.
     snapshots: memo<ChainSnapshot>({ max: 32, keep: (s) => s.failedReads.length === 0 }),
     history: memo<History>({ max: 32 }),
-    venue: ctx.venueMaxAgeSeconds > 0 ? (build) => venue("venue", build) : (build) => build(),
     reports: memo<RenderedPor>({ max: 64, keep: (r) => r.report.attestation.failedReads.length === 0 }),
   };
 });
@@ -140,15 +124,6 @@ async function readLiveRoles(ctx: ReportContext, blockNumber: bigint): Promise<L
     Read<boolean> | null
   >;
   return { minterRoles, failedReads };
-}
-
-/**
- * The venue at the head, shared by every report that shows it (reserves, risk-status): one read
- * per `venueMaxAgeSeconds`, so two reports of one moment never show two equities. A failed read
- * is never kept, so an outage and its end are seen at once.
- */
-export function readVenueNow(ctx: ReportContext): Promise<VenueNow> {
-  return cachesOf(ctx).venue(async () => ({ ...(await readVenueState(ctx)), readAtMs: Date.now() }));
 }
 
 /**

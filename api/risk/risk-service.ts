@@ -39,7 +39,7 @@ import {
 } from "../context.js";
 import { roleHoldersAt } from "../io/indexed-reads.js";
 import { memo, perObject } from "../io/memo.js";
-import { readVenueNow } from "../reserves/por-service.js";
+import { readVenueNow } from "../io/venue-now.js";
 
 type Target = { key: string; address: Address; abi: Abi };
 

@@ -8,7 +8,7 @@ import type { NetworkConfig } from "../../core/network/types.js";
 import type { RecordedVenueReading } from "../../core/reserves/por/venue-read.js";
 import type { VenueRecords } from "../context.js";
 import { coalesce, memo } from "../io/memo.js";
-import type { VenueNow } from "../reserves/por-service.js";
+import type { VenueNow } from "../io/venue-now.js";
 import type { OperatorStore } from "../store/operator-store.js";
 
 /**
