@@ -3,6 +3,7 @@ import { kusdTxBurn, psmParameterEvent, psmPauseEvent, psmReserveMovement, psmSw
 import type { Address, Hex } from "viem";
 import { swapAmounts } from "../../core/psm/swap-amounts.js";
 import { explains } from "../../core/registry/violation-rule.js";
+import { logPlace } from "./event-row.js";
 import { lower, network, psmKeyOf } from "./lookup.js";
 import { isDirectSwapCall, movementId } from "./reserve-movements.js";
 import { explainCandidate, txBurnId } from "./transfers.js";
@@ -25,10 +26,7 @@ ponder.on("PSM:Swap", async ({ event, context }) => {
     ...amounts,
     fee,
     kusdBurned: burned?.amount ?? 0n,
-    txHash: event.transaction.hash,
-    blockNumber: event.block.number,
-    timestamp: event.block.timestamp,
-    logIndex: event.log.logIndex,
+    ...logPlace(event),
   });
   // The USDC payout of a redemption came first and may have been held as a violation candidate.
   if (direction === "redeem") {
@@ -119,10 +117,7 @@ async function recordParameter(context: Context, event: LogEvent, name: string, 
     psm,
     name,
     ...columns,
-    txHash: event.transaction.hash,
-    blockNumber: event.block.number,
-    timestamp: event.block.timestamp,
-    logIndex: event.log.logIndex,
+    ...logPlace(event),
   });
 }
 

@@ -4,6 +4,7 @@ import { type Address, type Hex, zeroAddress } from "viem";
 import { candidateId, classifyTransfer, explains, type TransferClass } from "../../core/registry/violation-rule.js";
 import { type ChangeAt, recordBalanceChange } from "./balance-changes.js";
 import { createCandidateTxs } from "./candidate-txs.js";
+import { logPlace } from "./event-row.js";
 import { isListed, lower, psmKeyOf, registryIndex, TOKEN_SYMBOLS } from "./lookup.js";
 import { isDirectSwapCall, recordPsmUsdc } from "./reserve-movements.js";
 
@@ -117,10 +118,7 @@ const transferOf = (event: {
   to: lower(event.args.to),
   amount: event.args.value,
   logId: event.id,
-  logIndex: event.log.logIndex,
-  txHash: event.transaction.hash,
-  blockNumber: event.block.number,
-  timestamp: event.block.timestamp,
+  ...logPlace(event),
 });
 
 type TxCall = { to: Address | null; input: Hex };

@@ -6,6 +6,7 @@ import { countedHttp } from "../../api/io/rpc-calls.js";
 import { explains } from "../../core/registry/violation-rule.js";
 import { createBlockLookahead, createSharePriceReader, type ShareReading } from "../../core/yield/share-price-reads.js";
 import { type ChangeAt, recordBalanceChange } from "./balance-changes.js";
+import { logPlace } from "./event-row.js";
 import { lower, network, vaultKeyOf } from "./lookup.js";
 import { explainCandidate, recordRegistryTransfer } from "./transfers.js";
 
@@ -41,10 +42,7 @@ for (const source of ["StakingVault", "DepositVault"] as const) {
       to: lower(event.args.owner),
       assets: event.args.assets,
       shares: event.args.shares,
-      txHash: event.transaction.hash,
-      blockNumber: event.block.number,
-      timestamp: event.block.timestamp,
-      logIndex: event.log.logIndex,
+      ...logPlace(event),
     });
   });
 
@@ -74,10 +72,7 @@ for (const source of ["StakingVault", "DepositVault"] as const) {
       to: lower(event.args.receiver),
       assets: event.args.assets,
       shares: event.args.shares,
-      txHash: event.transaction.hash,
-      blockNumber: event.block.number,
-      timestamp: event.block.timestamp,
-      logIndex: event.log.logIndex,
+      ...logPlace(event),
     });
   });
 
@@ -97,10 +92,7 @@ for (const source of ["StakingVault", "DepositVault"] as const) {
         to,
         amount: event.args.value,
         logId: event.id,
-        logIndex: event.log.logIndex,
-        txHash: event.transaction.hash,
-        blockNumber: event.block.number,
-        timestamp: event.block.timestamp,
+        ...logPlace(event),
       });
     }
     if (from === zeroAddress || to === zeroAddress) return;
@@ -112,10 +104,7 @@ for (const source of ["StakingVault", "DepositVault"] as const) {
       from,
       to,
       shares: event.args.value,
-      txHash: event.transaction.hash,
-      blockNumber: event.block.number,
-      timestamp: event.block.timestamp,
-      logIndex: event.log.logIndex,
+      ...logPlace(event),
     });
   });
 }
@@ -135,10 +124,7 @@ ponder.on("DepositVault:WithdrawalRequested", async ({ event, context }) => {
     from: lower(event.args.user),
     assets: event.args.assets,
     shares: event.args.shares,
-    txHash: event.transaction.hash,
-    blockNumber: event.block.number,
-    timestamp: event.block.timestamp,
-    logIndex: event.log.logIndex,
+    ...logPlace(event),
   });
 });
 
@@ -163,10 +149,7 @@ ponder.on("DepositVault:WithdrawalClaimed", async ({ event, context }) => {
     kind: "withdrawal_claim",
     to: lower(event.args.user),
     assets: event.args.assets,
-    txHash: event.transaction.hash,
-    blockNumber: event.block.number,
-    timestamp: event.block.timestamp,
-    logIndex: event.log.logIndex,
+    ...logPlace(event),
   });
 });
 
@@ -184,10 +167,7 @@ for (const [name, kind] of [
       kind,
       to: lower(destination),
       assets: event.args.amount,
-      txHash: event.transaction.hash,
-      blockNumber: event.block.number,
-      timestamp: event.block.timestamp,
-      logIndex: event.log.logIndex,
+      ...logPlace(event),
     });
   });
 }
@@ -201,10 +181,7 @@ ponder.on("StakingVault:YieldDistributed", async ({ event, context }) => {
     kind: "yield",
     sender: lower(event.args.strategist),
     assets: event.args.amount,
-    txHash: event.transaction.hash,
-    blockNumber: event.block.number,
-    timestamp: event.block.timestamp,
-    logIndex: event.log.logIndex,
+    ...logPlace(event),
   });
 });
 
