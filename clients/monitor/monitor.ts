@@ -30,7 +30,7 @@ import { withExactAmounts } from "./exact-amounts.js";
 import { waitForNewHead } from "./head-wait.js";
 import { fetchRegistry, registryLookup } from "./messages/registry-lookup.js";
 import type { AlertTemplate } from "./messages/template.js";
-import type { OutboxEvent } from "./outbox/destination-queue.js";
+import { type OutboxEvent, realClock } from "./outbox/destination-queue.js";
 import { Outbox, type Route } from "./outbox/outbox.js";
 import { stepRisk } from "./risk-watch.js";
 import { stdoutSink, webhookSink } from "./sinks-basic.js";
@@ -433,7 +433,7 @@ async function runOn(o: MonitorOptions, io: MonitorIo, store: MonitorStore): Pro
       } catch (e) {
         // The service or the state's database may be restarting: report and try again.
         warn(io, e);
-        if (shared) await sleepFor(Math.min(o.pollMs, 1_000), stop.signal);
+        if (shared) await realClock.sleep(Math.min(o.pollMs, 1_000), stop.signal);
       }
       if (stop.signal.aborted) break;
       await between();
@@ -444,16 +444,4 @@ async function runOn(o: MonitorOptions, io: MonitorIo, store: MonitorStore): Pro
     await draining; // each destination finishes the delivery and write under way
   }
   return 0;
-}
-
-function sleepFor(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const t = setTimeout(done, ms);
-    function done() {
-      clearTimeout(t);
-      signal.removeEventListener("abort", done);
-      resolve();
-    }
-    signal.addEventListener("abort", done, { once: true });
-  });
 }
