@@ -28,7 +28,9 @@ const onPostgres = process.env.DATABASE_URL !== undefined && postgresBinDir() !=
 const ROUTING_KEY = "R0UTINGKEY0123456789012345678901";
 
 let pg: PrivatePostgres;
-const dir = mkdtempSync(join(tmpdir(), "kusd-monitor-shared-"));
+// Made at first use: a file whose tests are all skipped (the PGlite pass) runs no afterAll.
+let made: string | null = null;
+const scratch = () => (made ??= mkdtempSync(join(tmpdir(), "kusd-monitor-shared-")));
 const children: ChildProcess[] = [];
 const receivers: Receiver[] = [];
 
@@ -39,7 +41,7 @@ afterAll(async () => {
   for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill("SIGKILL");
   await Promise.all(receivers.map((r) => r.close()));
   pg?.destroy();
-  rmSync(dir, { recursive: true, force: true });
+  if (made) rmSync(made, { recursive: true, force: true });
 });
 
 /** A database of its own on the test's server, for one test's group of monitors. */
@@ -85,7 +87,7 @@ async function destinations(delayMs = 0): Promise<Destinations> {
 
 /** One configuration file for the group; each monitor gets its own --instance. */
 function configFile(name: string, stateUrl: string, to: Destinations): string {
-  const path = join(dir, `${name}.json`);
+  const path = join(scratch(), `${name}.json`);
   writeFileSync(
     path,
     JSON.stringify({
