@@ -10,7 +10,7 @@ import type { TestProject } from "vitest/node";
 import { type Devnet, startDevnet } from "../../devnet/devnet.js";
 import { devnetServiceEnv } from "../../devnet/network-document.js";
 import { type RpcProxy, startRpcProxy } from "../../devnet/rpc-proxy.js";
-import { type Indexer, startIndexer } from "../../stack/indexer.js";
+import { dropSchemas, type Indexer, startIndexer } from "../../stack/indexer.js";
 import { buildPage } from "../../stack/page-build.js";
 import { freePort } from "../helpers/ports.js";
 
@@ -93,6 +93,9 @@ export async function setup(project: TestProject) {
 
 export async function teardown() {
   await indexer?.stop();
+  // On PostgreSQL the run's schemas (the indexer's, its views, the operator store) go with it.
+  if (process.env.DATABASE_URL && indexer)
+    await dropSchemas(process.env.DATABASE_URL, [indexer.schema, VIEWS_SCHEMA, STORE_SCHEMA]);
   await Promise.all(proxies.map((p) => p.stop()));
   await devnet?.stop();
   if (dir) rmSync(dir, { recursive: true, force: true });
