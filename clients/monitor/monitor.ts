@@ -351,6 +351,21 @@ export async function openStore(o: MonitorOptions, io: MonitorIo, routes: Route[
           )}\n`,
         ),
       onError: (e) => io.write(`${JSON.stringify({ type: "warning", error: (e as Error).message })}\n`),
+      groupConfig: groupConfigOf(o, routes),
+      onConfigDiffers: (theirs, ours) =>
+        io.write(
+          `${JSON.stringify({
+            type: "error",
+            event: "group_config_differs",
+            message:
+              "this monitor watches or delivers otherwise than the group's first: every monitor of a group must run the same configuration",
+            group: o.group ?? "default",
+            instance,
+            ours: ours.digest,
+            theirs: theirs.digest,
+            setBy: theirs.setBy,
+          })}\n`,
+        ),
     });
   }
   const outbox = new Outbox({
@@ -361,6 +376,23 @@ export async function openStore(o: MonitorOptions, io: MonitorIo, routes: Route[
     onEvent,
   });
   return fileStore(o.statePath, outbox);
+}
+
+/** What a group's monitors must agree on: what they watch and where each kind is delivered. */
+export function groupConfigOf(o: MonitorOptions, routes: Route[]): Record<string, unknown> {
+  return {
+    kinds: [...o.kinds].sort(),
+    redemptionMinKusd: o.redemptionMinKusd,
+    backingRatioBelow: o.backingRatioBelow ?? null,
+    statementMaxAgeSeconds: o.statementMaxAgeSeconds ?? null,
+    venueUnreadableAfterSeconds: o.venueUnreadableAfterSeconds ?? null,
+    riskTriggers: o.riskTriggers ?? false,
+    confirmations: o.confirmations,
+    reorgWindow: o.reorgWindow,
+    destinations: routes
+      .map((r) => ({ id: r.sink.id, type: r.sink.type, kinds: r.kinds ? [...r.kinds].sort() : null }))
+      .sort((a, b) => a.id.localeCompare(b.id)),
+  };
 }
 
 export const instanceName = (o: Pick<MonitorOptions, "instance">) => o.instance ?? `${hostname()}:${process.pid}`;

@@ -8,7 +8,7 @@
  * so, and what happened meanwhile is delivered once it is back. Runs on the PostgreSQL pass.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import postgres from "postgres";
@@ -297,6 +297,37 @@ describe.runIf(onPostgres)("kusd-monitor with a shared PostgreSQL state", () => 
     expect(histogram(pd)).toEqual({ 1: 5 });
     for (const m of ms) expect(m.output()).not.toMatch(/"type":"(error|warning)"/);
     expect(await stopAll(ms)).toEqual(ms.map(() => ({ code: 0, signal: null })));
+  });
+
+  it("a monitor of the group configured otherwise says so, as an error line", { timeout: 60_000 }, async () => {
+    const to = await destinations();
+    const url = await database("differs");
+    const first = startMonitor(configFile("differs", url, to), "alpha");
+    await groupStarted(url, "differs");
+    // The same group, but redemptions too: the group's outbox would get kinds the others never raise.
+    const other = join(scratch(), "differs-other.json");
+    writeFileSync(
+      other,
+      JSON.stringify({
+        ...JSON.parse(readFileSync(configFile("differs", url, to), "utf8")),
+        alerts: { psmPauses: true },
+      }),
+    );
+    const second = startMonitor(other, "beta");
+    await until(() => second.output().includes('"event":"group_config_differs"'), 20_000, "beta says so");
+    const line = JSON.parse(
+      second
+        .output()
+        .split("\n")
+        .find((l) => l.includes("group_config_differs"))!,
+    );
+    expect(line).toMatchObject({ type: "error", group: "differs", instance: "beta", setBy: "alpha" });
+    expect(line.ours).not.toBe(line.theirs);
+    expect(first.output()).not.toContain("group_config_differs");
+    expect(await stopAll([first, second])).toEqual([
+      { code: 0, signal: null },
+      { code: 0, signal: null },
+    ]);
   });
 
   it("a reorg that removes an alerted violation: one retraction per destination, under its own id", {

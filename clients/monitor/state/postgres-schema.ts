@@ -9,6 +9,8 @@
  *   detects it; delivered in `seq` order; `done_by` names the monitor that delivered it.
  * - `destination`: one row per (group, destination): a monitor delivers a destination only while
  *   it holds this row's lock, which keeps deliveries in order and ends with its connection.
+ * - `group_config`: what the group's first monitor watched and where it delivered (and its digest),
+ *   so a monitor started with another configuration says so.
  */
 import type { Sql } from "postgres";
 
@@ -51,6 +53,13 @@ create table if not exists ${SCHEMA}.destination (
   "group" text not null,
   destination text not null,
   primary key ("group", destination)
+);
+create table if not exists ${SCHEMA}.group_config (
+  "group" text primary key,
+  digest text not null,
+  config jsonb not null,
+  set_by text not null,
+  set_at timestamptz not null default now()
 );
 `;
 

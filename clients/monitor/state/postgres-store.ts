@@ -7,6 +7,7 @@
  * (postgres-queue.ts). While the database is unreachable every monitor keeps running and says so;
  * the next commit after it returns queues what happened meanwhile, from the last committed state.
  */
+import { createHash } from "node:crypto";
 import postgres, { type Sql } from "postgres";
 import { deliveryId, type MonitorMessage } from "../deliver.js";
 import { type BackoffPolicy, DEFAULT_BACKOFF } from "../outbox/backoff.js";
@@ -34,6 +35,12 @@ export type PostgresStoreOptions = {
   onHealth?: (error: string | null) => void;
   /** A delivery loop's store operation failed for another reason (logged; the loop goes on). */
   onError?: (e: unknown) => void;
+  /**
+   * What this monitor watches and where it delivers (kinds, thresholds, destinations with their
+   * kinds): the group's first monitor records it, and a monitor whose differs is told.
+   */
+  groupConfig?: Record<string, unknown>;
+  onConfigDiffers?: (theirs: { digest: string; setBy: string }, ours: { digest: string }) => void;
 };
 
 export type PostgresStore = MonitorStore & {
@@ -89,6 +96,16 @@ export async function openPostgresStore(o: PostgresStoreOptions): Promise<Postgr
       await sql`
         insert into ${sql(SCHEMA)}.destination ("group", destination)
         select ${group}, unnest(${ids}::text[]) on conflict do nothing`;
+      if (o.groupConfig) {
+        const json = JSON.stringify(o.groupConfig);
+        const digest = createHash("sha256").update(json).digest("hex").slice(0, 16);
+        await sql`
+          insert into ${sql(SCHEMA)}.group_config ("group", digest, config, set_by)
+          values (${group}, ${digest}, ${json}::text::jsonb, ${instance}) on conflict do nothing`;
+        const [theirs] = await sql`select digest, set_by from ${sql(SCHEMA)}.group_config where "group" = ${group}`;
+        if (theirs && theirs.digest !== digest)
+          o.onConfigDiffers?.({ digest: theirs.digest as string, setBy: theirs.set_by as string }, { digest });
+      }
     })().catch((e) => {
       preparing = null;
       throw e;
