@@ -74,5 +74,7 @@ export function standaloneApp(parts: StandaloneParts = {}): Hono {
       ...(parts.background && { background: parts.background }),
     }),
     networkDocument: networkDocument(env),
+    // Every answer a route test gets is checked against its route's published schema (a breach is a 500).
+    checkResponses: true,
   });
 }
