@@ -8,6 +8,7 @@ import type { Hono } from "hono";
 import { type Address, keccak256, stringToHex } from "viem";
 import { selectNetwork } from "../src/networks/index.js";
 import { createFacilitatorClient } from "./paid/facilitator.js";
+import { PRICES } from "./paid/gateway-options.js";
 import type { PaidTerms } from "./paid/x402-routes.js";
 import { STANDALONE_SITE_URL, standaloneApp, standaloneEnv, UNREACHABLE_RPC } from "./standalone-app.js";
 
@@ -33,7 +34,7 @@ export function baseTerms(recipient: Address): PaidTerms & { facilitator: Return
     recipient,
     builderCode: pay.builderCode,
     asset: pay.asset,
-    prices: { reserves: 250_000n, instantRead: 29_000_000n },
+    prices: PRICES,
     facilitator: createFacilitatorClient({ kind: "local", rpcUrl: UNREACHABLE_RPC, privateKey, network: pay.network }),
   };
 }

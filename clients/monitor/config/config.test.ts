@@ -52,7 +52,7 @@ describe("the monitor's configuration file", () => {
   it("a shared state: a postgres:// URL (its password from the environment), the group and this monitor's name", () => {
     const c = parseMonitorConfig(
       {
-        api: "http://localhost:42069",
+        api: "https://kusd.example.org",
         state: `postgres://monitor:${ref("MONITOR_DB_PASSWORD")}@db.internal:5432/alerts`,
         group: "kusd-mainnet",
         instance: "eu-1",
