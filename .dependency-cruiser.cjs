@@ -1,59 +1,118 @@
 /**
- * The house rules, checked by `npm test` (dependency-cruiser): the domain core is pure, the
- * clients speak HTTP to the service, and the devnet is a fixture of the local stack and the tests
- * that production code never imports.
+ * The house rules, checked by `npm test` (dependency-cruiser). The repository is npm workspaces:
+ * packages/ hold what is shared (the pure domain, the configuration, the counted RPC transport,
+ * the verifier), each used only through the entries its package.json `exports`; the applications
+ * (the indexer in src/ with ponder.*.ts, the API in api/, the clients, the page, stack/) depend
+ * on packages and never on each other's files, except where Ponder itself joins them (src/api,
+ * Ponder's own API entry, mounts api/).
  */
+const APPS = "^(api|src|clients|web|stack|devnet|bench|test|scripts|bin|abis)/|^ponder\\.(config|schema)\\.ts$";
+
 module.exports = {
   forbidden: [
     {
       name: "core-is-pure",
       comment:
-        "core/ holds the domain rules: it imports nothing of the repository outside core/ (viem and node built-ins only)",
+        "packages/core (@kusd/core) holds the domain rules: it imports nothing of the repository outside itself (viem, zod and node built-ins only) and reads no configuration",
       severity: "error",
-      from: { path: "^core/" },
-      to: { path: "^(api|src|devnet|test|bench|abis|networks|bin)/|^ponder\\.(config|schema)\\.ts$" },
+      from: { path: "^packages/core/" },
+      to: { path: "^(packages/(?!core/)|(?!packages/|node_modules/)[a-z]+/|ponder\\.)", pathNot: "^node_modules/" },
+    },
+    {
+      name: "config-on-core",
+      comment:
+        "packages/config (@kusd/config) parses the environment and the network documents into the domain's NetworkConfig: it builds on @kusd/core and @kusd/rpc only",
+      severity: "error",
+      from: { path: "^packages/config/" },
+      to: {
+        path: "^(packages/(?!(config|core|rpc)/)|(?!packages/|node_modules/)[a-z]+/|ponder\\.)",
+        pathNot: "^node_modules/",
+      },
+    },
+    {
+      name: "rpc-stands-alone",
+      comment: "packages/rpc (@kusd/rpc) is viem's HTTP transport, counted: it imports nothing of the repository",
+      severity: "error",
+      from: { path: "^packages/rpc/" },
+      to: { path: "^(packages/(?!rpc/)|(?!packages/|node_modules/)[a-z]+/|ponder\\.)", pathNot: "^node_modules/" },
+    },
+    {
+      name: "verifier-stands-alone",
+      comment:
+        "packages/verify is installed alone (npm pack): it imports the domain, the configuration and itself, nothing of an application",
+      severity: "error",
+      from: { path: "^packages/verify/" },
+      to: { path: `${APPS}|^packages/rpc/` },
+    },
+    {
+      name: "packages-through-their-entries",
+      comment:
+        "outside a package, only its public entries are imported (package.json `exports`): @kusd/core (and @kusd/core/fixtures in tests), @kusd/config and @kusd/config/node, @kusd/rpc, kusd-verify's index.ts and node.ts",
+      severity: "error",
+      from: { path: "^(?!packages/)" },
+      to: {
+        path: "^packages/",
+        pathNot:
+          "^packages/(core/src/(index|fixtures)|config/src/(index|node)|rpc/src/index|verify/src/(index|node))\\.ts$",
+      },
+    },
+    {
+      name: "packages-through-each-others-entries",
+      comment: "one package imports another through its public entry, as an application does",
+      severity: "error",
+      from: { path: "^packages/([^/]+)/" },
+      to: {
+        path: "^packages/",
+        pathNot:
+          "^packages/$1/|^packages/(core/src/(index|fixtures)|config/src/(index|node)|rpc/src/index|verify/src/(index|node))\\.ts$",
+      },
+    },
+    {
+      name: "fixtures-in-tests-only",
+      comment: "@kusd/core/fixtures holds hand-computed test inputs: production code never imports it",
+      severity: "error",
+      from: { pathNot: "\\.test\\.ts$|\\.test-support\\.ts$|^(test|bench)/" },
+      to: { path: "^packages/core/src/fixtures\\.ts$" },
+    },
+    {
+      name: "indexer-never-imports-api",
+      comment:
+        "the indexer (src/indexing, src/schema-holder, ponder.config.ts, ponder.schema.ts) writes what the API reads; it never imports the API. Only src/api, Ponder's API entry, mounts api/",
+      severity: "error",
+      from: { path: "^(src/(?!api/)|ponder\\.(config|schema)\\.ts$)" },
+      to: { path: "^(api|src/api)/" },
+    },
+    {
+      name: "api-never-imports-indexer",
+      comment:
+        "the API reads the indexed tables (ponder.schema.ts, their one definition) and never imports the indexer's code or its configuration",
+      severity: "error",
+      from: { path: "^api/" },
+      to: { path: "^src/|^ponder\\.config\\.ts$" },
     },
     {
       name: "production-free-of-devnet",
       comment:
-        "only stack/ (npm start), tests and benchmarks use the devnet; the indexer, the API, the core and the clients read network documents",
+        "only stack/ (npm start), tests and benchmarks use the devnet; the indexer, the API, the packages and the clients read network documents",
       severity: "error",
-      from: { path: "^(core|api|src|clients)/|^ponder\\.(config|schema)\\.ts$" },
+      from: { path: "^(packages|api|src|clients)/|^ponder\\.(config|schema)\\.ts$" },
       to: { path: "^devnet/" },
     },
     {
       name: "clients-speak-http",
       comment:
-        "clients/ call the service over HTTP: they use the core and the network configuration, never the server's code",
+        "clients/ call the service over HTTP: they use the packages, never the server's, the indexer's or the stack's code",
       severity: "error",
       from: { path: "^clients/" },
-      to: { path: "^(api|src/(indexing|api)|stack|devnet)/|^ponder\\.(config|schema)\\.ts$" },
+      to: { path: "^(api|src|stack|devnet)/|^ponder\\.(config|schema)\\.ts$" },
     },
     {
       name: "page-speaks-http",
       comment:
-        "web/ is the reserves page: it runs in the browser, reads the public API over HTTP and shares only the pure core (the verifier)",
+        "web/ is the reserves page: it runs in the browser, reads the public API over HTTP and shares only packages (the domain, the verifier)",
       severity: "error",
       from: { path: "^web/" },
       to: { path: "^(api|src|stack|devnet|clients|bench|test)/|^ponder\\.(config|schema)\\.ts$" },
-    },
-    {
-      name: "verifier-stands-alone",
-      comment:
-        "packages/verify is installed alone (npm pack): it imports the pure core and itself, nothing of the server, the indexer, the clients or the devnet",
-      severity: "error",
-      from: { path: "^packages/verify/" },
-      to: {
-        path: "^(api|src|clients|stack|devnet|web|bench|test|abis|networks|bin|scripts)/|^ponder\\.(config|schema)\\.ts$",
-      },
-    },
-    {
-      name: "verifier-through-its-index",
-      comment:
-        "everything else uses the verifier package through its public entries: packages/verify/src/index.ts (any runtime) and node.ts (Node.js: the command line, files)",
-      severity: "error",
-      from: { pathNot: "^packages/verify/" },
-      to: { path: "^packages/verify/", pathNot: "^packages/verify/src/(index|node)\\.ts$" },
     },
     {
       name: "risk-reads-no-reserves-feature",
@@ -74,6 +133,9 @@ module.exports = {
     doNotFollow: { path: "node_modules" },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: "tsconfig.json" },
-    exclude: { path: "^(node_modules|generated|\\.ponder|web/dist)/" },
+    // Resolve @kusd/* through their package.json `exports` (symlinked by npm workspaces) to the
+    // real files, so the rules above see which entry an import uses.
+    enhancedResolveOptions: { exportsFields: ["exports"], conditionNames: ["import", "default", "types"] },
+    exclude: { path: "^(node_modules|generated|\\.ponder|web/dist|packages/[^/]+/dist)/" },
   },
 };

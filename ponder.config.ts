@@ -1,4 +1,5 @@
 import { join, resolve } from "node:path";
+import { earliest } from "@kusd/core";
 import { createConfig } from "ponder";
 import {
   evkVaultAbi,
@@ -10,7 +11,6 @@ import {
   stakedKUSDAbi,
   weth9Abi,
 } from "./abis/index.js";
-import { earliest } from "./core/network/types.js";
 import { network as net, runnerEnv, serviceEnv } from "./src/config.js";
 import { claimSchema } from "./src/schema-holder/claim-schema.js";
 import { ponderStartSchema } from "./src/schema-holder/ponder-start-schema.js";

@@ -13,7 +13,7 @@ export const psmSwap = onchainTable(
   "psm_swap",
   (t) => ({
     id: t.text().primaryKey(), // txHash-logIndex
-    // What each column holds: PSM_SWAP_COLUMNS in core/indexed/columns.ts (GraphQL's descriptions).
+    // What each column holds: PSM_SWAP_COLUMNS in packages/core/src/indexed/columns.ts (GraphQL's descriptions).
     psmKey: t.text().notNull(),
     psm: t.hex().notNull(),
     direction: swapDirection("direction").notNull(),

@@ -8,7 +8,6 @@ export default defineConfig({
         test: {
           name: "unit",
           include: [
-            "core/**/*.test.ts",
             "api/**/*.test.ts",
             "clients/**/*.test.ts",
             "packages/*/src/**/*.test.ts",

@@ -5,11 +5,11 @@
  * routes; Ponder adds only its own (`/health`, `/ready`, `/status`, `/metrics`).
  */
 
+import type { NetworkDocument } from "@kusd/config";
+import type { SecurityTxtConfig } from "@kusd/core";
 import { Hono } from "hono";
 import { requestId } from "hono/request-id";
 import type { Registry } from "prom-client";
-import type { NetworkDocument } from "../core/network/document.js";
-import type { SecurityTxtConfig } from "../core/security-txt.js";
 import { indexerCaughtUp, type ReportContext, resolveReportBlock } from "./context.js";
 import { discoveryRoutes, LLMS_TXT_PATH, WELL_KNOWN_X402_PATH } from "./discovery/routes.js";
 import { eventsRoutes } from "./events/routes.js";

@@ -3,8 +3,8 @@
  * accepts), built once by a composition root (services.ts, standalone-app.ts) from the parsed
  * environment, so `createApp` only mounts what it is given and never reads the environment.
  */
-import type { ServiceEnv } from "../core/network/env.js";
-import type { NetworkConfig } from "../core/network/types.js";
+import type { ServiceEnv } from "@kusd/config";
+import type { NetworkConfig } from "@kusd/core";
 import type { AppParts } from "./app.js";
 import type { BackgroundTasks } from "./background.js";
 import { securityTxtFromEnv } from "./health/routes.js";

@@ -2,17 +2,15 @@
  * What every report needs: the deployment, the indexed tables, a chain client for pinned
  * reads, and the venue. Built once per process (Ponder API or a standalone reader).
  */
+
+import type { BoardVault, MarketPeer, NetworkConfig, RecordedVenueReading } from "@kusd/core";
+import { countedHttp, type RpcPurpose } from "@kusd/rpc";
 import { createPublicClient, type Hex, type PublicClient } from "viem";
-import type { NetworkConfig } from "../core/network/types.js";
-import type { RecordedVenueReading } from "../core/reserves/por/venue-read.js";
-import type { MarketPeer } from "../core/yield/apy-market-context.js";
-import type { BoardVault } from "../core/yield/honesty-index-schema.js";
 import { ApiError, badRequest } from "./http/errors.js";
 import { blockParam } from "./http/query-params.js";
 import { hyperliquidClient, type VenueClient } from "./io/hyperliquid.js";
 import { type IndexedHead, indexedHead, type ReadDb } from "./io/indexed-reads.js";
 import { coalesce, memo, perObject } from "./io/memo.js";
-import { countedHttp, type RpcPurpose } from "./io/rpc-calls.js";
 
 export type ReportContext = {
   network: NetworkConfig;

@@ -4,9 +4,10 @@
  * store or a chain. Without a payment recipient the paid gateway is off (it would start its
  * recovery sweep); tests of the paid terms build them with `baseTerms`.
  */
+
+import { selectNetwork } from "@kusd/config/node";
 import type { Hono } from "hono";
 import { type Address, keccak256, stringToHex } from "viem";
-import { selectNetwork } from "../src/networks/index.js";
 import { createFacilitatorClient } from "./paid/facilitator.js";
 import { PRICES } from "./paid/gateway-options.js";
 import type { PaidTerms } from "./paid/x402-routes.js";

@@ -5,12 +5,11 @@
  * stores but signs nothing itself. Run it with `npm run serve:replica` (stack/replica.ts).
  */
 
+import type { NetworkDocument, ServiceEnv } from "@kusd/config";
+import type { NetworkConfig } from "@kusd/core";
 import { drizzle } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
 import { collectDefaultMetrics, Registry } from "prom-client";
-import type { NetworkDocument } from "../core/network/document.js";
-import type { ServiceEnv } from "../core/network/env.js";
-import type { NetworkConfig } from "../core/network/types.js";
 import * as schema from "../ponder.schema.js";
 import { dropCounterNamedGauges } from "./http/metric-names.js";
 import { createKusdMetrics } from "./http/metrics.js";

@@ -5,11 +5,10 @@
  * (api/replica-app.ts) both call it, so they honour the same variables the same way.
  */
 
+import type { NetworkDocument, ServiceEnv } from "@kusd/config";
+import type { NetworkConfig } from "@kusd/core";
 import type { Hono } from "hono";
 import type { Registry } from "prom-client";
-import type { NetworkDocument } from "../core/network/document.js";
-import type { ServiceEnv } from "../core/network/env.js";
-import type { NetworkConfig } from "../core/network/types.js";
 import { createApp, MAX_BODY_BYTES } from "./app.js";
 import { BackgroundTasks } from "./background.js";
 import { configuredParts } from "./configured-parts.js";

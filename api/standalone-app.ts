@@ -9,9 +9,10 @@
  * refused at once, whatever runs on this machine (the devnet of `npm start` on 8545 included), so
  * the same request answers the same on every machine.
  */
+
+import { readServiceEnv, type ServiceEnv } from "@kusd/config";
+import { networkDocument, selectNetwork } from "@kusd/config/node";
 import type { Hono } from "hono";
-import { readServiceEnv, type ServiceEnv } from "../core/network/env.js";
-import { networkDocument, selectNetwork } from "../src/networks/index.js";
 import { createApp } from "./app.js";
 import type { BackgroundTasks } from "./background.js";
 import { configuredParts } from "./configured-parts.js";

@@ -2,6 +2,8 @@
  * The logs the indexer subscribes to, as eth_getLogs filters: the same addresses, events and
  * indexed-argument filters as ponder.config.ts, for counting events and timing raw fetches.
  */
+
+import type { NetworkConfig } from "@kusd/core";
 import { type Abi, type Address, encodeEventTopics, type Hex } from "viem";
 import {
   evkVaultAbi,
@@ -13,7 +15,6 @@ import {
   stakedKUSDAbi,
   weth9Abi,
 } from "../abis/index.js";
-import type { NetworkConfig } from "../core/network/types.js";
 
 export type LogFilter = { name: string; address: Address[]; topics: (Hex | Hex[] | null)[]; fromBlock: number };
 

@@ -102,7 +102,7 @@ function storageOf(layout: {
 /**
  * EAS and its SchemaRegistry, as the published package builds them (@ethereum-attestation-service/
  * eas-contracts): their ABIs for the service and the verifier, which anchor statements through the
- * predeploys Base has (core/network/eas.ts). The devnet runs the package's own creation code.
+ * predeploys Base has (packages/core/src/network/eas.ts). The devnet runs the package's own creation code.
  */
 const EAS_ABI_FILE = join(root, "core", "network", "eas-abi.ts");
 

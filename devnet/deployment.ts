@@ -6,14 +6,14 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import type { RegistryVersionConfig } from "@kusd/core";
 import type { Address, Hex } from "viem";
-import type { RegistryVersionConfig } from "../core/network/registry-config.js";
 
 export type {
   DisclosedVenueDepositConfig,
   RegistryEntryConfig,
   RegistryVersionConfig,
-} from "../core/network/registry-config.js";
+} from "@kusd/core";
 
 export const DEFAULT_DEPLOYMENT_PATH = join(resolve(dirname(fileURLToPath(import.meta.url))), "deployment.json");
 

@@ -1,12 +1,13 @@
 /**
- * EAS and its SchemaRegistry where Base has them (its OP-stack predeploys, core/network/eas.ts),
+ * EAS and its SchemaRegistry where Base has them (its OP-stack predeploys, packages/core/src/network/eas.ts),
  * from the published package's own creation code: each creation run once with eth_call (which
  * answers the runtime code, the registry's address in EAS's immutables) and the runtime put in
  * place with anvil_setCode, as Multicall3 is (multicall3.ts). On Base the predeploys sit behind
  * OP's proxy; the code a call reaches, its events and its address are the same.
  */
+
+import { EAS_ADDRESS, SCHEMA_REGISTRY_ADDRESS } from "@kusd/core";
 import { encodeAbiParameters, type Hex } from "viem";
-import { EAS_ADDRESS, SCHEMA_REGISTRY_ADDRESS } from "../core/network/eas.js";
 import { easArtifact } from "./build.js";
 import { rpcCall } from "./rpc.js";
 

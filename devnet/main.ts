@@ -4,7 +4,7 @@
  */
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import { type RunnerEnv, readRunnerEnv } from "../core/network/env.js";
+import { type RunnerEnv, readRunnerEnv } from "@kusd/config";
 import { DEFAULT_PORTS, type Devnet, startDevnet } from "./devnet.js";
 
 /** The devnet's ports from the runners' configuration (DEVNET_*_PORT), the defaults where unset. */

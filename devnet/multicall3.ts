@@ -5,8 +5,9 @@
  * multicall (captured from the call viem makes, not copied), run once, its runtime put in place
  * with anvil_setCode.
  */
+
+import { MULTICALL3_ADDRESS } from "@kusd/core";
 import { createPublicClient, custom, decodeAbiParameters, deploylessCallViaBytecodeBytecode, type Hex } from "viem";
-import { MULTICALL3_ADDRESS } from "../core/network/multicall3.js";
 import { rpcCall } from "./rpc.js";
 
 /** Multicall3's creation code, as viem sends it in a deployless multicall. */

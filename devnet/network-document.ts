@@ -7,11 +7,10 @@
  */
 import { writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import type { IndexedContractSpec, NetworkDocument } from "@kusd/config";
+import { membershipMessage, PSM_VERSIONS, type PsmKey } from "@kusd/core";
 import type { Address, Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import type { IndexedContractSpec, NetworkDocument } from "../core/network/document.js";
-import { PSM_VERSIONS, type PsmKey } from "../core/network/types.js";
-import { membershipMessage } from "../core/registry/document.js";
 import type { ContractRecord, Deployment } from "./deployment.js";
 
 /** Devnet contract name → where the operator's registry file keeps the deployed counterpart. */

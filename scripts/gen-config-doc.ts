@@ -1,6 +1,6 @@
 /** `npm run gen:config-doc`: rewrites docs/configuration.md's tables from the environment schemas. */
 import { readFileSync, writeFileSync } from "node:fs";
-import { withEnvironmentTables } from "../core/network/env-table.js";
+import { withEnvironmentTables } from "@kusd/config";
 
 const file = new URL("../docs/configuration.md", import.meta.url);
 const before = readFileSync(file, "utf8");

@@ -2,8 +2,8 @@
  * Ponder's process (ponder.config.ts, the indexing functions and the API it serves): its
  * environment, parsed once here and nowhere else, and the network it indexes.
  */
-import { readRunnerEnv, readServiceEnv } from "../core/network/env.js";
-import { loadNetwork, networkDocument } from "./networks/index.js";
+import { readRunnerEnv, readServiceEnv } from "@kusd/config";
+import { loadNetwork, networkDocument } from "@kusd/config/node";
 
 export const serviceEnv = readServiceEnv(process.env);
 export const runnerEnv = readRunnerEnv(process.env);

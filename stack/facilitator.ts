@@ -7,10 +7,10 @@
  *   KUSD_X402_FACILITATOR_URL=http://10.0.0.5:42071 npm start   # and every replica the same
  */
 import { serve } from "@hono/node-server";
+import { readServiceEnv } from "@kusd/config";
+import { loadNetwork } from "@kusd/config/node";
 import { createFacilitatorClient } from "../api/paid/facilitator.js";
 import { facilitatorServer } from "../api/paid/facilitator-server.js";
-import { readServiceEnv } from "../core/network/env.js";
-import { loadNetwork } from "../src/networks/index.js";
 
 const env = readServiceEnv(process.env);
 const pay = (await loadNetwork(env)).payments;

@@ -5,8 +5,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
+import { serviceEnvSchema } from "@kusd/config";
 import postgres from "postgres";
-import { serviceEnvSchema } from "../core/network/env.js";
 import { stopProcess } from "../devnet/anvil.js";
 import { deploymentPath, readDeployment } from "../devnet/deployment.js";
 import { devnetServiceEnv } from "../devnet/network-document.js";

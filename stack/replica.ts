@@ -7,10 +7,10 @@
 import type { Server } from "node:http";
 import { resolve } from "node:path";
 import { serve } from "@hono/node-server";
+import { readServiceEnv } from "@kusd/config";
+import { loadNetwork, networkDocument } from "@kusd/config/node";
 import { answerClientErrorsWithJson } from "../api/http/client-error.js";
 import { createReplicaApp } from "../api/replica-app.js";
-import { readServiceEnv } from "../core/network/env.js";
-import { loadNetwork, networkDocument } from "../src/networks/index.js";
 
 const env = readServiceEnv(process.env);
 const databaseUrl = env.DATABASE_URL;

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { readRunnerEnv, readServiceEnv } from "../core/network/env.js";
+import { readRunnerEnv, readServiceEnv } from "@kusd/config";
 import { startDevnet } from "../devnet/devnet.js";
 import { devnetPorts, parseScale, printDevnet } from "../devnet/main.js";
 import { rpcBlockNumber } from "../devnet/rpc.js";

@@ -10,8 +10,9 @@
  *     output schemas), as a facilitator would list them.
  * Plus where the descriptor and llms.txt are.
  */
+
+import { addressSchema } from "@kusd/core";
 import { z } from "zod";
-import { addressSchema } from "../../core/schema-primitives.js";
 import type { PaidResource } from "../paid/discovery.js";
 
 const PaymentRequirementsSchema = z

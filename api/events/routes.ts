@@ -4,12 +4,13 @@
  * A range is answered in full (these events are rare), so a monitor can re-read its reorg
  * window and notice a row that disappeared.
  */
-import { Hono } from "hono";
-import { parseUnits } from "viem";
-import { z } from "zod";
-import { BackingRatioFeedSchema, backingRatioCrossings } from "../../core/monitoring/backing-ratio-crossings.js";
+
 import {
+  BackingRatioFeedSchema,
+  backingRatioCrossings,
   IndexedHeadFeedSchema,
+  isoTime,
+  MINTER_ROLE,
   MinterGrantFeedSchema,
   MinterRoleChangeFeedSchema,
   minterGrantView,
@@ -18,9 +19,10 @@ import {
   psmPauseView,
   RedemptionFeedSchema,
   redemptionView,
-} from "../../core/monitoring/event-feeds.js";
-import { MINTER_ROLE } from "../../core/reserves/por/snapshot.js";
-import { isoTime } from "../../core/reserves/units.js";
+} from "@kusd/core";
+import { Hono } from "hono";
+import { parseUnits } from "viem";
+import { z } from "zod";
 import type { ReportContext } from "../context.js";
 import { historyRowsAt } from "../history/history-service.js";
 import { ApiError, badRequest } from "../http/errors.js";

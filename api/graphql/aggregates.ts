@@ -3,10 +3,9 @@
  * aggregates/), the older psmVolume on top of the swap buckets, and redemptions by redeemer.
  */
 
+import type { LabelledAmount } from "@kusd/core";
+import { MAX_BUCKETS, PSM_SWAP_COLUMNS } from "@kusd/core";
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
-import type { Amount } from "../../core/aggregates/amount.js";
-import { MAX_BUCKETS } from "../../core/aggregates/buckets.js";
-import { PSM_SWAP_COLUMNS } from "../../core/indexed/columns.js";
 import * as schema from "../../ponder.schema.js";
 import { AmountRef } from "./aggregates/amount-types.js";
 import { swapBuckets } from "./aggregates/swap-query.js";
@@ -30,7 +29,7 @@ type Bucket = {
   count: number;
   usdcTotal: bigint;
   kusdTotal: bigint;
-  fee: Amount;
+  fee: LabelledAmount;
 };
 
 const BucketRef = builder.objectRef<Bucket>("PsmVolumeBucket").implement({

@@ -1,5 +1,5 @@
 /** `history`: the series of GET /api/history, computed by the same function. */
-import { HISTORY_INTERVALS, type HistoryPoint, type HistorySeries } from "../../core/history/series.js";
+import { HISTORY_INTERVALS, type HistoryPoint, type HistorySeries } from "@kusd/core";
 import { loadHistory } from "../history/history-service.js";
 import { builder } from "./builder.js";
 import { asGraphQL } from "./reports.js";

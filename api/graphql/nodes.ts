@@ -2,11 +2,10 @@
  * Shared node types: an Account (any address, with what the registry says of it and its
  * indexed balances and redemptions) and a PSM. Their SQL-backed fields go through DataLoaders.
  */
+
+import type { PsmKey } from "@kusd/core";
+import { ACCOUNT_BALANCE_COLUMNS, listedEntryAt, PSM_LABELS, SHARE_BALANCE_COLUMNS } from "@kusd/core";
 import { getAddress } from "viem";
-import { ACCOUNT_BALANCE_COLUMNS, SHARE_BALANCE_COLUMNS } from "../../core/indexed/columns.js";
-import type { PsmKey } from "../../core/network/types.js";
-import { listedEntryAt } from "../../core/registry/versions.js";
-import { PSM_LABELS } from "../../core/reserves/por/snapshot.js";
 import { builder } from "./builder.js";
 import { PsmKeyEnum } from "./enums.js";
 

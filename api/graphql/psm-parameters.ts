@@ -1,11 +1,12 @@
 /**
  * `psmParameters(block:)`: each PSM's announced parameters at a block, folded from its indexed
- * events (core/psm/parameters-at.ts), not read from the chain. A PSM is listed from its first
+ * events (packages/core/src/psm/parameters-at.ts), not read from the chain. A PSM is listed from its first
  * indexed event (the constructor's RoleGranted), so a block before its deployment omits it.
  */
+
+import type { FeeTier, PsmParameters, StableParameters } from "@kusd/core";
 import { and, inArray, lte } from "drizzle-orm";
 import { getAddress } from "viem";
-import type { FeeTier, PsmParameters, StableParameters } from "../../core/psm/parameters-at.js";
 import * as schema from "../../ponder.schema.js";
 import { reportHead } from "../context.js";
 import { ApiError } from "../http/errors.js";

@@ -3,9 +3,10 @@
  * figures plus the whole document as JSON, identical to GET /api/por), stats, signed statements
  * and the account registry. The same functions as the REST routes compute them.
  */
+
+import type { RegistryDocument } from "@kusd/core";
+import { registryVersionAt } from "@kusd/core";
 import { GraphQLError } from "graphql";
-import type { RegistryDocument } from "../../core/registry/document-schema.js";
-import { registryVersionAt } from "../../core/registry/versions.js";
 import { type ReportContext, resolveReportBlock } from "../context.js";
 import { asApiError } from "../http/errors.js";
 import { loadPorReport } from "../reserves/por-service.js";

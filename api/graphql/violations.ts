@@ -1,7 +1,7 @@
 /** GraphQL for registry violations: a listing and a live subscription (server-sent events or WebSocket). */
 
+import { tokenDecimals } from "@kusd/core";
 import { getAddress } from "viem";
-import { tokenDecimals } from "../../core/reserves/units.js";
 import type { IndexedViolation } from "../io/indexed-reads.js";
 import { builder } from "./builder.js";
 import { entityConnection } from "./entity-field.js";

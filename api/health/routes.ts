@@ -1,9 +1,16 @@
 /** GET /api/health and GET /.well-known/security.txt. */
+
+import type { ServiceEnv } from "@kusd/config";
+import {
+  buildHealth,
+  buildSecurityTxt,
+  type DependencyState,
+  HealthSchema,
+  type SecurityTxtConfig,
+  STATEMENT_MAX_AGE_SECONDS,
+  securityTxtExpired,
+} from "@kusd/core";
 import { Hono } from "hono";
-import { STATEMENT_MAX_AGE_SECONDS } from "../../core/attestation/verify.js";
-import { buildHealth, type DependencyState, HealthSchema } from "../../core/monitoring/health.js";
-import type { ServiceEnv } from "../../core/network/env.js";
-import { buildSecurityTxt, type SecurityTxtConfig, securityTxtExpired } from "../../core/security-txt.js";
 import { CAUGHT_UP_LAG, liveClient, type ReportContext } from "../context.js";
 import { errorBody } from "../http/errors.js";
 import { contract } from "../http/route-contract.js";

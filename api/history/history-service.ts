@@ -9,12 +9,12 @@ import {
   HistoryRangeError,
   type HistoryRows,
   type HistorySeries,
+  isoTime,
   type KnownBlock,
   knownBlocks,
+  PSM_KEYS,
   planPoints,
-} from "../../core/history/series.js";
-import { PSM_KEYS } from "../../core/reserves/por/snapshot.js";
-import { isoTime } from "../../core/reserves/units.js";
+} from "@kusd/core";
 import { PinnedReader, snapshotAddresses } from "../../packages/verify/src/index.js";
 import {
   blockTimestamp,

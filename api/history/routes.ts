@@ -1,7 +1,8 @@
 /** GET /api/history: the series of supply, outstanding, PSM USDC, backing ratio, share price and redemptions. */
+
+import { HISTORY_INTERVALS, HistorySeriesSchema, MAX_HISTORY_POINTS } from "@kusd/core";
 import { Hono } from "hono";
 import { z } from "zod";
-import { HISTORY_INTERVALS, HistorySeriesSchema, MAX_HISTORY_POINTS } from "../../core/history/series.js";
 import type { ReportContext } from "../context.js";
 import { blockBound } from "../http/query-params.js";
 import { reportCacheControl } from "../http/rendered.js";

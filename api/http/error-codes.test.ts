@@ -14,7 +14,9 @@ const sources = (dir: string): string[] =>
         : [],
   );
 const code = Object.fromEntries(
-  ["api", "core"].flatMap(sources).map((f) => [f, readFileSync(join(root, f), "utf8")]),
+  ["api", "packages/core/src", "packages/config/src"]
+    .flatMap(sources)
+    .map((f) => [f, readFileSync(join(root, f), "utf8")]),
 ) as Record<string, string>;
 
 describe("the error-code catalogue", () => {

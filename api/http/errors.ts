@@ -4,9 +4,10 @@
  * (error-codes.ts); the status is 4xx for anything the caller can fix, and a handler bug is
  * masked as `internal_error` without internals.
  */
+
+import { KusdError } from "@kusd/core";
 import { type Context, Hono } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { KusdError } from "../../core/errors.js";
 import { CHAIN_RETRY_AFTER_SECONDS, isChainUnavailable } from "../io/chain-errors.js";
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from "../io/database-errors.js";
 import { type ErrorCode, statusOf } from "./error-codes.js";

@@ -1,8 +1,8 @@
+import { buildPorReport } from "@kusd/core";
+import { inputs } from "@kusd/core/fixtures";
 import { Hono } from "hono";
 import { Registry } from "prom-client";
 import { describe, expect, it } from "vitest";
-import { inputs } from "../../core/reserves/por/fixture.js";
-import { buildPorReport } from "../../core/reserves/por/por-report.js";
 import { createKusdMetrics } from "./metrics.js";
 
 const line = (text: string, metric: string) =>

@@ -6,11 +6,12 @@
  * they happen, every report build is timed, and RPC calls are counted by purpose and method
  * (rpc-call-metrics.ts).
  */
+
+import type { PorReport } from "@kusd/core";
+import { type MetricSample, porMetricSamples } from "@kusd/core";
 import { decodePaymentRequiredHeader } from "@x402/core/http";
 import type { MiddlewareHandler } from "hono";
 import { Counter, Gauge, Histogram, type Registry } from "prom-client";
-import { type MetricSample, porMetricSamples } from "../../core/monitoring/por-metrics.js";
-import type { PorReport } from "../../core/reserves/por/por-report.js";
 import { memo } from "../io/memo.js";
 import { registerRpcCallMetrics } from "./rpc-call-metrics.js";
 

@@ -3,15 +3,16 @@
  * counts JSON-RPC calls as providers bill them (each call inside a JSON-RPC batch counts one), and
  * kusd_rpc_http_requests_total{purpose} the HTTP requests that carried them.
  *
- * Our own clients are counted at their transport (api/io/rpc-calls.ts). Ponder's requests (the
+ * Our own clients are counted at their transport (packages/rpc/src/rpc-calls.ts). Ponder's requests (the
  * indexer's getLogs, blocks, and the calls of indexing functions through `context.client`) go
  * through Ponder's own transport, which we do not wrap: Ponder counts each one it sends in
  * ponder_rpc_request_duration (successes) and ponder_rpc_request_error_total (failures), one HTTP
  * request per call, and they are read from there under purpose "indexing", so nothing is counted
  * twice. The monitor (clients/monitor) reads the API over HTTP and makes no RPC calls.
  */
+
+import { processRpcTally, type RpcTally } from "@kusd/rpc";
 import { Counter, type Registry } from "prom-client";
-import { processRpcTally, type RpcTally } from "../io/rpc-calls.js";
 
 type Sample = { labels: Record<string, string | number>; value: number; metricName?: string };
 

@@ -3,10 +3,10 @@
  * burned, USDC and kUSD into and out of each PSM, skUSD's sampled share price, redemptions.
  * All bounded by `toBlock`, so a series at a past head sees exactly the history up to it.
  */
+
+import type { HistoryRows, PsmBalanceChange, PsmKey } from "@kusd/core";
 import { and, asc, eq, inArray, lte, or, sql } from "drizzle-orm";
 import type { Address } from "viem";
-import type { HistoryRows, PsmBalanceChange } from "../../core/history/series.js";
-import type { PsmKey } from "../../core/network/types.js";
 import * as schema from "../../ponder.schema.js";
 import type { ReadDb } from "./indexed-reads.js";
 

@@ -3,8 +3,9 @@
  * current state is public, so a read either lands now or is unknown: callers turn a failure
  * into `null`, never into a guess.
  */
+
+import { KusdError } from "@kusd/core";
 import type { Address } from "viem";
-import { KusdError } from "../../core/errors.js";
 
 export class VenueReadError extends KusdError<{ url: string; request: string; status?: number; cause?: string }> {
   override name = "VenueReadError";

@@ -4,7 +4,7 @@
  * an answer that does not parse, is a VenueReadError: the caller reports unknown, not a guess.
  */
 
-import type { Fill, FundingPayment } from "../../core/yield/hedge-ledger.js";
+import type { Fill, FundingPayment } from "@kusd/core";
 import { postInfo, VenueReadError } from "./hyperliquid.js";
 
 export const VENUE_PAGE_SIZE = 500;

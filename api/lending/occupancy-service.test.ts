@@ -1,8 +1,8 @@
 /** The lending market a network configures: both vaults, from the later deployment. Reads against a chain: test/e2e/lending-occupancy-e2e.test.ts. */
 
+import type { NetworkConfig } from "@kusd/core";
 import type { Address } from "viem";
 import { describe, expect, it } from "vitest";
-import type { NetworkConfig } from "../../core/network/types.js";
 import { LendingMarketNotConfiguredError, lendingMarketOf } from "./occupancy-service.js";
 
 const USDC_VAULT = "0x0000000000000000000000000000000000000001" as Address;

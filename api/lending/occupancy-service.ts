@@ -2,9 +2,10 @@
  * The reads behind /api/euler, all pinned to one block through PinnedReader so each raw value
  * carries the `cast call … --block N` command that reproduces it. A read that fails is null and
  * listed in failedReads (the report still answers 200); only a network without a lending market
- * is an error (404). The report is assembled from the reads, purely, in core/lending/occupancy.ts.
+ * is an error (404). The report is assembled from the reads, purely, in packages/core/src/lending/occupancy.ts.
  */
-import type { Address } from "viem";
+
+import type { NetworkConfig } from "@kusd/core";
 import {
   buildOccupancyReport,
   KUSD_DECIMALS,
@@ -12,8 +13,8 @@ import {
   type OccupancyReads,
   USDC_DECIMALS,
   type VaultReads,
-} from "../../core/lending/occupancy.js";
-import type { NetworkConfig } from "../../core/network/types.js";
+} from "@kusd/core";
+import type { Address } from "viem";
 import {
   ChainReadError,
   PinnedReader,

@@ -1,13 +1,13 @@
 /**
  * GET /api/euler without a chain: the route's 404 for a network without a market, before any
- * read. The report's pure assembly is unit-tested in core/lending/occupancy.test.ts; everything
+ * read. The report's pure assembly is unit-tested in packages/core/src/lending/occupancy.test.ts; everything
  * that reads a chain (block resolution, failed reads, 4xx for a bad block) is tested on the
  * devnet in test/e2e/lending-occupancy-e2e.test.ts.
  */
 
+import type { NetworkConfig } from "@kusd/core";
 import type { Address } from "viem";
 import { describe, expect, it } from "vitest";
-import type { NetworkConfig } from "../../core/network/types.js";
 import type { ReportContext } from "../context.js";
 import { withApiErrors } from "../http/errors.js";
 import { lendingRoutes } from "./routes.js";

@@ -3,9 +3,10 @@
  * block is the RPC's latest, so the route needs no indexer database; a host that wants reports
  * aligned with the indexed head passes its own `resolveBlock`.
  */
+
+import { LendingOccupancySchema } from "@kusd/core";
 import { Hono } from "hono";
 import { z } from "zod";
-import { LendingOccupancySchema } from "../../core/lending/occupancy.js";
 import { liveClient, type ReportContext } from "../context.js";
 import { ApiError, badRequest } from "../http/errors.js";
 import { blockParam } from "../http/query-params.js";

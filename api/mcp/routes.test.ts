@@ -4,6 +4,9 @@
  * refused argument, the x402 MCP transport over a stand-in gateway (402 → PaymentRequired, the
  * payment forwarded as PAYMENT-SIGNATURE, the receipt in _meta), verify_statement and resources.
  */
+
+import { selectNetwork } from "@kusd/config/node";
+import { buildStats, signPayload } from "@kusd/core";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import {
@@ -14,9 +17,6 @@ import {
 import { Hono } from "hono";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { signPayload } from "../../core/attestation/sign.js";
-import { buildStats } from "../../core/reserves/stats.js";
-import { selectNetwork } from "../../src/networks/index.js";
 import { errorBody, onApiError } from "../http/errors.js";
 import { contract } from "../http/route-contract.js";
 import { statsContract } from "../reserves/routes.js";

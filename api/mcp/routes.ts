@@ -6,11 +6,12 @@
  * without sessions: the app's catch-all answers them 405 with Allow: POST. A request from a Host or
  * Origin the policy does not allow is refused first (origin-guard.ts).
  */
+
+import type { NetworkConfig } from "@kusd/core";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { Hono } from "hono";
 import type { Address } from "viem";
-import type { NetworkConfig } from "../../core/network/types.js";
 import { bindingTrust } from "../paid/verify-before-charge.js";
 import type { StatementService } from "../statements/statement-service.js";
 import { registerFreeTools } from "./free-tools.js";

@@ -1,17 +1,22 @@
 /**
- * `verify_statement`: the verification every client runs (core/attestation's verifyTrusted) over a
+ * `verify_statement`: the verification every client runs (packages/core/src/attestation's verifyTrusted) over a
  * signed artifact the agent passes, or over the latest signed statement. Trust is what a buyer
  * derives: the published signer binding, checked against the operator account (or, with no
  * binding, that account alone), as the gateway does before it charges.
  */
+
+import type { NetworkConfig } from "@kusd/core";
+import {
+  ANCHOR_WINDOW_SECONDS,
+  addressSchema,
+  STATEMENT_MAX_AGE_SECONDS,
+  signedArtifactShape,
+  type Trust,
+  verifyTrusted,
+} from "@kusd/core";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import { ANCHOR_WINDOW_SECONDS } from "../../core/attestation/anchor.js";
-import { signedArtifactShape } from "../../core/attestation/published-schema.js";
-import { STATEMENT_MAX_AGE_SECONDS, type Trust, verifyTrusted } from "../../core/attestation/verify.js";
-import type { NetworkConfig } from "../../core/network/types.js";
-import { addressSchema } from "../../core/schema-primitives.js";
 import {
   checkAnchor,
   FigureRowSchema,

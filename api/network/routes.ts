@@ -4,9 +4,10 @@
  * A reader re-deriving a statement (the page's "check every figure", `kusd-verify --network`)
  * needs exactly these addresses, and can compare them with the operator's published file.
  */
+
+import type { NetworkDocument } from "@kusd/config";
 import { Hono } from "hono";
 import { z } from "zod";
-import type { NetworkDocument } from "../../core/network/document.js";
 import { contract } from "../http/route-contract.js";
 
 export const NetworkDocumentSchema = z

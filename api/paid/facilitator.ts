@@ -3,6 +3,7 @@
  * from configuration), or a remote facilitator by URL in production.
  */
 
+import { countedHttp } from "@kusd/rpc";
 import { x402Facilitator } from "@x402/core/facilitator";
 import { type FacilitatorClient, HTTPFacilitatorClient } from "@x402/core/server";
 import { toFacilitatorEvmSigner } from "@x402/evm";
@@ -10,7 +11,6 @@ import { registerExactEvmScheme } from "@x402/evm/exact/facilitator";
 import { createWalletClient, type Hex, publicActions } from "viem";
 import { nonceManager, privateKeyToAccount } from "viem/accounts";
 import { base } from "viem/chains";
-import { countedHttp } from "../io/rpc-calls.js";
 
 export type FacilitatorConfig =
   | { kind: "local"; rpcUrl: string; privateKey: Hex; network: `${string}:${string}`; pollingIntervalMs?: number }

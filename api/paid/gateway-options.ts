@@ -4,7 +4,7 @@
  * (services.ts, standalone-app.ts) and handed to `createApp`, which only mounts it; null when no
  * recipient or no facilitator is configured (the gateway is off).
  */
-import type { NetworkConfig } from "../../core/network/types.js";
+import type { NetworkConfig } from "@kusd/core";
 import type { BackgroundTasks } from "../background.js";
 import { rpcClient } from "../context.js";
 import type { SigningKeys } from "../statements/keys.js";

@@ -14,14 +14,12 @@
  *      read signed with the key the signer binding assigns to now.
  */
 
+import { type SignedArtifact, STATEMENT_MAX_AGE_SECONDS, signPayload, withSignedCopies } from "@kusd/core";
 import type { FacilitatorClient } from "@x402/core/server";
 import { ExactEvmScheme } from "@x402/evm/exact/server";
 import { paymentMiddleware, x402ResourceServer } from "@x402/hono";
 import { type Context, Hono } from "hono";
 import type { Address, PublicClient } from "viem";
-import { withSignedCopies } from "../../core/attestation/copies.js";
-import { type SignedArtifact, signPayload } from "../../core/attestation/sign.js";
-import { STATEMENT_MAX_AGE_SECONDS } from "../../core/attestation/verify.js";
 import type { BackgroundTasks } from "../background.js";
 import { ApiError, errorBody } from "../http/errors.js";
 import { type SigningKeys, signerFor } from "../statements/keys.js";

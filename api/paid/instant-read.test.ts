@@ -1,6 +1,6 @@
+import { InstantReadRequestSchema } from "@kusd/core";
 import { getAddress } from "viem";
 import { describe, expect, it } from "vitest";
-import { InstantReadRequestSchema } from "../../core/attestation/paid-schema.js";
 import { ApiError } from "../http/errors.js";
 import { parseInstantRead } from "./instant-read.js";
 

@@ -4,12 +4,9 @@
  * refusal is an ApiError with a stable code. The request's shape is InstantReadRequestSchema, the
  * same schema the descriptor and the x402 discovery extension publish.
  */
+
+import { INSTANT_READ_CHAINS, type InstantReadChain, InstantReadRequestSchema } from "@kusd/core";
 import { type Address, formatUnits, getAddress, isAddress, type PublicClient } from "viem";
-import {
-  INSTANT_READ_CHAINS,
-  type InstantReadChain,
-  InstantReadRequestSchema,
-} from "../../core/attestation/paid-schema.js";
 import { ApiError, badRequest } from "../http/errors.js";
 
 export const CHAINS = INSTANT_READ_CHAINS;

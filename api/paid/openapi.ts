@@ -1,7 +1,7 @@
 /**
  * The gateway descriptor (spec 4 and 9): OpenAPI 3.1.0, version 1.0.0, both paid operations
  * (tag Verification, getReserves and postInstantRead) with the request and response schemas of
- * spec 2.1/2.2 (the zod contracts of core/attestation/paid-schema.ts, through operations.ts), the
+ * spec 2.1/2.2 (the zod contracts of packages/core/src/attestation/paid-schema.ts, through operations.ts), the
  * 402 answer, per-operation pricing (`x-payment-info`) and the gateway's network, recipient and
  * builder code.
  */

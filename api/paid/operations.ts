@@ -1,16 +1,12 @@
 /**
  * The two operations the gateway sells, as data: what each is called, what it takes and gives
- * (the zod contracts of core/attestation/paid-schema.ts) and which price it has. The x402 route
+ * (the zod contracts of packages/core/src/attestation/paid-schema.ts) and which price it has. The x402 route
  * configuration, the descriptor (openapi.ts), the Bazaar extension of every 402 (bazaar.ts),
  * /.well-known/x402 and llms.txt are all built from this list.
  */
+
+import { InstantReadRequestSchema, PAID_EXAMPLES, PaidReservesSchema, TokenReadSchema } from "@kusd/core";
 import { z } from "zod";
-import {
-  InstantReadRequestSchema,
-  PAID_EXAMPLES,
-  PaidReservesSchema,
-  TokenReadSchema,
-} from "../../core/attestation/paid-schema.js";
 
 export type PaidOperation = {
   method: "GET" | "POST";

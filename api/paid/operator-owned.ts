@@ -4,8 +4,8 @@
  * including the operator's contracts and tokens the reports do not index. The lending market is
  * not among them: the operator deploys it but does not govern it.
  */
-import type { NetworkConfig } from "../../core/network/types.js";
-import { everListed } from "../../core/registry/versions.js";
+import type { NetworkConfig } from "@kusd/core";
+import { everListed } from "@kusd/core";
 
 export function operatorOwnedAddresses(n: NetworkConfig): Set<string> {
   const r = n.reporting;

@@ -3,9 +3,10 @@
  * replay guard and the x402 middleware see it: a header that decodes to anything else is the
  * caller's error (400, nothing charged), never a TypeError deep in the middleware.
  */
+
+import { addressSchema, hash32Schema } from "@kusd/core";
 import { decodePaymentSignatureHeader } from "@x402/core/http";
 import { z } from "zod";
-import { addressSchema, hash32Schema } from "../../core/schema-primitives.js";
 
 const uint = z.union([z.string().regex(/^\d{1,78}$/), z.number().int().nonnegative()]);
 

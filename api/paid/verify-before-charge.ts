@@ -1,14 +1,14 @@
 /**
  * What we sell must verify: every paid answer goes through the verifier the buyers run
- * (core/attestation's `verifyTrusted`, trusting the operator-signed binding as `kusd-buy --binding
+ * (packages/core/src/attestation's `verifyTrusted`, trusting the operator-signed binding as `kusd-buy --binding
  * --operator` does) inside the request, after the handler and before x402 settles. An answer that
  * fails becomes `503 artifact_unverifiable` naming the failed checks, and x402 settles nothing for
  * a status of 400 or more, so the payer keeps their money.
  */
+
+import { pinnedTrust, type SignerBinding, type Trust, trustFromBinding, verifyTrusted } from "@kusd/core";
 import type { MiddlewareHandler } from "hono";
 import type { Address, Hex } from "viem";
-import { type SignerBinding, trustFromBinding } from "../../core/attestation/binding.js";
-import { pinnedTrust, type Trust, verifyTrusted } from "../../core/attestation/verify.js";
 import { errorBody } from "../http/errors.js";
 
 /**

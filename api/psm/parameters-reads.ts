@@ -1,7 +1,8 @@
 /** A PSM's announced parameters at a block, from the indexed parameter and pause events. */
+
+import { type PsmParameters, psmParametersAt } from "@kusd/core";
 import { and, asc, eq, lte } from "drizzle-orm";
 import type { Address } from "viem";
-import { type PsmParameters, psmParametersAt } from "../../core/psm/parameters-at.js";
 import * as schema from "../../ponder.schema.js";
 import type { ReadDb } from "../io/indexed-reads.js";
 

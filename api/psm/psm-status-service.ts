@@ -1,8 +1,15 @@
 /** The I/O edge of GET /api/psm-status: each PSM's mint gates read at one block, then the pure builder. */
+
+import {
+  buildPsmStatus,
+  MINTER_ROLE,
+  PSM_KEYS,
+  PSM_LABELS,
+  PSM_VERSIONS,
+  type PsmStatus,
+  psmStatusEntry,
+} from "@kusd/core";
 import type { Address } from "viem";
-import { PSM_VERSIONS } from "../../core/network/types.js";
-import { buildPsmStatus, type PsmStatus, psmStatusEntry } from "../../core/psm/mint-readiness.js";
-import { MINTER_ROLE, PSM_KEYS, PSM_LABELS } from "../../core/reserves/por/snapshot.js";
 import { PinnedReader, type ReadSpec, tolerantReads } from "../../packages/verify/src/index.js";
 import {
   type BlockHeader,

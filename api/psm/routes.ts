@@ -1,7 +1,8 @@
 /** GET /api/psm-status: mint readiness of every PSM at the indexed head or `?block=N`. */
+
+import { PsmStatusSchema } from "@kusd/core";
 import { Hono } from "hono";
 import { z } from "zod";
-import { PsmStatusSchema } from "../../core/psm/mint-readiness.js";
 import { type ReportContext, resolveReportBlock } from "../context.js";
 import { blockParam, blockParamErrors } from "../http/query-params.js";
 import { reportCacheControl } from "../http/rendered.js";

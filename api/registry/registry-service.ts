@@ -6,29 +6,27 @@
  */
 
 import { readFileSync } from "node:fs";
-import { type Address, getAddress, type Hex, isHex, recoverMessageAddress } from "viem";
-import type { ServiceEnv } from "../../core/network/env.js";
-import type { RegistryEntryConfig, RegistryVersionConfig } from "../../core/network/registry-config.js";
+import type { ServiceEnv } from "@kusd/config";
+import type { RegistryEntryConfig, RegistryVersionConfig } from "@kusd/core";
 import {
   buildRegistryDocument,
   type ContractProof,
-  membershipMessage,
-  type Observation,
-  REGISTRY_OPERATOR_NAME,
-  type RegistryDocument,
-  RegistryPublishError,
-} from "../../core/registry/document.js";
-import {
   guardianOf,
   hasAdminRole,
+  membershipMessage,
+  type Observation,
   ownedBy,
   type Predicate,
   type PredicateSpec,
   predicateHolds,
   predicateOf,
+  REGISTRY_OPERATOR_NAME,
+  type RegistryDocument,
+  RegistryPublishError,
   safeOwnedBy,
   timelockProposer,
-} from "../../core/registry/predicates.js";
+} from "@kusd/core";
+import { type Address, getAddress, type Hex, isHex, recoverMessageAddress } from "viem";
 import type { ReportContext } from "../context.js";
 import { ApiError } from "../http/errors.js";
 import { indexedHead } from "../io/indexed-reads.js";

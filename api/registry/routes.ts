@@ -2,11 +2,17 @@
  * The account registry (`/api/por/accounts`, the operator's path for it, `?version=N` for any
  * published version) and its violations (`/api/por/accounts/violations`).
  */
+
+import {
+  isoTime,
+  RegistryDocumentSchema,
+  RegistryVersionsSchema,
+  type ViolationPage,
+  ViolationPageSchema,
+  violationView,
+} from "@kusd/core";
 import { Hono } from "hono";
 import { z } from "zod";
-import { RegistryDocumentSchema, RegistryVersionsSchema } from "../../core/registry/document-schema.js";
-import { type ViolationPage, ViolationPageSchema, violationView } from "../../core/registry/violation-view.js";
-import { isoTime } from "../../core/reserves/units.js";
 import type { ReportContext } from "../context.js";
 import { ApiError, badRequest } from "../http/errors.js";
 import { blockBound, limitParam } from "../http/query-params.js";

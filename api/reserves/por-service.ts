@@ -5,16 +5,17 @@
  * hash, concurrent builds of the same block are one build, and what the spec wants live is read
  * on every request (see LiveReads); the venue is read at most every `venueMaxAgeSeconds`.
  */
-import type { Hex } from "viem";
-import type { PsmKey } from "../../core/network/types.js";
-import { buildPorReport, type PorReport } from "../../core/reserves/por/por-report.js";
-import type { ChainSnapshot, Read } from "../../core/reserves/por/snapshot.js";
+
+import type { ChainSnapshot, PsmKey, Read } from "@kusd/core";
 import {
+  buildPorReport,
   none as noVenue,
+  type PorReport,
   recordedVenueBasis,
   type VenueBasis,
   venueReadCommand,
-} from "../../core/reserves/por/venue-read.js";
+} from "@kusd/core";
+import type { Hex } from "viem";
 import {
   listedAccounts,
   MINTER_ROLE,
@@ -127,7 +128,7 @@ async function readLiveRoles(ctx: ReportContext, blockNumber: bigint): Promise<L
 }
 
 /**
- * The venue equity a report at `at` reconciles the mirror against (core/reserves/por/venue-read.ts).
+ * The venue equity a report at `at` reconciles the mirror against (packages/core/src/reserves/por/venue-read.ts).
  * A block whose reading a signed statement recorded keeps it, at the head too, so a statement is
  * reproducible from the moment it is published; otherwise the head reads the venue now, and a past
  * block takes the reading recorded nearest before it.

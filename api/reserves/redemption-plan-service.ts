@@ -4,12 +4,10 @@
  * each leg's fee with the PSM's own getFee, so a fee rule we misread shows up as a refusal, not
  * as a wrong quote.
  */
+
+import type { PsmKey, RedemptionPlanReport } from "@kusd/core";
+import { PSM_KEYS, planRedemption, toUnits } from "@kusd/core";
 import { parseUnits } from "viem";
-import type { PsmKey } from "../../core/network/types.js";
-import { PSM_KEYS } from "../../core/reserves/por/snapshot.js";
-import type { RedemptionPlanReport } from "../../core/reserves/redemption-plan-schema.js";
-import { planRedemption } from "../../core/reserves/redemption-routing.js";
-import { toUnits } from "../../core/reserves/units.js";
 import { PinnedReader } from "../../packages/verify/src/index.js";
 import type { ReportBlock, ReportContext } from "../context.js";
 import { ApiError } from "../http/errors.js";

@@ -2,11 +2,10 @@
  * The unpaid reserves reports: /api/por (spec 2.3), /api/stats and the redemption planner, each
  * at the indexed head or pinned to `?block=N`.
  */
+
+import { PorReportSchema, RedemptionPlanSchema, StatsSchema } from "@kusd/core";
 import { Hono } from "hono";
 import { z } from "zod";
-import { PorReportSchema } from "../../core/reserves/por/por-report.js";
-import { RedemptionPlanSchema } from "../../core/reserves/redemption-plan-schema.js";
-import { StatsSchema } from "../../core/reserves/stats.js";
 import { ChainReadError } from "../../packages/verify/src/index.js";
 import { type ReportContext, resolveReportBlock } from "../context.js";
 import { ApiError } from "../http/errors.js";

@@ -1,7 +1,6 @@
 /** The I/O edge of GET /api/stats: seven balance reads pinned to one block, then the pure builder. */
-import type { PsmKey } from "../../core/network/types.js";
-import { PSM_KEYS } from "../../core/reserves/por/snapshot.js";
-import { buildStats, type Stats } from "../../core/reserves/stats.js";
+import type { PsmKey } from "@kusd/core";
+import { buildStats, PSM_KEYS, type Stats } from "@kusd/core";
 import { PinnedReader, type ReadSpec } from "../../packages/verify/src/index.js";
 import {
   type BlockHeader,

@@ -3,6 +3,21 @@
  * (catalogued from its ABI), the admin and minter roles (indexed holders), the venue and the
  * statement, and the source-named getters probed for reverts, all at one block.
  */
+
+import type { NotDeployedRead } from "@kusd/core";
+import {
+  buildRiskStatus,
+  configurationGetters,
+  DEFAULT_ADMIN_ROLE,
+  type Gap,
+  getterTrigger,
+  MINTER_ROLE,
+  type OffChainTrigger,
+  offChainTriggers,
+  type RiskStatus,
+  roleTrigger,
+  type Trigger,
+} from "@kusd/core";
 import { type Abi, type Address, encodeFunctionData, getAddress, type Hex, parseAbiItem } from "viem";
 import {
   kerneVaultAbi,
@@ -15,20 +30,6 @@ import {
   stakedKUSDV1Abi,
   timelockAbi,
 } from "../../abis/index.js";
-import { DEFAULT_ADMIN_ROLE, MINTER_ROLE } from "../../core/network/roles.js";
-import { offChainTriggers } from "../../core/risk/off-chain-triggers.js";
-import {
-  buildRiskStatus,
-  type Gap,
-  getterTrigger,
-  type OffChainTrigger,
-  type RiskStatus,
-  roleTrigger,
-  type Trigger,
-} from "../../core/risk/risk-status.js";
-import { configurationGetters } from "../../core/risk/trigger-catalog.js";
-import type { NotDeployedRead } from "../../core/schema-primitives.js";
-import sourceGetters from "../../networks/source-getters.json" with { type: "json" };
 import { hasCodeAt, PinnedReader, tolerantReads } from "../../packages/verify/src/index.js";
 import {
   type BlockHeader,
@@ -40,6 +41,7 @@ import {
 import { roleHoldersAt } from "../io/indexed-reads.js";
 import { memo, perObject } from "../io/memo.js";
 import { readVenueNow } from "../io/venue-now.js";
+import sourceGetters from "./source-getters.json" with { type: "json" };
 
 type Target = { key: string; address: Address; abi: Abi };
 

@@ -1,7 +1,8 @@
 /** GET /api/risk-status at the indexed head or `?block=N`. */
+
+import { RiskStatusSchema } from "@kusd/core";
 import { Hono } from "hono";
 import { z } from "zod";
-import { RiskStatusSchema } from "../../core/risk/risk-status.js";
 import { type ReportContext, resolveReportBlock } from "../context.js";
 import { blockParam, blockParamErrors } from "../http/query-params.js";
 import { contract, validQuery } from "../http/route-contract.js";

@@ -1,7 +1,7 @@
 /**
- * Every signed statement anchored on Base: its hash attested through EAS (core/network/eas.ts)
+ * Every signed statement anchored on Base: its hash attested through EAS (packages/core/src/network/eas.ts)
  * by the key that signed it, so when it was signed is on chain and a back-dated, rewritten or
- * withheld statement shows (core/attestation/anchor.ts has the checks a reader runs).
+ * withheld statement shows (packages/core/src/attestation/anchor.ts has the checks a reader runs).
  *
  * Publishing never waits for it: a statement is served at once, `anchor: {"status":"pending"}`
  * until the attestation is mined. Each statement is attested once: a row per statement hash in
@@ -10,6 +10,20 @@
  * attestation is already there (sent before a restart, or by another process). A failure (the
  * RPC down, gas short) is retried with capped, jittered backoff for as long as it takes.
  */
+
+import {
+  ANCHOR_SCHEMA,
+  ANCHOR_SCHEMA_UID,
+  anchorData,
+  anchorRecipient,
+  decodeAnchorData,
+  EAS_ADDRESS,
+  easAbi,
+  encodeAnchorData,
+  SCHEMA_REGISTRY_ADDRESS,
+  schemaRegistryAbi,
+} from "@kusd/core";
+import { countedHttp } from "@kusd/rpc";
 import {
   type Address,
   createPublicClient,
@@ -21,16 +35,6 @@ import {
   zeroAddress,
   zeroHash,
 } from "viem";
-import {
-  ANCHOR_SCHEMA,
-  ANCHOR_SCHEMA_UID,
-  anchorData,
-  anchorRecipient,
-  decodeAnchorData,
-  encodeAnchorData,
-} from "../../core/attestation/anchor.js";
-import { EAS_ADDRESS, easAbi, SCHEMA_REGISTRY_ADDRESS, schemaRegistryAbi } from "../../core/network/eas.js";
-import { countedHttp } from "../io/rpc-calls.js";
 import type { OperatorStore, StoredAnchor } from "../store/operator-store.js";
 
 export type AnchorEvent =

@@ -1,6 +1,5 @@
-/** A statement's `anchor` as published beside its signed bytes (core/attestation/anchor.ts). */
-import { ANCHOR_SCHEMA_UID, type AnchorView } from "../../core/attestation/anchor.js";
-import { EAS_ADDRESS } from "../../core/network/eas.js";
+/** A statement's `anchor` as published beside its signed bytes (packages/core/src/attestation/anchor.ts). */
+import { ANCHOR_SCHEMA_UID, type AnchorView, EAS_ADDRESS } from "@kusd/core";
 import type { StoredAnchor } from "../store/operator-store.js";
 
 export function anchorView(a: StoredAnchor | null, chainId: number): AnchorView {

@@ -3,11 +3,12 @@
  * KUSD_ATTESTATION_PRIVATE_KEY; the devnet runner sets its own keys there). Keys are held as viem
  * accounts and never logged or served; only their addresses leave this module.
  */
+
+import type { ServiceEnv } from "@kusd/config";
+import type { NetworkConfig } from "@kusd/core";
+import { KusdError } from "@kusd/core";
 import { type Address, getAddress, type Hex, type LocalAccount } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { KusdError } from "../../core/errors.js";
-import type { ServiceEnv } from "../../core/network/env.js";
-import type { NetworkConfig } from "../../core/network/types.js";
 
 export class SigningKeyError extends KusdError<{ key: string; expected?: Address; got?: Address }> {
   override name = "SigningKeyError";

@@ -2,16 +2,17 @@
  * The signed statements (spec 2.1): the latest, the history and one by hash, byte for byte as
  * stored; issuing one on demand (operator only); and the signer binding a verifier needs.
  */
-import { Hono } from "hono";
-import type { Address, Hex } from "viem";
-import { z } from "zod";
-import type { SignerBinding } from "../../core/attestation/binding.js";
+
+import type { SignerBinding } from "@kusd/core";
 import {
   type PublishedStatement,
   PublishedStatementSchema,
   SignerRegistrySchema,
   StatementHistorySchema,
-} from "../../core/attestation/published-schema.js";
+} from "@kusd/core";
+import { Hono } from "hono";
+import type { Address, Hex } from "viem";
+import { z } from "zod";
 import type { ReportContext } from "../context.js";
 import { ApiError } from "../http/errors.js";
 import { limitParam } from "../http/query-params.js";

@@ -3,7 +3,7 @@
  * now (the state of the latest indexed block is the state now); one issued for a past block is
  * dated at that block's time, and so signed by whichever key the binding assigns to that date.
  */
-import type { PublishedStatement } from "../../core/attestation/published-schema.js";
+import type { PublishedStatement } from "@kusd/core";
 import { ApiError } from "../http/errors.js";
 import { type Rendered, rendered } from "../http/rendered.js";
 import { memo } from "../io/memo.js";
@@ -11,11 +11,15 @@ import type { OperatorStore, StoredStatement } from "../store/operator-store.js"
 
 const newLatestMemo = () => memo<{ statement: StoredStatement; rendered: Rendered }>({ max: 1, ttlMs: 1_000 });
 
+import {
+  buildStatementPayload,
+  type SignerBinding,
+  STATEMENT_COPIES,
+  signPayload,
+  signSignerBinding,
+  withSignedCopies,
+} from "@kusd/core";
 import type { Hex } from "viem";
-import { type SignerBinding, signSignerBinding } from "../../core/attestation/binding.js";
-import { withSignedCopies } from "../../core/attestation/copies.js";
-import { signPayload } from "../../core/attestation/sign.js";
-import { buildStatementPayload, STATEMENT_COPIES } from "../../core/attestation/statement-payload.js";
 import type { ReportContext } from "../context.js";
 import { indexerCaughtUp, reportBlockHash, resolveReportBlock } from "../context.js";
 import { renderPorReport } from "../reserves/por-service.js";

@@ -1,5 +1,5 @@
+import type { NetworkConfig } from "@kusd/core";
 import { describe, expect, it } from "vitest";
-import type { NetworkConfig } from "../../core/network/types.js";
 import type { OperatorStore, StoredVenueReading } from "../store/operator-store.js";
 import { venueRecords } from "./venue-records.js";
 

@@ -4,8 +4,7 @@
  * one back (ReportContext.venueRecords), so every figure a statement signs is reproducible at its
  * `report_block` from what we publish.
  */
-import type { NetworkConfig } from "../../core/network/types.js";
-import type { RecordedVenueReading } from "../../core/reserves/por/venue-read.js";
+import type { NetworkConfig, RecordedVenueReading } from "@kusd/core";
 import type { VenueRecords } from "../context.js";
 import { coalesce, memo } from "../io/memo.js";
 import type { VenueNow } from "../io/venue-now.js";

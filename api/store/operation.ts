@@ -3,8 +3,9 @@
  * operation goes through, so that a closed store and a driver failure both surface as an
  * OperatorStoreError naming the operation and where the store is (never the URL).
  */
+
+import { KusdError } from "@kusd/core";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
-import { KusdError } from "../../core/errors.js";
 
 export type Db = PgDatabase<PgQueryResultHKT>;
 

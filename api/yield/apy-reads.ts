@@ -1,23 +1,23 @@
 /**
  * Every read behind GET /api/apy, gathered into the plain ApyInputs the report is built from
- * (core/yield/apy-report.ts): the venue's 60-day funding history, current rates and the hedge
+ * (packages/core/src/yield/apy-report.ts): the venue's 60-day funding history, current rates and the hedge
  * account; the indexed LST rates, skUSD share prices and yield distributions; the incentive
  * escrow read at the indexed head. A venue that cannot be read is recorded with the reason,
  * and a chain read that fails is null: unknown, never guessed.
  */
-import { and, asc, desc, eq, gte, lte } from "drizzle-orm";
-import type { Address } from "viem";
-import { FUNDING_WINDOW_DAYS, REALIZED_WINDOW_DAYS } from "../../core/yield/apy-formula.js";
+
 import type {
   ApyInputs,
   EscrowInputs,
   EscrowReads,
+  MarketPeer,
   PredictedFundings,
   SharePriceRow,
   VenueInputs,
-} from "../../core/yield/apy-inputs.js";
-import { DAY } from "../../core/yield/apy-json-types.js";
-import type { MarketPeer } from "../../core/yield/apy-market-context.js";
+} from "@kusd/core";
+import { DAY, FUNDING_WINDOW_DAYS, REALIZED_WINDOW_DAYS } from "@kusd/core";
+import { and, asc, desc, eq, gte, lte } from "drizzle-orm";
+import type { Address } from "viem";
 import { PinnedReader, type ReadSpec } from "../../packages/verify/src/index.js";
 import * as schema from "../../ponder.schema.js";
 import type { ReportContext } from "../context.js";

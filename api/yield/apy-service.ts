@@ -1,17 +1,17 @@
 /**
  * GET /api/apy (spec 2.4): the report is its inputs, read once (api/yield/apy-reads.ts), put
- * through the pure builder (core/yield/apy-report.ts), whose ApyReportSchema is the response's
+ * through the pure builder (packages/core/src/yield/apy-report.ts), whose ApyReportSchema is the response's
  * contract. A venue that cannot be read leaves the venue-derived fields null, never guessed.
  */
 
-import type { MarketPeer } from "../../core/yield/apy-market-context.js";
-import { type ApyReport, buildApyReport } from "../../core/yield/apy-report.js";
+import type { MarketPeer } from "@kusd/core";
+import { type ApyReport, buildApyReport } from "@kusd/core";
 import { type ReportContext, reportBlockHash, reportHead } from "../context.js";
 import { type Rendered, render } from "../http/rendered.js";
 import { memo, perObject } from "../io/memo.js";
 import { readApyInputs } from "./apy-reads.js";
 
-export { MIN_RUNWAY_DAYS } from "../../core/yield/apy-incentive.js";
+export { MIN_RUNWAY_DAYS } from "@kusd/core";
 export type { MarketPeer };
 
 const keptApy = perObject((ctx: ReportContext) => memo<RenderedApy>({ max: 4, ttlMs: ctx.venueMaxAgeSeconds * 1000 }));

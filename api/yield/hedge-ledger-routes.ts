@@ -4,8 +4,7 @@
  * not the caller's fault and not a server bug: the answer is 200 with isLive false, null
  * figures and the reason in `venueRead`.
  */
-import { Hono } from "hono";
-import { z } from "zod";
+
 import {
   buildHedgeLedger,
   HedgeLedgerSchema,
@@ -13,7 +12,9 @@ import {
   LEDGER_SINCE_MS,
   type LedgerSource,
   unavailableHedgeLedger,
-} from "../../core/yield/hedge-ledger.js";
+} from "@kusd/core";
+import { Hono } from "hono";
+import { z } from "zod";
 import type { ReportContext } from "../context.js";
 import { badRequest } from "../http/errors.js";
 import { contract, validQuery } from "../http/route-contract.js";

@@ -4,20 +4,21 @@
  * comes from convertToAssets(one share) read at blocks pinned to those dates, with the
  * advertised APY beside it where known; the board is signed in the statements' scheme. Its
  * published shape (HonestyIndexSchema, the type loadHonestyIndex returns) is in
- * core/yield/honesty-index-schema.ts.
+ * packages/core/src/yield/honesty-index-schema.ts.
  */
 
-import type { PublicClient } from "viem";
-import { signPayload } from "../../core/attestation/sign.js";
-import { isoTime, round } from "../../core/reserves/units.js";
-import { annualizedGrowth } from "../../core/yield/apy-formula.js";
 import {
+  annualizedGrowth,
   BOARD_WINDOWS_DAYS,
   type BoardVault,
   type HonestyIndex,
   type HonestyIndexPayload,
   type HonestyIndexRow,
-} from "../../core/yield/honesty-index-schema.js";
+  isoTime,
+  round,
+  signPayload,
+} from "@kusd/core";
+import type { PublicClient } from "viem";
 import { PinnedReader } from "../../packages/verify/src/index.js";
 import type { ReportContext } from "../context.js";
 import { type SigningKeys, signerFor } from "../statements/keys.js";

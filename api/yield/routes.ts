@@ -1,7 +1,7 @@
 /** GET /api/apy (spec 2.4) and GET /api/honesty-index, at the head (venue data is current only). */
+
+import { ApyReportSchema, HonestyIndexSchema } from "@kusd/core";
 import { Hono } from "hono";
-import { ApyReportSchema } from "../../core/yield/apy-report.js";
-import { HonestyIndexSchema } from "../../core/yield/honesty-index-schema.js";
 import type { ReportContext } from "../context.js";
 import { HEAD_MAX_AGE_SECONDS, sendRendered } from "../http/rendered.js";
 import { contract } from "../http/route-contract.js";

@@ -4,20 +4,20 @@
  * signer binding authorises that signer at the signed time) before anyone relies on it.
  */
 
+import {
+  KusdError,
+  pinnedTrust,
+  STATEMENT_MAX_AGE_SECONDS,
+  type Trust,
+  trustFromBinding,
+  type VerifyResult,
+  verifyTrusted,
+} from "@kusd/core";
 import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from "@x402/core/http";
 import { ExactEvmScheme } from "@x402/evm/exact/client";
 import { wrapFetchWithPayment, x402Client } from "@x402/fetch";
 import { type Address, getAddress, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { trustFromBinding } from "../../core/attestation/binding.js";
-import {
-  pinnedTrust,
-  STATEMENT_MAX_AGE_SECONDS,
-  type Trust,
-  type VerifyResult,
-  verifyTrusted,
-} from "../../core/attestation/verify.js";
-import { KusdError } from "../../core/errors.js";
 
 export type PurchaseErrorDetails = {
   status?: number;

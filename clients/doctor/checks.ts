@@ -8,8 +8,8 @@
  * "your configuration is wrong".
  */
 
+import { EAS_ADDRESS } from "@kusd/core";
 import { type Address, BaseError, getAddress, type Hex, isAddressEqual, type PublicClient, parseAbi } from "viem";
-import { EAS_ADDRESS } from "../../core/network/eas.js";
 import {
   classifyRpcError,
   isRevert,

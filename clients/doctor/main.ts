@@ -3,9 +3,9 @@
  * base for mainnet) against the RPC the indexer will use.
  */
 
-import { readServiceEnv } from "../../core/network/env.js";
-import type { NetworkConfig } from "../../core/network/types.js";
-import { selectNetwork } from "../../src/networks/index.js";
+import { readServiceEnv } from "@kusd/config";
+import { selectNetwork } from "@kusd/config/node";
+import type { NetworkConfig } from "@kusd/core";
 import { runDoctorCli } from "./cli.js";
 import type { DoctorInput } from "./doctor.js";
 

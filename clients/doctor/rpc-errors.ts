@@ -3,8 +3,9 @@
  * all ("unreachable": RpcUnreachableError, exit 2 in the CLI, never a FAIL row), and any other
  * refusal; and how an error is shown, as one short line without the provider's URL or body.
  */
+
+import { KusdError } from "@kusd/core";
 import { BaseError, ContractFunctionRevertedError, HttpRequestError, TimeoutError } from "viem";
-import { KusdError } from "../../core/errors.js";
 
 /** An RPC did not answer (connection, timeout, rate limit, auth): no verdict was reached. */
 export class RpcUnreachableError extends KusdError<{ chain: "base" | "ethereum"; cause: unknown }> {

@@ -1,12 +1,12 @@
 /**
  * Verification on the agent's machine: the trust the agent gave on the command line (the
  * operator account, or one signer), the operator's signer binding read from the API and checked
- * against that account here, and core/attestation's verifyTrusted over the artifact. The verdict
+ * against that account here, and packages/core/src/attestation's verifyTrusted over the artifact. The verdict
  * has the shape of the API's verify_statement answer.
  */
+
+import { pinnedTrust, type Trust, trustFromBinding, verifyTrusted } from "@kusd/core";
 import type { Address, Hex } from "viem";
-import { trustFromBinding } from "../../core/attestation/binding.js";
-import { pinnedTrust, type Trust, verifyTrusted } from "../../core/attestation/verify.js";
 import type { McpTrust } from "./args.js";
 
 export type Verdict = {

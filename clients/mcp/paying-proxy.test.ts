@@ -5,6 +5,8 @@
  * payment gives its hold back, and verify_statement checks its arguments with the upstream's
  * schema and runs here.
  */
+
+import { pinnedTrust, type SignedArtifact, signPayload } from "@kusd/core";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
@@ -13,8 +15,6 @@ import type { PaymentRequired } from "@x402/core/types";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { type SignedArtifact, signPayload } from "../../core/attestation/sign.js";
-import { pinnedTrust } from "../../core/attestation/verify.js";
 import { PayingProxy, type Purse } from "./paying-proxy.js";
 import { SpendCap } from "./spend-cap.js";
 

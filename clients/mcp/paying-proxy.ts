@@ -8,6 +8,8 @@
  *  - verify_statement runs here, with the trust the agent gave.
  * The key signs one EIP-3009 authorization per purchase and never leaves this process.
  */
+
+import { STATEMENT_MAX_AGE_SECONDS, type Trust } from "@kusd/core";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import {
@@ -22,7 +24,6 @@ import {
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import type { PaymentPayload, PaymentRequired } from "@x402/core/types";
 import { type Address, getAddress } from "viem";
-import { STATEMENT_MAX_AGE_SECONDS, type Trust } from "../../core/attestation/verify.js";
 import { verdictOf, verdictText } from "./local-verify.js";
 import { PAYMENT_META_KEY, paymentRequiredOf, settlementOf } from "./payment-required.js";
 import type { SpendCap } from "./spend-cap.js";

@@ -5,7 +5,7 @@
  * drop the duplicate a crash between delivery and the state write may cause.
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { KusdError } from "../../core/errors.js";
+import { KusdError } from "@kusd/core";
 
 export const SIGNATURE_HEADER = "x-kusd-signature";
 export const TIMESTAMP_HEADER = "x-kusd-timestamp";

@@ -13,7 +13,7 @@
  */
 
 import { hostname } from "node:os";
-import { KusdError } from "../../core/errors.js";
+import { KusdError } from "@kusd/core";
 import { alertViewFor } from "./alert-view.js";
 import {
   type ConditionKind,

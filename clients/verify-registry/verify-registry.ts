@@ -5,8 +5,8 @@
  * the rpc_used each observation names. Exit 0 verified, 1 not verified, 2 usage or I/O error.
  */
 import { parseArgs } from "node:util";
+import { verifyRegistryDocument } from "@kusd/core";
 import { BaseError, createPublicClient, type Hex, HttpRequestError, http, TimeoutError } from "viem";
-import { verifyRegistryDocument } from "../../core/registry/verify-document.js";
 import { loadSource, type SourceIo, UsageError } from "../../packages/verify/src/node.js";
 
 export const REGISTRY_USAGE = `Usage: kusd-verify-registry <registry URL or file> [--rpc-url <url>] [--offline] [--json]

@@ -1,6 +1,6 @@
 /** Roles, amounts and the PSMs' configuration the scripted history uses (re-exported by devnet/history.ts). */
 
-export { DEFAULT_ADMIN_ROLE, MANAGER_ROLE, MINTER_ROLE, STRATEGIST_ROLE } from "../../core/network/roles.js";
+export { DEFAULT_ADMIN_ROLE, MANAGER_ROLE, MINTER_ROLE, STRATEGIST_ROLE } from "@kusd/core";
 
 /** The operator's TimelockController minimum delay (getMinDelay() = 172800 on Base). */
 export const TIMELOCK_DELAY = 172_800n;

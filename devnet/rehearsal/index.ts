@@ -7,10 +7,10 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { readServiceEnv } from "@kusd/config";
+import { networkDocument, selectNetwork } from "@kusd/config/node";
+import type { NetworkConfig } from "@kusd/core";
 import type { Address } from "viem";
-import { readServiceEnv } from "../../core/network/env.js";
-import type { NetworkConfig } from "../../core/network/types.js";
-import { networkDocument, selectNetwork } from "../../src/networks/index.js";
 import { type AnvilHandle, startAnvil } from "../anvil.js";
 import { type BaseHistory, startBaseHistory } from "../base-history.js";
 import { ChainDriver } from "../driver.js";

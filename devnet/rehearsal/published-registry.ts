@@ -5,18 +5,20 @@
  * operator's key is not ours, so its own EOA entry is left out. A second version carries a
  * forged signature: the service must report it and not use it.
  */
-import { type Address, createPublicClient, getAddress, type Hex, http } from "viem";
-import { privateKeyToAccount } from "viem/accounts";
-import { predicateSpecsFor } from "../../api/registry/registry-service.js";
-import type { RegistryEntryConfig, RegistryVersionConfig } from "../../core/network/registry-config.js";
-import type { NetworkConfig } from "../../core/network/types.js";
+
+import type { NetworkConfig, RegistryEntryConfig, RegistryVersionConfig } from "@kusd/core";
 import {
   buildRegistryDocument,
   type ContractProof,
   membershipMessage,
+  type Predicate,
+  predicateHolds,
+  predicateOf,
   REGISTRY_OPERATOR_NAME,
-} from "../../core/registry/document.js";
-import { type Predicate, predicateHolds, predicateOf } from "../../core/registry/predicates.js";
+} from "@kusd/core";
+import { type Address, createPublicClient, getAddress, type Hex, http } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import { predicateSpecsFor } from "../../api/registry/registry-service.js";
 import { HEDGE_SUBACCOUNT_KEY, REHEARSAL_ACTORS } from "./story.js";
 
 export async function publishedRegistry(

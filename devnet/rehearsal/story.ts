@@ -6,10 +6,10 @@
  * block, the timelock handover at block 49,623,130, the Euler market at 49,726,126, a redemption,
  * staking yield, the wstETH / stETH rate and one transfer that breaks the registry rule.
  */
+
+import type { NetworkConfig } from "@kusd/core";
+import { BASE_GENESIS_TIMESTAMP, baseBlockAt, DEFAULT_ADMIN_ROLE, MANAGER_ROLE, MINTER_ROLE } from "@kusd/core";
 import { type Address, getAddress, type Hex, parseEther } from "viem";
-import { BASE_GENESIS_TIMESTAMP, baseBlockAt } from "../../core/network/base-blocks.js";
-import { DEFAULT_ADMIN_ROLE, MANAGER_ROLE, MINTER_ROLE } from "../../core/network/roles.js";
-import type { NetworkConfig } from "../../core/network/types.js";
 import { loadArtifact } from "../artifacts.js";
 import { type ChainDriver, encode } from "../driver.js";
 import { FEE_TIERS, SWAP_FEE_BPS, usdc } from "../history.js";

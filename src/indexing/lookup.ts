@@ -2,8 +2,9 @@
  * Address → name lookups for the handlers, built once from the selected network. Addresses are
  * compared lower-case everywhere.
  */
+
+import { indexRegistry } from "@kusd/core";
 import type { Address } from "viem";
-import { indexRegistry } from "../../core/registry/violation-rule.js";
 import { network } from "../config.js";
 
 export { network };

@@ -1,8 +1,7 @@
 import { type Context, ponder } from "ponder:registry";
 import { kusdTxBurn, psmParameterEvent, psmPauseEvent, psmReserveMovement, psmSwap } from "ponder:schema";
+import { explains, swapAmounts } from "@kusd/core";
 import type { Address, Hex } from "viem";
-import { swapAmounts } from "../../core/psm/swap-amounts.js";
-import { explains } from "../../core/registry/violation-rule.js";
 import { logPlace } from "./event-row.js";
 import { lower, network, psmKeyOf } from "./lookup.js";
 import { isDirectSwapCall, movementId } from "./reserve-movements.js";
@@ -97,7 +96,7 @@ for (const [name, paused] of [
 }
 
 // Parameter changes the PSM announces; a past block's parameters fold from these
-// (core/psm/parameters-at.ts). Setters without an event are not here: logs cannot show them.
+// (packages/core/src/psm/parameters-at.ts). Setters without an event are not here: logs cannot show them.
 type ParameterColumns = Pick<
   typeof psmParameterEvent.$inferInsert,
   "stable" | "fee" | "cap" | "threshold" | "seconds" | "flag" | "address"

@@ -1,7 +1,7 @@
 import { type Context, ponder } from "ponder:registry";
 import { roleEvent, roleHolder } from "ponder:schema";
+import { ROLE_NAMES } from "@kusd/core";
 import type { Hex } from "viem";
-import { ROLE_NAMES } from "../../core/network/roles.js";
 import { contractKeyOf, lower } from "./lookup.js";
 
 type RoleArgs = { role: Hex; account: Hex; sender: Hex };

@@ -1,7 +1,7 @@
 import { type Context, ponder } from "ponder:registry";
 import { kusdSupply, kusdSupplyEvent, kusdTxBurn, registryTransfer, registryViolation } from "ponder:schema";
+import { candidateId, classifyTransfer, explains, type TransferClass } from "@kusd/core";
 import { type Address, type Hex, zeroAddress } from "viem";
-import { candidateId, classifyTransfer, explains, type TransferClass } from "../../core/registry/violation-rule.js";
 import { type ChangeAt, recordBalanceChange } from "./balance-changes.js";
 import { createCandidateTxs } from "./candidate-txs.js";
 import { logPlace } from "./event-row.js";

@@ -1,10 +1,9 @@
 import { type Context, ponder } from "ponder:registry";
 import { sharePrice, vaultEvent, vaultReport } from "ponder:schema";
+import { createBlockLookahead, createSharePriceReader, explains, type ShareReading } from "@kusd/core";
+import { countedHttp } from "@kusd/rpc";
 import { type Address, createPublicClient, fallback, type Hex, zeroAddress } from "viem";
 import { aggregate3Bytecode } from "../../abis/Aggregate3.js";
-import { countedHttp } from "../../api/io/rpc-calls.js";
-import { explains } from "../../core/registry/violation-rule.js";
-import { createBlockLookahead, createSharePriceReader, type ShareReading } from "../../core/yield/share-price-reads.js";
 import { type ChangeAt, recordBalanceChange } from "./balance-changes.js";
 import { logPlace } from "./event-row.js";
 import { lower, network, vaultKeyOf } from "./lookup.js";

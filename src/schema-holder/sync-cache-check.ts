@@ -3,8 +3,9 @@
  * the chain's first RPC, the verdict written to the log. A failed check is said and not fatal:
  * Ponder then starts on what is stored, as it always did.
  */
+
+import type { ChainConfig } from "@kusd/core";
 import { createPublicClient, http } from "viem";
-import type { ChainConfig } from "../../core/network/types.js";
 import type { Query } from "./claim-schema.js";
 import { describeVerdict, verifySyncCache } from "./sync-cache.js";
 

@@ -6,14 +6,12 @@
  * A full-page screenshot is written to test-results/reserves-page.png.
  */
 import { mkdirSync } from "node:fs";
+import { STATEMENT_COPIES, signPayload, withSignedCopies } from "@kusd/core";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { parseEther } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { weth9Abi } from "../../abis/index.js";
-import { withSignedCopies } from "../../core/attestation/copies.js";
-import { signPayload } from "../../core/attestation/sign.js";
-import { STATEMENT_COPIES } from "../../core/attestation/statement-payload.js";
 import { devnetKey } from "../../devnet/keys.js";
 import { launchChromium } from "../helpers/browser.js";
 import { stack } from "../helpers/stack.js";

@@ -6,6 +6,8 @@
  */
 
 import { PGlite } from "@electric-sql/pglite";
+import { readServiceEnv } from "@kusd/config";
+import { selectNetwork } from "@kusd/config/node";
 import { getTableConfig } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { drizzle as drizzlePg } from "drizzle-orm/postgres-js";
@@ -24,9 +26,7 @@ import { describe, expect, inject, it } from "vitest";
 import { fiatTokenV2Abi, kusdAbi, kusdpsmAbi } from "../../abis/index.js";
 import { swapBuckets } from "../../api/graphql/aggregates/swap-query.js";
 import type { ReadDb } from "../../api/io/indexed-reads.js";
-import { readServiceEnv } from "../../core/network/env.js";
 import { devnetKey } from "../../devnet/keys.js";
-import { selectNetwork } from "../../src/networks/index.js";
 import { stack } from "../helpers/stack.js";
 
 const s = stack();

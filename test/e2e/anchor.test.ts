@@ -9,22 +9,23 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createWalletClient, getAddress, type Hex, http, zeroHash } from "viem";
-import { privateKeyToAccount } from "viem/accounts";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { AnchorService } from "../../api/statements/anchor-service.js";
-import { openOperatorStore } from "../../api/store/operator-store.js";
 import {
   ANCHOR_SCHEMA_UID,
   anchorData,
   anchorRecipient,
   decodeAnchorData,
+  EAS_ADDRESS,
+  easAbi,
   encodeAnchorData,
-} from "../../core/attestation/anchor.js";
-import { withSignedCopies } from "../../core/attestation/copies.js";
-import { signPayload } from "../../core/attestation/sign.js";
-import { STATEMENT_COPIES } from "../../core/attestation/statement-payload.js";
-import { EAS_ADDRESS, easAbi } from "../../core/network/eas.js";
+  STATEMENT_COPIES,
+  signPayload,
+  withSignedCopies,
+} from "@kusd/core";
+import { createWalletClient, getAddress, type Hex, http, zeroHash } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { AnchorService } from "../../api/statements/anchor-service.js";
+import { openOperatorStore } from "../../api/store/operator-store.js";
 import { networkFileOf } from "../../devnet/network-document.js";
 import { startRpcProxy } from "../../devnet/rpc-proxy.js";
 import { runVerify } from "../../packages/verify/src/node.js";

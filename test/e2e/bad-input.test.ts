@@ -4,11 +4,11 @@
  * outside /api, requests Node's HTTP parser refuses, and a redemption plan at a block where a PSM did not exist yet.
  */
 import { connect } from "node:net";
+import { readServiceEnv } from "@kusd/config";
+import { selectNetwork } from "@kusd/config/node";
 import { and, eq } from "drizzle-orm";
 import { keccak256, parseAbiItem, stringToHex } from "viem";
 import { describe, expect, it } from "vitest";
-import { readServiceEnv } from "../../core/network/env.js";
-import { selectNetwork } from "../../src/networks/index.js";
 import { stack } from "../helpers/stack.js";
 
 const s = stack();

@@ -6,6 +6,7 @@
  * and every stream says RETRACTED for the same item.
  */
 import { request } from "node:http";
+import { MINTER_ROLE } from "@kusd/core";
 import { and, eq } from "@ponder/client";
 import {
   type Address,
@@ -22,7 +23,6 @@ import {
 } from "viem";
 import { afterAll, describe, expect, it } from "vitest";
 import { fiatTokenV2Abi, kusdAbi, kusdpsmAbi, weth9Abi } from "../../abis/index.js";
-import { MINTER_ROLE } from "../../core/reserves/por/snapshot.js";
 import { devnetKey } from "../../devnet/keys.js";
 import { type Subscription, sseSubscriptions, wsOnce, wsSubscriptions } from "../helpers/graphql-streams.js";
 import { sendAs as sendAsOn } from "../helpers/impersonate.js";

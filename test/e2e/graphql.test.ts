@@ -6,6 +6,8 @@
  */
 
 import { type ServerType, serve } from "@hono/node-server";
+import { readServiceEnv } from "@kusd/config";
+import { networkDocument, selectNetwork } from "@kusd/config/node";
 import { asc, eq } from "drizzle-orm";
 import { getAddress, parseEther } from "viem";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
@@ -13,8 +15,6 @@ import { kusdAbi, kusdpsmAbi } from "../../abis/index.js";
 import { createFacilitatorClient } from "../../api/paid/facilitator.js";
 import { facilitatorServer } from "../../api/paid/facilitator-server.js";
 import { createReplicaApp } from "../../api/replica-app.js";
-import { readServiceEnv } from "../../core/network/env.js";
-import { networkDocument, selectNetwork } from "../../src/networks/index.js";
 import { freePort } from "../helpers/ports.js";
 import { stack } from "../helpers/stack.js";
 

@@ -4,15 +4,15 @@
  * reader pages past 500 records, and a venue that fails gives 200, isLive false and nulls.
  */
 
+import { readServiceEnv } from "@kusd/config";
+import { selectNetwork } from "@kusd/config/node";
+import { LEDGER_SINCE_MS } from "@kusd/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createReportContext, type ReportContext } from "../../api/context.js";
 import { withApiErrors } from "../../api/http/errors.js";
 import { readUserFills, readUserFunding } from "../../api/io/venue-history.js";
 import { hedgeLedgerRoutes } from "../../api/yield/hedge-ledger-routes.js";
-import { readServiceEnv } from "../../core/network/env.js";
-import { LEDGER_SINCE_MS } from "../../core/yield/hedge-ledger.js";
 import { startVenueServer, type VenueServer } from "../../devnet/venue/server.js";
-import { selectNetwork } from "../../src/networks/index.js";
 import { freePort } from "../helpers/ports.js";
 import { stack } from "../helpers/stack.js";
 

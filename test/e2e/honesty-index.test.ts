@@ -3,10 +3,9 @@
  * independently at the same pinned blocks, and the board verifies against the signer binding.
  */
 
+import { trustedSignersAt, verifyArtifact, verifySignerBinding } from "@kusd/core";
 import { getAddress, parseAbiItem } from "viem";
 import { describe, expect, it } from "vitest";
-import { trustedSignersAt, verifySignerBinding } from "../../core/attestation/binding.js";
-import { verifyArtifact } from "../../core/attestation/verify.js";
 import { stack } from "../helpers/stack.js";
 
 const s = stack();

@@ -5,13 +5,13 @@
  * fails is null and listed (200, never a 5xx), and a bad block is 4xx JSON.
  */
 
+import { readServiceEnv } from "@kusd/config";
+import { selectNetwork } from "@kusd/config/node";
 import { type Address, formatUnits, getAddress, parseAbiItem, toFunctionSelector } from "viem";
 import { afterEach, beforeAll, describe, expect, inject, it } from "vitest";
 import { createReportContext } from "../../api/context.js";
 import { withApiErrors } from "../../api/http/errors.js";
 import { lendingRoutes } from "../../api/lending/routes.js";
-import { readServiceEnv } from "../../core/network/env.js";
-import { selectNetwork } from "../../src/networks/index.js";
 import { runPrinted } from "../helpers/cast.js";
 import { stack } from "../helpers/stack.js";
 

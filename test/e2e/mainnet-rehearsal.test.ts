@@ -10,12 +10,12 @@ import { appendFileSync, copyFileSync, mkdtempSync, readFileSync, rmSync, writeF
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { BASE_OPERATOR_REGISTRY_FILE } from "@kusd/config/node";
+import { verifyRegistryDocument } from "@kusd/core";
 import postgres from "postgres";
 import { type Address, createPublicClient, erc20Abi, formatUnits, http, parseAbi } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { verifyRegistryDocument } from "../../core/registry/verify-document.js";
 import { type MainnetRehearsal, startMainnetRehearsal } from "../../devnet/rehearsal/index.js";
-import { BASE_OPERATOR_REGISTRY_FILE } from "../../src/networks/index.js";
 import { type Indexer, startIndexer } from "../../stack/indexer.js";
 import { freePort } from "../helpers/ports.js";
 

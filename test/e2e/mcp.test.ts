@@ -7,6 +7,7 @@
  * recipient, the settlement comes back in _meta["x402/payment-response"], a replay is refused.
  */
 import { request } from "node:http";
+import { signPayload, trustFromBinding, verifyTrusted } from "@kusd/core";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
@@ -17,9 +18,6 @@ import { ExactEvmScheme } from "@x402/evm/exact/client";
 import { type Address, erc20Abi, formatUnits, getAddress, type Hex, parseEventLogs, parseUnits } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { trustFromBinding } from "../../core/attestation/binding.js";
-import { signPayload } from "../../core/attestation/sign.js";
-import { verifyTrusted } from "../../core/attestation/verify.js";
 import { fundedAgent, usdcOf as usdcBalance } from "../helpers/payment.js";
 import { stack } from "../helpers/stack.js";
 

@@ -9,12 +9,12 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { MINTER_ROLE } from "@kusd/core";
 import { and, eq } from "@ponder/client";
 import { type Address, encodeFunctionData, getAddress, type Hex, maxUint256, parseUnits } from "viem";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { fiatTokenV2Abi, kusdAbi, kusdpsmAbi } from "../../abis/index.js";
 import { type MonitorOptions, runMonitor } from "../../clients/monitor/monitor.js";
-import { MINTER_ROLE } from "../../core/reserves/por/snapshot.js";
 import { devnetKey } from "../../devnet/keys.js";
 import { sendAs as sendAsOn } from "../helpers/impersonate.js";
 import { stack } from "../helpers/stack.js";

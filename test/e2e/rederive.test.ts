@@ -11,12 +11,10 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { STATEMENT_COPIES, signPayload, withSignedCopies } from "@kusd/core";
 import { encodeAbiParameters, erc20Abi, formatUnits, getAddress, type Hex, keccak256, parseUnits } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { withSignedCopies } from "../../core/attestation/copies.js";
-import { signPayload } from "../../core/attestation/sign.js";
-import { STATEMENT_COPIES } from "../../core/attestation/statement-payload.js";
 import { loadArtifact } from "../../devnet/artifacts.js";
 import { networkFileOf } from "../../devnet/network-document.js";
 import { runVerify } from "../../packages/verify/src/node.js";

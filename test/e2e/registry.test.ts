@@ -6,15 +6,20 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import {
+  accountSetDigest,
+  attestationHash,
+  canonicalJson,
+  membershipMessage,
+  predicateHolds,
+  RegistryPublishError,
+} from "@kusd/core";
 import { eq, inArray } from "drizzle-orm";
 import { getAddress, type Hex, parseAbi, recoverMessageAddress, zeroHash } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { describe, expect, it } from "vitest";
 import { checkedSignatures } from "../../api/registry/registry-service.js";
 import { runVerifyRegistry } from "../../clients/verify-registry/verify-registry.js";
-import { attestationHash, canonicalJson } from "../../core/attestation/canonical.js";
-import { accountSetDigest, membershipMessage, RegistryPublishError } from "../../core/registry/document.js";
-import { predicateHolds } from "../../core/registry/predicates.js";
 import { runPrinted } from "../helpers/cast.js";
 import { freePort } from "../helpers/ports.js";
 import { stack } from "../helpers/stack.js";

@@ -5,10 +5,9 @@
  * CLI accepts the live statement.
  */
 
+import { trustedSignersAt, verifyArtifact, verifySignerBinding } from "@kusd/core";
 import { getAddress } from "viem";
 import { describe, expect, inject, it } from "vitest";
-import { trustedSignersAt, verifySignerBinding } from "../../core/attestation/binding.js";
-import { verifyArtifact } from "../../core/attestation/verify.js";
 import { runVerify } from "../../packages/verify/src/node.js";
 import { operatorStatementExample } from "../helpers/shared-reference.js";
 import { stack } from "../helpers/stack.js";

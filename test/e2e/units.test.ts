@@ -1,11 +1,12 @@
 /**
- * The units the API's descriptions state (core/indexed/units.ts) are the chain's: every token's
+ * The units the API's descriptions state (packages/core/src/indexed/units.ts) are the chain's: every token's
  * and vault share's `decimals()` on the deployed contracts, and the GraphQL descriptions of
  * share amounts name them.
  */
+
+import { KUSD, SHARE_DECIMALS_TEXT, USDC, VAULT_UNITS, WETH } from "@kusd/core";
 import { type Address, erc20Abi } from "viem";
 import { describe, expect, it } from "vitest";
-import { KUSD, SHARE_DECIMALS_TEXT, USDC, VAULT_UNITS, WETH } from "../../core/indexed/units.js";
 import { stack } from "../helpers/stack.js";
 
 const s = stack();

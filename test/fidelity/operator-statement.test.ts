@@ -4,9 +4,8 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { attestationHash, verifyArtifact } from "@kusd/core";
 import { describe, expect, it } from "vitest";
-import { attestationHash } from "../../core/attestation/canonical.js";
-import { verifyArtifact } from "../../core/attestation/verify.js";
 
 const example = JSON.parse(
   readFileSync(

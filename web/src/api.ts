@@ -3,10 +3,7 @@
  * A failed read is an error the page shows, never a figure it makes up.
  */
 
-import type { HistorySeries } from "../../core/history/series.js";
-import type { PsmStatus } from "../../core/psm/mint-readiness.js";
-import type { PorReport } from "../../core/reserves/por/por-report.js";
-import type { RiskStatus } from "../../core/risk/risk-status.js";
+import type { HistorySeries, PorReport, PsmStatus, RiskStatus } from "@kusd/core";
 
 export type { HistorySeries, PorReport, PsmStatus, RiskStatus };
 

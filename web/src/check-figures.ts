@@ -4,8 +4,9 @@
  * read from this site but the statement and the network document; the RPC is reached only because
  * the page was opened with it (`?rpc=`), which is when its content security policy allows it.
  */
-import { ANCHOR_WINDOW_SECONDS } from "../../core/attestation/anchor.js";
-import type { NetworkDocument } from "../../core/network/document.js";
+
+import type { NetworkDocument } from "@kusd/config";
+import { ANCHOR_WINDOW_SECONDS } from "@kusd/core";
 import {
   checkAnchor,
   type FigureRow,

@@ -1,7 +1,6 @@
+import { signPayload, signSignerBinding } from "@kusd/core";
 import { privateKeyToAccount } from "viem/accounts";
 import { describe, expect, it } from "vitest";
-import { signSignerBinding } from "../../core/attestation/binding.js";
-import { signPayload } from "../../core/attestation/sign.js";
 import { verifyStatementText } from "./verify-statement.js";
 
 const operator = privateKeyToAccount("0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d");

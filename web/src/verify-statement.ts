@@ -3,14 +3,9 @@
  * the published bytes, EIP-191 recovery, the recovered signer against the signer binding (itself
  * verified against the operator account), and freshness. Fail-closed: any doubt is red.
  */
+
+import { STATEMENT_MAX_AGE_SECONDS, type Trust, trustFromBinding, type VerifyResult, verifyTrusted } from "@kusd/core";
 import { type Address, getAddress, isAddress } from "viem";
-import { trustFromBinding } from "../../core/attestation/binding.js";
-import {
-  STATEMENT_MAX_AGE_SECONDS,
-  type Trust,
-  type VerifyResult,
-  verifyTrusted,
-} from "../../core/attestation/verify.js";
 
 export type StatementVerification = VerifyResult & {
   attestationHash: string | null;

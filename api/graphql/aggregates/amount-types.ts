@@ -1,7 +1,6 @@
-/** The GraphQL shapes every aggregate shares: the bucket interval, a labelled Amount and its stats. */
-import type { Amount, AmountStats } from "../../../core/aggregates/amount.js";
-import { BUCKET_INTERVALS, MAX_BUCKETS } from "../../../core/aggregates/buckets.js";
-import { TOKEN_UNITS, VAULT_UNITS } from "../../../core/indexed/units.js";
+/** The GraphQL shapes every aggregate shares: the bucket interval, a labelled amount and its stats. */
+import type { AmountStats, LabelledAmount } from "@kusd/core";
+import { BUCKET_INTERVALS, MAX_BUCKETS, TOKEN_UNITS, VAULT_UNITS } from "@kusd/core";
 import { builder } from "../builder.js";
 
 // Every unit an aggregate can name, as the one table of decimals has them.
@@ -21,7 +20,7 @@ export const AggregateInterval = builder.enumType("AggregateInterval", {
   values: BUCKET_INTERVALS,
 });
 
-export const AmountRef = builder.objectRef<Amount>("Amount").implement({
+export const AmountRef = builder.objectRef<LabelledAmount>("Amount").implement({
   description:
     "A token amount with its unit: raw is the integer in the token's smallest unit, formatted = raw / 10^decimals exactly.",
   fields: (t) => ({

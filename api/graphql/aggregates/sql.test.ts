@@ -1,6 +1,6 @@
+import { MAX_BUCKETS } from "@kusd/core";
 import type { GraphQLError } from "graphql";
 import { describe, expect, it } from "vitest";
-import { MAX_BUCKETS } from "../../../core/aggregates/buckets.js";
 import { withinBucketLimit } from "./sql.js";
 
 describe("the bucket limit", () => {

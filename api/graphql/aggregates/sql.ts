@@ -2,9 +2,10 @@
  * SQL pieces of the aggregates: the UTC bucket of a row, and count/sum/min/max of an amount.
  * Grouping happens in the database (PGlite and PostgreSQL alike), never over fetched rows.
  */
+
+import { type BucketInterval, DATE_TRUNC_FIELD, MAX_BUCKETS } from "@kusd/core";
 import { type SQL, sql } from "drizzle-orm";
 import type { PgColumn } from "drizzle-orm/pg-core";
-import { type BucketInterval, DATE_TRUNC_FIELD, MAX_BUCKETS } from "../../../core/aggregates/buckets.js";
 import { badInput } from "../inputs.js";
 
 /**

@@ -1,7 +1,6 @@
 /** `swapAggregates`: PSM swaps per UTC bucket, PSM, direction and fee tier, with nets and fees split by unit. */
-import type { SwapBucket } from "../../../core/aggregates/swap-buckets.js";
-import { SWAP_GROUP_KEYS } from "../../../core/aggregates/swap-buckets.js";
-import { KUSD, USDC, unitText } from "../../../core/indexed/units.js";
+import type { SwapBucket } from "@kusd/core";
+import { KUSD, SWAP_GROUP_KEYS, USDC, unitText } from "@kusd/core";
 import { builder } from "../builder.js";
 import { SwapDirection } from "../entities/swaps.js";
 import { RangeFilter } from "../filters.js";

@@ -1,7 +1,7 @@
 /** PSM swaps grouped in SQL by UTC bucket and any of PSM, direction and fee tier. */
+
+import { type BucketInterval, MAX_BUCKETS, type SwapBucket, type SwapGroupKey, swapBucket } from "@kusd/core";
 import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
-import { type BucketInterval, MAX_BUCKETS } from "../../../core/aggregates/buckets.js";
-import { type SwapBucket, type SwapGroupKey, swapBucket } from "../../../core/aggregates/swap-buckets.js";
 import * as schema from "../../../ponder.schema.js";
 import type { ReadDb } from "../../io/indexed-reads.js";
 import { present, rangeConditions } from "../filters.js";

@@ -1,7 +1,5 @@
 /** `transferAggregates`: registry transfers per UTC bucket, token and classification. */
-import { TRANSFER_GROUP_KEYS, type TransferBucket } from "../../../core/aggregates/transfer-buckets.js";
-import { TRANSFER_TOKENS } from "../../../core/aggregates/units.js";
-import { TOKEN_UNITS, unitText } from "../../../core/indexed/units.js";
+import { TOKEN_UNITS, TRANSFER_GROUP_KEYS, TRANSFER_TOKENS, type TransferBucket, unitText } from "@kusd/core";
 import { builder } from "../builder.js";
 import { RangeFilter } from "../filters.js";
 import { AggregateInterval, AmountStatsRef, PERIOD_END, PERIOD_START } from "./amount-types.js";

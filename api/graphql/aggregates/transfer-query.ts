@@ -1,12 +1,14 @@
 /** Registry transfers grouped in SQL by UTC bucket, token and (optionally) classification. */
-import { and, inArray, type SQL, sql } from "drizzle-orm";
-import { type BucketInterval, MAX_BUCKETS } from "../../../core/aggregates/buckets.js";
+
 import {
+  type BucketInterval,
+  MAX_BUCKETS,
+  TRANSFER_TOKENS,
   type TransferBucket,
   type TransferGroupKey,
   transferBucket,
-} from "../../../core/aggregates/transfer-buckets.js";
-import { TRANSFER_TOKENS } from "../../../core/aggregates/units.js";
+} from "@kusd/core";
+import { and, inArray, type SQL, sql } from "drizzle-orm";
 import * as schema from "../../../ponder.schema.js";
 import type { ReadDb } from "../../io/indexed-reads.js";
 import { present, rangeConditions } from "../filters.js";

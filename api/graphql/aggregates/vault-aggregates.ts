@@ -1,6 +1,6 @@
 /** `vaultEventAggregates`: vault events per UTC bucket, vault and kind, assets and shares labelled per vault. */
-import type { VaultBucket } from "../../../core/aggregates/vault-buckets.js";
-import { ASSET_TEXT, SHARE_DECIMALS_TEXT } from "../../../core/indexed/units.js";
+import type { VaultBucket } from "@kusd/core";
+import { ASSET_TEXT, SHARE_DECIMALS_TEXT } from "@kusd/core";
 import { builder } from "../builder.js";
 import { VaultKey } from "../entities/vaults.js";
 import { RangeFilter } from "../filters.js";

@@ -1,7 +1,7 @@
 /** Vault events grouped in SQL by UTC bucket, vault and kind. */
+
+import { type BucketInterval, MAX_BUCKETS, type VaultBucket, vaultBucket } from "@kusd/core";
 import { and, inArray, sql } from "drizzle-orm";
-import { type BucketInterval, MAX_BUCKETS } from "../../../core/aggregates/buckets.js";
-import { type VaultBucket, vaultBucket } from "../../../core/aggregates/vault-buckets.js";
 import * as schema from "../../../ponder.schema.js";
 import type { ReadDb } from "../../io/indexed-reads.js";
 import { present, rangeConditions } from "../filters.js";

@@ -1,6 +1,7 @@
 /** Role grants and revocations, and the holders they imply. */
+
+import { ROLE_EVENT_COLUMNS as E, ROLE_HOLDER_COLUMNS as H } from "@kusd/core";
 import { getAddress } from "viem";
-import { ROLE_EVENT_COLUMNS as E, ROLE_HOLDER_COLUMNS as H } from "../../../core/indexed/columns.js";
 import type * as schema from "../../../ponder.schema.js";
 import { builder } from "../builder.js";
 import { entityConnection } from "../entity-field.js";

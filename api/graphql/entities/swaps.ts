@@ -1,6 +1,7 @@
 /** PSM swaps (mints and redemptions) and reserve movements. */
+
+import { PSM_SWAP_COLUMNS as C, PSM_RESERVE_MOVEMENT_COLUMNS as M } from "@kusd/core";
 import { getAddress } from "viem";
-import { PSM_SWAP_COLUMNS as C, PSM_RESERVE_MOVEMENT_COLUMNS as M } from "../../../core/indexed/columns.js";
 import type * as schema from "../../../ponder.schema.js";
 import { builder } from "../builder.js";
 import { entityConnection } from "../entity-field.js";

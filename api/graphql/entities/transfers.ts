@@ -1,7 +1,7 @@
 /** Transfers touching registry accounts, and the registry accounts' balances. */
+
+import { REGISTRY_TRANSFER_COLUMNS as T, tokenDecimals } from "@kusd/core";
 import { getAddress } from "viem";
-import { REGISTRY_TRANSFER_COLUMNS as T } from "../../../core/indexed/columns.js";
-import { tokenDecimals } from "../../../core/reserves/units.js";
 import type * as schema from "../../../ponder.schema.js";
 import { builder } from "../builder.js";
 import { entityConnection } from "../entity-field.js";

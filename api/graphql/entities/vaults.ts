@@ -1,6 +1,7 @@
 /** Vault share events (deposits, withdrawals, share transfers, yield), share prices and share balances. */
+
+import { SHARE_PRICE_COLUMNS as P, VAULT_EVENT_COLUMNS as V } from "@kusd/core";
 import { getAddress } from "viem";
-import { SHARE_PRICE_COLUMNS as P, VAULT_EVENT_COLUMNS as V } from "../../../core/indexed/columns.js";
 import type * as schema from "../../../ponder.schema.js";
 import { builder } from "../builder.js";
 import { entityConnection } from "../entity-field.js";

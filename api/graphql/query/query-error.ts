@@ -3,7 +3,7 @@
  * block): GraphQL answers it as BAD_USER_INPUT, the exports as a 400, each with the same code
  * and details (the argument, and the limit when one was exceeded).
  */
-import { KusdError } from "../../../core/errors.js";
+import { KusdError } from "@kusd/core";
 
 /** The codes of a caller's mistake in an entity query (api/http/error-codes.ts has each). */
 export type QueryInputCode =

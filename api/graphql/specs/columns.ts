@@ -1,5 +1,5 @@
 /** Shorthands for writing entity specs: a column of a kind, and the columns every event table has. */
-import { EVENT_COLUMNS, UNITS } from "../../../core/indexed/columns.js";
+import { EVENT_COLUMNS, UNITS } from "@kusd/core";
 import type { ColumnKind, ColumnSpec } from "../query/entity.js";
 
 export const column = (

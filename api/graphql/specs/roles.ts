@@ -1,5 +1,5 @@
 /** Role events and role holders as the generic queries and the exports see them. */
-import { ROLE_EVENT_COLUMNS as E, ROLE_HOLDER_COLUMNS as H, UNITS } from "../../../core/indexed/columns.js";
+import { ROLE_EVENT_COLUMNS as E, ROLE_HOLDER_COLUMNS as H, UNITS } from "@kusd/core";
 import * as schema from "../../../ponder.schema.js";
 import { roleHoldersAtBlock } from "../../io/state-at-block.js";
 import { type EntitySpec, eventSource, historySource } from "../query/entity.js";

@@ -1,5 +1,5 @@
 /** PSM swaps and reserve movements as the generic queries and the exports see them. */
-import { PSM_RESERVE_MOVEMENT_COLUMNS as M, PSM_SWAP_COLUMNS as S, UNITS } from "../../../core/indexed/columns.js";
+import { PSM_RESERVE_MOVEMENT_COLUMNS as M, PSM_SWAP_COLUMNS as S, UNITS } from "@kusd/core";
 import * as schema from "../../../ponder.schema.js";
 import { type EntitySpec, eventSource } from "../query/entity.js";
 import { column, eventColumns, idColumn, PSM_KEYS, SWAP_DIRECTIONS } from "./columns.js";

@@ -4,7 +4,7 @@ import {
   REGISTRY_TRANSFER_COLUMNS as T,
   UNITS,
   REGISTRY_VIOLATION_COLUMNS as V,
-} from "../../../core/indexed/columns.js";
+} from "@kusd/core";
 import * as schema from "../../../ponder.schema.js";
 import { accountBalancesAt } from "../../io/state-at-block.js";
 import { type EntitySpec, eventSource, historySource } from "../query/entity.js";

@@ -1,10 +1,5 @@
 /** Vault events, share prices and share balances as the generic queries and the exports see them. */
-import {
-  SHARE_BALANCE_COLUMNS as B,
-  SHARE_PRICE_COLUMNS as P,
-  UNITS,
-  VAULT_EVENT_COLUMNS as V,
-} from "../../../core/indexed/columns.js";
+import { SHARE_BALANCE_COLUMNS as B, SHARE_PRICE_COLUMNS as P, UNITS, VAULT_EVENT_COLUMNS as V } from "@kusd/core";
 import * as schema from "../../../ponder.schema.js";
 import { shareBalancesAt } from "../../io/state-at-block.js";
 import { type EntitySpec, eventSource, historySource } from "../query/entity.js";

@@ -4,9 +4,9 @@
  * ConfigError naming where it is (`sinks.1.routingKey: ...`), which `--check` prints.
  */
 import { readFileSync } from "node:fs";
+import { KusdError } from "@kusd/core";
 import { parse } from "yaml";
 import type { z } from "zod";
-import { KusdError } from "../../../core/errors.js";
 import { type MonitorConfig, MonitorConfigSchema } from "./schema.js";
 
 export class ConfigError extends KusdError<{ problems: string[] }> {

@@ -1,12 +1,11 @@
 /**
  * kusd-verify: check a kUSD signed statement without trusting the service that published it.
  * The package's public entry for every runtime (the page runs it in the browser; node.ts adds the
- * command line and reading files): the signature and binding checks (core/attestation), the
+ * command line and reading files): the signature and binding checks (packages/core/src/attestation), the
  * read plan the service itself reads the chain with, and (rederive/, proofs/) every signed figure
  * re-derived from the reader's own RPC and checked against one block hash.
  */
-export { trustFromBinding } from "../../../core/attestation/binding.js";
-export { pinnedTrust, STATEMENT_MAX_AGE_SECONDS, type Trust, verifyTrusted } from "../../../core/attestation/verify.js";
+export { pinnedTrust, STATEMENT_MAX_AGE_SECONDS, type Trust, trustFromBinding, verifyTrusted } from "@kusd/core";
 export { type AnchorOptions, checkAnchor } from "./anchor/check-anchor.js";
 export type { ProofReport, ReadProof } from "./proofs/prove-reads.js";
 export { STORAGE_LAYOUTS } from "./proofs/storage-layouts.js";

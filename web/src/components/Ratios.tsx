@@ -1,6 +1,6 @@
 /** The two backing ratios, each with its formula filled in with the report's own figures. */
 
-import type { VenueReadDoc as VenueRead } from "../../../core/reserves/por/venue-read.js";
+import type { VenueReadDoc as VenueRead } from "@kusd/core";
 import type { PorReport } from "../api.js";
 import { money, ratio } from "../format.js";
 import { CommandList } from "./CopyCommand.js";

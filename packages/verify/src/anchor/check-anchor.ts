@@ -1,21 +1,23 @@
 /**
  * A statement's anchor checked on the reader's own RPC: the EAS attestation its `anchor` names
  * (or, when it says pending, one found in EAS's Attested logs by an authorised key), read with
- * getAttestation, judged by core/attestation/anchor.ts: by an authorised key, committing to this
+ * getAttestation, judged by packages/core/src/attestation/anchor.ts: by an authorised key, committing to this
  * statement's hash and signed time, made within the window after it was signed (later:
  * back-dated), and the only statement that key anchored for that hour (another: rewritten).
  * Not anchored once the window has passed: unanchored.
  */
-import { type Address, createPublicClient, type Hex, http, type PublicClient, type Transport } from "viem";
+
 import {
   ANCHOR_SCHEMA_UID,
   type AnchorCheck,
   anchorChecks,
   decodeAnchorData,
+  EAS_ADDRESS,
   type EasAttestation,
+  easAbi,
   reportHour,
-} from "../../../../core/attestation/anchor.js";
-import { EAS_ADDRESS, easAbi } from "../../../../core/network/eas.js";
+} from "@kusd/core";
+import { type Address, createPublicClient, type Hex, http, type PublicClient, type Transport } from "viem";
 
 export type AnchorOptions = {
   rpc: string | Transport;

@@ -4,10 +4,9 @@
  * ignores `--singer 0x…` would verify against nothing the user meant.
  */
 import { parseArgs } from "node:util";
-import { type Address, getAddress, isAddress } from "viem";
 /** Two hourly cadences: one missed statement is tolerated, two are not. */
-import { ANCHOR_WINDOW_SECONDS } from "../../../../core/attestation/anchor.js";
-import { STATEMENT_MAX_AGE_SECONDS } from "../../../../core/attestation/verify.js";
+import { ANCHOR_WINDOW_SECONDS, STATEMENT_MAX_AGE_SECONDS } from "@kusd/core";
+import { type Address, getAddress, isAddress } from "viem";
 import { UsageError } from "./errors.js";
 
 export const USAGE = `Usage: kusd-verify <artifact URL or file> [--signer <address>]... [--binding <URL or file> --operator <address>] [--max-age <seconds> | --no-freshness]

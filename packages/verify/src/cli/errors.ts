@@ -3,7 +3,7 @@
  * from exit code 1 ("the artifact does not verify") so a script can tell a bad artifact from a
  * bad invocation or an unreachable source.
  */
-import { KusdError } from "../../../../core/errors.js";
+import { KusdError } from "@kusd/core";
 
 /** The command line is wrong: missing or conflicting options, a malformed address or number. */
 export class UsageError extends KusdError {

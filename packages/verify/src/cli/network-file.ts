@@ -1,6 +1,6 @@
 /** The network document a re-derivation reads its contracts and accounts from (a file, or Base's as shipped). */
 import { readFile } from "node:fs/promises";
-import type { NetworkDocument } from "../../../../core/network/document.js";
+import type { NetworkDocument } from "@kusd/config";
 import { SourceError } from "./errors.js";
 
 /** Base's network document as this package ships it (networks/base.json), from the sources or the build. */

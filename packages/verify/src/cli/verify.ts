@@ -3,8 +3,7 @@
  * injected I/O, so tests drive it in-process; it never throws. Exit codes: 0 verified,
  * 1 not verified (fail-closed: anything short of every check passing), 2 usage or I/O error.
  */
-import { trustFromBinding } from "../../../../core/attestation/binding.js";
-import { pinnedTrust, type Trust, verifyTrusted } from "../../../../core/attestation/verify.js";
+import { pinnedTrust, type Trust, trustFromBinding, verifyTrusted } from "@kusd/core";
 import { parseVerifyArgs, type RederiveRequest, type TrustSource, USAGE } from "./args.js";
 import { rederiveStep, reportStep } from "./rederive-step.js";
 import { type Check, formatError, formatJson, formatText, type VerifyReport } from "./report.js";

@@ -5,8 +5,9 @@
  * fidelity suite compares those layouts with the deployed contracts'). A read with no plan is
  * answered by the RPC alone ("RPC-trusted"), and says why.
  */
+
+import type { NetworkConfig } from "@kusd/core";
 import { type Address, encodeAbiParameters, type Hex, keccak256, numberToHex } from "viem";
-import type { NetworkConfig } from "../../../../core/network/types.js";
 import type { ReadSpec } from "../read-plan/pinned-reader.js";
 import { STORAGE_LAYOUTS } from "./storage-layouts.js";
 

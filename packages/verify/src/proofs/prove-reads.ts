@@ -5,8 +5,9 @@
  * "RPC-trusted" and says why; a proof that does not verify, or proves another value, fails and
  * names the account and the slot.
  */
+
+import type { NetworkConfig } from "@kusd/core";
 import { type Address, type Hex, numberToHex, type PublicClient } from "viem";
-import type { NetworkConfig } from "../../../../core/network/types.js";
 import { headerHash, type RpcHeader } from "./header.js";
 import { ProofError, type ProvenAccount, proveAccount, proveSlot } from "./merkle-proof.js";
 import { contractStorage, type PlanOrReason, planFor } from "./proof-plans.js";

@@ -2,10 +2,10 @@
  * Which accounts the reserves report reads, from the network's configuration alone (the network
  * document): the server and a reader re-deriving a statement read the same ones.
  */
+
+import type { ListedAccount, NetworkConfig } from "@kusd/core";
+import { everListed } from "@kusd/core";
 import type { Address } from "viem";
-import type { NetworkConfig } from "../../../../core/network/types.js";
-import { everListed } from "../../../../core/registry/versions.js";
-import type { ListedAccount } from "../../../../core/reserves/por/por-figures.js";
 import type { SnapshotAddresses } from "./chain-snapshot.js";
 
 type ReadPlanNetwork = Pick<

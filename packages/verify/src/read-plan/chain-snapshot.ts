@@ -1,22 +1,24 @@
 /**
  * Every on-chain read the reserves report makes, at one pinned block, each with its
- * reproduction command: fills the snapshot types of core/reserves/por/snapshot.ts. Raw integers
+ * reproduction command: fills the snapshot types of packages/core/src/reserves/por/snapshot.ts. Raw integers
  * only; conversion and formulas happen in the pure assembler.
  * A read that fails is `null` (reported as unknown), never a guess and never a 5xx.
  */
-import type { Address, PublicClient } from "viem";
-import { PSM_VERSIONS, type PsmKey } from "../../../../core/network/types.js";
+
+import type { FeeSchedule, FeeTier } from "@kusd/core";
 import {
   type ChainSnapshot,
   type DepositVaultSnapshot,
   type HolderSnapshot,
   MINTER_ROLE,
   PSM_KEYS,
+  PSM_VERSIONS,
+  type PsmKey,
   type PsmSnapshot,
   type Read,
   type StakingVaultSnapshot,
-} from "../../../../core/reserves/por/snapshot.js";
-import type { FeeSchedule, FeeTier } from "../../../../core/reserves/redemption-routing.js";
+} from "@kusd/core";
+import type { Address, PublicClient } from "viem";
 import { type ChainReadError, type PinnedReader, type ReadSpec, tolerantReads } from "./pinned-reader.js";
 
 // The API's route modules import these constants from here.

@@ -10,6 +10,9 @@
  * Multicall3 where it has code at the block and deployless (its creation code sent with the
  * call) before that. A reader runs each figure's own `cast call`; only our transport batches.
  */
+
+import type { NotDeployedRead, Read } from "@kusd/core";
+import { KusdError, MULTICALL3_ADDRESS } from "@kusd/core";
 import {
   type Abi,
   AbiDecodingZeroDataError,
@@ -21,10 +24,6 @@ import {
   type PublicClient,
   parseAbiItem,
 } from "viem";
-import { KusdError } from "../../../../core/errors.js";
-import { MULTICALL3_ADDRESS } from "../../../../core/network/multicall3.js";
-import type { Read } from "../../../../core/reserves/por/snapshot.js";
-import type { NotDeployedRead } from "../../../../core/schema-primitives.js";
 import { hasCodeAt } from "./code-presence.js";
 
 export type { Read };
@@ -39,7 +38,7 @@ export class ChainReadError extends KusdError<{ to?: Address; signature?: string
 
 export type ReadSpec = { to: Address; signature: string; args?: readonly (string | bigint | number)[] };
 
-/** Multicall3 at its canonical address (core/network/multicall3.ts). */
+/** Multicall3 at its canonical address (packages/core/src/network/multicall3.ts). */
 export const MULTICALL3: Address = MULTICALL3_ADDRESS;
 
 /**

@@ -5,10 +5,10 @@ import { networkOf } from "./network.js";
 const read = (path: string) => JSON.parse(readFileSync(new URL(path, import.meta.url), "utf8"));
 
 describe("the Base network document the package ships", () => {
-  it("is the operator's deployment file with our kusd section (networks/base/), as the service reads them", () => {
+  it("is the operator's deployment file with our kusd section (packages/config/networks/base/), as the service reads them", () => {
     const shipped = read("../../networks/base.json");
-    const operator = read("../../../../networks/base/operator-deployments-8453.json");
-    const kusd = read("../../../../networks/base/kusd.json");
+    const operator = read("../../../config/networks/base/operator-deployments-8453.json");
+    const kusd = read("../../../config/networks/base/kusd.json");
     expect(shipped).toEqual({ ...operator, kusd });
   });
 

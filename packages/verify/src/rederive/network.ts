@@ -3,10 +3,9 @@
  * plus its `kusd` section): which contracts and accounts the figures read. The verifier reads
  * only through the reader's RPC; the document's own RPC settings are the indexer's.
  */
-import type { NetworkDocument } from "../../../../core/network/document.js";
-import { readServiceEnv } from "../../../../core/network/env.js";
-import { networkFromDocument } from "../../../../core/network/from-document.js";
-import type { NetworkConfig } from "../../../../core/network/types.js";
+import type { NetworkDocument } from "@kusd/config";
+import { networkFromDocument, readServiceEnv } from "@kusd/config";
+import type { NetworkConfig } from "@kusd/core";
 
 export function networkOf(doc: NetworkDocument, rpcUrl: string): NetworkConfig {
   // The document asks for an Ethereum RPC too (the service's instant reads); the verifier never reads Ethereum.

@@ -4,10 +4,10 @@
  * block, each with the kUSD its PSM burned earlier in the same transaction, and every kUSD
  * Transfer to the zero address for the lifetime burn. A reader's `eth_getLogs`, nothing of ours.
  */
+
+import type { NetworkConfig, PrecedentRedemption, PsmKey } from "@kusd/core";
+import { swapAmounts } from "@kusd/core";
 import { type Address, getAddress, type Hex, type PublicClient, parseAbiItem, zeroAddress } from "viem";
-import type { NetworkConfig, PsmKey } from "../../../../core/network/types.js";
-import { swapAmounts } from "../../../../core/psm/swap-amounts.js";
-import type { PrecedentRedemption } from "../../../../core/reserves/por/precedent.js";
 
 const SWAP = parseAbiItem(
   "event Swap(address indexed user, address indexed fromToken, address indexed toToken, uint256 amount, uint256 fee)",

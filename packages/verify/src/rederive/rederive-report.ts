@@ -6,8 +6,9 @@
  * no one can read again. The service's own context (its URL, its RPC's head, whether the block was
  * its head) is copied, never compared; the block number and hash are checked on their own.
  */
+
+import { type PorReport, PorReportSchema } from "@kusd/core";
 import { createPublicClient, type Hex, type PublicClient } from "viem";
-import { type PorReport, PorReportSchema } from "../../../../core/reserves/por/por-report.js";
 import { RecordingReader } from "../proofs/recorded-reads.js";
 import { snapshotAddresses } from "../read-plan/addresses.js";
 import { readChainSnapshot } from "../read-plan/chain-snapshot.js";

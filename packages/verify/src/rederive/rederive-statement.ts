@@ -2,17 +2,21 @@
  * Every figure a signed statement signs, re-derived from the reader's own RPC: the chain read at
  * the statement's block (pinned by its hash, EIP-1898) with the read plan the service itself uses
  * (read-plan/chain-snapshot.ts: the same calls, in Multicall3 where it batches them), the same
- * pure assembler (core/reserves/por, core/attestation/statement-payload.ts), and the venue equity
+ * pure assembler (packages/core/src/reserves/por, packages/core/src/attestation/statement-payload.ts), and the venue equity
  * the statement recorded, which no one can read again. Nothing is asked of the service.
  */
+
+import type { ChainSnapshot, NetworkConfig, PrecedentRedemption } from "@kusd/core";
+import {
+  buildPorReport,
+  buildStatementPayload,
+  KusdError,
+  none,
+  type StatementPayload,
+  type VenueBasis,
+  venueReadCommand,
+} from "@kusd/core";
 import { createPublicClient, type Hex, http, type PublicClient, type Transport } from "viem";
-import { buildStatementPayload, type StatementPayload } from "../../../../core/attestation/statement-payload.js";
-import { KusdError } from "../../../../core/errors.js";
-import type { NetworkConfig } from "../../../../core/network/types.js";
-import { buildPorReport } from "../../../../core/reserves/por/por-report.js";
-import type { PrecedentRedemption } from "../../../../core/reserves/por/precedent.js";
-import type { ChainSnapshot } from "../../../../core/reserves/por/snapshot.js";
-import { none, type VenueBasis, venueReadCommand } from "../../../../core/reserves/por/venue-read.js";
 import { perturbed } from "../proofs/perturb.js";
 import { type ProofReport, proveReads } from "../proofs/prove-reads.js";
 import { type RecordedRead, RecordingReader, ReplayReader } from "../proofs/recorded-reads.js";
