@@ -104,7 +104,7 @@ function storageOf(layout: {
  * eas-contracts): their ABIs for the service and the verifier, which anchor statements through the
  * predeploys Base has (packages/core/src/network/eas.ts). The devnet runs the package's own creation code.
  */
-const EAS_ABI_FILE = join(root, "core", "network", "eas-abi.ts");
+const EAS_ABI_FILE = join(root, "packages", "core", "src", "network", "eas-abi.ts");
 
 export function easArtifact(name: "EAS" | "SchemaRegistry"): { abi: readonly unknown[]; bytecode: `0x${string}` } {
   return JSON.parse(
