@@ -182,12 +182,12 @@ export function createKusdMetrics(registry: Registry): KusdMetrics {
 
 /**
  * Empties a gauge before a scrape sets what is known. prom-client's reset() puts a label-less
- * gauge back to 0, which would export an unknown figure as 0; its sample map is emptied instead
- * (prom-client 15, pinned; the metrics test catches a change).
+ * gauge back to 0, which would export an unknown figure as 0; removing that one sample leaves the
+ * gauge absent instead (the metrics test checks an unknown figure is not exported).
  */
 function clear(gauge: Gauge): void {
   gauge.reset();
-  (gauge as unknown as { hashMap: Record<string, unknown> }).hashMap = {};
+  gauge.remove({});
 }
 
 /** A 402's reason: x402's `error` (a payment offered and refused), or none offered yet. */

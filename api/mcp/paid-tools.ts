@@ -65,7 +65,7 @@ export const toolResourceUrl = (name: string) => `mcp://tool/${name}`;
 export function paymentRequiredResult(required: PaymentRequired): CallToolResult {
   return {
     isError: true,
-    structuredContent: required as unknown as Record<string, unknown>,
+    structuredContent: { ...required },
     content: [{ type: "text", text: JSON.stringify(required) }],
   };
 }

@@ -6,9 +6,9 @@
 import { countedHttp } from "@kusd/rpc";
 import { x402Facilitator } from "@x402/core/facilitator";
 import { type FacilitatorClient, HTTPFacilitatorClient } from "@x402/core/server";
-import { toFacilitatorEvmSigner } from "@x402/evm";
+import { type FacilitatorEvmSigner, toFacilitatorEvmSigner } from "@x402/evm";
 import { registerExactEvmScheme } from "@x402/evm/exact/facilitator";
-import { createWalletClient, type Hex, publicActions } from "viem";
+import { createWalletClient, type Hex, publicActions, type VerifyTypedDataParameters } from "viem";
 import { nonceManager, privateKeyToAccount } from "viem/accounts";
 import { base } from "viem/chains";
 
@@ -29,12 +29,19 @@ export function createFacilitatorClient(config: FacilitatorConfig): FacilitatorC
     transport: countedHttp(config.rpcUrl, "paid settlement"),
     pollingInterval: config.pollingIntervalMs ?? 250,
   }).extend(publicActions);
-  // The viem wallet client, extended with public actions, is the signer shape x402 expects.
-  const signer = toFacilitatorEvmSigner(Object.assign(client, { address: account.address }) as never);
+  // The viem wallet client, extended with public actions, is the signer shape x402 expects, but
+  // for verifyTypedData: x402 types its arguments loosely (records), viem by the typed data.
+  const signer = toFacilitatorEvmSigner(
+    Object.assign(client, {
+      address: account.address,
+      verifyTypedData: (args: Parameters<FacilitatorEvmSigner["verifyTypedData"]>[0]) =>
+        client.verifyTypedData(args as VerifyTypedDataParameters),
+    }),
+  );
   const facilitator = registerExactEvmScheme(new x402Facilitator(), { signer, networks: config.network });
   return {
     verify: (payload, requirements) => facilitator.verify(payload, requirements),
     settle: (payload, requirements) => facilitator.settle(payload, requirements),
-    getSupported: async () => facilitator.getSupported() as never,
+    getSupported: async () => facilitator.getSupported(),
   } as FacilitatorClient;
 }

@@ -154,7 +154,7 @@ export function createGateway(o: GatewayOptions) {
     balanceOf: balanceOfReader(o.chains.base),
   });
   const server = new x402ResourceServer(facilitator).register(o.network, new ExactEvmScheme());
-  const x402 = paymentMiddleware(routes as never, server);
+  const x402 = paymentMiddleware(routes, server);
   app.use(`${base}/*`, (c, next) => (c.get(REDELIVERY) ? next() : x402(c, next)));
   // 4. What x402 is about to charge for must pass the buyer's own verification.
   const trust = bindingTrust(() => o.statements.binding(), o.operator);

@@ -6,6 +6,7 @@
 
 import { addressSchema, hash32Schema } from "@kusd/core";
 import { decodePaymentSignatureHeader } from "@x402/core/http";
+import type { Network } from "@x402/core/types";
 import { z } from "zod";
 
 const uint = z.union([z.string().regex(/^\d{1,78}$/), z.number().int().nonnegative()]);
@@ -14,7 +15,11 @@ export const ExactEvmPaymentSchema = z.object({
   x402Version: z.literal(2),
   accepted: z.object({
     scheme: z.string(),
-    network: z.string().regex(/^[a-z0-9-]+:[a-zA-Z0-9-]+$/),
+    // The regex decides; the refinement types what it proved as x402's CAIP-2 `Network`.
+    network: z
+      .string()
+      .regex(/^[a-z0-9-]+:[a-zA-Z0-9-]+$/)
+      .refine((_network): _network is Network => true),
     amount: uint.optional(),
     asset: addressSchema.optional(),
     payTo: addressSchema.optional(),

@@ -10,6 +10,7 @@
  */
 
 import { decodePaymentRequiredHeader, decodePaymentResponseHeader, encodePaymentResponseHeader } from "@x402/core/http";
+import type { Network } from "@x402/core/types";
 import type { Context, MiddlewareHandler, Next } from "hono";
 import { withBodyIfEmpty } from "../http/empty-body.js";
 import { errorBody } from "../http/errors.js";
@@ -28,7 +29,7 @@ export type ReplayGuardOptions = {
   headBlock: () => Promise<bigint | null>;
 };
 
-export type AuthorizationKey = { network: string; payer: string; nonce: string };
+export type AuthorizationKey = { network: Network; payer: string; nonce: string };
 
 /** The (network, payer, nonce) of a checked exact-EVM payment. */
 export function authorizationOf(payment: ExactEvmPayment): AuthorizationKey {
@@ -139,7 +140,7 @@ async function redeliver(c: Context, next: Next, payments: PaymentRepository, ke
   }
   c.res.headers.set(
     "PAYMENT-RESPONSE",
-    encodePaymentResponseHeader({ success: true, transaction: tx, network: key.network, payer: key.payer } as never),
+    encodePaymentResponseHeader({ success: true, transaction: tx, network: key.network, payer: key.payer }),
   );
   c.res.headers.set("Cache-Control", "private, no-store");
 }

@@ -81,7 +81,8 @@ async function probeGaps(
   const results = await Promise.all(
     probes.map(async (p) => {
       const args = p.getter.endsWith("(address)") ? [n.usdc.address] : [];
-      const data = encodeFunctionData({ abi: [parseAbiItem(`function ${p.getter} view`)], args } as never);
+      const abi: Abi = [parseAbiItem(`function ${p.getter} view`)];
+      const data = encodeFunctionData({ abi, functionName: p.getter.split("(")[0]!, args });
       const outcome = await reader.probe(p.address, p.getter, args);
       if (outcome === "returned") return null;
       if (typeof outcome === "object") {

@@ -13,7 +13,9 @@ import { existsSync } from "node:fs";
 import postgres from "postgres";
 import { holderDead, holdWithThisProcess, readHolder } from "./holder-file.js";
 
-export type Query = (text: string, params: unknown[]) => Promise<Record<string, unknown>[]>;
+/** A parameter the checks bind: schema names, chain ids, block numbers and hashes. */
+export type SqlParam = string | number | boolean | null;
+export type Query = (text: string, params: SqlParam[]) => Promise<Record<string, unknown>[]>;
 
 /** Clears a dead holder's lock mark on `schema`; the heartbeat it had, or null when none was set. */
 async function clearDeadMark(query: Query, schema: string): Promise<number | null> {
@@ -68,7 +70,7 @@ async function claimOnPostgres(
     }, RETAKE_MS);
     timer.unref();
   };
-  const query: Query = (text, params) => sql.unsafe(text, params as never[]);
+  const query: Query = (text, params) => sql.unsafe(text, params);
   await before?.(query);
   if (!(await take())) {
     log(`schema ${schema} is held by a running process: Ponder waits for it, as before`);
@@ -95,7 +97,7 @@ async function claimOnPglite(
     // Ponder opens the directory after the config is built: ours is closed by then.
     const { PGlite } = await import("@electric-sql/pglite");
     const db = new PGlite(dir);
-    const query: Query = async (text, params) => (await db.query(text, params)).rows as never;
+    const query: Query = async (text, params) => (await db.query<Record<string, unknown>>(text, params)).rows;
     try {
       await before?.(query);
       const heartbeat = releases ? await clearDeadMark(query, schema) : null;

@@ -27,7 +27,7 @@ describe("staleReason", () => {
 
 describe("verifySyncCache", () => {
   let db: PGlite;
-  const query: Query = async (text, params) => (await db.query(text, params)).rows as Record<string, unknown>[];
+  const query: Query = async (text, params) => (await db.query<Record<string, unknown>>(text, params)).rows;
   const count = async (table: string, chainId: number) =>
     Number(
       (

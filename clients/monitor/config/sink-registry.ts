@@ -15,11 +15,9 @@ import { stdoutSink, webhookSink } from "../sinks-basic.js";
 import type { SinkConfig } from "./schema.js";
 
 export type SinkContext = { write: (line: string) => void };
-type FactoryOf<T extends SinkConfig["type"]> = (
-  config: Extract<SinkConfig, { type: T }> & { id: string },
-  ctx: SinkContext,
-) => Sink;
-export type SinkFactories = { [T in SinkConfig["type"]]?: FactoryOf<T> };
+/** Each sink type's configuration, by type. */
+type SinkConfigOf = { [T in SinkConfig["type"]]: Extract<SinkConfig, { type: T }> & { id: string } };
+export type SinkFactories = { [T in keyof SinkConfigOf]?: (config: SinkConfigOf[T], ctx: SinkContext) => Sink };
 
 export const SINK_FACTORIES: SinkFactories = {
   stdout: (c, ctx) => stdoutSink({ id: c.id, write: ctx.write }),
@@ -37,7 +35,17 @@ export const SINK_FACTORIES: SinkFactories = {
 export const sinkIdOf = (c: SinkConfig) => c.id ?? c.type;
 
 export function buildSink(c: SinkConfig, ctx: SinkContext, factories: SinkFactories = SINK_FACTORIES): Sink {
-  const factory = factories[c.type] as FactoryOf<typeof c.type> | undefined;
-  if (!factory) throw new Error(`destination type ${c.type} is not available in this build`);
-  return factory({ ...c, id: sinkIdOf(c) } as never, ctx);
+  return buildOfType(c.type, { ...c, id: sinkIdOf(c) }, ctx, factories);
+}
+
+// Generic in the type, so TypeScript pairs the factory with its own configuration.
+function buildOfType<T extends keyof SinkConfigOf>(
+  type: T,
+  config: SinkConfigOf[T],
+  ctx: SinkContext,
+  factories: SinkFactories,
+): Sink {
+  const factory = factories[type];
+  if (!factory) throw new Error(`destination type ${type} is not available in this build`);
+  return factory(config, ctx);
 }

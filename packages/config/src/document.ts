@@ -119,7 +119,7 @@ export class NetworkDocumentError extends KusdError<Record<string, unknown>> {
 export function resolveAddress(doc: OperatorRegistryFile, ref: AddressRef): Address {
   if (isAddress(ref, { strict: false })) return getAddress(ref);
   const [section, name, ...rest] = ref.split(".");
-  const table = section ? (doc as unknown as Record<string, unknown>)[section] : undefined;
+  const table = section ? new Map<string, unknown>(Object.entries(doc)).get(section) : undefined;
   let value = name && table && typeof table === "object" ? (table as Record<string, unknown>)[name] : undefined;
   if (value && typeof value === "object" && "address" in value) value = (value as { address: unknown }).address;
   if (rest.length > 0 || typeof value !== "string" || !isAddress(value, { strict: false })) {

@@ -6,13 +6,22 @@
 import type { Address, Hex } from "viem";
 import { z } from "zod";
 
+// The regex decides; the refinement only tells TypeScript what the regex proved (viem's
+// `0x${string}`) and never adds an issue of its own, so the schema stays plain JSON for
+// z.toJSONSchema and a bad value gets the regex's one message.
+const isHexText = (_text: string): _text is Hex => true;
 export const addressSchema = z
   .string()
-  .regex(/^0x[0-9a-fA-F]{40}$/, "an address: 0x and 40 hex digits") as unknown as z.ZodType<Address>;
-export const hexSchema = z.string().regex(/^0x[0-9a-fA-F]*$/, "0x-prefixed hex") as unknown as z.ZodType<Hex>;
+  .regex(/^0x[0-9a-fA-F]{40}$/, "an address: 0x and 40 hex digits")
+  .refine((text): text is Address => isHexText(text));
+export const hexSchema = z
+  .string()
+  .regex(/^0x[0-9a-fA-F]*$/, "0x-prefixed hex")
+  .refine(isHexText);
 export const hash32Schema = z
   .string()
-  .regex(/^0x[0-9a-fA-F]{64}$/, "a 32-byte hash: 0x and 64 hex digits") as unknown as z.ZodType<Hex>;
+  .regex(/^0x[0-9a-fA-F]{64}$/, "a 32-byte hash: 0x and 64 hex digits")
+  .refine(isHexText);
 export const isoTimeSchema = z.iso.datetime().describe("ISO 8601 UTC instant");
 export const isoDateSchema = z.iso.date().describe("ISO 8601 date (a UTC day)");
 /** Percent text beside a fraction or ratio: two decimals and a percent sign. */

@@ -6,8 +6,16 @@
  * the violation rule and the listed accounts, one that fails is reported and not used at all.
  */
 
-import type { NetworkConfig, RegistryEntryConfig, RegistryVersionConfig, RejectedRegistryVersion } from "@kusd/core";
-import { verifyRegistryDocument } from "@kusd/core";
+import {
+  type NetworkConfig,
+  predicateFromPublished,
+  type RegistryDocument,
+  RegistryDocumentSchema,
+  type RegistryEntryConfig,
+  type RegistryVersionConfig,
+  type RejectedRegistryVersion,
+  verifyRegistryDocument,
+} from "@kusd/core";
 import { countedHttp } from "@kusd/rpc";
 import { type Address, createPublicClient, getAddress, type Hex } from "viem";
 import { NetworkDocumentError } from "../document.js";
@@ -38,28 +46,20 @@ async function readSource(source: string): Promise<unknown[]> {
   return [body];
 }
 
-type PublishedEntry = {
-  statement: {
-    address: string;
-    kind: "eoa" | "contract";
-    chain: "base";
-    role: string;
-    venue: string | null;
-    label: string;
-    holds_protocol_funds: boolean;
-    backs_kusd: boolean;
-    membership_proof: { predicate?: unknown; secondary_predicate?: unknown; why_not_a_signature?: string };
-  };
-  membership_signature: Hex | null;
-};
-type PublishedRegistry = {
-  operator: string;
-  registry_version: number;
-  as_of: string;
-  issued_at: number;
-  entries: PublishedEntry[];
-  disclosed_venue_deposits?: { accounts?: RegistryVersionConfig["disclosed_venue_deposits"] };
-};
+type PublishedRegistry = RegistryDocument["registry"];
+type DisclosedDeposit = PublishedRegistry["disclosed_venue_deposits"]["accounts"][number];
+/** The service reads disclosed deposits on Base only; a version naming another chain is rejected. */
+const onBase = (x: DisclosedDeposit): x is DisclosedDeposit & { chain: "base" } => x.chain === "base";
+type MembershipProof = PublishedRegistry["entries"][number]["statement"]["membership_proof"];
+
+/** A contract's published proof: its predicate (and any secondary one) as the configuration holds them. */
+function publishedPredicates(proof: MembershipProof): Pick<RegistryEntryConfig, "published"> {
+  if (proof.kind !== "onchain_predicate") return {};
+  const predicate = predicateFromPublished(proof.predicate);
+  if (!predicate) return {};
+  const secondary = proof.secondary_predicate ? predicateFromPublished(proof.secondary_predicate) : null;
+  return { published: { predicate, secondary, why: proof.why_not_a_signature } };
+}
 
 /** A verified published version, read back into the configuration's shape. */
 export function versionFromPublished(r: PublishedRegistry): RegistryVersionConfig {
@@ -80,18 +80,10 @@ export function versionFromPublished(r: PublishedRegistry): RegistryVersionConfi
         backs_kusd: s.backs_kusd,
         ref: `published:${s.role}`,
         ...(s.kind === "eoa" && e.membership_signature ? { published: { signature: e.membership_signature } } : {}),
-        ...(s.kind === "contract" && s.membership_proof.predicate
-          ? {
-              published: {
-                predicate: s.membership_proof.predicate as never,
-                secondary: (s.membership_proof.secondary_predicate ?? null) as never,
-                why: s.membership_proof.why_not_a_signature ?? "",
-              },
-            }
-          : {}),
+        ...(s.kind === "contract" ? publishedPredicates(s.membership_proof) : {}),
       };
     }),
-    disclosed_venue_deposits: (r.disclosed_venue_deposits?.accounts ?? []).map((x) => ({
+    disclosed_venue_deposits: r.disclosed_venue_deposits.accounts.filter(onBase).map((x) => ({
       address: getAddress(x.address),
       symbol: x.symbol,
       venue: x.venue,
@@ -122,12 +114,14 @@ export async function loadRegistrySource(
   const rejected: RejectedRegistryVersion[] = [];
   for (const source of sources) {
     for (const doc of await readSource(source)) {
-      const r = (doc as { registry?: PublishedRegistry } | null)?.registry;
-      const version = typeof r?.registry_version === "number" ? r.registry_version : null;
+      const claimedVersion = (doc as { registry?: { registry_version?: unknown } } | null)?.registry?.registry_version;
+      const version = typeof claimedVersion === "number" ? claimedVersion : null;
       const reject = (failed: RejectedRegistryVersion["failed"]) =>
         rejected.push({ registry_version: version, source, failed });
       const { verified, checks } = await verifyRegistryDocument(doc, ethCall);
-      if (!verified || !r) {
+      // A verified document passed the schema, so parsing it again only types it.
+      const r = verified ? RegistryDocumentSchema.safeParse(doc).data?.registry : undefined;
+      if (!r) {
         reject(checks.filter((c) => !c.ok).map(({ name, detail }) => ({ name, ...(detail ? { detail } : {}) })));
         continue;
       }
@@ -135,6 +129,16 @@ export async function loadRegistrySource(
         reject([
           { name: "operator", detail: `published by ${r.operator}, the configured operator is ${expectedOperator}` },
         ]);
+        continue;
+      }
+      const offBase = r.disclosed_venue_deposits.accounts.filter((x) => !onBase(x));
+      if (offBase.length > 0) {
+        reject(
+          offBase.map((x) => ({
+            name: "disclosed_venue_deposits",
+            detail: `${x.address} is disclosed on ${x.chain}; only Base deposits are read`,
+          })),
+        );
         continue;
       }
       if (version === null || claimed.has(version)) {

@@ -20,6 +20,9 @@ const predicateSchema = z
   })
   .describe("an eth_call whose answer shows the operator controls the contract");
 
+/** A predicate as a registry document publishes it: its expectation as three optional fields. */
+export type PublishedPredicate = z.infer<typeof predicateSchema>;
+
 const observationSchema = z.strictObject({
   observed_at_block: z.number().int(),
   observed_value: hexSchema,

@@ -4,6 +4,7 @@
  * and the multisig's owners to the operator's signing key (the secondary predicate).
  */
 import {
+  type Abi,
   type Address,
   decodeAbiParameters,
   encodeFunctionData,
@@ -12,6 +13,7 @@ import {
   parseAbiItem,
   zeroHash,
 } from "viem";
+import type { PublishedPredicate } from "./document-schema.js";
 
 export type Expectation = { expect: Hex } | { expect_address: Address } | { expect_contains_address: Address };
 
@@ -35,11 +37,24 @@ export type PredicateSpec = {
 
 const TRUE_WORD: Hex = `0x${"0".repeat(63)}1`;
 
+/**
+ * A published predicate as the configuration holds it: one expectation, the first of `expect`,
+ * `expect_address` and `expect_contains_address` it names; null when it names none (the document
+ * then fails verification before it is read back).
+ */
+export function predicateFromPublished(p: PublishedPredicate): Predicate | null {
+  const { expect, expect_address, expect_contains_address, ...call } = p;
+  if (expect !== undefined) return { ...call, expect };
+  if (expect_address !== undefined) return { ...call, expect_address };
+  if (expect_contains_address !== undefined) return { ...call, expect_contains_address };
+  return null;
+}
+
 /** "hasRole(bytes32,address)(bool)" → calldata, and the cast command that makes the same call. */
 export function predicateOf(spec: PredicateSpec, chainId: number, rpcUrl: string): Predicate {
   const m = /^(\w+)\(([^()]*)\)\((.*)\)$/.exec(spec.signature)!;
-  const abi = [parseAbiItem(`function ${m[1]}(${m[2]}) view returns (${m[3]})`)];
-  const data = encodeFunctionData({ abi, functionName: m[1]!, args: spec.args } as never);
+  const abi: Abi = [parseAbiItem(`function ${m[1]}(${m[2]}) view returns (${m[3]})`)];
+  const data = encodeFunctionData({ abi, functionName: m[1]!, args: spec.args });
   return {
     kind: "eth_call",
     chain: "base",

@@ -8,7 +8,7 @@
  * deployed contract is needed at that block and it works the same on the devnet and on Base.
  * The caller (the indexer) injects `call` and the creation code.
  */
-import { type Address, decodeFunctionResult, encodeFunctionData, type Hex, parseAbi } from "viem";
+import { type Abi, type Address, decodeFunctionResult, encodeFunctionData, type Hex, parseAbi } from "viem";
 
 /** Multicall3's `aggregate3`, the batch's calling convention. */
 export const aggregate3Fragment = parseAbi([
@@ -31,17 +31,16 @@ export type DeploylessCaller = { call(args: { code: Hex; data: Hex }): Promise<{
 
 type View = "decimals" | "convertToAssets" | "totalAssets" | "totalSupply";
 
+/** The fragment as a plain Abi, so one helper takes any of its views by name. */
+const shareViews: Abi = shareViewsFragment;
+
 const encode = (functionName: View, args?: readonly [bigint]) =>
-  encodeFunctionData({ abi: shareViewsFragment, functionName, args } as never) as Hex;
+  encodeFunctionData({ abi: shareViews, functionName, args });
 
 /** A call to an address without code "succeeds" with no data: the vault is not deployed yet. */
 const decoded = (functionName: View, result: { success: boolean; returnData: Hex }): bigint | null =>
   result.success && result.returnData !== "0x"
-    ? BigInt(
-        decodeFunctionResult({ abi: shareViewsFragment, functionName, data: result.returnData } as never) as
-          | bigint
-          | number,
-      )
+    ? BigInt(decodeFunctionResult({ abi: shareViews, functionName, data: result.returnData }) as bigint | number)
     : null;
 
 /**
