@@ -51,7 +51,7 @@ export function createReplicaApp(o: ReplicaOptions) {
     onnotice: () => {},
     ...POSTGRES_OUTAGE_OPTIONS,
   });
-  const db = drizzle(client, { schema, casing: "snake_case" }) as unknown as ReadDb;
+  const db: ReadDb = drizzle(client, { schema, casing: "snake_case" });
   // The replica has no Ponder: it serves its own GET /metrics (the kUSD figures and Node's).
   const metricsRegistry = new Registry();
   collectDefaultMetrics({ register: metricsRegistry });

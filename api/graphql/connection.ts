@@ -42,13 +42,13 @@ export function connectionOf<T>(name: string, node: ObjectRef<any, T>) {
   const Edge = builder.objectRef<{ cursor: string; node: T }>(`${name}Edge`).implement({
     fields: (t) => ({
       cursor: t.exposeString("cursor"),
-      node: t.field({ type: node, resolve: (e) => e.node as never }),
+      node: t.expose("node", { type: node }),
     }),
   });
   return builder.objectRef<Page<T>>(`${name}Connection`).implement({
     fields: (t) => ({
       edges: t.field({ type: [Edge], resolve: (p) => p.edges }),
-      nodes: t.field({ type: [node], resolve: (p) => p.edges.map((e) => e.node) as never }),
+      nodes: t.field({ type: [node], resolve: (p) => p.edges.map((e) => e.node) }),
       pageInfo: t.field({ type: PageInfo, resolve: (p) => p.pageInfo }),
       totalCount: t.int({
         description:

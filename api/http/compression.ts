@@ -102,7 +102,7 @@ export function compression(o: CompressionOptions = {}): MiddlewareHandler {
     const { status } = c.res;
     const body = c.res.body;
     const answer = (b: BodyInit | null, h: Headers) => {
-      c.res = undefined as unknown as Response; // else Hono copies the old headers (Content-Length) over
+      c.res = undefined; // else Hono copies the old headers (Content-Length) over
       c.res = new Response(b, { status, headers: h });
     };
     if (!body) return answer(body, headers);
@@ -143,4 +143,4 @@ function withCoding(out: Headers, coding: ContentCoding): Headers {
 }
 
 /** Node's Buffers are backed by an ArrayBuffer (never shared) here: a body as they are, without a copy. */
-const asBody = (b: Buffer) => b as unknown as Uint8Array<ArrayBuffer>;
+const asBody = (b: Buffer) => new Uint8Array(b.buffer as ArrayBuffer, b.byteOffset, b.byteLength);

@@ -4,7 +4,7 @@
  * paid gateway publishes its own descriptor at `/paid/openapi.json`.
  */
 import type { Hono } from "hono";
-import { generateSpecs } from "hono-openapi";
+import { generateSpecs, resolver } from "hono-openapi";
 import { z } from "zod";
 import { declaredTags } from "./api-tags.js";
 import { type CatalogedCode, ERROR_CODES, PARAMETER_CODE } from "./error-codes.js";
@@ -40,33 +40,40 @@ export type OpenApiOptions = { siteUrl: string; version: string; discovery?: Dis
 export function openApiDocument(app: Hono, o: OpenApiOptions): () => Promise<unknown> {
   let doc: Promise<unknown> | null = null;
   return () =>
-    (doc ??= generateSpecs(app, {
-      documentation: {
-        openapi: "3.1.0",
-        info: {
-          title: "kUSD transparency API",
-          version: o.version,
-          description:
-            "Reserves, liabilities, solvency, redemption capacity, yield and the account registry of kUSD, each figure recomputable from public chain and venue reads (the verifyVia commands). Free endpoints; the paid gateway is described at /paid/openapi.json.",
-          license: { name: "MIT", identifier: "MIT" },
-        },
-        servers: [{ url: o.siteUrl }],
-        ...(o.discovery && { "x-discovery": o.discovery }),
-        components: { schemas: { Error: z.toJSONSchema(ErrorSchema, { target: "draft-2020-12" }) as never } },
-      },
-      exclude: [/^\/paid/, /^\/graphql/, /^\/sql/, /^\/ponder/, /^\/__bench/, "/api/openapi.json"],
-      // hono-openapi leaves out a path whose last segment has a dot as a static file: the exports
-      // (/api/export/psmSwaps.csv) are routes, and no static file is described.
-      excludeStaticFile: false,
-      defaultValidationErrorResponse: {
-        description: "a query parameter is malformed",
-        content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
-      },
-      // Every operation here is free: each says so (`security: []`, no scheme), as OpenAPI asks of
-      // an operation that needs no credentials; the paid ones are in the gateway's descriptor.
-      defaultOptions: Object.fromEntries(DOCUMENTED_METHODS.map((m) => [m, { security: [] }])),
-    }).then(withDeclaredTags));
+    (doc ??= errorComponent()
+      .then((error) =>
+        generateSpecs(app, {
+          documentation: {
+            openapi: "3.1.0",
+            info: {
+              title: "kUSD transparency API",
+              version: o.version,
+              description:
+                "Reserves, liabilities, solvency, redemption capacity, yield and the account registry of kUSD, each figure recomputable from public chain and venue reads (the verifyVia commands). Free endpoints; the paid gateway is described at /paid/openapi.json.",
+              license: { name: "MIT", identifier: "MIT" },
+            },
+            servers: [{ url: o.siteUrl }],
+            ...(o.discovery && { "x-discovery": o.discovery }),
+            components: { schemas: { Error: error } },
+          },
+          exclude: [/^\/paid/, /^\/graphql/, /^\/sql/, /^\/ponder/, /^\/__bench/, "/api/openapi.json"],
+          // hono-openapi leaves out a path whose last segment has a dot as a static file: the exports
+          // (/api/export/psmSwaps.csv) are routes, and no static file is described.
+          excludeStaticFile: false,
+          defaultValidationErrorResponse: {
+            description: "a query parameter is malformed",
+            content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
+          },
+          // Every operation here is free: each says so (`security: []`, no scheme), as OpenAPI asks of
+          // an operation that needs no credentials; the paid ones are in the gateway's descriptor.
+          defaultOptions: Object.fromEntries(DOCUMENTED_METHODS.map((m) => [m, { security: [] }])),
+        }),
+      )
+      .then(withDeclaredTags));
 }
+
+/** The error body's schema as hono-openapi converts every other schema of the document. */
+const errorComponent = async () => (await resolver(ErrorSchema).toOpenAPISchema()).schema;
 
 const DOCUMENTED_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
 

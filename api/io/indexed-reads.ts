@@ -4,12 +4,26 @@
  * read-only `db`) and a standalone reader over the views schema.
  */
 
-import { and, asc, eq, gte, lte, sql } from "drizzle-orm";
+import { and, asc, eq, gte, lte, type SQLWrapper, sql } from "drizzle-orm";
 import type { ReadonlyDrizzle } from "ponder";
 import * as schema from "../../ponder.schema.js";
 import { coalesce, perObject } from "./memo.js";
 
-export type ReadDb = ReadonlyDrizzle<typeof schema>;
+/**
+ * What the reports read the indexed tables with: drizzle's query builders, which Ponder's
+ * read-only `db` (node-postgres or PGlite) and the replica's postgres.js client share. Raw
+ * `execute` answers in each driver's own shape: read its rows with rowsOf.
+ */
+export type ReadDb = Pick<ReadonlyDrizzle<typeof schema>, "select" | "selectDistinct" | "$count"> & {
+  execute(query: SQLWrapper): PromiseLike<unknown>;
+};
+
+/** The rows of a raw `execute`: postgres.js answers them as an array, node-postgres and PGlite inside `rows`. */
+export function rowsOf(result: unknown): unknown[] {
+  if (Array.isArray(result)) return result;
+  const rows = typeof result === "object" && result !== null && "rows" in result ? result.rows : null;
+  return Array.isArray(rows) ? rows : [];
+}
 
 export type IndexedHead = { chain: string; chainId: number; blockNumber: bigint; timestamp: number };
 
@@ -29,10 +43,7 @@ async function queryIndexedHead(db: ReadDb, chain: "base" | "ethereum"): Promise
   const result = await db.execute(
     sql`select chain_id, latest_checkpoint from _ponder_checkpoint where chain_name = ${chain}`,
   );
-  const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as {
-    chain_id: number | string;
-    latest_checkpoint: string;
-  }[];
+  const rows = rowsOf(result) as { chain_id: number | string; latest_checkpoint: string }[];
   const row = rows[0];
   if (!row) return null;
   const cp = row.latest_checkpoint;

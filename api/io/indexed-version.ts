@@ -9,7 +9,7 @@
  */
 import { getTableName, is, sql, Table } from "drizzle-orm";
 import * as schema from "../../ponder.schema.js";
-import type { ReadDb } from "./indexed-reads.js";
+import { type ReadDb, rowsOf } from "./indexed-reads.js";
 
 const TABLES = (Object.values(schema) as unknown[]).flatMap((t) => (is(t, Table) ? [getTableName(t)] : []));
 
@@ -24,9 +24,7 @@ export async function readIndexedVersion(db: ReadDb): Promise<string | null> {
     const result = await db.execute(
       sql`select (select latest_checkpoint from _ponder_checkpoint where chain_name = 'base') || '/' || ${journalMaxima} as version`,
     );
-    const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as {
-      version: string | null;
-    }[];
+    const rows = rowsOf(result) as { version: string | null }[];
     return rows[0]?.version ?? null;
   } catch {
     return null;

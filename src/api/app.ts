@@ -14,7 +14,7 @@ import type { Registry } from "prom-client";
 import { PONDER_GRAPHQL_BENCH_PATH } from "../../api/http/bench-routes.js";
 import { dropCounterNamedGauges, requestDurationInSeconds } from "../../api/http/metric-names.js";
 import { createKusdMetrics } from "../../api/http/metrics.js";
-import { indexedHead, type ReadDb } from "../../api/io/indexed-reads.js";
+import { indexedHead } from "../../api/io/indexed-reads.js";
 import { createService, type ServiceOptions } from "../../api/services.js";
 import { servePrivateSql } from "./private-sql.js";
 import { onPonderServer, ponderServerMiddleware } from "./server-middleware.js";
@@ -54,8 +54,7 @@ export function createPonderApi(o: {
 
   const service = createService({
     ...o.config,
-    // bench/bare declares its own "ponder:schema" module, which widens the type of `db` here.
-    db: db as unknown as ReadDb,
+    db,
     role: "signer",
     defaultPort: 42069,
     // Ponder runs with the project root as its working directory.

@@ -12,7 +12,7 @@ import { roleEventSpec, roleHolderSpec } from "../specs/roles.js";
 type RoleEvent = typeof schema.roleEvent.$inferSelect;
 type RoleHolder = typeof schema.roleHolder.$inferSelect;
 
-const RoleEventRef = builder.objectRef<RoleEvent>("RoleEvent").implement({
+export const RoleEventRef = builder.objectRef<RoleEvent>("RoleEvent").implement({
   fields: (t) => ({
     id: t.exposeString("id"),
     contractKey: t.exposeString("contractKey", { description: E.contractKey }),

@@ -12,7 +12,7 @@ import { registryTransferSpec, tokenBalanceSpec } from "../specs/transfers.js";
 
 type Transfer = typeof schema.registryTransfer.$inferSelect;
 
-const TransferRef = builder.objectRef<Transfer>("RegistryTransfer").implement({
+export const TransferRef = builder.objectRef<Transfer>("RegistryTransfer").implement({
   description:
     "A USDC, kUSD, WETH or skUSD-share transfer with a registry account on either side, classified by spec 2.6 rule 2.",
   fields: (t) => ({

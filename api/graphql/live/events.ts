@@ -23,21 +23,13 @@ export const FROM_BLOCK =
 
 type Types = typeof builder.$inferSchemaTypes;
 
-/**
- * The object type registered under `name`, by name: some entity modules keep their refs to
- * themselves, and Pothos resolves a type name to the type registered under it when the schema
- * is built (an unknown name fails the build, so every test of the schema catches a rename).
- */
-export const objectNamed = <T>(name: string) => name as unknown as ObjectRef<Types, T>;
-
 /** `{ kind: LiveEventKind!, <field>: <item>! }` named `name`. */
 export function liveEventRef<T>(name: string, field: string, item: ObjectRef<Types, T>, description: string) {
   return builder.objectRef<LiveEvent<T>>(name).implement({
     description,
     fields: (t) => ({
       kind: t.field({ type: LiveEventKind, resolve: (e) => e.kind }),
-      // `as never`: Pothos's resolver type cannot be worked out for an unbound T; `item`'s type fixes it.
-      [field]: t.field({ type: item, resolve: (e) => e.item as never }),
+      [field]: t.expose("item", { type: item }),
     }),
   });
 }

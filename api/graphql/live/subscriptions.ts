@@ -4,10 +4,12 @@
  * and says DETECTED or RETRACTED (live/stream.ts); `violations` is in violations.ts.
  */
 import { builder } from "../builder.js";
+import { RoleEventRef } from "../entities/roles.js";
 import { SwapDirection, SwapRef } from "../entities/swaps.js";
+import { TransferRef } from "../entities/transfers.js";
 import { address } from "../inputs.js";
 import { PsmKeyEnum } from "../nodes.js";
-import { FROM_BLOCK, liveEventRef, objectNamed } from "./events.js";
+import { FROM_BLOCK, liveEventRef } from "./events.js";
 import {
   type RoleEventRow,
   roleEventSource,
@@ -27,13 +29,13 @@ const SwapEvent = liveEventRef<SwapRow>(
 const TransferEvent = liveEventRef<TransferRow>(
   "RegistryTransferEvent",
   "transfer",
-  objectNamed<TransferRow>("RegistryTransfer"),
+  TransferRef,
   "A registry transfer the indexer recorded (DETECTED) or a reorg removed (RETRACTED).",
 );
 const RoleChangeEvent = liveEventRef<RoleEventRow>(
   "RoleChangeEvent",
   "roleEvent",
-  objectNamed<RoleEventRow>("RoleEvent"),
+  RoleEventRef,
   "A role grant or revocation the indexer recorded (DETECTED) or a reorg removed (RETRACTED).",
 );
 

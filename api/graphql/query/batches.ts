@@ -7,7 +7,7 @@ import { and } from "drizzle-orm";
 import type { ReadDb } from "../../io/indexed-reads.js";
 import type { Row } from "./entity.js";
 import { beyond, orderTerms, type Position } from "./order.js";
-import { type EntityQuery, queryDb } from "./page.js";
+import type { EntityQuery } from "./page.js";
 
 export const BATCH_ROWS = 1_000;
 
@@ -22,7 +22,7 @@ export async function* rowBatches(
   let after: Position | null = null;
   while (left > 0) {
     const size = Math.min(batch, left);
-    const rows: Row[] = await queryDb(db)
+    const rows: Row[] = await db
       .select()
       .from(src.from)
       .where(and(src.where, q.where, after ? beyond(ordering, src, after, "after") : undefined))

@@ -53,10 +53,15 @@ export type EntitySpec = {
 
 /** The column `name` of a source (a table column or a subquery's aliased field). */
 export function columnOf(source: RowSource, name: string): SQLWrapper {
-  const column = (source.from as unknown as Record<string, SQLWrapper | undefined>)[name];
-  if (!column) throw new Error(`row source has no column ${name}`);
+  // A property of the source itself, not its raw selected fields: drizzle's views and subqueries
+  // hand out their fields through a proxy that names the view or the subquery's alias.
+  const column: unknown = Reflect.get(source.from, name);
+  if (!isSqlWrapper(column)) throw new Error(`row source has no column ${name}`);
   return column;
 }
+
+const isSqlWrapper = (v: unknown): v is SQLWrapper =>
+  typeof v === "object" && v !== null && "getSQL" in v && typeof v.getSQL === "function";
 
 export function columnSpec(spec: EntitySpec, name: string): ColumnSpec | undefined {
   return spec.columns.find((c) => c.name === name);
@@ -64,7 +69,7 @@ export function columnSpec(spec: EntitySpec, name: string): ColumnSpec | undefin
 
 /** Events stay once emitted: the state at block N is the rows of blocks up to N. */
 export function eventSource(table: PgTable, blockColumn: string): EntitySpec["source"] {
-  const column = (table as unknown as Record<string, SQLWrapper>)[blockColumn]!;
+  const column = columnOf({ from: table }, blockColumn);
   return (block) => (block === null ? { from: table } : { from: table, where: lte(column, block) });
 }
 

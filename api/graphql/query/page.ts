@@ -36,15 +36,6 @@ export type Page<T> = {
   totalCount: Lazy<number>;
 };
 
-/** The statements a page issues, as drizzle's builders chain them (a table or a subquery as the source). */
-type Query = PromiseLike<Row[]> & {
-  where(condition: SQL | undefined): Query;
-  orderBy(...terms: SQL[]): Query;
-  limit(n: number): Query;
-};
-export type QueryDb = { select(fields?: Record<string, SQL>): { from(source: unknown): Query } };
-export const queryDb = (db: ReadDb) => db as unknown as QueryDb;
-
 /** A page size from `first` or `last`: 1 to MAX_PAGE (DEFAULT_PAGE when neither is given). */
 export function pageWindow(args: PageArgs): { size: number; backward: boolean } {
   if (args.first != null && args.last != null) throw invalid("last", "give first or last, not both");
@@ -73,7 +64,7 @@ export async function entityPage(db: ReadDb, q: EntityQuery, args: PageArgs): Pr
     after ? beyond(o, src, after, "after") : undefined,
     before ? beyond(o, src, before, "before") : undefined,
   );
-  const rows = await queryDb(db)
+  const rows = await db
     .select()
     .from(src.from)
     .where(window)
@@ -84,7 +75,7 @@ export async function entityPage(db: ReadDb, q: EntityQuery, args: PageArgs): Pr
   if (backward) kept.reverse();
   const exists = (condition: SQL) =>
     once(async () => {
-      const found = await queryDb(db)
+      const found = await db
         .select({ one: sql`1` })
         .from(src.from)
         .where(and(...base, condition))
@@ -108,7 +99,7 @@ export async function entityPage(db: ReadDb, q: EntityQuery, args: PageArgs): Pr
       endCursor: edges.at(-1)?.cursor ?? null,
     },
     totalCount: once(async () => {
-      const [row] = await queryDb(db)
+      const [row] = await db
         .select({ n: sql`count(*)` })
         .from(src.from)
         .where(and(...base));
