@@ -64,9 +64,7 @@ export function filterInput(spec: EntitySpec) {
           const type = inputType(c);
           const description = op === "" ? `${c.description}.${KIND_NOTE[c.kind]}` : undefined;
           fields[filterKey(c.name, op)] =
-            op === "in" || op === "not_in"
-              ? t.field({ type: [type], description })
-              : t.field({ type, description });
+            op === "in" || op === "not_in" ? t.field({ type: [type], description }) : t.field({ type, description });
         }
       }
       fields.AND = t.field({ type: [ref], description: "Every filter of the list holds" });

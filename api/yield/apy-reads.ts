@@ -1,6 +1,6 @@
 /**
  * Every read behind GET /api/apy, gathered into the plain ApyInputs the report is built from
- * (packages/core/src/yield/apy-report.ts): the venue's 60-day funding history, current rates and the hedge
+ * (packages/core/src/yield/apy/apy-report.ts): the venue's 60-day funding history, current rates and the hedge
  * account; the indexed LST rates, skUSD share prices and yield distributions; the incentive
  * escrow read at the indexed head. A venue that cannot be read is recorded with the reason,
  * and a chain read that fails is null: unknown, never guessed.

@@ -1,6 +1,6 @@
 /**
  * GET /api/apy (spec 2.4): the report is its inputs, read once (api/yield/apy-reads.ts), put
- * through the pure builder (packages/core/src/yield/apy-report.ts), whose ApyReportSchema is the response's
+ * through the pure builder (packages/core/src/yield/apy/apy-report.ts), whose ApyReportSchema is the response's
  * contract. A venue that cannot be read leaves the venue-derived fields null, never guessed.
  */
 

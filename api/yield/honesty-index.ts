@@ -4,7 +4,7 @@
  * comes from convertToAssets(one share) read at blocks pinned to those dates, with the
  * advertised APY beside it where known; the board is signed in the statements' scheme. Its
  * published shape (HonestyIndexSchema, the type loadHonestyIndex returns) is in
- * packages/core/src/yield/honesty-index-schema.ts.
+ * packages/core/src/yield/honesty-index/honesty-index-schema.ts.
  */
 
 import {

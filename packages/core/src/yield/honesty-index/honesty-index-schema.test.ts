@@ -7,8 +7,8 @@
 import { privateKeyToAccount } from "viem/accounts";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { signPayload } from "../attestation/sign.js";
-import { isoTime } from "../reserves/units.js";
+import { signPayload } from "../../attestation/sign.js";
+import { isoTime } from "../../reserves/units.js";
 import {
   type HonestyIndex,
   type HonestyIndexPayload,

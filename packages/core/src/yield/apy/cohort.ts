@@ -3,7 +3,7 @@
  * the genesis cohort (what the incentive escrow delivers at each book size), and the incentive
  * schedule figures. Inputs in USD / fractions; nothing here reads anything.
  */
-import { pct } from "../reserves/solvency-formulas.js";
+import { pct } from "../../reserves/solvency-formulas.js";
 import { type HeadlineInputs, headlineApy, sustainableApy } from "./apy-formula.js";
 
 /** Quantile of a sample (linear between order statistics); null when empty. */

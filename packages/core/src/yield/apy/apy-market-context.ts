@@ -4,7 +4,7 @@
  * measures peers on chain.
  */
 import { z } from "zod";
-import { isoTimeSchema } from "../schema-primitives.js";
+import { isoTimeSchema } from "../../schema-primitives.js";
 
 export const MarketPeerSchema = z.strictObject({
   key: z.string(),

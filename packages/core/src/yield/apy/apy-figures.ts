@@ -3,7 +3,7 @@
  * the modeled headline, the realized yield), computed once so every section publishes the same
  * value.
  */
-import { isoTime } from "../reserves/units.js";
+import { isoTime } from "../../reserves/units.js";
 import { headlineApy } from "./apy-formula.js";
 import { type FundingMeasures, measureFunding } from "./apy-funding.js";
 import type { ApyInputs } from "./apy-inputs.js";

@@ -7,7 +7,7 @@
  * `cumFunding` of `clearinghouseState` uses the opposite sign (paid is positive); it is not used.
  */
 import { z } from "zod";
-import { addressSchema, isoTimeSchema } from "../schema-primitives.js";
+import { addressSchema, isoTimeSchema } from "../../schema-primitives.js";
 
 /** One funding payment as the venue lists it; `nSamples` is null when the record is one hour. */
 export type FundingPayment = {

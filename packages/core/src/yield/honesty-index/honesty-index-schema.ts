@@ -7,7 +7,7 @@
  * OpenAPI entry (plain JSON types only, for z.toJSONSchema).
  */
 import { z } from "zod";
-import { addressSchema, hash32Schema, hexSchema, isoTimeSchema, verifyViaSchema } from "../schema-primitives.js";
+import { addressSchema, hash32Schema, hexSchema, isoTimeSchema, verifyViaSchema } from "../../schema-primitives.js";
 
 /** A vault on the board: ours from the network, peers from KUSD_HONESTY_PEERS. */
 export const BoardVaultSchema = z.strictObject({

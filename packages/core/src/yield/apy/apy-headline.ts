@@ -4,9 +4,9 @@
  * the model's steps and framing (apy-framing.ts) how to read it.
  */
 import { z } from "zod";
-import { pct } from "../reserves/solvency-formulas.js";
-import { round } from "../reserves/units.js";
-import { isoTimeSchema, pctTextSchema } from "../schema-primitives.js";
+import { pct } from "../../reserves/solvency-formulas.js";
+import { round } from "../../reserves/units.js";
+import { isoTimeSchema, pctTextSchema } from "../../schema-primitives.js";
 import type { ApyFigures } from "./apy-figures.js";
 import { FUNDING_WINDOW_DAYS } from "./apy-formula.js";
 import { FundingRatesSchema, fundingRegime } from "./apy-funding.js";

@@ -5,7 +5,7 @@
  * lost by a builder fails validation instead of drifting from the published document.
  */
 import { z } from "zod";
-import { round } from "../reserves/units.js";
+import { round } from "../../reserves/units.js";
 import { escrowTerms } from "./apy-escrow.js";
 import { computeApyFigures } from "./apy-figures.js";
 import { buildFraming, FramingSchema } from "./apy-framing.js";

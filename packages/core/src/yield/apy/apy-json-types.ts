@@ -3,8 +3,8 @@
  * JSON only: the schemas become the OpenAPI document through z.toJSONSchema.
  */
 import { z } from "zod";
-import { pct } from "../reserves/solvency-formulas.js";
-import { round } from "../reserves/units.js";
+import { pct } from "../../reserves/solvency-formulas.js";
+import { round } from "../../reserves/units.js";
 
 export const DAY = 86_400;
 

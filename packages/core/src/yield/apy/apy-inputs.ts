@@ -5,7 +5,7 @@
  * in api/yield/apy-inputs.ts, so the report itself can be built and tested without a chain.
  */
 import type { Address, Hex } from "viem";
-import type { NetworkConfig } from "../network/types.js";
+import type { NetworkConfig } from "../../network/types.js";
 import type { MarketPeer } from "./apy-market-context.js";
 
 /** One venue's current rate for a coin, as predictedFundings answers it (rate per interval, as text). */

@@ -3,7 +3,7 @@
  * come from each record's sample count, notional-hours from its payment and rate.
  */
 
-import { HOURS_PER_YEAR } from "./apy-formula.js";
+import { HOURS_PER_YEAR } from "../apy/apy-formula.js";
 import type { FundingPayment, LedgerDenominator } from "./hedge-ledger-schema.js";
 import { signedFundingUsd, usd } from "./hedge-ledger-sums.js";
 

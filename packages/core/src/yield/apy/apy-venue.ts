@@ -4,8 +4,8 @@
  * only, so an unreadable venue leaves these null, never guessed.
  */
 import { z } from "zod";
-import { round } from "../reserves/units.js";
-import { isoTimeSchema } from "../schema-primitives.js";
+import { round } from "../../reserves/units.js";
+import { isoTimeSchema } from "../../schema-primitives.js";
 import type { ApyFigures } from "./apy-figures.js";
 import type { ApyInputs, VenueInputs } from "./apy-inputs.js";
 import { Fraction } from "./apy-json-types.js";

@@ -3,7 +3,7 @@
  * (as curl commands) and the methodology (rule 6: closed PnL is one leg of a hedge, not profit).
  */
 import type { Address } from "viem";
-import { shellQuote } from "../shell-quote.js";
+import { shellQuote } from "../../shell-quote.js";
 import type { LedgerReplay } from "./hedge-ledger-schema.js";
 
 export type LedgerSource = {

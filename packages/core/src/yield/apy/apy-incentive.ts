@@ -5,9 +5,9 @@
  * sustains. Neither is in the headline.
  */
 import { z } from "zod";
-import { pct } from "../reserves/solvency-formulas.js";
-import { isoDate, orNull, round, toUnits } from "../reserves/units.js";
-import { addressSchema, hash32Schema, isoDateSchema, pctTextSchema, verifyViaSchema } from "../schema-primitives.js";
+import { pct } from "../../reserves/solvency-formulas.js";
+import { isoDate, orNull, round, toUnits } from "../../reserves/units.js";
+import { addressSchema, hash32Schema, isoDateSchema, pctTextSchema, verifyViaSchema } from "../../schema-primitives.js";
 import type { EscrowTerms } from "./apy-escrow.js";
 import type { ApyInputs, EscrowInputs } from "./apy-inputs.js";
 import { BlockNumber, DAY, Fraction, fixed, pctText } from "./apy-json-types.js";

@@ -3,7 +3,7 @@
  * and where each input was read, so the headline can be recomputed by hand.
  */
 import { z } from "zod";
-import { round } from "../reserves/units.js";
+import { round } from "../../reserves/units.js";
 import type { ApyFigures } from "./apy-figures.js";
 import { FUNDING_WINDOW_DAYS } from "./apy-formula.js";
 import type { ApyInputs } from "./apy-inputs.js";

@@ -3,7 +3,7 @@
  * fractions, computed once for both the incentive section and the genesis cohort. The schedule
  * needs all of target, cap, end, balance and TVL: with any of them unread it is unknown.
  */
-import { toUnits } from "../reserves/units.js";
+import { toUnits } from "../../reserves/units.js";
 import { incentiveRates } from "./apy-formula.js";
 import type { EscrowInputs } from "./apy-inputs.js";
 import { DAY } from "./apy-json-types.js";

@@ -4,8 +4,8 @@
  * pro rata, so the figures describe the book as a whole, not any one account.
  */
 import { z } from "zod";
-import { isoDate, orNull, round, toUnits } from "../reserves/units.js";
-import { addressSchema, isoDateSchema, pctTextSchema, verifyViaSchema } from "../schema-primitives.js";
+import { isoDate, orNull, round, toUnits } from "../../reserves/units.js";
+import { addressSchema, isoDateSchema, pctTextSchema, verifyViaSchema } from "../../schema-primitives.js";
 import type { EscrowTerms } from "./apy-escrow.js";
 import type { EscrowReport } from "./apy-incentive.js";
 import type { EscrowInputs } from "./apy-inputs.js";

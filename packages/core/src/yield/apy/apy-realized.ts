@@ -4,8 +4,8 @@
  * paid, since the escrow's distributions land in that share price.
  */
 import { z } from "zod";
-import { isoTime, round } from "../reserves/units.js";
-import { isoTimeSchema } from "../schema-primitives.js";
+import { isoTime, round } from "../../reserves/units.js";
+import { isoTimeSchema } from "../../schema-primitives.js";
 import { REALIZED_WINDOW_DAYS, realizedAnnualized } from "./apy-formula.js";
 import type { ApyInputs } from "./apy-inputs.js";
 import { BlockNumber, Fraction } from "./apy-json-types.js";
