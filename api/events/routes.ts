@@ -27,7 +27,7 @@ import type { ReportContext } from "../context.js";
 import { historyRowsAt } from "../history/history-service.js";
 import { ApiError, badRequest } from "../http/errors.js";
 import { blockBound, integerRange, kusdAmount } from "../http/query-params.js";
-import { contract, validQuery } from "../http/route-contract.js";
+import { contract } from "../http/route-contract.js";
 import { headWatchOf } from "../io/head-watch.js";
 import { indexedHead, minterGrantsIn, minterRoleChangesIn, psmPausesIn, redemptionsIn } from "../io/indexed-reads.js";
 
@@ -130,7 +130,7 @@ export function eventsRoutes(ctx: ReportContext) {
   };
 
   app.get("/api/events/head", ...contract(headContract), async (c) => {
-    const q = validQuery(c, headContract);
+    const q = c.req.valid("query");
     let head = await indexedHead(ctx.db, "base");
     if (head && q.after !== undefined && head.blockNumber === q.after) {
       const signal = AbortSignal.any([c.req.raw.signal, AbortSignal.timeout(q.waitMs ?? MAX_HEAD_WAIT_MS)]);
@@ -143,7 +143,7 @@ export function eventsRoutes(ctx: ReportContext) {
   });
 
   app.get("/api/events/minter-grants", ...contract(minterGrantsContract), async (c) => {
-    const r = await range(validQuery(c, minterGrantsContract));
+    const r = await range(c.req.valid("query"));
     const rows = await minterGrantsIn(ctx.db, r.fromBlock, r.toBlock, MINTER_ROLE);
     return c.json({ indexedHead: r.indexedHead, events: rows.map(minterGrantView) } satisfies z.infer<
       typeof MinterGrantFeedSchema
@@ -151,7 +151,7 @@ export function eventsRoutes(ctx: ReportContext) {
   });
 
   app.get("/api/events/minter-role-changes", ...contract(minterRoleChangesContract), async (c) => {
-    const r = await range(validQuery(c, minterRoleChangesContract));
+    const r = await range(c.req.valid("query"));
     const rows = await minterRoleChangesIn(ctx.db, r.fromBlock, r.toBlock, MINTER_ROLE);
     return c.json({ indexedHead: r.indexedHead, events: rows.map(minterRoleChangeView) } satisfies z.infer<
       typeof MinterRoleChangeFeedSchema
@@ -159,7 +159,7 @@ export function eventsRoutes(ctx: ReportContext) {
   });
 
   app.get("/api/events/backing-ratio", ...contract(backingRatioContract), async (c) => {
-    const q = validQuery(c, backingRatioContract);
+    const q = c.req.valid("query");
     const r = await range(q);
     const rows = await historyRowsAt(ctx, r.toBlock);
     return c.json({ indexedHead: r.indexedHead, events: backingRatioCrossings(rows, q.below, r) } satisfies z.infer<
@@ -168,7 +168,7 @@ export function eventsRoutes(ctx: ReportContext) {
   });
 
   app.get("/api/events/psm-pauses", ...contract(psmPausesContract), async (c) => {
-    const r = await range(validQuery(c, psmPausesContract));
+    const r = await range(c.req.valid("query"));
     const rows = await psmPausesIn(ctx.db, r.fromBlock, r.toBlock);
     return c.json({ indexedHead: r.indexedHead, events: rows.map(psmPauseView) } satisfies z.infer<
       typeof PsmPauseFeedSchema
@@ -176,7 +176,7 @@ export function eventsRoutes(ctx: ReportContext) {
   });
 
   app.get("/api/events/redemptions", ...contract(redemptionsContract), async (c) => {
-    const q = validQuery(c, redemptionsContract);
+    const q = c.req.valid("query");
     const r = await range(q);
     const rows = await redemptionsIn(ctx.db, r.fromBlock, r.toBlock, parseUnits(q.minKusd ?? "0", 18));
     return c.json({ indexedHead: r.indexedHead, events: rows.map(redemptionView) } satisfies z.infer<

@@ -6,7 +6,7 @@ import { z } from "zod";
 import type { ReportContext } from "../context.js";
 import { blockBound } from "../http/query-params.js";
 import { reportCacheControl } from "../http/rendered.js";
-import { contract, validQuery } from "../http/route-contract.js";
+import { contract } from "../http/route-contract.js";
 import { loadHistory } from "./history-service.js";
 
 export const historyContract = {
@@ -34,7 +34,7 @@ export const historyContract = {
 export function historyRoutes(ctx: ReportContext) {
   const app = new Hono();
   app.get("/api/history", ...contract(historyContract), async (c) => {
-    const q = validQuery(c, historyContract);
+    const q = c.req.valid("query");
     const series = await loadHistory(ctx, {
       interval: q.interval ?? "DAY",
       fromBlock: q.fromBlock,

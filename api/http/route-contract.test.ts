@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { onApiError } from "./errors.js";
 import { limitParam } from "./query-params.js";
-import { contract, validQuery } from "./route-contract.js";
+import { contract } from "./route-contract.js";
 
 const Answer = z.strictObject({ limit: z.number().int(), note: z.string() });
 const listContract = {
@@ -36,7 +36,7 @@ function app(checkResponses: boolean, answer: (limit: number) => unknown) {
   let ran = 0;
   a.get("/list", ...contract(listContract), (c) => {
     ran++;
-    return c.json(answer(validQuery(c, listContract).limit) as never);
+    return c.json(answer(c.req.valid("query").limit) as never);
   });
   return { a, ran: () => ran };
 }

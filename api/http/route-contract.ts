@@ -1,9 +1,10 @@
 /**
  * One route's contract in one place: its query schema (validated at the edge, a bad value is a
- * 400 with a stable code), its response schema (the type the handler returns, the OpenAPI
- * document's entry, and, when the app checks responses, a check on every answer it sends).
+ * 400 with a stable code; the handler reads the parsed query, typed, with `c.req.valid("query")`),
+ * its response schema (the type the handler returns, the OpenAPI document's entry, and, when the
+ * app checks responses, a check on every answer it sends).
  */
-import type { MiddlewareHandler } from "hono";
+import type { Context, Env, MiddlewareHandler } from "hono";
 import { describeRoute, resolver, validator } from "hono-openapi";
 import type { z } from "zod";
 import type { ErrorCode } from "./error-codes.js";
@@ -42,9 +43,15 @@ function issueParam(issue: { path?: ReadonlyArray<PropertyKey | { key: PropertyK
 }
 
 /** The middlewares of a route: its OpenAPI description, its parameter validators, its response check. */
+/** What a contract's query validator adds to a handler's context: `c.req.valid("query")`, parsed. */
+export type ValidQuery<Q extends z.ZodType | undefined> = Q extends z.ZodType
+  ? { in: { query: Record<string, string | string[]> }; out: { query: z.output<Q> } }
+  : // biome-ignore lint/complexity/noBannedTypes: Hono's input of a route without validated parts
+    {};
+
 export function contract<Q extends z.ZodType | undefined, R extends z.ZodType>(
   c: RouteContract<Q, R>,
-): [MiddlewareHandler, MiddlewareHandler, MiddlewareHandler, MiddlewareHandler] {
+): [MiddlewareHandler, MiddlewareHandler, MiddlewareHandler<Env, string, ValidQuery<Q>>, MiddlewareHandler] {
   const described = describeRoute({
     summary: c.summary,
     description: c.description,
@@ -68,30 +75,29 @@ export function contract<Q extends z.ZodType | undefined, R extends z.ZodType>(
       500,
     );
   };
-  const refuse = (target: "query" | "param") =>
-    ((
+  const refuse =
+    (target: "query" | "param") =>
+    (
       result: {
         success: boolean;
         error?: readonly { path?: ReadonlyArray<PropertyKey | { key: PropertyKey }>; message: string }[];
       },
-      ctx: { req: { query: (k: string) => string | undefined; param: (k: string) => string | undefined } },
+      ctx: Context,
     ) => {
       if (result.success) return;
       const issue = result.error![0]!;
       const name = issueParam(issue);
       const raw = target === "query" ? ctx.req.query(name) : ctx.req.param(name);
       throw badRequest(c.queryErrorCodes?.[name] ?? `invalid_${name}`, issue.message, { [name]: raw ?? null });
-    }) as never;
+    };
   const pass: MiddlewareHandler = (_ctx, next) => next();
-  const params = c.params ? (validator("param", c.params, refuse("param")) as MiddlewareHandler) : pass;
-  const query = c.query ? (validator("query", c.query, refuse("query")) as MiddlewareHandler) : pass;
+  const params: MiddlewareHandler = c.params ? validator("param", c.params, refuse("param")) : pass;
+  // The one cast of the routes: hono-openapi types a validator by its schema's standard-schema
+  // output, which TypeScript cannot equate with z.output<Q> while Q is generic.
+  const query = (c.query ? validator("query", c.query, refuse("query")) : pass) as MiddlewareHandler<
+    Env,
+    string,
+    ValidQuery<Q>
+  >;
   return [described, params, query, checked];
-}
-
-/** The query a contract's validator accepted, in its parsed form. */
-export function validQuery<Q extends z.ZodType>(
-  ctx: { req: { valid: (target: never) => unknown } },
-  _contract: RouteContract<Q, z.ZodType>,
-): z.output<Q> {
-  return ctx.req.valid("query" as never) as z.output<Q>;
 }

@@ -10,7 +10,7 @@ import { z } from "zod";
 import { liveClient, type ReportContext } from "../context.js";
 import { ApiError, badRequest } from "../http/errors.js";
 import { blockParam } from "../http/query-params.js";
-import { contract, validQuery } from "../http/route-contract.js";
+import { contract } from "../http/route-contract.js";
 import { lendingMarketOf, loadOccupancy } from "./occupancy-service.js";
 
 export const eulerContract = {
@@ -64,7 +64,7 @@ export function lendingRoutes(ctx: ReportContext, opts: LendingRoutesOptions = {
 
   app.get("/api/euler", ...contract(eulerContract), async (c) => {
     const market = lendingMarketOf(ctx.network); // 404 before any chain read
-    const { blockNumber } = await resolveBlock(validQuery(c, eulerContract).block);
+    const { blockNumber } = await resolveBlock(c.req.valid("query").block);
     if (blockNumber < market.startBlock) {
       throw badRequest(
         "block_before_deployment",

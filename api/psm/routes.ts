@@ -6,7 +6,7 @@ import { z } from "zod";
 import { type ReportContext, resolveReportBlock } from "../context.js";
 import { blockParam, blockParamErrors } from "../http/query-params.js";
 import { reportCacheControl } from "../http/rendered.js";
-import { contract, validQuery } from "../http/route-contract.js";
+import { contract } from "../http/route-contract.js";
 import { loadPsmStatus } from "./psm-status-service.js";
 
 export const psmStatusContract = {
@@ -22,7 +22,7 @@ export const psmStatusContract = {
 export function psmRoutes(ctx: ReportContext) {
   const app = new Hono();
   app.get("/api/psm-status", ...contract(psmStatusContract), async (c) => {
-    const requested = validQuery(c, psmStatusContract).block;
+    const requested = c.req.valid("query").block;
     const at = await resolveReportBlock(ctx, requested);
     const status = await loadPsmStatus(ctx, at);
     c.header("Cache-Control", reportCacheControl(at, requested, status.failedReads));

@@ -16,7 +16,7 @@ import { z } from "zod";
 import type { ReportContext } from "../context.js";
 import { ApiError, badRequest } from "../http/errors.js";
 import { blockBound, limitParam } from "../http/query-params.js";
-import { contract, validQuery } from "../http/route-contract.js";
+import { contract } from "../http/route-contract.js";
 import { indexedHead, violationsAfter } from "../io/indexed-reads.js";
 import type { RegistryService } from "./registry-service.js";
 
@@ -77,7 +77,7 @@ export function registryRoutes(ctx: ReportContext, registry: RegistryService) {
   const app = new Hono();
 
   app.get("/api/por/accounts", ...contract(accountsContract), async (c) => {
-    const { version } = validQuery(c, accountsContract);
+    const { version } = c.req.valid("query");
     return c.json(await registry.version(version));
   });
 
@@ -95,7 +95,7 @@ export function registryRoutes(ctx: ReportContext, registry: RegistryService) {
   });
 
   app.get("/api/por/accounts/violations", ...contract(violationsContract), async (c) => {
-    const q = validQuery(c, violationsContract);
+    const q = c.req.valid("query");
     const head = await indexedHead(ctx.db, "base");
     if (!head) throw new ApiError("not_indexed_yet", "the indexer has not started on base yet");
     const m = q.after === undefined ? null : /^(\d+):(\d+)$/.exec(q.after)!;

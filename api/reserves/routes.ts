@@ -11,7 +11,7 @@ import { type ReportContext, resolveReportBlock } from "../context.js";
 import { ApiError } from "../http/errors.js";
 import { blockParam, blockParamErrors, kusdAmount } from "../http/query-params.js";
 import { reportCacheControl, sendRendered } from "../http/rendered.js";
-import { contract, validQuery } from "../http/route-contract.js";
+import { contract } from "../http/route-contract.js";
 import { loadPsmStatus } from "../psm/psm-status-service.js";
 import { riskChainPart } from "../risk/risk-service.js";
 import { renderPorReport } from "./por-service.js";
@@ -63,7 +63,7 @@ export function reservesRoutes(ctx: ReportContext) {
   const app = new Hono();
 
   app.get("/api/por", ...contract(porContract), async (c) => {
-    const requested = validQuery(c, porContract).block;
+    const requested = c.req.valid("query").block;
     const at = await resolveReportBlock(ctx, requested);
     // The reserves page asks for the gates and the switches of the same block next: their reads
     // join the snapshot's aggregate3 (one billed call for the block), and wait in their caches.
@@ -77,7 +77,7 @@ export function reservesRoutes(ctx: ReportContext) {
   });
 
   app.get("/api/stats", ...contract(statsContract), async (c) => {
-    const requested = validQuery(c, statsContract).block;
+    const requested = c.req.valid("query").block;
     const at = await resolveReportBlock(ctx, requested);
     try {
       return sendRendered(c, (await renderStats(ctx, at)).rendered, reportCacheControl(at, requested));
@@ -91,7 +91,7 @@ export function reservesRoutes(ctx: ReportContext) {
   });
 
   app.get("/api/por/redemption-plan", ...contract(redemptionPlanContract), async (c) => {
-    const q = validQuery(c, redemptionPlanContract);
+    const q = c.req.valid("query");
     const at = await resolveReportBlock(ctx, q.block);
     return c.json(await loadRedemptionPlan(ctx, at, q.amount));
   });

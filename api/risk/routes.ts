@@ -5,7 +5,7 @@ import { Hono } from "hono";
 import { z } from "zod";
 import { type ReportContext, resolveReportBlock } from "../context.js";
 import { blockParam, blockParamErrors } from "../http/query-params.js";
-import { contract, validQuery } from "../http/route-contract.js";
+import { contract } from "../http/route-contract.js";
 import { loadRiskStatus } from "./risk-service.js";
 
 export const riskStatusContract = {
@@ -22,7 +22,7 @@ export const riskStatusContract = {
 export function riskRoutes(ctx: ReportContext, statementSignedAt: () => Promise<number | null>) {
   const app = new Hono();
   app.get("/api/risk-status", ...contract(riskStatusContract), async (c) => {
-    const at = await resolveReportBlock(ctx, validQuery(c, riskStatusContract).block);
+    const at = await resolveReportBlock(ctx, c.req.valid("query").block);
     const status = await loadRiskStatus(ctx, at, statementSignedAt);
     // The statement's age and the venue are read now: never cached by a client for long; a failed read not at all.
     c.header("Cache-Control", status.failedReads.length > 0 ? "no-store" : "public, max-age=5");

@@ -17,7 +17,7 @@ import type { ReportContext } from "../context.js";
 import { ApiError } from "../http/errors.js";
 import { limitParam } from "../http/query-params.js";
 import { HEAD_MAX_AGE_SECONDS, sendRendered } from "../http/rendered.js";
-import { contract, validQuery } from "../http/route-contract.js";
+import { contract } from "../http/route-contract.js";
 import { MAX_LIST_LIMIT } from "../store/operator-store.js";
 import type { StatementService } from "./statement-service.js";
 
@@ -98,7 +98,7 @@ export function statementRoutes({ ctx, statements, adminToken }: StatementRoutes
   );
 
   app.get("/api/por/signed/history", ...contract(historyContract), async (c) => {
-    const { limit, before } = validQuery(c, historyContract);
+    const { limit, before } = c.req.valid("query");
     const store = await statements.store;
     const rows = await store.statements.list({ limit, ...(before !== undefined && { before }) });
     const last = rows.at(-1);

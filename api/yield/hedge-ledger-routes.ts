@@ -17,7 +17,7 @@ import { Hono } from "hono";
 import { z } from "zod";
 import type { ReportContext } from "../context.js";
 import { badRequest } from "../http/errors.js";
-import { contract, validQuery } from "../http/route-contract.js";
+import { contract } from "../http/route-contract.js";
 import { VenueReadError } from "../io/hyperliquid.js";
 import { readHedgeHistory } from "../io/venue-history.js";
 
@@ -56,7 +56,7 @@ export function hedgeLedgerRoutes(ctx: ReportContext, now: () => number = Date.n
 
   app.get("/api/hedge-ledger", ...contract(hedgeLedgerContract), async (c) => {
     const nowMs = now();
-    const untilMs = parseUntil(validQuery(c, hedgeLedgerContract).until, nowMs);
+    const untilMs = parseUntil(c.req.valid("query").until, nowMs);
     const v = ctx.network.reporting.venue;
     const src: LedgerSource = {
       infoUrl: v.url,
