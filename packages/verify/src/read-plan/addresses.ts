@@ -3,10 +3,29 @@
  * document): the server and a reader re-deriving a statement read the same ones.
  */
 
-import type { ListedAccount, NetworkConfig } from "@kusd/core";
+import type { ListedAccount, NetworkConfig, PsmKey } from "@kusd/core";
 import { everListed } from "@kusd/core";
 import type { Address } from "viem";
-import type { SnapshotAddresses } from "./chain-snapshot.js";
+
+export type SnapshotAddresses = {
+  kUSD: Address;
+  usdc: Address;
+  weth: Address;
+  psms: Record<PsmKey, Address>;
+  vaultV1: Address;
+  vaultV2: Address;
+  skUSD: Address;
+  skUSDDeprecated: Address;
+  insuranceFund: Address;
+  treasury: Address;
+  multisig: Address;
+  operator: Address;
+  hedgeWatchOnly: Address | null;
+  ethUsdFeed: Address | null;
+  lendingEscrowKUSD: Address | null;
+  /** Registry-listed accounts (their shares of the superseded vault are protocol-owned). */
+  listedAccounts: Address[];
+};
 
 type ReadPlanNetwork = Pick<
   NetworkConfig,
