@@ -44,6 +44,7 @@ import { statementRoutes } from "./statements/routes.js";
 import type { StatementService } from "./statements/statement-service.js";
 import type { OperatorStore } from "./store/operator-store.js";
 import { hedgeLedgerRoutes } from "./yield/hedge-ledger-routes.js";
+import { NO_PEERS, type YieldPeers } from "./yield/peers.js";
 import { yieldRoutes } from "./yield/routes.js";
 
 /** The version of the free API's contract (the OpenAPI document's info.version). */
@@ -58,6 +59,8 @@ export type AppParts = {
   registry: RegistryService;
   /** Signing keys; a replica has none and signs nothing (it serves stored statements). */
   keys: SigningKeys;
+  /** What the yield reports show beside ours; unset: nothing. */
+  yieldPeers?: YieldPeers;
   store: Promise<OperatorStore>;
   siteUrl: string;
   /** Bearer token for issuing a signed statement on demand; unset: that route is off. */
@@ -126,7 +129,7 @@ export function createApp(p: AppParts): Hono {
   app.get("/api/openapi.json", async (c) => c.json(await openApi()));
   app.route("/", registryRoutes(ctx, registry));
   app.route("/", eventsRoutes(ctx));
-  app.route("/", yieldRoutes(ctx, keys));
+  app.route("/", yieldRoutes(ctx, keys, p.yieldPeers ?? NO_PEERS));
   app.route("/", hedgeLedgerRoutes(ctx));
   // /api/euler at the indexed head like the other reports (or ?block=N).
   app.route("/", lendingRoutes(ctx, { resolveBlock: (b) => resolveReportBlock(ctx, b) }));

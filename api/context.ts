@@ -3,7 +3,7 @@
  * reads, and the venue. Built once per process (Ponder API or a standalone reader).
  */
 
-import type { BoardVault, MarketPeer, NetworkConfig, RecordedVenueReading } from "@kusd/core";
+import type { NetworkConfig, RecordedVenueReading } from "@kusd/core";
 import { countedHttp, type RpcPurpose } from "@kusd/rpc";
 import { createPublicClient, type Hex, type PublicClient } from "viem";
 import { ApiError, badRequest } from "./http/errors.js";
@@ -34,10 +34,6 @@ export type ReportContext = {
   observeBuild?: (report: string, seconds: number) => void;
   /** The venue readings signed statements used: a past block's report reconciles against the nearest (absent: none kept). */
   venueRecords?: VenueRecords;
-  /** Peers shown beside our yield in /api/apy's marketContext (KUSD_MARKET_PEERS). */
-  marketPeers: MarketPeer[];
-  /** Vaults on the /api/honesty-index board after ours (KUSD_HONESTY_PEERS). */
-  honestyPeers: BoardVault[];
 };
 
 export type VenueRecords = {
@@ -162,8 +158,6 @@ export function createReportContext(
     headFreshMs?: number;
     observeBuild?: ReportContext["observeBuild"];
     venueRecords?: VenueRecords;
-    marketPeers?: MarketPeer[];
-    honestyPeers?: BoardVault[];
   } = {},
 ): ReportContext {
   return {
@@ -178,8 +172,6 @@ export function createReportContext(
     headFreshMs: options.headFreshMs ?? DEFAULT_HEAD_FRESH_MS,
     ...(options.observeBuild && { observeBuild: options.observeBuild }),
     ...(options.venueRecords && { venueRecords: options.venueRecords }),
-    marketPeers: options.marketPeers ?? [],
-    honestyPeers: options.honestyPeers ?? [],
   };
 }
 

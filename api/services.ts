@@ -72,8 +72,6 @@ export function createService(o: ServiceOptions): Service {
     ...(o.metrics && { observeBuild: o.metrics.kusd.observeBuild }),
     // The hash read is the reports' own (memoised); it runs only once ctx exists.
     venueRecords: venueRecords(store, network, siteUrl, (n) => reportBlockHash(ctx, n), headFreshMs),
-    marketPeers: env.KUSD_MARKET_PEERS,
-    honestyPeers: env.KUSD_HONESTY_PEERS,
   });
   const signer = o.role === "signer";
   const keys: SigningKeys = signer
@@ -114,6 +112,7 @@ export function createService(o: ServiceOptions): Service {
     keys,
     store,
     siteUrl,
+    yieldPeers: { marketPeers: env.KUSD_MARKET_PEERS ?? [], honestyPeers: env.KUSD_HONESTY_PEERS ?? [] },
     ...configuredParts({ env, network, siteUrl, statements, store, keys, background }),
     ...(signer && { adminToken: env.KUSD_ADMIN_TOKEN }),
     ...(o.networkDocument && { networkDocument: o.networkDocument }),

@@ -32,8 +32,6 @@ describe("GET /api/euler without a lending market", () => {
       siteUrl: "http://site.test",
       venueMaxAgeSeconds: 0,
       headFreshMs: 0,
-      marketPeers: [],
-      honestyPeers: [],
     } satisfies ReportContext;
     const res = await withApiErrors(lendingRoutes(ctx)).request("/api/euler");
     expect(res.status).toBe(404);

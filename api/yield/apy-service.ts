@@ -21,9 +21,9 @@ export type RenderedApy = { report: ApyReport; rendered: Rendered };
  * The report, rebuilt at most every `venueMaxAgeSeconds` for the same indexed head (its venue
  * reads are the expensive part); `updatedAt` says when it was built. 0: built on every request.
  */
-export async function renderApy(ctx: ReportContext): Promise<RenderedApy> {
+export async function renderApy(ctx: ReportContext, marketPeers: MarketPeer[]): Promise<RenderedApy> {
   const build = async () => {
-    const report = await loadApy(ctx);
+    const report = await loadApy(ctx, marketPeers);
     return { report, rendered: render(report) };
   };
   if (ctx.venueMaxAgeSeconds === 0) return build();
@@ -32,6 +32,10 @@ export async function renderApy(ctx: ReportContext): Promise<RenderedApy> {
   return hash ? keptApy(ctx)(`${head!.blockNumber}:${hash}`, build) : build();
 }
 
-export async function loadApy(ctx: ReportContext, now = Math.floor(Date.now() / 1000)): Promise<ApyReport> {
-  return buildApyReport(await readApyInputs(ctx, now, ctx.marketPeers));
+export async function loadApy(
+  ctx: ReportContext,
+  marketPeers: MarketPeer[],
+  now = Math.floor(Date.now() / 1000),
+): Promise<ApyReport> {
+  return buildApyReport(await readApyInputs(ctx, now, marketPeers));
 }

@@ -55,7 +55,8 @@ export async function loadHonestyIndex(
 ): Promise<HonestyIndex> {
   let expected: number | null = null;
   if (vaults.some((v) => v.advertised === "kusd-expected-apy"))
-    expected = (await loadApy(ctx, now).catch(() => null))?.expectedAPY ?? null;
+    // expectedAPY is ours alone: the market peers shown beside it do not change it.
+    expected = (await loadApy(ctx, [], now).catch(() => null))?.expectedAPY ?? null;
   const heads = new Map<string, { number: bigint; timestamp: bigint }>();
   const rows: HonestyIndexRow[] = [];
   for (const v of vaults) {

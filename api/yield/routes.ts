@@ -8,6 +8,7 @@ import { contract } from "../http/route-contract.js";
 import type { SigningKeys } from "../statements/keys.js";
 import { renderApy } from "./apy-service.js";
 import { type BoardVault, loadHonestyIndex } from "./honesty-index.js";
+import type { YieldPeers } from "./peers.js";
 
 const TAGS = ["Yield"];
 
@@ -27,7 +28,7 @@ export const honestyIndexContract = {
 };
 
 /** The board: both staking vaults, then the configured peers (KUSD_HONESTY_PEERS). */
-export function boardVaults(ctx: ReportContext): BoardVault[] {
+export function boardVaults(ctx: ReportContext, peers: YieldPeers): BoardVault[] {
   const own: BoardVault[] = [
     {
       name: "skUSD",
@@ -46,20 +47,20 @@ export function boardVaults(ctx: ReportContext): BoardVault[] {
       advertised: null,
     },
   ];
-  return [...own, ...ctx.honestyPeers];
+  return [...own, ...peers.honestyPeers];
 }
 
-export function yieldRoutes(ctx: ReportContext, keys: SigningKeys) {
+export function yieldRoutes(ctx: ReportContext, keys: SigningKeys, peers: YieldPeers) {
   const app = new Hono();
   app.get("/api/apy", ...contract(apyContract), async (c) =>
     sendRendered(
       c,
-      (await renderApy(ctx)).rendered,
+      (await renderApy(ctx, peers.marketPeers)).rendered,
       `public, max-age=${Math.max(ctx.venueMaxAgeSeconds, HEAD_MAX_AGE_SECONDS)}`,
     ),
   );
   app.get("/api/honesty-index", ...contract(honestyIndexContract), async (c) =>
-    c.json(await loadHonestyIndex(ctx, keys, boardVaults(ctx))),
+    c.json(await loadHonestyIndex(ctx, keys, boardVaults(ctx, peers))),
   );
   return app;
 }
