@@ -118,7 +118,10 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))("a lagging RPC", () => {
     expect(swaps.length).toBeGreaterThanOrEqual(10);
     expect(status.backwards(), "/status went backwards").toEqual([]);
     expect(report.backwards(), "/api/stats went backwards").toEqual([]);
-    expect(status.seen.at(-1)).toBe(head);
+    // The shared devnet can mine past `head` meanwhile (the stack anchors its statements on Base):
+    // the last /status is the head or a later block, never one the chain does not have.
+    expect(status.seen.at(-1)).toBeGreaterThanOrEqual(head);
+    expect(status.seen.at(-1)).toBeLessThanOrEqual(Number(await s.client.getBlockNumber()));
     expect(output).not.toMatch(/Reorged block|Detected reorg/);
     expect(retracted).toBe(0);
     expect(detected).toBe(swaps.length);
