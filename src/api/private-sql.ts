@@ -15,5 +15,10 @@ export function servePrivateSql(port: number | undefined, parts: Parameters<type
   const app = new Hono();
   app.use("/sql/*", client(parts));
   const server = serve({ fetch: app.fetch, port, hostname: "127.0.0.1" });
-  server.on("error", (e) => console.error(`[private-sql] 127.0.0.1:${port}: ${(e as Error).message}`));
+  // A listener that was asked for and cannot listen stops the indexer (SIGTERM: Ponder's own
+  // shutdown): its reader must not find something else answering on that port.
+  server.on("error", (e) => {
+    console.error(`[private-sql] 127.0.0.1:${port}: ${(e as Error).message}; stopping`);
+    process.kill(process.pid, "SIGTERM");
+  });
 }
