@@ -124,9 +124,11 @@ module.exports = {
     },
     {
       name: "no-circular",
+      comment:
+        "no import cycle that runs: a cycle closed only by `import type` is erased before it runs (api/report-caches.ts names the value types of the services whose caches it builds)",
       severity: "error",
       from: {},
-      to: { circular: true },
+      to: { circular: true, viaOnly: { dependencyTypesNot: ["type-only"] } },
     },
   ],
   options: {

@@ -5,6 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { type ReportContext, resolveReportBlock } from "./context.js";
 import { ApiError } from "./http/errors.js";
+import { createReportCaches } from "./report-caches.js";
 
 /** Ponder's checkpoint string: timestamp (10 digits) … block number at characters 26..42. */
 const checkpoint = (block: bigint) =>
@@ -14,7 +15,8 @@ function contextOver(indexed: { block: bigint }): ReportContext {
   const db = {
     execute: async () => [{ chain_id: 8453, latest_checkpoint: checkpoint(indexed.block) }],
   };
-  return { db, headFreshMs: 60_000, network: { kUSD: { startBlock: 1 } } } as unknown as ReportContext;
+  const caches = createReportCaches({ headFreshMs: 60_000, venueMaxAgeSeconds: 0 });
+  return { db, headFreshMs: 60_000, caches, network: { kUSD: { startBlock: 1 } } } as unknown as ReportContext;
 }
 
 describe("resolveReportBlock", () => {

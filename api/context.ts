@@ -10,7 +10,7 @@ import { ApiError, badRequest } from "./http/errors.js";
 import { blockParam } from "./http/query-params.js";
 import { hyperliquidClient, type VenueClient } from "./io/hyperliquid.js";
 import { type IndexedHead, indexedHead, type ReadDb } from "./io/indexed-reads.js";
-import { coalesce, memo, perObject } from "./io/memo.js";
+import { createReportCaches, type ReportCaches } from "./report-caches.js";
 
 export type ReportContext = {
   network: NetworkConfig;
@@ -32,6 +32,8 @@ export type ReportContext = {
   headFreshMs: number;
   /** Told how long each report build took (GET /metrics' kusd_report_build_seconds). */
   observeBuild?: (report: string, seconds: number) => void;
+  /** Every cache the reports keep (report-caches.ts), built with the context. */
+  caches: ReportCaches;
   /** The venue readings signed statements used: a past block's report reconciles against the nearest (absent: none kept). */
   venueRecords?: VenueRecords;
 };
@@ -56,12 +58,10 @@ export type VenueRecords = {
  */
 export const DEFAULT_HEAD_FRESH_MS = 4_000;
 
-const keptHeads = perObject((ctx: ReportContext) => memo<IndexedHead | null>({ max: 1, ttlMs: ctx.headFreshMs }));
-
 /** The indexed head as reports see it: one read per `headFreshMs` (0: indexedHead's own sharing of concurrent reads). */
 export function reportHead(ctx: ReportContext): Promise<IndexedHead | null> {
   if (ctx.headFreshMs === 0) return indexedHead(ctx.db, "base");
-  return keptHeads(ctx)("base", () => indexedHead(ctx.db, "base"));
+  return ctx.caches.head("base", () => indexedHead(ctx.db, "base"));
 }
 
 /**
@@ -84,12 +84,6 @@ export const liveClient = (ctx: ReportContext): PublicClient => ctx.live ?? ctx.
 /** A report block's header: what every report needs of the block itself. */
 export type BlockHeader = { hash: Hex; timestamp: number };
 
-const keptHeaders = perObject((ctx: ReportContext) =>
-  ctx.headFreshMs > 0
-    ? memo<BlockHeader | null>({ max: 256, ttlMs: ctx.headFreshMs, keep: (h) => h !== null })
-    : coalesce<BlockHeader | null>(),
-);
-
 /**
  * A report block's hash and timestamp, one eth_getBlockByNumber read at most every `headFreshMs`
  * (0: only requests that arrive together share the read). Cached reports are keyed by block
@@ -98,7 +92,7 @@ const keptHeaders = perObject((ctx: ReportContext) =>
  * when the read fails (and a failure is not kept).
  */
 export function reportBlockHeader(ctx: ReportContext, blockNumber: bigint): Promise<BlockHeader | null> {
-  return keptHeaders(ctx)(String(blockNumber), () =>
+  return ctx.caches.headers(String(blockNumber), () =>
     liveClient(ctx)
       .getBlock({ blockNumber })
       .then(
@@ -118,15 +112,9 @@ export async function blockTimestamp(ctx: ReportContext, blockNumber: bigint, he
   return header?.timestamp ?? Number((await ctx.base.getBlock({ blockNumber })).timestamp);
 }
 
-const keptRpcHeads = perObject((ctx: ReportContext) =>
-  ctx.headFreshMs > 0
-    ? memo<bigint | null>({ max: 1, ttlMs: ctx.headFreshMs, keep: (h) => h !== null })
-    : coalesce<bigint | null>(),
-);
-
 /** The RPC's head block (eth_blockNumber), shared like the header; null when the read fails. */
 export function rpcHead(ctx: ReportContext): Promise<bigint | null> {
-  return keptRpcHeads(ctx)("head", () =>
+  return ctx.caches.rpcHead("head", () =>
     liveClient(ctx)
       .getBlockNumber({ cacheTime: 0 })
       .catch(() => null),
@@ -160,6 +148,8 @@ export function createReportContext(
     venueRecords?: VenueRecords;
   } = {},
 ): ReportContext {
+  const venueMaxAgeSeconds = options.venueMaxAgeSeconds ?? DEFAULT_VENUE_MAX_AGE_SECONDS;
+  const headFreshMs = options.headFreshMs ?? DEFAULT_HEAD_FRESH_MS;
   return {
     network,
     db,
@@ -168,8 +158,9 @@ export function createReportContext(
     ethereum: rpcClient(network.reporting.readRpc.ethereum, "reports"),
     venue: network.reporting.venue.url ? hyperliquidClient(network.reporting.venue.url) : null,
     siteUrl,
-    venueMaxAgeSeconds: options.venueMaxAgeSeconds ?? DEFAULT_VENUE_MAX_AGE_SECONDS,
-    headFreshMs: options.headFreshMs ?? DEFAULT_HEAD_FRESH_MS,
+    venueMaxAgeSeconds,
+    headFreshMs,
+    caches: createReportCaches({ headFreshMs, venueMaxAgeSeconds }),
     ...(options.observeBuild && { observeBuild: options.observeBuild }),
     ...(options.venueRecords && { venueRecords: options.venueRecords }),
   };

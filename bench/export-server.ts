@@ -15,6 +15,7 @@ import type { ReportContext } from "../api/context.js";
 import { exportRoutes } from "../api/export/routes.js";
 import { withApiErrors } from "../api/http/errors.js";
 import type { ReadDb } from "../api/io/indexed-reads.js";
+import { createReportCaches } from "../api/report-caches.js";
 import * as schema from "../ponder.schema.js";
 
 const { values } = parseArgs({
@@ -37,6 +38,7 @@ const db = values.pglite
 const ctx = {
   db: db as unknown as ReadDb,
   headFreshMs: 0,
+  caches: createReportCaches({ headFreshMs: 0, venueMaxAgeSeconds: 0 }),
   network: { kUSD: { startBlock: 0 } },
 } as unknown as ReportContext;
 const app = withApiErrors(exportRoutes(ctx));

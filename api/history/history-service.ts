@@ -25,11 +25,8 @@ import {
 } from "../context.js";
 import { badRequest } from "../http/errors.js";
 import { historyRowsUpTo } from "../io/history-reads.js";
-import { memo, perObject } from "../io/memo.js";
 
 export type HistoryQuery = { interval: HistoryInterval; fromBlock?: bigint; toBlock?: bigint; step?: bigint };
-
-const keptRows = perObject((_ctx: ReportContext) => memo<HistoryRows>({ max: 8 }));
 
 /** The indexed rows behind the series up to `toBlock`, kept per block and block hash. */
 export async function historyRowsAt(ctx: ReportContext, toBlock: bigint): Promise<HistoryRows> {
@@ -41,7 +38,7 @@ export async function historyRowsAt(ctx: ReportContext, toBlock: bigint): Promis
       toBlock,
     );
   const hash = await reportBlockHash(ctx, toBlock);
-  return hash ? keptRows(ctx)(`${toBlock}:${hash}`, read) : read();
+  return hash ? ctx.caches.historyRows(`${toBlock}:${hash}`, read) : read();
 }
 
 /** The commands that reproduce a point's supply, balances and PSM kUSD at its block. */

@@ -10,6 +10,7 @@ import type { Address } from "viem";
 import { describe, expect, it } from "vitest";
 import type { ReportContext } from "../context.js";
 import { withApiErrors } from "../http/errors.js";
+import { createReportCaches } from "../report-caches.js";
 import { lendingRoutes } from "./routes.js";
 
 const OPERATOR = "0x00000000000000000000000000000000000000aa" as Address;
@@ -32,6 +33,7 @@ describe("GET /api/euler without a lending market", () => {
       siteUrl: "http://site.test",
       venueMaxAgeSeconds: 0,
       headFreshMs: 0,
+      caches: createReportCaches({ headFreshMs: 0, venueMaxAgeSeconds: 0 }),
     } satisfies ReportContext;
     const res = await withApiErrors(lendingRoutes(ctx)).request("/api/euler");
     expect(res.status).toBe(404);

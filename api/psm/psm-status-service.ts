@@ -18,11 +18,9 @@ import {
   type ReportContext,
   reportBlockHeader,
 } from "../context.js";
-import { memo, perObject } from "../io/memo.js";
 
 // A block's gates cannot change (keyed by its hash, so a reorg is read afresh); a document with a
-// failed read is never kept, so the next request retries it.
-const kept = perObject((_ctx: ReportContext) => memo<PsmStatus>({ max: 32, keep: (v) => v.failedReads.length === 0 }));
+// failed read is never kept, so the next request retries it (ctx.caches.psmStatus).
 
 /** The gates at `at`; `known`: the block's header when the caller read it already. */
 export async function loadPsmStatus(
@@ -32,7 +30,7 @@ export async function loadPsmStatus(
 ): Promise<PsmStatus> {
   const header = known === undefined ? await reportBlockHeader(ctx, at.blockNumber) : known;
   return header
-    ? kept(ctx)(`${at.blockNumber}:${header.hash}`, () => readPsmStatus(ctx, at, header))
+    ? ctx.caches.psmStatus(`${at.blockNumber}:${header.hash}`, () => readPsmStatus(ctx, at, header))
     : readPsmStatus(ctx, at, null);
 }
 

@@ -36,7 +36,7 @@ import {
 } from "../context.js";
 import { type Rendered, render } from "../http/rendered.js";
 import { kusdBurnedUpTo, redemptionsUpTo } from "../io/indexed-reads.js";
-import { coalesce, type Memo, memo, perObject } from "../io/memo.js";
+import type { Memo } from "../io/memo.js";
 import { readVenueNow, type VenueNow } from "../io/venue-now.js";
 
 /** The PSMs alone at `blockNumber` (a handful of reads instead of the whole snapshot). */
@@ -74,39 +74,18 @@ type LiveReads = {
   failedReads: string[];
 };
 
-type History = {
+/** A block's indexed redemptions and burns. */
+export type PorHistory = {
   redemptions: Awaited<ReturnType<typeof redemptionsUpTo>>;
   burned: Awaited<ReturnType<typeof kusdBurnedUpTo>>;
 };
-type LiveRoles = Pick<LiveReads, "minterRoles" | "failedReads">;
-type PorCaches = {
-  live: (key: string, build: () => Promise<LiveRoles>) => Promise<LiveRoles>;
-  snapshots: Memo<ChainSnapshot>;
-  history: Memo<History>;
-  reports: Memo<RenderedPor>;
-};
+export type PorLiveRoles = Pick<LiveReads, "minterRoles" | "failedReads">;
 
 /** The report, its bytes, and the venue read made for it now (at the head; a statement records it). */
 export type RenderedPor = { report: PorReport; rendered: Rendered; venueNow: VenueNow | null };
 
-const cachesOf = perObject((ctx: ReportContext): PorCaches => {
-  // holdsRole is read live like the block's header: one read serves the requests of `headFreshMs`
-  // (0: only requests that arrive together), and a read that failed serves nobody after it.
-  const liveRoles =
-    ctx.headFreshMs > 0
-      ? memo<LiveRoles>({ max: 16, ttlMs: ctx.headFreshMs, keep: (r) => r.failedReads.length === 0 })
-      : coalesce<LiveRoles>();
-  return {
-    live: liveRoles,
-    // Only a snapshot whose every read landed is kept: a failed read is retried next request.
-    snapshots: memo<ChainSnapshot>({ max: 32, keep: (s) => s.failedReads.length === 0 }),
-    history: memo<History>({ max: 32 }),
-    reports: memo<RenderedPor>({ max: 64, keep: (r) => r.report.attestation.failedReads.length === 0 }),
-  };
-});
-
 /** holdsRole of each PSM read now, through the live client. */
-async function readLiveRoles(ctx: ReportContext, blockNumber: bigint): Promise<LiveRoles> {
+async function readLiveRoles(ctx: ReportContext, blockNumber: bigint): Promise<PorLiveRoles> {
   const n = ctx.network;
   const { read, failedReads } = tolerantReads(
     new PinnedReader(liveClient(ctx), blockNumber, n.reporting.publicRpc.base),
@@ -161,7 +140,7 @@ export async function venueBasisAt(
 }
 
 /** The cached snapshot with this request's live role reads in place of its own. */
-function withLiveRoles(s: ChainSnapshot, live: LiveRoles): ChainSnapshot {
+function withLiveRoles(s: ChainSnapshot, live: PorLiveRoles): ChainSnapshot {
   const psm = (k: PsmKey) => ({ ...s.psms[k], holdsMinterRole: live.minterRoles[k] });
   const own = s.failedReads.filter((r) => !r.includes("hasRole("));
   return {
@@ -188,7 +167,7 @@ export async function renderPorReport(
   } = {},
 ): Promise<RenderedPor> {
   const started = performance.now();
-  const c = cachesOf(ctx);
+  const c = ctx.caches.por;
   const header = await reportBlockHeader(ctx, at.blockNumber);
   const blockHash = header?.hash ?? null;
   // Without the block's hash nothing can be keyed safely: read everything for this request alone.
@@ -211,16 +190,16 @@ export async function renderPorReport(
       return { redemptions, burned };
     }),
     options.chainHead ?? rpcHead(ctx),
-    snapshotReadNow ? null : c.live(`${at.blockNumber}:${blockHash}`, () => readLiveRoles(ctx, at.blockNumber)),
+    snapshotReadNow ? null : c.liveRoles(`${at.blockNumber}:${blockHash}`, () => readLiveRoles(ctx, at.blockNumber)),
   ]);
-  const rolesNow: LiveRoles = liveRoles ?? {
+  const rolesNow: PorLiveRoles = liveRoles ?? {
     minterRoles: Object.fromEntries(
       PSM_KEYS.map((k) => [k, snapshot.psms[k].holdsMinterRole]),
-    ) as LiveRoles["minterRoles"],
+    ) as PorLiveRoles["minterRoles"],
     failedReads: snapshot.failedReads.filter((r) => r.includes("hasRole(")),
   };
   // Read with the snapshot just now: they serve the next requests of `headFreshMs` as a live read would.
-  if (!liveRoles) void c.live(`${at.blockNumber}:${blockHash}`, async () => rolesNow);
+  if (!liveRoles) void c.liveRoles(`${at.blockNumber}:${blockHash}`, async () => rolesNow);
   const live: LiveReads = { blockHash, rpcChainLength: chainHead === null ? null : Number(chainHead), ...rolesNow };
   const { basis, now } = await venueBasisAt(ctx, at, snapshot.blockTimestamp, blockHash);
   const roles = PSM_KEYS.map((k) => String(live.minterRoles[k]?.value ?? null)).join(",");
@@ -254,7 +233,7 @@ function buildPor(
   at: ReportBlock,
   snapshot: ChainSnapshot,
   venue: VenueBasis,
-  history: History,
+  history: PorHistory,
   live: Pick<LiveReads, "blockHash" | "rpcChainLength">,
 ): PorReport {
   const n = ctx.network;

@@ -10,9 +10,7 @@ import {
   reportBlockHeader,
 } from "../context.js";
 import { type Rendered, render } from "../http/rendered.js";
-import { memo, perObject } from "../io/memo.js";
 
-const keptStats = perObject((_ctx: ReportContext) => memo<RenderedStats>({ max: 64 }));
 export type RenderedStats = { stats: Stats; rendered: Rendered };
 
 /** The stats at `at`, kept per block and block hash (every figure is a read pinned to the block). */
@@ -22,7 +20,7 @@ export async function renderStats(ctx: ReportContext, at: ReportBlock): Promise<
     const stats = await loadStats(ctx, at, header);
     return { stats, rendered: render(stats) };
   };
-  return header ? keptStats(ctx)(`${at.blockNumber}:${header.hash}`, build) : build();
+  return header ? ctx.caches.stats(`${at.blockNumber}:${header.hash}`, build) : build();
 }
 
 export async function loadStats(

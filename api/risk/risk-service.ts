@@ -39,7 +39,6 @@ import {
   reportBlockHeader,
 } from "../context.js";
 import { roleHoldersAt } from "../io/indexed-reads.js";
-import { memo, perObject } from "../io/memo.js";
 import { readVenueNow } from "../io/venue-now.js";
 import sourceGetters from "./source-getters.json" with { type: "json" };
 
@@ -195,16 +194,13 @@ async function readOffChain(
   });
 }
 
-type ChainPart = {
+export type RiskChainPart = {
   onChain: Trigger[];
   gaps: Gap[];
   failedReads: string[];
   notDeployed: NotDeployedRead[];
   timestamp: number;
 };
-const keptChain = perObject((_ctx: ReportContext) =>
-  memo<ChainPart>({ max: 16, keep: (v) => v.failedReads.length === 0 }),
-);
 
 /**
  * The contracts that exist at the block. One with no code yet (deployed later) has no switches and
@@ -232,8 +228,8 @@ async function deployedTargets(
  * The on-chain part of the risk status at `at` (kept per block and hash: it cannot change there).
  * `header`: the block's header as the caller read it.
  */
-export function riskChainPart(ctx: ReportContext, at: ReportBlock, header: BlockHeader | null): Promise<ChainPart> {
-  const chain = async (): Promise<ChainPart> => {
+export function riskChainPart(ctx: ReportContext, at: ReportBlock, header: BlockHeader | null): Promise<RiskChainPart> {
+  const chain = async (): Promise<RiskChainPart> => {
     const reader = new PinnedReader(ctx.base, at.blockNumber, ctx.network.reporting.publicRpc.base);
     const { read, failedReads, notDeployed } = tolerantReads(reader);
     const present = await deployedTargets(ctx, at.blockNumber);
@@ -250,7 +246,7 @@ export function riskChainPart(ctx: ReportContext, at: ReportBlock, header: Block
       timestamp,
     };
   };
-  return header ? keptChain(ctx)(`${at.blockNumber}:${header.hash}`, chain) : chain();
+  return header ? ctx.caches.riskChain(`${at.blockNumber}:${header.hash}`, chain) : chain();
 }
 
 export async function loadRiskStatus(

@@ -8,13 +8,11 @@ import type { MarketPeer } from "@kusd/core";
 import { type ApyReport, buildApyReport } from "@kusd/core";
 import { type ReportContext, reportBlockHash, reportHead } from "../context.js";
 import { type Rendered, render } from "../http/rendered.js";
-import { memo, perObject } from "../io/memo.js";
 import { readApyInputs } from "./apy-reads.js";
 
 export { MIN_RUNWAY_DAYS } from "@kusd/core";
 export type { MarketPeer };
 
-const keptApy = perObject((ctx: ReportContext) => memo<RenderedApy>({ max: 4, ttlMs: ctx.venueMaxAgeSeconds * 1000 }));
 export type RenderedApy = { report: ApyReport; rendered: Rendered };
 
 /**
@@ -29,7 +27,7 @@ export async function renderApy(ctx: ReportContext, marketPeers: MarketPeer[]): 
   if (ctx.venueMaxAgeSeconds === 0) return build();
   const head = await reportHead(ctx);
   const hash = head ? await reportBlockHash(ctx, head.blockNumber) : null;
-  return hash ? keptApy(ctx)(`${head!.blockNumber}:${hash}`, build) : build();
+  return hash ? ctx.caches.apy(`${head!.blockNumber}:${hash}`, build) : build();
 }
 
 export async function loadApy(

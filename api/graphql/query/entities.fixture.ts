@@ -11,6 +11,7 @@ import * as schema from "../../../ponder.schema.js";
 import { checkpointSql, createTablesSql, createViewsSql } from "../../../test/helpers/scratch-tables.js";
 import type { ReportContext } from "../../context.js";
 import type { ReadDb } from "../../io/indexed-reads.js";
+import { createReportCaches } from "../../report-caches.js";
 
 export const HEAD = 40n;
 export const T0 = 1_780_000_000;
@@ -122,6 +123,7 @@ export async function openEntityDb(): Promise<EntityDb> {
   const ctx = {
     db: db as unknown as ReadDb,
     headFreshMs: 0,
+    caches: createReportCaches({ headFreshMs: 0, venueMaxAgeSeconds: 0 }),
     base: fakeChain(),
     network: { kUSD: { startBlock: 0 } },
   } as unknown as ReportContext;
