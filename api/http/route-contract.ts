@@ -42,13 +42,13 @@ function issueParam(issue: { path?: ReadonlyArray<PropertyKey | { key: PropertyK
   return String(typeof first === "object" && first !== null ? first.key : (first ?? "query"));
 }
 
-/** The middlewares of a route: its OpenAPI description, its parameter validators, its response check. */
 /** What a contract's query validator adds to a handler's context: `c.req.valid("query")`, parsed. */
 export type ValidQuery<Q extends z.ZodType | undefined> = Q extends z.ZodType
   ? { in: { query: Record<string, string | string[]> }; out: { query: z.output<Q> } }
   : // biome-ignore lint/complexity/noBannedTypes: Hono's input of a route without validated parts
     {};
 
+/** The middlewares of a route: its OpenAPI description, its parameter validators, its response check. */
 export function contract<Q extends z.ZodType | undefined, R extends z.ZodType>(
   c: RouteContract<Q, R>,
 ): [MiddlewareHandler, MiddlewareHandler, MiddlewareHandler<Env, string, ValidQuery<Q>>, MiddlewareHandler] {
