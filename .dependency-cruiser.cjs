@@ -6,6 +6,9 @@
  * on packages and never on each other's files, except where Ponder itself joins them (src/api,
  * Ponder's own API entry, mounts api/).
  */
+/** Each package's public entries: what its package.json `exports` names. */
+const ENTRIES =
+  "packages/(core/src/(index|fixtures)|config/src/(index|node)|rpc/src/index|verify/src/(index|node))\\.ts$";
 const APPS = "^(api|src|clients|web|stack|devnet|bench|test|scripts|bin|abis)/|^ponder\\.(config|schema)\\.ts$";
 
 module.exports = {
@@ -52,8 +55,7 @@ module.exports = {
       from: { path: "^(?!packages/)" },
       to: {
         path: "^packages/",
-        pathNot:
-          "^packages/(core/src/(index|fixtures)|config/src/(index|node)|rpc/src/index|verify/src/(index|node))\\.ts$",
+        pathNot: `^${ENTRIES}`,
       },
     },
     {
@@ -63,8 +65,7 @@ module.exports = {
       from: { path: "^packages/([^/]+)/" },
       to: {
         path: "^packages/",
-        pathNot:
-          "^packages/$1/|^packages/(core/src/(index|fixtures)|config/src/(index|node)|rpc/src/index|verify/src/(index|node))\\.ts$",
+        pathNot: `^packages/$1/|^${ENTRIES}`,
       },
     },
     {

@@ -57,12 +57,14 @@ export function createReportCaches(o: { headFreshMs: number; venueMaxAgeSeconds:
   const live = <V>(max: number, keep: (v: V) => boolean): Keeper<V> =>
     o.headFreshMs > 0 ? memo<V>({ max, ttlMs: o.headFreshMs, keep }) : coalesce<V>();
   const venueTtlMs = o.venueMaxAgeSeconds * 1000;
-  const venue = memo<VenueNow>({ max: 1, ttlMs: venueTtlMs, keep: (v) => v.state !== null });
   return {
     head: memo<IndexedHead | null>({ max: 1, ttlMs: o.headFreshMs }),
     headers: live<BlockHeader | null>(256, (h) => h !== null),
     rpcHead: live<bigint | null>(1, (h) => h !== null),
-    venueNow: o.venueMaxAgeSeconds > 0 ? (_key, build) => venue("venue", build) : (_key, build) => build(),
+    venueNow:
+      o.venueMaxAgeSeconds > 0
+        ? memo<VenueNow>({ max: 1, ttlMs: venueTtlMs, keep: (v) => v.state !== null })
+        : (_key, build) => build(),
     por: {
       liveRoles: live<PorLiveRoles>(16, (r) => r.failedReads.length === 0),
       snapshots: memo<ChainSnapshot>({ max: 32, keep: (s) => s.failedReads.length === 0 }),

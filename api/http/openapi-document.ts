@@ -39,41 +39,41 @@ export type OpenApiOptions = { siteUrl: string; version: string; discovery?: Dis
 /** Built once per process on first request: the routes do not change while it runs. */
 export function openApiDocument(app: Hono, o: OpenApiOptions): () => Promise<unknown> {
   let doc: Promise<unknown> | null = null;
-  return () =>
-    (doc ??= errorComponent()
-      .then((error) =>
-        generateSpecs(app, {
-          documentation: {
-            openapi: "3.1.0",
-            info: {
-              title: "kUSD transparency API",
-              version: o.version,
-              description:
-                "Reserves, liabilities, solvency, redemption capacity, yield and the account registry of kUSD, each figure recomputable from public chain and venue reads (the verifyVia commands). Free endpoints; the paid gateway is described at /paid/openapi.json.",
-              license: { name: "MIT", identifier: "MIT" },
-            },
-            servers: [{ url: o.siteUrl }],
-            ...(o.discovery && { "x-discovery": o.discovery }),
-            components: { schemas: { Error: error } },
-          },
-          exclude: [/^\/paid/, /^\/graphql/, /^\/sql/, /^\/ponder/, /^\/__bench/, "/api/openapi.json"],
-          // hono-openapi leaves out a path whose last segment has a dot as a static file: the exports
-          // (/api/export/psmSwaps.csv) are routes, and no static file is described.
-          excludeStaticFile: false,
-          defaultValidationErrorResponse: {
-            description: "a query parameter is malformed",
-            content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
-          },
-          // Every operation here is free: each says so (`security: []`, no scheme), as OpenAPI asks of
-          // an operation that needs no credentials; the paid ones are in the gateway's descriptor.
-          defaultOptions: Object.fromEntries(DOCUMENTED_METHODS.map((m) => [m, { security: [] }])),
-        }),
-      )
-      .then(withDeclaredTags));
-}
+  return () => (doc ??= build());
 
-/** The error body's schema as hono-openapi converts every other schema of the document. */
-const errorComponent = async () => (await resolver(ErrorSchema).toOpenAPISchema()).schema;
+  async function build() {
+    // The error body's schema, converted as hono-openapi converts every other schema of the document.
+    const error = (await resolver(ErrorSchema).toOpenAPISchema()).schema;
+    return withDeclaredTags(
+      await generateSpecs(app, {
+        documentation: {
+          openapi: "3.1.0",
+          info: {
+            title: "kUSD transparency API",
+            version: o.version,
+            description:
+              "Reserves, liabilities, solvency, redemption capacity, yield and the account registry of kUSD, each figure recomputable from public chain and venue reads (the verifyVia commands). Free endpoints; the paid gateway is described at /paid/openapi.json.",
+            license: { name: "MIT", identifier: "MIT" },
+          },
+          servers: [{ url: o.siteUrl }],
+          ...(o.discovery && { "x-discovery": o.discovery }),
+          components: { schemas: { Error: error } },
+        },
+        exclude: [/^\/paid/, /^\/graphql/, /^\/sql/, /^\/ponder/, /^\/__bench/, "/api/openapi.json"],
+        // hono-openapi leaves out a path whose last segment has a dot as a static file: the exports
+        // (/api/export/psmSwaps.csv) are routes, and no static file is described.
+        excludeStaticFile: false,
+        defaultValidationErrorResponse: {
+          description: "a query parameter is malformed",
+          content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
+        },
+        // Every operation here is free: each says so (`security: []`, no scheme), as OpenAPI asks of
+        // an operation that needs no credentials; the paid ones are in the gateway's descriptor.
+        defaultOptions: Object.fromEntries(DOCUMENTED_METHODS.map((m) => [m, { security: [] }])),
+      }),
+    );
+  }
+}
 
 const DOCUMENTED_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
 
