@@ -18,11 +18,18 @@ import type { RenderedStats } from "./reserves/stats-service.js";
 import type { RiskChainPart } from "./risk/risk-service.js";
 import type { RenderedApy } from "./yield/apy-service.js";
 
+/**
+ * The indexed head is a database read, no RPC call: read at most every 100 ms, so a report at the
+ * head follows the indexer within that (issue 41: /api/stats at a new block inside half a second),
+ * and a thousand requests a second still make ten reads.
+ */
+export const INDEXED_HEAD_FRESH_MS = 100;
+
 /** A cache's one operation: the value under `key`, built once however many ask. */
 export type Keeper<V> = (key: string, build: () => Promise<V>) => Promise<V>;
 
 export type ReportCaches = {
-  /** The indexed head, one read per `headFreshMs` (unused at 0: every request reads it). */
+  /** The indexed head, one read per INDEXED_HEAD_FRESH_MS (unused at headFreshMs 0: every request reads it). */
   head: Memo<IndexedHead | null>;
   /** A report block's header; a failed read is not kept. */
   headers: Keeper<BlockHeader | null>;
@@ -58,7 +65,7 @@ export function createReportCaches(o: { headFreshMs: number; venueMaxAgeSeconds:
     o.headFreshMs > 0 ? memo<V>({ max, ttlMs: o.headFreshMs, keep }) : coalesce<V>();
   const venueTtlMs = o.venueMaxAgeSeconds * 1000;
   return {
-    head: memo<IndexedHead | null>({ max: 1, ttlMs: o.headFreshMs }),
+    head: memo<IndexedHead | null>({ max: 1, ttlMs: Math.min(o.headFreshMs, INDEXED_HEAD_FRESH_MS) }),
     headers: live<BlockHeader | null>(256, (h) => h !== null),
     rpcHead: live<bigint | null>(1, (h) => h !== null),
     venueNow:

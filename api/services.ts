@@ -18,6 +18,7 @@ import { createGraphQL } from "./graphql/yoga.js";
 import type { KnownRoute } from "./http/method-not-allowed.js";
 import type { KusdMetrics } from "./http/metrics.js";
 import type { ReadDb } from "./io/indexed-reads.js";
+import { indexerHeaders } from "./io/indexer-headers.js";
 import { loadSignatureBook, RegistryService } from "./registry/registry-service.js";
 import { AnchorService } from "./statements/anchor-service.js";
 import { loadSigningKeys, type SigningKeys, signerFor } from "./statements/keys.js";
@@ -42,6 +43,8 @@ export type ServiceOptions = {
   host?: (app: Hono) => void;
   /** Routes the host answers itself before the app (Ponder's /metrics...), so a wrong method on them is a 405. */
   hostRoutes?: readonly KnownRoute[];
+  /** The indexer runs in this process: reports take the headers of the blocks it read (io/indexer-headers.ts). */
+  indexerInProcess?: boolean;
 };
 
 export type Service = {
@@ -66,12 +69,14 @@ export function createService(o: ServiceOptions): Service {
   // What reports read per request rather than per block is kept this long: the head, the header,
   // holdsRole, and the recorded venue readings.
   const headFreshMs = env.KUSD_HEAD_FRESH_MS ?? DEFAULT_HEAD_FRESH_MS;
+  const headers = o.indexerInProcess ? indexerHeaders(network.chains.base.id) : null;
   const ctx: ReportContext = createReportContext(network, o.db, siteUrl, {
     venueMaxAgeSeconds: env.KUSD_VENUE_MAX_AGE_SECONDS,
     headFreshMs,
     ...(o.metrics && { observeBuild: o.metrics.kusd.observeBuild }),
     // The hash read is the reports' own (memoised); it runs only once ctx exists.
     venueRecords: venueRecords(store, network, siteUrl, (n) => reportBlockHash(ctx, n), headFreshMs),
+    ...(headers && { indexerHeaders: headers }),
   });
   const signer = o.role === "signer";
   const keys: SigningKeys = signer
@@ -136,6 +141,7 @@ export function createService(o: ServiceOptions): Service {
       await anchoring?.stop();
       await websocket.close();
       await (await store).close();
+      headers?.close();
     },
   };
 }

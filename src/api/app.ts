@@ -57,6 +57,7 @@ export function createPonderApi(o: {
     db,
     role: "signer",
     defaultPort: 42069,
+    indexerInProcess: true,
     // Ponder runs with the project root as its working directory.
     pageDir: resolve(env.KUSD_PAGE_DIR ?? "web/dist"),
     ...(metrics && { metrics: { kusd: metrics } }),

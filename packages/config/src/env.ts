@@ -169,7 +169,7 @@ export const serviceEnvSchema = z.object({
   ),
   KUSD_HEAD_FRESH_MS: variable(
     z.coerce.number().int().min(0).max(10_000),
-    "one read of the indexed head, a block's header, the RPC's head and holdsRole serves every report for this long (0: only concurrent requests share them)",
+    "one read of the RPC's head, holdsRole and a block's header (when the indexer in the process did not read it) serves every report for this long; the indexed head is read at most every 100 ms (0: only concurrent requests share them)",
     "4000",
   ),
   KUSD_ETH_USD_FEED: variable(address, "AggregatorV3 feed the reports price ETH with", "Chainlink ETH / USD on Base"),
