@@ -43,7 +43,7 @@ const { values } = parseArgs({
     "no-bare": { type: "boolean", default: false },
     /** Append the indexers' output to this file. */
     log: { type: "string" },
-    /** KUSD_HEAD_FRESH_MS for our service (default: the service's own, 2000). */
+    /** KUSD_HEAD_FRESH_MS for our service (default: the service's own, 4000). */
     "head-fresh-ms": { type: "string" },
   },
 });

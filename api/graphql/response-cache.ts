@@ -21,6 +21,7 @@ import { LRUCache } from "lru-cache";
 import type { ReportContext } from "../context.js";
 import { readIndexedVersion } from "../io/indexed-version.js";
 import { coalesce, memo } from "../io/memo.js";
+import { INDEXED_HEAD_FRESH_MS } from "../report-caches.js";
 import type { GraphQLContext } from "./builder.js";
 
 export type ResponseCacheOptions = {
@@ -48,11 +49,15 @@ const UNSETTLED = Symbol("unsettled");
 export function responseCache(reports: ReportContext, options: ResponseCacheOptions): ResponseCache {
   const kept = memo<Result>({ max: options.max ?? 1_000, keep: (r) => !r.errors?.length && !(UNSETTLED in r) });
   const inFlight = coalesce<Result>();
-  // The fingerprint is read at most every headFreshMs, as reports read the head (0: shared only
-  // between requests in flight): under load the per-request read was the cost on PGlite.
+  // The fingerprint is read at most every 100 ms, as reports read the head (headFreshMs 0: shared
+  // only between requests in flight): under load the per-request read was the cost on PGlite.
   const readVersion =
     reports.headFreshMs > 0
-      ? memo<string | null>({ max: 1, ttlMs: reports.headFreshMs, keep: (v) => v !== null })
+      ? memo<string | null>({
+          max: 1,
+          ttlMs: Math.min(reports.headFreshMs, INDEXED_HEAD_FRESH_MS),
+          keep: (v) => v !== null,
+        })
       : coalesce<string | null>();
   const indexedVersion = () => readVersion("version", () => readIndexedVersion(reports.db));
   const printed = new WeakMap<DocumentNode, string>();
