@@ -17,8 +17,8 @@ const SCHEMA_KEY = Symbol.for("kusd.ponderSchema");
 const KEEP = 8;
 
 /**
- * `entry` (a path relative to this file) bundled with its relative imports, packages left to
- * Node, and imported; `schema` is what its imports of ponder.schema.ts get.
+ * `entry` (a path relative to this file) bundled with its relative imports and the workspace's
+ * packages, other packages left to Node, and imported; `schema` is what its imports of ponder.schema.ts get.
  */
 export async function importBundled<T>(
   entry: string,
@@ -34,7 +34,6 @@ export async function importBundled<T>(
     platform: "node",
     format: "esm",
     target: "node20",
-    packages: "external",
     write: false,
     // Not written there: it places the source map's paths relative to the cache directory.
     outfile: join(dir, "api.mjs"),
@@ -42,6 +41,16 @@ export async function importBundled<T>(
     sourcesContent: false,
     logLevel: "silent",
     plugins: [
+      {
+        // Packages are left to Node, except the workspace's own (@kusd/*), whose entries are
+        // TypeScript sources that Node cannot load: those are bundled like relative imports.
+        name: "external-packages",
+        setup(b) {
+          b.onResolve({ filter: /^[^./]/ }, (args) =>
+            args.path.startsWith("@kusd/") ? undefined : { external: true },
+          );
+        },
+      },
       {
         name: "ponder-schema",
         setup(b) {
