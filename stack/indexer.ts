@@ -78,12 +78,12 @@ export function indexingCacheBytes(env: NodeJS.ProcessEnv): string {
 /**
  * V8 heap sizing of the indexer+API process. Left alone, V8 lets the old space grow far past
  * what is live before a major GC: under 20 clients of reports the process went from 700 MB to
- * 1.2–1.4 GB of RSS. A bounded old space (KUSD_MAX_OLD_SPACE_MB, 1 GB) holds it near what is
+ * 1.2–1.4 GB of RSS. A bounded old space (KUSD_MAX_OLD_SPACE_MB, 512 MB) holds it near what is
  * live, and a 32 MB semi-space keeps short-lived response garbage out of the old space.
  */
 export function heapFlags(env: NodeJS.ProcessEnv): string[] {
   // Only this variable: the service itself checks (and reports) the rest of its environment.
-  const oldSpace = serviceEnvSchema.shape.KUSD_MAX_OLD_SPACE_MB.parse(env.KUSD_MAX_OLD_SPACE_MB || undefined) ?? 1024;
+  const oldSpace = serviceEnvSchema.shape.KUSD_MAX_OLD_SPACE_MB.parse(env.KUSD_MAX_OLD_SPACE_MB || undefined) ?? 512;
   return [`--max-old-space-size=${oldSpace}`, "--max-semi-space-size=32"];
 }
 

@@ -144,8 +144,8 @@ export const serviceEnvSchema = z.object({
   ),
   KUSD_MAX_OLD_SPACE_MB: variable(
     z.coerce.number().int().min(128).max(65_536),
-    "V8 old space of the indexer+API process (with a 32 MB semi-space): bounds how far the heap grows past what is live before a major GC. Ponder's indexing cache has its own budget (KUSD_INDEXING_CACHE_MB). At 640 the PGlite backfill at devnet scale 1100 peaked at 974 MB RSS against 1,013 at 1024: most of that memory is PGlite's, not V8's (docs/benchmarks.md)",
-    "1024 (512 until 2026-11-29, when `ponder start` still built its API through vite-node and ran out of 512 on Node 20 under load)",
+    "V8 old space of the indexer+API process (with a 32 MB semi-space): bounds how far the heap grows past what is live before a major GC. Ponder's indexing cache has its own budget (KUSD_INDEXING_CACHE_MB). The PGlite backfill at devnet scale 1100 peaked at 958 MB RSS at 512 against 1,048 at 1024, as fast; of that RSS, two PGlite instances (Ponder's and the operator store's) hold about 250 MB each (docs/benchmarks.md)",
+    "512 (1024 for a day, 2026-11-29: `ponder start` then built its API through vite-node, whose heap peak of 600–740 MB ran out of 512 on Node 20)",
   ),
   KUSD_REGISTRY_SOURCE: variable(
     csv,
