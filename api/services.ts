@@ -66,8 +66,9 @@ export function createService(o: ServiceOptions): Service {
     directory: env.KUSD_STORE_DIR,
     schema: env.KUSD_STORE_SCHEMA,
   });
-  // What reports read per request rather than per block is kept this long: the head, the header,
-  // holdsRole, and the recorded venue readings.
+  // What reports read per request rather than per block is kept this long: a header the indexer
+  // did not read, the RPC's head, holdsRole, and the recorded venue readings (the indexed head is
+  // read every 100 ms, report-caches.ts).
   const headFreshMs = env.KUSD_HEAD_FRESH_MS ?? DEFAULT_HEAD_FRESH_MS;
   const headers = o.indexerInProcess ? indexerHeaders(network.chains.base.id) : null;
   const ctx: ReportContext = createReportContext(network, o.db, siteUrl, {

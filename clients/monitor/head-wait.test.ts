@@ -6,10 +6,12 @@ import { waitForNewHead } from "./head-wait.js";
 
 let server: Server;
 let url = "";
+let asked = 0;
 beforeAll(async () => {
   // The service's long poll, answering at once: a new head every time it is asked.
   let head = 100;
   server = createServer((_req, res) => {
+    asked++;
     res.setHeader("content-type", "application/json");
     res.end(JSON.stringify({ indexedHead: { blockNumber: ++head } }));
   });
@@ -30,11 +32,13 @@ describe("waitForNewHead", () => {
     expect(getEventListeners(monitor.signal, "abort")).toHaveLength(0);
   });
 
-  it("stops waiting when the monitor stops", async () => {
+  it("asks nothing and waits for nothing once the monitor has stopped", async () => {
     const monitor = new AbortController();
     monitor.abort();
+    const before = asked;
     const started = Date.now();
-    await waitForNewHead("http://127.0.0.1:9", 7, 60_000, monitor.signal);
+    expect(await waitForNewHead(url, 7, 60_000, monitor.signal)).toBe(7);
+    expect(asked).toBe(before);
     expect(Date.now() - started).toBeLessThan(1_000);
   });
 });

@@ -13,6 +13,7 @@ export async function waitForNewHead(
   maxMs: number,
   signal: AbortSignal,
 ): Promise<number | null> {
+  if (signal.aborted) return after; // stopped: no request
   const started = Date.now();
   const query = new URLSearchParams({ waitMs: String(Math.min(maxMs, 30_000)) });
   if (after !== null) query.set("after", String(after));
