@@ -3,7 +3,8 @@
  * USDC 6, kUSD 18, WETH 18, skUSD shares 24, vault v1/v2 shares 21. Every table is a Ponder
  * table, so a reorg rolls back rows and the balances derived from them together.
  */
-import { eq, max, sql, sum } from "drizzle-orm";
+import { and, eq, lte, max, type SQL, sql, sum } from "drizzle-orm";
+import type { QueryBuilder } from "drizzle-orm/pg-core";
 import { index, onchainEnum, onchainTable, onchainView } from "ponder";
 
 export const swapDirection = onchainEnum("swap_direction", ["mint", "redeem"]);
@@ -282,12 +283,14 @@ export const lendingEvent = onchainTable(
 );
 
 /**
- * Every move of a balance the API answers "as of a block" for: vault shares of any holder
- * (`kind` share, `asset` the vault) and tokens of registry accounts (`kind` token, `asset` the
- * token, WETH wraps included). A balance at block N is the sum of its deltas up to N; the current
- * balances are the views below. Only appended: a handler writes one row per side of a log and
- * reads nothing (keeping the current balance in a table beside it cost ~110,000 updates a
- * backfill at devnet scale, issue 41).
+ * Moves of a balance the API answers "as of a block" for that no other table holds: vault shares
+ * of any holder (`kind` share, `asset` the vault) and WETH wraps and unwraps of registry accounts
+ * (`kind` token: WETH9 emits no Transfer for them). A registry account's other token moves are
+ * its `registry_transfer` rows (see tokenBalanceMoves). A balance at block N is the sum of its
+ * deltas up to N; the current balances are the views below. Only appended: a handler writes one
+ * row per side of a log and reads nothing (keeping the current balance in a table beside it cost
+ * ~110,000 updates a backfill at devnet scale, and a row per registry transfer side beside the
+ * transfer another 64,000 inserts: issue 41).
  */
 export const balanceChange = onchainTable(
   "balance_change",
@@ -324,21 +327,61 @@ export const shareBalance = onchainView("share_balance").as((qb) =>
     .groupBy(bc.asset, bc.assetKey, bc.account),
 );
 
-/** Current balance of every registry account in every token, from the transfers since indexing began. */
-export const accountBalance = onchainView("account_balance").as((qb) =>
-  qb
+const rt = registryTransfer;
+
+/**
+ * Every move of a registry account's token balance, one row per listed side, up to block `upTo`
+ * when given: a registry transfer takes `amount` from its sender when listed and gives it to its
+ * receiver when listed (both, net nothing, for a listed account paying itself), and WETH wraps and
+ * unwraps are `balance_change` rows of kind token. account_balance sums these, now and at a block.
+ */
+export function tokenBalanceMoves(qb: QueryBuilder, upTo?: bigint) {
+  const upToBlock = (block: typeof rt.blockNumber | typeof bc.blockNumber) =>
+    upTo === undefined ? undefined : lte(block, upTo);
+  const move = (asset: SQL, assetKey: SQL, account: SQL, delta: SQL, block: SQL) => ({
+    asset: sql<`0x${string}`>`${asset}`.as("asset"),
+    assetKey: sql<string>`${assetKey}`.as("asset_key"),
+    account: sql<`0x${string}`>`${account}`.as("account"),
+    delta: sql<bigint>`${delta}`.as("delta"),
+    blockNumber: sql<bigint>`${block}`.as("block_number"),
+  });
+  const transferSide = (
+    account: typeof rt.from | typeof rt.to,
+    delta: SQL,
+    listed: typeof rt.fromListed | typeof rt.toListed,
+  ) =>
+    qb
+      .select(move(sql`${rt.token}`, sql`${rt.tokenSymbol}`, sql`${account}`, delta, sql`${rt.blockNumber}`))
+      .from(rt)
+      .where(and(eq(listed, true), upToBlock(rt.blockNumber)));
+  return transferSide(rt.from, sql`-${rt.amount}`, rt.fromListed)
+    .unionAll(transferSide(rt.to, sql`${rt.amount}`, rt.toListed))
+    .unionAll(
+      qb
+        .select(
+          move(sql`${bc.asset}`, sql`${bc.assetKey}`, sql`${bc.account}`, sql`${bc.delta}`, sql`${bc.blockNumber}`),
+        )
+        .from(bc)
+        .where(and(eq(bc.kind, "token"), upToBlock(bc.blockNumber))),
+    )
+    .as("token_move");
+}
+
+/** Current balance of every registry account in every token, from its moves since indexing began. */
+export const accountBalance = onchainView("account_balance").as((qb) => {
+  const m = tokenBalanceMoves(qb);
+  return qb
     .select({
-      id: sql<string>`${bc.asset} || ':' || ${bc.account}`.as("id"), // token:account
-      token: sql<`0x${string}`>`${bc.asset}`.as("token"),
-      tokenSymbol: sql<string>`${bc.assetKey}`.as("token_symbol"),
-      account: sql<`0x${string}`>`${bc.account}`.as("account"),
-      balance: sql<bigint>`${sum(bc.delta)}`.mapWith(BigInt).as("balance"),
-      updatedBlock: sql<bigint>`${max(bc.blockNumber)}`.mapWith(BigInt).as("updated_block"),
+      id: sql<string>`${m.asset} || ':' || ${m.account}`.as("id"), // token:account
+      token: sql<`0x${string}`>`${m.asset}`.as("token"),
+      tokenSymbol: sql<string>`${m.assetKey}`.as("token_symbol"),
+      account: sql<`0x${string}`>`${m.account}`.as("account"),
+      balance: sql<bigint>`${sum(m.delta)}`.mapWith(BigInt).as("balance"),
+      updatedBlock: sql<bigint>`${max(m.blockNumber)}`.mapWith(BigInt).as("updated_block"),
     })
-    .from(bc)
-    .where(eq(bc.kind, "token"))
-    .groupBy(bc.asset, bc.assetKey, bc.account),
-);
+    .from(m)
+    .groupBy(m.asset, m.assetKey, m.account);
+});
 
 /**
  * PSM parameter changes the contract announces by event: StableAdded (fee, cap), TieredFeeAdded

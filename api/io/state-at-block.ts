@@ -2,8 +2,9 @@
  * The state tables as they were at a past block, rebuilt from indexed history: each is a
  * subquery with the same columns as the table or view it stands for (share_balance,
  * account_balance, role_holder), so a query written against it runs unchanged against the past.
- *   balances: the sum of each (asset, account)'s `balance_change` deltas up to the block (the
- *     views in ponder.schema.ts are the same sums over all blocks);
+ *   balances: the sum of each (asset, account)'s moves up to the block: `balance_change` deltas
+ *     for shares, tokenBalanceMoves for registry accounts' tokens (the views in ponder.schema.ts
+ *     are the same sums over all blocks);
  *   role holders: each (contract, role, account)'s last RoleGranted/RoleRevoked at or before it.
  */
 import { and, desc, eq, lte, max, sql, sum } from "drizzle-orm";
@@ -31,20 +32,20 @@ export function shareBalancesAt(block: bigint) {
     .as("share_balance");
 }
 
-/** account_balance at `block`: registry accounts' token balances after the block's last change. */
+/** account_balance at `block`: registry accounts' token balances after the block's last move. */
 export function accountBalancesAt(block: bigint) {
+  const m = schema.tokenBalanceMoves(qb, block);
   return qb
     .select({
-      id: sql<string>`${bc.asset} || ':' || ${bc.account}`.as("id"),
-      token: sql<`0x${string}`>`${bc.asset}`.as("token"),
-      tokenSymbol: sql<string>`${bc.assetKey}`.as("token_symbol"),
-      account: sql<`0x${string}`>`${bc.account}`.as("account"),
-      balance: sql<bigint>`${sum(bc.delta)}`.mapWith(BigInt).as("balance"),
-      updatedBlock: sql<bigint>`${max(bc.blockNumber)}`.mapWith(BigInt).as("updated_block"),
+      id: sql<string>`${m.asset} || ':' || ${m.account}`.as("id"),
+      token: sql<`0x${string}`>`${m.asset}`.as("token"),
+      tokenSymbol: sql<string>`${m.assetKey}`.as("token_symbol"),
+      account: sql<`0x${string}`>`${m.account}`.as("account"),
+      balance: sql<bigint>`${sum(m.delta)}`.mapWith(BigInt).as("balance"),
+      updatedBlock: sql<bigint>`${max(m.blockNumber)}`.mapWith(BigInt).as("updated_block"),
     })
-    .from(bc)
-    .where(and(eq(bc.kind, "token"), lte(bc.blockNumber, block)))
-    .groupBy(bc.asset, bc.assetKey, bc.account)
+    .from(m)
+    .groupBy(m.asset, m.assetKey, m.account)
     .as("account_balance");
 }
 

@@ -20,8 +20,8 @@ type TransferLike = {
   timestamp: bigint;
 };
 
-/** A registry account's token balance moved (`side` of the log); account_balance sums these. */
-function addBalance(
+/** A registry account's WETH balance moved without a Transfer (a wrap or unwrap); account_balance sums these. */
+function addWethBalance(
   context: Context,
   token: Address,
   account: Address,
@@ -51,7 +51,7 @@ export async function explainCandidate(context: Context, at: TxAt, id: string, a
   return true;
 }
 
-/** Stores a transfer that touches a registry account, classifies it, and moves the listed sides' balances. */
+/** Stores a transfer that touches a registry account, and classifies it. */
 export async function recordRegistryTransfer(context: Context, t: TransferLike) {
   const fromListed = isListed(t.from);
   const toListed = isListed(t.to);
@@ -101,9 +101,7 @@ export async function recordRegistryTransfer(context: Context, t: TransferLike) 
     // The return leg of a flash loan taken from the listed account earlier in this transaction.
     await explainCandidate(context, t, explains.returnLeg(t), "flash_loan");
   }
-  const at = { blockNumber: t.blockNumber, logIndex: t.logIndex };
-  if (fromListed) await addBalance(context, t.token, t.from, -t.amount, "from", at);
-  if (toListed) await addBalance(context, t.token, t.to, t.amount, "to", at);
+  // The listed sides' balances move with this row: account_balance sums it (tokenBalanceMoves).
 }
 
 const transferOf = (event: {
@@ -162,11 +160,18 @@ const changeAt = (event: { block: { number: bigint }; log: { logIndex: number } 
 // WETH9 wraps and unwraps without a Transfer event; the balance moves all the same.
 ponder.on("WETHOut:Deposit", async ({ event, context }) => {
   if (isListed(event.args.dst))
-    await addBalance(context, lower(event.log.address), lower(event.args.dst), event.args.wad, "to", changeAt(event));
+    await addWethBalance(
+      context,
+      lower(event.log.address),
+      lower(event.args.dst),
+      event.args.wad,
+      "to",
+      changeAt(event),
+    );
 });
 ponder.on("WETHOut:Withdrawal", async ({ event, context }) => {
   if (isListed(event.args.src))
-    await addBalance(
+    await addWethBalance(
       context,
       lower(event.log.address),
       lower(event.args.src),
