@@ -138,7 +138,10 @@ export async function startIndexer(options: IndexerOptions): Promise<Indexer> {
   child.stdout?.on("data", onData);
   child.stderr?.on("data", onData);
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-  process.once("exit", () => child.kill("SIGKILL"));
+  // Killed with us, and forgotten once gone: a bench starts dozens (one listener each warned at 11).
+  const killWithUs = () => child.kill("SIGKILL");
+  process.once("exit", killWithUs);
+  void exited.then(() => process.off("exit", killWithUs));
 
   const url = `http://127.0.0.1:${options.port}`;
   const status = async (): Promise<ChainStatus> => (await fetch(`${url}/status`)).json() as Promise<ChainStatus>;
