@@ -367,9 +367,12 @@ export function tokenBalanceMoves(qb: QueryBuilder, upTo?: bigint) {
     .as("token_move");
 }
 
-/** Current balance of every registry account in every token, from its moves since indexing began. */
-export const accountBalance = onchainView("account_balance").as((qb) => {
-  const m = tokenBalanceMoves(qb);
+/**
+ * Every registry account's balance in every token: the sum of its moves (tokenBalanceMoves), up to
+ * block `upTo` when given. The account_balance view, and its past-block form (state-at-block.ts).
+ */
+export function tokenBalances(qb: QueryBuilder, upTo?: bigint) {
+  const m = tokenBalanceMoves(qb, upTo);
   return qb
     .select({
       id: sql<string>`${m.asset} || ':' || ${m.account}`.as("id"), // token:account
@@ -381,7 +384,10 @@ export const accountBalance = onchainView("account_balance").as((qb) => {
     })
     .from(m)
     .groupBy(m.asset, m.assetKey, m.account);
-});
+}
+
+/** Current balance of every registry account in every token, from its moves since indexing began. */
+export const accountBalance = onchainView("account_balance").as((qb) => tokenBalances(qb));
 
 /**
  * PSM parameter changes the contract announces by event: StableAdded (fee, cap), TieredFeeAdded

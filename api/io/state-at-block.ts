@@ -7,7 +7,7 @@
  *     are the same sums over all blocks);
  *   role holders: each (contract, role, account)'s last RoleGranted/RoleRevoked at or before it.
  */
-import { and, desc, eq, lte, max, sql, sum } from "drizzle-orm";
+import { and, desc, eq, lte, sql, sum } from "drizzle-orm";
 import { QueryBuilder } from "drizzle-orm/pg-core";
 import * as schema from "../../ponder.schema.js";
 
@@ -34,19 +34,7 @@ export function shareBalancesAt(block: bigint) {
 
 /** account_balance at `block`: registry accounts' token balances after the block's last move. */
 export function accountBalancesAt(block: bigint) {
-  const m = schema.tokenBalanceMoves(qb, block);
-  return qb
-    .select({
-      id: sql<string>`${m.asset} || ':' || ${m.account}`.as("id"),
-      token: sql<`0x${string}`>`${m.asset}`.as("token"),
-      tokenSymbol: sql<string>`${m.assetKey}`.as("token_symbol"),
-      account: sql<`0x${string}`>`${m.account}`.as("account"),
-      balance: sql<bigint>`${sum(m.delta)}`.mapWith(BigInt).as("balance"),
-      updatedBlock: sql<bigint>`${max(m.blockNumber)}`.mapWith(BigInt).as("updated_block"),
-    })
-    .from(m)
-    .groupBy(m.asset, m.assetKey, m.account)
-    .as("account_balance");
+  return schema.tokenBalances(qb, block).as("account_balance");
 }
 
 /**
