@@ -51,7 +51,10 @@ export async function explainCandidate(context: Context, at: TxAt, id: string, a
   return true;
 }
 
-/** Stores a transfer that touches a registry account, and classifies it. */
+/**
+ * Stores a transfer that touches a registry account, and classifies it. Its listed sides' balances
+ * move with the row: account_balance sums it (tokenBalanceMoves in ponder.schema.ts).
+ */
 export async function recordRegistryTransfer(context: Context, t: TransferLike) {
   const fromListed = isListed(t.from);
   const toListed = isListed(t.to);
@@ -101,7 +104,6 @@ export async function recordRegistryTransfer(context: Context, t: TransferLike) 
     // The return leg of a flash loan taken from the listed account earlier in this transaction.
     await explainCandidate(context, t, explains.returnLeg(t), "flash_loan");
   }
-  // The listed sides' balances move with this row: account_balance sums it (tokenBalanceMoves).
 }
 
 const transferOf = (event: {
