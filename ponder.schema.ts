@@ -13,7 +13,7 @@ export const swapDirection = onchainEnum("swap_direction", ["mint", "redeem"]);
 export const psmSwap = onchainTable(
   "psm_swap",
   (t) => ({
-    id: t.text().primaryKey(), // txHash-logIndex
+    id: t.text().primaryKey(), // block:logIndex, zero-padded (logKey in src/indexing/event-row.ts)
     // What each column holds: PSM_SWAP_COLUMNS in packages/core/src/indexed/columns.ts (GraphQL's descriptions).
     psmKey: t.text().notNull(),
     psm: t.hex().notNull(),
@@ -231,7 +231,7 @@ export const kusdSupplyEvent = onchainTable(
 );
 
 /**
- * kUSD burned per transaction and burner (id `txHash:account`): what a redemption Swap of the
+ * kUSD burned per transaction and PSM (id `block:transactionIndex:psmKey`): what a redemption Swap of the
  * same transaction reads by key (the live PSM burns what it redeems before it emits Swap). A
  * keyed row stays in Ponder's indexing cache; a SQL query over kusd_supply_event would flush
  * the cache to the database on every redemption.

@@ -37,6 +37,9 @@ export type PonderBreakdown = {
   cache: Array<{ key: string; value: number }>;
   /** The indexing cache's own database time: flushes, prefetches and misses, per table. */
   cacheQueriesMs: Array<{ key: string; value: number }>;
+  /** How many of each: a flush is one COPY (or UPDATE) per table per batch of events, whatever its rows. */
+  cacheQueryCount: Array<{ key: string; value: number }>;
+  databaseCount: Array<{ key: string; value: number }>;
   rawSqlMs: number;
   rawSqlCount: number;
   rpcCalls: Array<{ key: string; value: number }>;
@@ -53,6 +56,8 @@ export function ponderBreakdown(text: string): PonderBreakdown {
     databaseMs: sumBy(samples, "ponder_database_method_duration_sum", ["method"]),
     cache: sumBy(samples, "ponder_indexing_cache_requests_total", ["table", "type"]).filter((c) => c.value > 0),
     cacheQueriesMs: sumBy(samples, "ponder_indexing_cache_query_duration_sum", ["table", "method"]),
+    cacheQueryCount: sumBy(samples, "ponder_indexing_cache_query_duration_count", ["table", "method"]),
+    databaseCount: sumBy(samples, "ponder_database_method_duration_count", ["method"]),
     rawSqlMs: rawSql[0]?.value ?? 0,
     rawSqlCount: rawCount[0]?.value ?? 0,
     rpcCalls: sumBy(samples, "ponder_rpc_request_duration_count", ["method"]),
@@ -74,6 +79,8 @@ export function formatBreakdown(label: string, b: PonderBreakdown, top = 6): str
     // Twice as many: the sync's inserts come first, the indexing cache's flushes and prefetches after.
     `  database (ms):       ${list(b.databaseMs, "", top * 2)}`,
     `  cache queries (ms):  ${list(b.cacheQueriesMs, "", top * 2)}`,
+    `  cache queries (n):   ${list(b.cacheQueryCount, "", top * 2)}`,
+    `  database calls (n):  ${list(b.databaseCount, "", top * 2)}`,
     `  raw SQL in handlers: ${b.rawSqlCount} queries, ${b.rawSqlMs.toFixed(0)} ms`,
     // A "prefetch" or "miss" is a table evicted from the indexing cache: its lookups go to the database.
     `  cache:               ${list(b.cache, "", top * 2)}`,

@@ -1,6 +1,7 @@
 import { ponder } from "ponder:registry";
 import { lendingEvent, lstRate } from "ponder:schema";
 import { parseAbi } from "viem";
+import { logKey } from "./event-row.js";
 import { lendingKeyOf, lower, lstSymbolOf, network } from "./lookup.js";
 
 const rateEvents = Object.values(network.lsts).filter((l) => l.kind === "rate-event");
@@ -51,7 +52,7 @@ if (rateFeeds.length > 0)
 if (rateEvents.length > 0)
   ponder.on("LST:ExchangeRateUpdated", async ({ event, context }) => {
     await context.db.insert(lstRate).values({
-      id: event.id,
+      id: logKey(event),
       token: lower(event.log.address),
       symbol: lstSymbolOf(event.log.address),
       rate: event.args.newRate,
@@ -66,13 +67,12 @@ const lending = (
   assets: bigint,
   shares: bigint | null,
   event: {
-    id: string;
-    log: { address: `0x${string}` };
+    log: { address: `0x${string}`; logIndex: number };
     transaction: { hash: `0x${string}` };
     block: { number: bigint; timestamp: bigint };
   },
 ) => ({
-  id: event.id,
+  id: logKey(event),
   vaultKey: lendingKeyOf(event.log.address),
   vault: lower(event.log.address),
   kind,

@@ -2,7 +2,7 @@ import { type Context, ponder } from "ponder:registry";
 import { kusdTxBurn, psmParameterEvent, psmPauseEvent, psmReserveMovement, psmSwap } from "ponder:schema";
 import { explains, swapAmounts } from "@kusd/core";
 import type { Address, Hex } from "viem";
-import { logPlace } from "./event-row.js";
+import { logKey, logPlace } from "./event-row.js";
 import { lower, network, psmKeyOf } from "./lookup.js";
 import { isDirectSwapCall, movementId } from "./reserve-movements.js";
 import { explainCandidate, txBurnId } from "./transfers.js";
@@ -14,11 +14,12 @@ ponder.on("PSM:Swap", async ({ event, context }) => {
   const amounts = swapAmounts(direction, amount, fee);
   // The live PSM burns what it redeems while minting is enabled; its burn (a kUSD Transfer to
   // zero from the PSM) comes earlier in the same transaction. v1 and v3 never burn.
-  const burned =
-    direction === "redeem" ? await context.db.find(kusdTxBurn, { id: txBurnId(event.transaction.hash, psm) }) : null;
+  const psmKey = psmKeyOf(psm) ?? "unknown";
+  const at = { blockNumber: event.block.number, transactionIndex: event.transaction.transactionIndex };
+  const burned = direction === "redeem" ? await context.db.find(kusdTxBurn, { id: txBurnId(at, psmKey) }) : null;
   await context.db.insert(psmSwap).values({
-    id: event.id,
-    psmKey: psmKeyOf(psm) ?? "unknown",
+    id: logKey(event),
+    psmKey,
     psm,
     direction,
     user: lower(user),
@@ -83,7 +84,7 @@ for (const [name, paused] of [
   ponder.on(`PSM:${name}`, async ({ event, context }) => {
     const psm = lower(event.log.address);
     await context.db.insert(psmPauseEvent).values({
-      id: event.id,
+      id: logKey(event),
       psmKey: psmKeyOf(psm) ?? "unknown",
       psm,
       paused,
@@ -102,7 +103,6 @@ type ParameterColumns = Pick<
   "stable" | "fee" | "cap" | "threshold" | "seconds" | "flag" | "address"
 >;
 type LogEvent = {
-  id: string;
   log: { address: Address; logIndex: number };
   block: { number: bigint; timestamp: bigint };
   transaction: { hash: Hex };
@@ -111,7 +111,7 @@ type LogEvent = {
 async function recordParameter(context: Context, event: LogEvent, name: string, columns: ParameterColumns) {
   const psm = lower(event.log.address);
   await context.db.insert(psmParameterEvent).values({
-    id: event.id,
+    id: logKey(event),
     psmKey: psmKeyOf(psm) ?? "unknown",
     psm,
     name,

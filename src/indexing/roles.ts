@@ -2,14 +2,14 @@ import { type Context, ponder } from "ponder:registry";
 import { roleEvent, roleHolder } from "ponder:schema";
 import { ROLE_NAMES } from "@kusd/core";
 import type { Hex } from "viem";
+import { logKey } from "./event-row.js";
 import { contractKeyOf, lower } from "./lookup.js";
 
 type RoleArgs = { role: Hex; account: Hex; sender: Hex };
 
 type RoleEvent = {
-  id: string;
   args: RoleArgs;
-  log: { address: Hex };
+  log: { address: Hex; logIndex: number };
   block: { number: bigint; timestamp: bigint };
   transaction: { hash: Hex };
 };
@@ -20,7 +20,7 @@ async function recordRole(event: RoleEvent, context: Context, granted: boolean) 
   const roleName = ROLE_NAMES.get(role) ?? null;
   const contractKey = contractKeyOf(contract);
   await context.db.insert(roleEvent).values({
-    id: event.id,
+    id: logKey(event),
     contractKey,
     contract,
     role,

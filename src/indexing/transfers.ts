@@ -4,7 +4,7 @@ import { candidateId, classifyTransfer, explains, type TransferClass } from "@ku
 import { type Address, type Hex, zeroAddress } from "viem";
 import { type ChangeAt, recordBalanceChange } from "./balance-changes.js";
 import { createCandidateTxs } from "./candidate-txs.js";
-import { logPlace } from "./event-row.js";
+import { logKey, logPlace } from "./event-row.js";
 import { isListed, lower, psmKeyOf, registryIndex, TOKEN_SYMBOLS } from "./lookup.js";
 import { isDirectSwapCall, recordPsmUsdc } from "./reserve-movements.js";
 
@@ -107,7 +107,6 @@ export async function recordRegistryTransfer(context: Context, t: TransferLike) 
 }
 
 const transferOf = (event: {
-  id: string;
   log: { address: Address; logIndex: number };
   args: { from: Address; to: Address; value: bigint };
   transaction: { hash: Hex };
@@ -117,14 +116,18 @@ const transferOf = (event: {
   from: lower(event.args.from),
   to: lower(event.args.to),
   amount: event.args.value,
-  logId: event.id,
+  logId: logKey(event),
   ...logPlace(event),
 });
 
 type TxCall = { to: Address | null; input: Hex };
 
-/** The key of kusd_tx_burn: kUSD burned from `account` within transaction `txHash`. */
-export const txBurnId = (txHash: Hex, account: Address) => `${txHash}:${account.toLowerCase()}`;
+/**
+ * The key of kusd_tx_burn: kUSD burned by the PSM `psmKey` within a transaction, named by its block
+ * and index in the block (a transaction hash is 66 characters, held in the cache with each row).
+ */
+export const txBurnId = (tx: { blockNumber: bigint; transactionIndex: number }, psmKey: string) =>
+  `${tx.blockNumber}:${tx.transactionIndex}:${psmKey}`;
 
 async function onUsdcTransfer(context: Context, t: TransferLike, tx: TxCall) {
   await recordRegistryTransfer(context, t);
@@ -185,6 +188,7 @@ ponder.on("WETHOut:Withdrawal", async ({ event, context }) => {
 
 ponder.on("KUSD:Transfer", async ({ event, context }) => {
   const t = transferOf(event);
+  const burner = psmKeyOf(t.from);
   await recordRegistryTransfer(context, t);
   const kind = t.from === zeroAddress ? "mint" : t.to === zeroAddress ? "burn" : null;
   if (!kind) return;
@@ -205,10 +209,12 @@ ponder.on("KUSD:Transfer", async ({ event, context }) => {
       totalBurned: row.totalBurned + burned,
       updatedBlock: t.blockNumber,
     }));
-  if (kind === "burn") {
+  // Only a PSM's burns are read (a redemption's Swap), so only theirs are kept.
+  if (kind === "burn" && burner) {
+    const id = txBurnId({ blockNumber: t.blockNumber, transactionIndex: event.transaction.transactionIndex }, burner);
     await context.db
       .insert(kusdTxBurn)
-      .values({ id: txBurnId(t.txHash, t.from), amount: t.amount })
+      .values({ id, amount: t.amount })
       .onConflictDoUpdate((row) => ({ amount: row.amount + t.amount }));
   }
   await context.db.insert(kusdSupplyEvent).values({

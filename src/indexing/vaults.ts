@@ -5,7 +5,7 @@ import { countedHttp } from "@kusd/rpc";
 import { type Address, createPublicClient, fallback, type Hex, zeroAddress } from "viem";
 import { aggregate3Bytecode } from "../../abis/Aggregate3.js";
 import { type ChangeAt, recordBalanceChange } from "./balance-changes.js";
-import { logPlace } from "./event-row.js";
+import { logKey, logPlace } from "./event-row.js";
 import { lower, network, vaultKeyOf } from "./lookup.js";
 import { explainCandidate, recordRegistryTransfer } from "./transfers.js";
 
@@ -33,7 +33,7 @@ for (const source of ["StakingVault", "DepositVault"] as const) {
   ponder.on(`${source}:Deposit`, async ({ event, context }) => {
     const vault = lower(event.log.address);
     await context.db.insert(vaultEvent).values({
-      id: event.id,
+      id: logKey(event),
       vaultKey: vaultKeyOf(vault),
       vault,
       kind: "deposit",
@@ -62,7 +62,7 @@ for (const source of ["StakingVault", "DepositVault"] as const) {
       "vault_withdrawal",
     );
     await context.db.insert(vaultEvent).values({
-      id: event.id,
+      id: logKey(event),
       vaultKey: vaultKeyOf(vault),
       vault,
       kind: "withdraw",
@@ -90,13 +90,13 @@ for (const source of ["StakingVault", "DepositVault"] as const) {
         from,
         to,
         amount: event.args.value,
-        logId: event.id,
+        logId: logKey(event),
         ...logPlace(event),
       });
     }
     if (from === zeroAddress || to === zeroAddress) return;
     await context.db.insert(vaultEvent).values({
-      id: event.id,
+      id: logKey(event),
       vaultKey: vaultKeyOf(vault),
       vault,
       kind: "transfer",
@@ -116,7 +116,7 @@ for (const source of ["StakingVault", "DepositVault"] as const) {
 ponder.on("DepositVault:WithdrawalRequested", async ({ event, context }) => {
   const vault = lower(event.log.address);
   await context.db.insert(vaultEvent).values({
-    id: event.id,
+    id: logKey(event),
     vaultKey: vaultKeyOf(vault),
     vault,
     kind: "withdrawal_request",
@@ -142,7 +142,7 @@ ponder.on("DepositVault:WithdrawalClaimed", async ({ event, context }) => {
     "vault_withdrawal",
   );
   await context.db.insert(vaultEvent).values({
-    id: event.id,
+    id: logKey(event),
     vaultKey: vaultKeyOf(vault),
     vault,
     kind: "withdrawal_claim",
@@ -160,7 +160,7 @@ for (const [name, kind] of [
     const vault = lower(event.log.address);
     const destination = "destination" in event.args ? event.args.destination : event.args.bridge;
     await context.db.insert(vaultEvent).values({
-      id: event.id,
+      id: logKey(event),
       vaultKey: vaultKeyOf(vault),
       vault,
       kind,
@@ -174,7 +174,7 @@ for (const [name, kind] of [
 ponder.on("StakingVault:YieldDistributed", async ({ event, context }) => {
   const vault = lower(event.log.address);
   await context.db.insert(vaultEvent).values({
-    id: event.id,
+    id: logKey(event),
     vaultKey: vaultKeyOf(vault),
     vault,
     kind: "yield",
@@ -192,7 +192,7 @@ for (const [name, field] of [
   ponder.on(`DepositVault:${name}`, async ({ event, context }) => {
     const vault = lower(event.log.address);
     await context.db.insert(vaultReport).values({
-      id: event.id,
+      id: logKey(event),
       vaultKey: vaultKeyOf(vault),
       vault,
       field,

@@ -93,7 +93,7 @@ export function roleEventSource(db: ReadDb, f: RoleFilter): LiveSource<RoleEvent
     f.account ? eq(e.account, f.account) : undefined,
     f.granted !== undefined ? eq(e.granted, f.granted) : undefined,
   ];
-  // role_event has no log index: its id is Ponder's event id, the event's checkpoint, which sorts in log order.
+  // role_event has no log index: its id, the log's zero-padded block and index, sorts in log order.
   return source(db, (r) =>
     db
       .select()

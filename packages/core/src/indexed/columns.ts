@@ -38,7 +38,7 @@ export const UNITS = {
 
 /** Columns most event tables share. */
 export const EVENT_COLUMNS = {
-  id: "The row's unique id",
+  id: "The row's unique id; a log's row: its block and log index, zero-padded (0039123456:000007), in chain order as text",
   txHash: "The transaction's hash",
   blockNumber: "The block the event was emitted in",
   logIndex: "The log's index in its block",

@@ -24,7 +24,7 @@ export type PsmParameterLog = {
   logIndex: number;
 };
 
-/** `order` breaks ties within a block (Ponder's event id sorts in chain order). */
+/** `order` breaks ties within a block (the row's id, its log's key, sorts in chain order). */
 export type PsmPauseLog = { paused: boolean; blockNumber: bigint; order: string };
 
 export type FeeTier = { threshold: bigint; feeBps: bigint };
