@@ -5,7 +5,6 @@
  * DataLoaders and a counted database handle (`extensions.sqlQueries`); internal errors are masked.
  */
 
-import { renderGraphiQL } from "@graphql-yoga/render-graphiql";
 import { createGraphQLError, createYoga, maskError, type Plugin } from "graphql-yoga";
 import type { ReportContext } from "../context.js";
 import { withBodyIfEmpty } from "../http/empty-body.js";
@@ -57,8 +56,9 @@ export function createGraphQL(reports: ReportContext, services: GraphQLContext["
     // The database down is said (503, UNAVAILABLE, Retry-After) rather than masked as an internal error.
     maskedErrors: { isDev: false, maskError: maskUnlessDatabaseDown },
     // GraphiQL from the bundled assets of @graphql-yoga/render-graphiql (no CDN: it works
-    // offline), with the README's example queries as tabs.
-    renderGraphiQL,
+    // offline), with the README's example queries as tabs. Loaded by the first page asked for, not
+    // by every start (the API is built before Ponder begins indexing).
+    renderGraphiQL: async (options) => (await import("@graphql-yoga/render-graphiql")).renderGraphiQL(options),
     graphiql: {
       title: "kUSD transparency GraphQL",
       defaultTabs: EXAMPLE_QUERIES.map((e) => ({ query: exampleTab(e) })),

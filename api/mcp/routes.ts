@@ -8,8 +8,7 @@
  */
 
 import type { NetworkConfig } from "@kusd/core";
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { Hono } from "hono";
 import type { Address } from "viem";
 import { bindingTrust } from "../paid/verify-before-charge.js";
@@ -50,8 +49,19 @@ type ServerParts = {
   verify: Omit<VerifyToolDeps, "call">;
 };
 
+/**
+ * The SDK, loaded by the first MCP request rather than by every start: the indexer's API is built
+ * before Ponder begins indexing, so what it loads delays every backfill and every restart.
+ */
+const sdk = () =>
+  Promise.all([
+    import("@modelcontextprotocol/sdk/server/mcp.js"),
+    import("@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"),
+  ]).then(([mcp, transport]) => ({ ...mcp, ...transport }));
+
 /** The MCP server of one request: every tool and resource, answering through `call`. */
 export async function createMcpServer(p: ServerParts): Promise<McpServer> {
+  const { McpServer } = await sdk();
   const server = new McpServer({ name: "kusd", version: p.version }, { instructions: INSTRUCTIONS });
   registerFreeTools(server, p.call);
   registerVerifyTool(server, { ...p.verify, call: p.call });
@@ -88,6 +98,7 @@ export function mcpRoutes(o: McpRoutesOptions) {
       }
     };
     const server = await createMcpServer({ version: o.version, paid: o.paid, call, descriptor: prices, verify });
+    const { WebStandardStreamableHTTPServerTransport } = await sdk();
     const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true });
     await server.connect(transport);
     try {
