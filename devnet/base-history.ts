@@ -6,7 +6,6 @@
  * per-method rules in base-history-rpc.ts). Indexing Base mainnet can then be rehearsed with the
  * real start blocks, and Ponder, viem and cast all see one consistent chain.
  */
-import { setMaxListeners } from "node:events";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { Address, Hex } from "viem";
 import { BASE_GENESIS_TIMESTAMP, HeightMap, type RpcBlock } from "./base-history-map.js";
@@ -65,8 +64,10 @@ export async function startBaseHistory(o: BaseHistoryOptions): Promise<BaseHisto
   const creations = new Map<string, Creation>();
   const addCreation = (realTx: Hex, c: Creation) => creations.set(realTx.toLowerCase(), { ...c });
   for (const [tx, c] of Object.entries(o.creations ?? {})) addCreation(tx as Hex, c);
-  const aborter = new AbortController(); // in-flight upstream requests, aborted by stop()
-  setMaxListeners(0, aborter.signal); // one listener per in-flight request, and there can be many
+  // In-flight upstream requests, aborted by stop(). One controller each: undici keeps an abort
+  // listener on the signal a request is given until that request is collected, and raises the
+  // signal's limit to 1,500 whatever was set, so one shared signal warned thousands of times a run.
+  const upstreamRequests = new Set<AbortController>();
   let requests = 0;
   let nextId = 0;
 
@@ -87,17 +88,23 @@ export async function startBaseHistory(o: BaseHistoryOptions): Promise<BaseHisto
   }
 
   async function postNow(body: unknown): Promise<unknown> {
-    const res = await fetch(o.upstream, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify(body),
-      signal: aborter.signal,
-    });
-    const text = await res.text();
+    const aborter = new AbortController();
+    upstreamRequests.add(aborter);
     try {
-      return JSON.parse(text);
-    } catch {
-      throw new Error(`upstream answered HTTP ${res.status}: ${text.slice(0, 200)}`);
+      const res = await fetch(o.upstream, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+        signal: aborter.signal,
+      });
+      const text = await res.text();
+      try {
+        return JSON.parse(text);
+      } catch {
+        throw new Error(`upstream answered HTTP ${res.status}: ${text.slice(0, 200)}`);
+      }
+    } finally {
+      upstreamRequests.delete(aborter);
     }
   }
 
@@ -264,7 +271,7 @@ export async function startBaseHistory(o: BaseHistoryOptions): Promise<BaseHisto
     stats: () => ({ requests }),
     stop: () =>
       new Promise<void>((resolve) => {
-        aborter.abort();
+        for (const request of upstreamRequests) request.abort();
         server.close(() => resolve());
         server.closeAllConnections();
       }),
