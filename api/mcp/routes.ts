@@ -53,11 +53,15 @@ type ServerParts = {
  * The SDK, loaded by the first MCP request rather than by every start: the indexer's API is built
  * before Ponder begins indexing, so what it loads delays every backfill and every restart.
  */
+let sdkLoaded: Promise<
+  typeof import("@modelcontextprotocol/sdk/server/mcp.js") &
+    typeof import("@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js")
+> | null = null;
 const sdk = () =>
-  Promise.all([
+  (sdkLoaded ??= Promise.all([
     import("@modelcontextprotocol/sdk/server/mcp.js"),
     import("@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"),
-  ]).then(([mcp, transport]) => ({ ...mcp, ...transport }));
+  ]).then(([mcp, transport]) => ({ ...mcp, ...transport })));
 
 /** The MCP server of one request: every tool and resource, answering through `call`. */
 export async function createMcpServer(p: ServerParts): Promise<McpServer> {

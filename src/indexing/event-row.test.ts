@@ -9,7 +9,7 @@ describe("logKey", () => {
     expect(logKey(at(39_123_456n, 7))).toBe("0039123456:000007");
   });
 
-  it("sorts as strings in chain order, as Ponder's event id does", () => {
+  it("sorts as strings in chain order: by block, then by log index", () => {
     const log = fc.tuple(fc.bigInt({ min: 0n, max: 9_999_999_999n }), fc.integer({ min: 0, max: 999_999 }));
     fc.assert(
       fc.property(log, log, ([b1, i1], [b2, i2]) => {

@@ -188,7 +188,6 @@ ponder.on("WETHOut:Withdrawal", async ({ event, context }) => {
 
 ponder.on("KUSD:Transfer", async ({ event, context }) => {
   const t = transferOf(event);
-  const burner = psmKeyOf(t.from);
   await recordRegistryTransfer(context, t);
   const kind = t.from === zeroAddress ? "mint" : t.to === zeroAddress ? "burn" : null;
   if (!kind) return;
@@ -210,7 +209,8 @@ ponder.on("KUSD:Transfer", async ({ event, context }) => {
       updatedBlock: t.blockNumber,
     }));
   // Only a PSM's burns are read (a redemption's Swap), so only theirs are kept.
-  if (kind === "burn" && burner) {
+  const burner = kind === "burn" ? psmKeyOf(t.from) : undefined;
+  if (burner) {
     const id = txBurnId({ blockNumber: t.blockNumber, transactionIndex: event.transaction.transactionIndex }, burner);
     await context.db
       .insert(kusdTxBurn)
