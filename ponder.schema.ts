@@ -312,9 +312,12 @@ export const balanceChange = onchainTable(
 
 const bc = balanceChange;
 
-/** Current share balance of every holder in every vault: the sum of its share moves. */
-export const shareBalance = onchainView("share_balance").as((qb) =>
-  qb
+/**
+ * Every holder's share balance in every vault: the sum of its share moves, up to block `upTo` when
+ * given. The share_balance view, and its past-block form (state-at-block.ts).
+ */
+export function shareBalances(qb: QueryBuilder, upTo?: bigint) {
+  return qb
     .select({
       id: sql<string>`${bc.asset} || ':' || ${bc.account}`.as("id"), // vault:account
       vault: sql<`0x${string}`>`${bc.asset}`.as("vault"),
@@ -323,9 +326,12 @@ export const shareBalance = onchainView("share_balance").as((qb) =>
       shares: sql<bigint>`${sum(bc.delta)}`.mapWith(BigInt).as("shares"),
     })
     .from(bc)
-    .where(eq(bc.kind, "share"))
-    .groupBy(bc.asset, bc.assetKey, bc.account),
-);
+    .where(and(eq(bc.kind, "share"), upTo === undefined ? undefined : lte(bc.blockNumber, upTo)))
+    .groupBy(bc.asset, bc.assetKey, bc.account);
+}
+
+/** Current share balance of every holder in every vault, from its moves since indexing began. */
+export const shareBalance = onchainView("share_balance").as((qb) => shareBalances(qb));
 
 const rt = registryTransfer;
 
@@ -335,7 +341,7 @@ const rt = registryTransfer;
  * receiver when listed (both, net nothing, for a listed account paying itself), and WETH wraps and
  * unwraps are `balance_change` rows of kind token. account_balance sums these, now and at a block.
  */
-export function tokenBalanceMoves(qb: QueryBuilder, upTo?: bigint) {
+function tokenBalanceMoves(qb: QueryBuilder, upTo?: bigint) {
   const upToBlock = (block: typeof rt.blockNumber | typeof bc.blockNumber) =>
     upTo === undefined ? undefined : lte(block, upTo);
   const move = (asset: SQL, assetKey: SQL, account: SQL, delta: SQL, block: SQL) => ({

@@ -5,12 +5,13 @@ import type { Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as schema from "../../ponder.schema.js";
 import { createTablesSql, createViewsSql } from "../../test/helpers/scratch-tables.js";
-import { accountBalancesAt } from "./state-at-block.js";
+import { accountBalancesAt, shareBalancesAt } from "./state-at-block.js";
 
 const LISTED = "0x00000000000000000000000000000000000000a1" as Hex;
 const OUTSIDER = "0x00000000000000000000000000000000000000b2" as Hex;
 const USDC = "0x00000000000000000000000000000000000000c3" as Hex;
 const WETH = "0x00000000000000000000000000000000000000d4" as Hex;
+const VAULT = "0x00000000000000000000000000000000000000e5" as Hex;
 
 const transfer = (block: bigint, from: Hex, to: Hex, amount: bigint) => ({
   id: `t${block}`,
@@ -36,7 +37,7 @@ beforeAll(async () => {
   client = new PGlite();
   for (const statement of [
     ...createTablesSql([schema.registryTransfer, schema.balanceChange]),
-    ...createViewsSql([schema.accountBalance]),
+    ...createViewsSql([schema.accountBalance, schema.shareBalance]),
   ])
     await client.exec(statement);
   db = drizzle(client, { schema });
@@ -56,6 +57,17 @@ beforeAll(async () => {
     blockNumber: 2n,
     logIndex: 1,
   });
+  const share = (block: bigint, delta: bigint, side: "f" | "t") => ({
+    id: `s${block}:0${side}`,
+    kind: "share",
+    asset: VAULT,
+    assetKey: "skUSD",
+    account: OUTSIDER,
+    delta,
+    blockNumber: block,
+    logIndex: 0,
+  });
+  await db.insert(schema.balanceChange).values([share(1n, 50n, "t"), share(3n, -20n, "f")]);
 });
 afterAll(() => client.close());
 
@@ -74,5 +86,23 @@ describe("registry accounts' token balances (tokenBalanceMoves)", () => {
     expect(rows).toEqual([
       { id: `${USDC}:${LISTED}`, token: USDC, tokenSymbol: "USDC", account: LISTED, balance: 130n, updatedBlock: 1n },
     ]);
+  });
+});
+
+describe("vault share balances (shareBalances)", () => {
+  const holder = (shares: bigint) => ({
+    id: `${VAULT}:${OUTSIDER}`,
+    vault: VAULT,
+    vaultKey: "skUSD",
+    account: OUTSIDER,
+    shares,
+  });
+
+  it("share_balance sums a holder's share moves, and no token move", async () => {
+    expect(await db.select().from(schema.shareBalance)).toEqual([holder(30n)]);
+  });
+
+  it("at a past block, only the moves up to it", async () => {
+    expect(await db.select().from(shareBalancesAt(2n))).toEqual([holder(50n)]);
   });
 });

@@ -7,29 +7,17 @@
  *     are the same sums over all blocks);
  *   role holders: each (contract, role, account)'s last RoleGranted/RoleRevoked at or before it.
  */
-import { and, desc, eq, lte, sql, sum } from "drizzle-orm";
+import { desc, lte, sql } from "drizzle-orm";
 import { QueryBuilder } from "drizzle-orm/pg-core";
 import * as schema from "../../ponder.schema.js";
 
-const bc = schema.balanceChange;
 const re = schema.roleEvent;
 // Subqueries need no connection: the caller's query runs them.
 const qb = new QueryBuilder();
 
 /** share_balance at `block`: every holder's vault shares after the block's last change. */
 export function shareBalancesAt(block: bigint) {
-  return qb
-    .select({
-      id: sql<string>`${bc.asset} || ':' || ${bc.account}`.as("id"),
-      vault: sql<`0x${string}`>`${bc.asset}`.as("vault"),
-      vaultKey: sql<string>`${bc.assetKey}`.as("vault_key"),
-      account: sql<`0x${string}`>`${bc.account}`.as("account"),
-      shares: sql<bigint>`${sum(bc.delta)}`.mapWith(BigInt).as("shares"),
-    })
-    .from(bc)
-    .where(and(eq(bc.kind, "share"), lte(bc.blockNumber, block)))
-    .groupBy(bc.asset, bc.assetKey, bc.account)
-    .as("share_balance");
+  return schema.shareBalances(qb, block).as("share_balance");
 }
 
 /** account_balance at `block`: registry accounts' token balances after the block's last move. */
