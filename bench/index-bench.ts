@@ -4,9 +4,12 @@
  * or the local postgres on 127.0.0.1:5432 when it answers):
  *   - ours: the real indexer, from `ponder start` to the history's last block indexed;
  *   - bare: a Ponder app over the same sources with empty handlers (bench/bare), same measure;
- *   - raw:  fetching the same logs with eth_getLogs (5,000-block ranges).
+ *   - raw:  fetching the same logs with eth_getLogs (5,000-block ranges);
+ *   - floor (with --floor): bare Ponder writing one row per log and nothing else (bench/bare,
+ *     KUSD_BENCH_FLOOR=1): the least an indexer keeping a row per event adds to bare Ponder.
  * Prints events/s of each and the ratios ours/bare and ours/raw. Not a test: it asserts nothing.
  */
+import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -40,6 +43,8 @@ const { values } = parseArgs({
     runs: { type: "string", default: "1" },
     /** After each database's last run of ours, time the balance reads (bench/balance-reads.ts). */
     reads: { type: "boolean", default: false },
+    /** Also time the floor app (see above) in each run, and print floor/bare. */
+    floor: { type: "boolean", default: false },
   },
 });
 const scale = Number(values.scale);
@@ -59,12 +64,26 @@ function postgresUrl(): string | null {
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-/** Seconds to the last history block, and the process's peak RSS (VmHWM) in MB by then. */
+/** Linux's clock ticks per second, the unit of /proc/<pid>/stat's CPU times. */
+const clockTicks = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim());
+
+/** CPU seconds (user and system) a live process has used, from /proc/<pid>/stat. */
+function cpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  // Fields after the command name, which may hold spaces: state is the first, utime the 12th, stime the 13th.
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[11]) + Number(fields[12])) / clockTicks;
+}
+
+/**
+ * Seconds to the last history block, the CPU seconds the process used by then (less sensitive than
+ * wall time to what else the machine runs), and its peak RSS (VmHWM) in MB.
+ */
 async function timeIndexer(
   label: string,
-  opts: { root?: string; databaseUrl?: string; reads?: boolean },
+  opts: { root?: string; databaseUrl?: string; reads?: boolean; env?: NodeJS.ProcessEnv },
   lastBlock: number,
-): Promise<{ seconds: number; peakMb: number | null }> {
+): Promise<{ seconds: number; cpu: number | null; peakMb: number | null }> {
   // Every run fetches the whole history, as a first start does: what an earlier run stored of the
   // chain (reused by a restart, src/schema-holder/sync-cache.ts) goes first. PGlite's directory is new.
   if (opts.databaseUrl) await dropSchemas(opts.databaseUrl, ["ponder_sync"]);
@@ -84,6 +103,7 @@ async function timeIndexer(
     }),
     root: opts.root,
     databaseUrl: opts.databaseUrl,
+    ...(opts.env && { env: opts.env }),
   });
   try {
     await indexer.waitForBlock("base", lastBlock, 1_800_000);
@@ -91,13 +111,14 @@ async function timeIndexer(
     // The indexing cache is sized from the heap: what the backfill cost in memory, beside its time.
     const peak = pid && /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1];
     const peakMb = peak ? Number(peak) / 1024 : null;
+    const cpu = pid ? cpuSeconds(pid) : null;
     if (values.profile) {
       const metrics = await fetch(`${indexer.url}/metrics`).then((r) => r.text());
       console.log(formatBreakdown(`${label}, ${seconds.toFixed(1)} s`, ponderBreakdown(metrics)));
       if (peakMb) console.log(`  peak RSS:            ${peakMb.toFixed(0)} MB`);
     }
     if (opts.reads) console.log(formatReads(label, await timeBalanceReads(indexer.url, lastBlock)));
-    return { seconds, peakMb };
+    return { seconds, cpu, peakMb };
   } finally {
     await indexer.stop();
   }
@@ -152,9 +173,12 @@ async function main() {
       // A database of the bench's own on the server, dropped at the end with every schema in it.
       const scratch = database === "postgres" ? createScratchDatabase(pg!, "kusd_bench_index") : null;
       const databaseUrl = scratch?.url;
-      const oursRuns: number[] = [];
-      const bareRuns: number[] = [];
+      type Run = { seconds: number; cpu: number | null };
+      const oursRuns: Run[] = [];
+      const bareRuns: Run[] = [];
+      const floorRuns: Run[] = [];
       const peaks: number[] = [];
+      const bareRoot = join(import.meta.dirname, "bare");
       try {
         for (let r = 0; r < runs; r++) {
           // Alternated, so neither side always runs on the warmer machine.
@@ -163,27 +187,38 @@ async function main() {
             { databaseUrl, reads: values.reads && r === runs - 1 },
             lastBlock,
           );
-          oursRuns.push(ours.seconds);
+          oursRuns.push(ours);
           if (ours.peakMb !== null) peaks.push(ours.peakMb);
-          bareRuns.push(
-            (
+          bareRuns.push(await timeIndexer(`bare_${database}_${r}`, { databaseUrl, root: bareRoot }, lastBlock));
+          if (values.floor)
+            floorRuns.push(
               await timeIndexer(
-                `bare_${database}_${r}`,
-                { databaseUrl, root: join(import.meta.dirname, "bare") },
+                `floor_${database}_${r}`,
+                { databaseUrl, root: bareRoot, env: { KUSD_BENCH_FLOOR: "1" } },
                 lastBlock,
-              )
-            ).seconds,
-          );
+              ),
+            );
         }
       } finally {
         scratch?.drop();
       }
-      if (runs > 1)
-        console.log(
-          `${database}: ours ${oursRuns.map((x) => x.toFixed(1)).join(", ")} s; bare ${bareRuns.map((x) => x.toFixed(1)).join(", ")} s (medians below)`,
-        );
-      const ours = median(oursRuns);
-      const bare = median(bareRuns);
+      const list = (xs: number[]) => xs.map((x) => x.toFixed(1)).join(", ");
+      const cpus = (xs: Run[]) => xs.flatMap((x) => (x.cpu === null ? [] : [x.cpu]));
+      const apps: Array<[string, Run[]]> = [
+        ["ours", oursRuns],
+        ["bare", bareRuns],
+        ["floor", floorRuns],
+      ];
+      console.log(
+        `${database}: ${apps
+          .filter(([, xs]) => xs.length)
+          .map(([name, xs]) => `${name} ${list(xs.map((x) => x.seconds))} s (CPU ${list(cpus(xs))} s)`)
+          .join("; ")}`,
+      );
+      const cpuRatio = (a: Run[], b: Run[]) =>
+        cpus(a).length && cpus(b).length ? (median(cpus(b)) / median(cpus(a))).toFixed(2) : "?";
+      const ours = median(oursRuns.map((x) => x.seconds));
+      const bare = median(bareRuns.map((x) => x.seconds));
       if (database === "pglite") scaling.push({ scale: d.scale, events, ours, bare });
       const rate = (sec: number) => events / sec;
       rows.push([
@@ -195,6 +230,10 @@ async function main() {
         (rate(ours) / rate(rawSeconds)).toFixed(2),
         `${ours.toFixed(1)} / ${bare.toFixed(1)} / ${rawSeconds.toFixed(1)}`,
         peaks.length ? Math.max(...peaks).toFixed(0) : "?",
+        cpuRatio(oursRuns, bareRuns),
+        ...(floorRuns.length
+          ? [(bare / median(floorRuns.map((x) => x.seconds))).toFixed(2), cpuRatio(floorRuns, bareRuns)]
+          : []),
       ]);
       figures.push({
         figure: `backfill of ${events.toLocaleString("en-US")} events, ${database === "pglite" ? "PGlite" : "PostgreSQL"}: events/s`,
@@ -212,8 +251,12 @@ async function main() {
         });
     }
     console.log(
-      `\n${table(["database", "ours ev/s", "bare ev/s", "raw ev/s", "ours/bare", "ours/raw", "seconds ours/bare/raw", "ours peak RSS MB"], rows)}`,
+      `\n${table(["database", "ours ev/s", "bare ev/s", "raw ev/s", "ours/bare", "ours/raw", "seconds ours/bare/raw", "ours peak RSS MB", "CPU ours/bare", ...(values.floor ? ["floor/bare", "CPU floor/bare"] : [])], rows)}`,
     );
+    if (values.floor)
+      console.log(
+        "floor/bare: bare Ponder writing one row per subscribed log and nothing else, against bare Ponder (the ceiling of ours/bare for an indexer with a row per event). CPU: the ratio of the processes' CPU seconds (user and system) by the same point.",
+      );
     console.log("\nours and bare: from `ponder start` to the last history block indexed (startup included for both).");
   });
 
