@@ -12,6 +12,7 @@
 import { existsSync } from "node:fs";
 import postgres from "postgres";
 import { holderDead, holdWithThisProcess, readHolder } from "./holder-file.js";
+import { handToPonder } from "./pglite-handoff.js";
 
 /** A parameter the checks bind: schema names, chain ids, block numbers and hashes. */
 export type SqlParam = string | number | boolean | null;
@@ -94,7 +95,7 @@ async function claimOnPglite(
   }
   const releases = holder !== null && holder.schema === schema;
   if ((releases || before) && existsSync(dir)) {
-    // Ponder opens the directory after the config is built: ours is closed by then.
+    // Ponder opens the directory after the config is built: it takes this instance, open (pglite-handoff.ts).
     const { PGlite } = await import("@electric-sql/pglite");
     const db = new PGlite(dir);
     const query: Query = async (text, params) => (await db.query<Record<string, unknown>>(text, params)).rows;
@@ -105,9 +106,11 @@ async function claimOnPglite(
         log(
           `schema ${schema}: its holder (process ${holder?.pid}) is gone (last heartbeat ${new Date(heartbeat).toISOString()}); lock released`,
         );
-    } finally {
+    } catch (e) {
       await db.close();
+      throw e;
     }
+    handToPonder(dir, db);
   }
   holdWithThisProcess(dir, schema);
 }
