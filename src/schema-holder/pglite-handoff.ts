@@ -4,7 +4,9 @@
  * restart opened it three times: the schema holder's check (claim-schema.ts), Ponder's connection
  * diagnostic, then Ponder's database. With the instance handed over (our Ponder patch,
  * utils/pglite.js and build/index.js), the diagnostic asks the open one and the database keeps it:
- * one open. Ponder takes it only for the same directory; otherwise it opens its own, as before.
+ * one open. On a first start, when there is no directory to check yet, the diagnostic's own
+ * instance is handed on the same way. Ponder takes an instance only for its own directory;
+ * otherwise it opens one, as before.
  */
 import { resolve } from "node:path";
 import type { PGlite } from "@electric-sql/pglite";
