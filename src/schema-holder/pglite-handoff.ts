@@ -19,9 +19,3 @@ type Handed = { dataDir: string; db: PGlite };
 export function handToPonder(dataDir: string, db: PGlite): void {
   (globalThis as Record<symbol, Handed | undefined>)[SLOT] = { dataDir: resolve(dataDir), db };
 }
-
-/** The instance handed over for `dataDir`, if any (what the patched Ponder reads, in TypeScript for the tests). */
-export function handedFor(dataDir: string): PGlite | undefined {
-  const handed = (globalThis as Record<symbol, Handed | undefined>)[SLOT];
-  return handed && handed.dataDir === resolve(dataDir) ? handed.db : undefined;
-}

@@ -29,7 +29,7 @@ const writeRow =
       contract: event.log.address,
       from: event.transaction.from,
       to: event.transaction.to ?? event.log.address,
-      amount: event.block.timestamp * 1_000_000_000_000n,
+      amount: event.block.timestamp * 1_000_000_000_000n, // 22 digits, as a token amount has
       txHash: event.transaction.hash,
       blockNumber: event.block.number,
       timestamp: event.block.timestamp,
