@@ -13,10 +13,12 @@ const STORM_MS = 30_000;
 const s = stack();
 const own = ownIndexers("storm");
 let proxy: RpcProxy;
+let watch: NodeJS.Timeout | undefined; // waits for the backfill's first eth_getLogs
 beforeAll(async () => {
   proxy = await startRpcProxy({ upstream: s.rpcUrl, seed: 20261123 });
 });
 afterAll(async () => {
+  clearInterval(watch);
   await own.cleanup();
   await proxy?.stop();
 });
@@ -38,13 +40,19 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))("RPC storm during the backfil
     const stormy = await own.start("stormy", {
       env: { PONDER_RPC_URL_8453: proxy.url },
       readyTimeoutMs: 400_000,
+      // The storm begins with the backfill (the first eth_getLogs), not at the spawn: a start
+      // slower than STORM_MS on a loaded machine (seen in CI) left it nothing to hit.
       onSpawn: () => {
-        proxy.setFaults([
-          { mode: "http429", rate: 0.5 },
-          { mode: "timeout", rate: 0.1 },
-        ]);
-        stormStarted = Date.now();
-        setTimeout(() => proxy.clearFaults(), STORM_MS);
+        watch = setInterval(() => {
+          if (!proxy.stats().byMethod.eth_getLogs) return;
+          clearInterval(watch);
+          proxy.setFaults([
+            { mode: "http429", rate: 0.5 },
+            { mode: "timeout", rate: 0.1 },
+          ]);
+          stormStarted = Date.now();
+          setTimeout(() => proxy.clearFaults(), STORM_MS);
+        }, 10);
       },
     });
     const readyAfter = Date.now() - stormStarted;
