@@ -31,5 +31,5 @@ describe("a PGlite handed to Ponder", () => {
     expect((await own.query("SELECT count(*)::int AS n FROM t")).rows).toEqual([{ n: 0 }]);
     await own.close();
     expect(ponderPglite.createPglite({ dataDir: join(root, "another") })).toBe(elsewhere); // taken: the slot is empty again
-  });
+  }, 60_000); // two PGlite opens, a new directory's initdb among them: 5.9 s in a CI trial under both passes' load
 });
