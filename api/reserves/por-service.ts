@@ -38,6 +38,7 @@ import { type Rendered, render } from "../http/rendered.js";
 import { kusdBurnedUpTo, redemptionsUpTo } from "../io/indexed-reads.js";
 import type { Memo } from "../io/memo.js";
 import { readVenueNow, type VenueNow } from "../io/venue-now.js";
+import { porReportKey } from "./por-report-key.js";
 
 /** The PSMs alone at `blockNumber` (a handful of reads instead of the whole snapshot). */
 export function readPsms(ctx: ReportContext, blockNumber: bigint) {
@@ -202,18 +203,15 @@ export async function renderPorReport(
   if (!liveRoles) void c.liveRoles(`${at.blockNumber}:${blockHash}`, async () => rolesNow);
   const live: LiveReads = { blockHash, rpcChainLength: chainHead === null ? null : Number(chainHead), ...rolesNow };
   const { basis, now } = await venueBasisAt(ctx, at, snapshot.blockTimestamp, blockHash);
-  const roles = PSM_KEYS.map((k) => String(live.minterRoles[k]?.value ?? null)).join(",");
-  const key = [
-    roles,
-    live.rpcChainLength,
-    at.head.blockNumber,
-    at.atHead,
-    now?.readAtMs,
-    basis.source,
-    basis.ageSeconds,
-    basis.reason,
-    basis.recorded?.statement,
-  ].join("|");
+  const key = porReportKey({
+    roles: PSM_KEYS.map((k) => String(live.minterRoles[k]?.value ?? null)).join(","),
+    rpcChainLength: live.rpcChainLength,
+    blockNumber: at.blockNumber,
+    headBlockNumber: at.head.blockNumber,
+    atHead: at.atHead,
+    venueReadAtMs: now?.readAtMs,
+    venue: { ...basis, statement: basis.recorded?.statement },
+  });
   const built = await keyed(c.reports, key, async () => {
     const report = buildPor(ctx, at, withLiveRoles(snapshot, live), basis, history, live);
     const rendered = render(report);
