@@ -45,6 +45,13 @@ export type PonderBreakdown = {
   rpcCalls: Array<{ key: string; value: number }>;
   handlerCalls: Array<{ key: string; value: number }>;
   indexingRpc: Array<{ key: string; value: number }>;
+  /**
+   * The backfill loop's own split (ms): "extract" is the indexing waiting on the sync for events,
+   * "transform" the indexing itself; the transform's steps are the prefetch, the handlers ("index"),
+   * the flush ("load"), the checkpoint write ("finalize") and the transaction's commit.
+   */
+  loop: Array<{ key: string; value: number }>;
+  steps: Array<{ key: string; value: number }>;
 };
 
 export function ponderBreakdown(text: string): PonderBreakdown {
@@ -63,6 +70,8 @@ export function ponderBreakdown(text: string): PonderBreakdown {
     rpcCalls: sumBy(samples, "ponder_rpc_request_duration_count", ["method"]),
     handlerCalls: sumBy(samples, "ponder_indexing_function_duration_count", ["event"]),
     indexingRpc: sumBy(samples, "ponder_indexing_rpc_requests_total", ["method", "type"]).filter((c) => c.value > 0),
+    loop: sumBy(samples, "ponder_historical_concurrency_group_duration", ["group"]),
+    steps: sumBy(samples, "ponder_historical_transform_duration", ["step"]),
   };
 }
 
@@ -75,6 +84,7 @@ export function formatBreakdown(label: string, b: PonderBreakdown, top = 6): str
       .join(", ");
   return [
     `${label}:`,
+    `  backfill loop (ms):  ${list(b.loop, "")}; transform: ${list(b.steps, "")}`,
     `  handlers (ms):       ${list(b.handlersMs, "")}`,
     // Twice as many: the sync's inserts come first, the indexing cache's flushes and prefetches after.
     `  database (ms):       ${list(b.databaseMs, "", top * 2)}`,
