@@ -29,6 +29,10 @@ export function rendered(body: string): Rendered {
  */
 export const FINAL_DEPTH = 64n;
 
+/** A block at least FINAL_DEPTH below the indexed head: its reports are served immutable. */
+export const isFinalBlock = (blockNumber: bigint, headBlockNumber: bigint): boolean =>
+  blockNumber + FINAL_DEPTH <= headBlockNumber;
+
 /** Seconds an answer at the head may be reused: Base makes a block every 2 s. */
 export const HEAD_MAX_AGE_SECONDS = 2;
 
@@ -45,7 +49,7 @@ export function reportCacheControl(
 ): string {
   if (failedReads.length > 0) return "no-store";
   const pinned = requestedBlock !== undefined && requestedBlock !== "" && requestedBlock !== "latest";
-  if (pinned && at.blockNumber + FINAL_DEPTH <= at.head.blockNumber) return "public, max-age=31536000, immutable";
+  if (pinned && isFinalBlock(at.blockNumber, at.head.blockNumber)) return "public, max-age=31536000, immutable";
   return `public, max-age=${HEAD_MAX_AGE_SECONDS}`;
 }
 

@@ -7,7 +7,7 @@
  * them. Only what would change a figure at the block makes a new report: the live role reads
  * (a failed hasRole is a different, uncached answer) and the venue basis.
  */
-import { FINAL_DEPTH } from "../http/rendered.js";
+import { isFinalBlock } from "../http/rendered.js";
 
 export type PorKeyParts = {
   roles: string;
@@ -19,12 +19,8 @@ export type PorKeyParts = {
   venue: { source: string; ageSeconds: number | null; reason: string | null; statement: string | null | undefined };
 };
 
-export function isFinalBlock(blockNumber: bigint, headBlockNumber: bigint, atHead: boolean): boolean {
-  return !atHead && blockNumber + FINAL_DEPTH <= headBlockNumber;
-}
-
 export function porReportKey(p: PorKeyParts): string {
   const figures = [p.roles, p.venue.source, p.venue.ageSeconds, p.venue.reason, p.venue.statement];
-  if (isFinalBlock(p.blockNumber, p.headBlockNumber, p.atHead)) return ["final", ...figures].join("|");
+  if (isFinalBlock(p.blockNumber, p.headBlockNumber)) return ["final", ...figures].join("|");
   return [p.rpcChainLength, p.headBlockNumber, p.atHead, p.venueReadAtMs, ...figures].join("|");
 }

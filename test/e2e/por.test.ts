@@ -329,7 +329,7 @@ describe("caching: a report at a block is built once, answered with ETag, and it
     // Node's fetch asks for gzip: the coded answer's ETag is the identity one made weak.
     const etag = first.headers.get("etag")!;
     expect(etag).toMatch(/^W\/"[A-Za-z0-9_-]{27}"$/);
-    // A new head (the stack's own anchor transactions mine blocks) changes nothing served as immutable.
+    // A block mined between two requests (other test files share this chain) changes nothing served as immutable.
     await s.client.request({ method: "evm_mine" as never });
     await s.caughtUp();
     const identity = await fetch(`${s.indexerUrl}/api/por?block=${final}`, {
