@@ -4,11 +4,13 @@
  * category at 95 or more. Each figure is printed, then checked; below a threshold the test fails.
  *
  * - Layout shift: the sum of every layout-shift entry (a PerformanceObserver from before the
- *   page's first script, input or not) over the whole load: until the report, the verification and every
- *   section below them are there. Summed, not windowed: at least Lighthouse's CLS. Loaded twice
+ *   page's first script, input or not) over the whole load: until the report, the verification and
+ *   every section on the first screen are there. Summed, not windowed: at least Lighthouse's CLS. Loaded twice
  *   per device, with the verification held until the report is shown and the report held until
  *   the verification is shown: the two orders in which the reads can land.
- * - axe: @axe-core/playwright (axe-core 4.14) on the loaded page, every rule, any impact.
+ *   Then scrolled through a screen at a time: the sections rendered on approach move nothing either.
+ * - axe: @axe-core/playwright (axe-core 4.14) on the loaded page scrolled through (every section
+ *   there), every rule, any impact.
  * - Lighthouse: the `lighthouse` CLI (12.8: 13 needs Node 22.19), default settings (simulated
  *   throttling; mobile, and `--preset=desktop`): the command docs/page.md prints.
  */
@@ -21,6 +23,7 @@ import type { Browser, BrowserContextOptions, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CHROMIUM_PATH, launchChromium } from "../helpers/browser.js";
 import { chromiumSingletons, removeDeadSingletons } from "../helpers/chromium-singletons.js";
+import { scrollThrough } from "../helpers/scroll-through.js";
 import { stack } from "../helpers/stack.js";
 
 const s = stack();
@@ -77,14 +80,19 @@ function recordShifts() {
 
 /**
  * Until everything the page loads by itself is there: no placeholder left (they say aria-busy),
- * except the chart's where it is below the screen (it is read when it comes near), and on a
- * laptop the drawn chart. Then two frames, so the last shifts have been reported.
+ * except those of the chart and of the sections that start below the screen (they are read
+ * and rendered when they come near), and on a laptop the drawn chart. Then two frames, so the
+ * last shifts have been reported.
  */
 async function loaded(page: Page, device: Device) {
   await page.waitForSelector('[data-testid="verification"]:not([data-verified="pending"])');
   await page.waitForSelector('[data-testid="report-block"]');
   await page.waitForFunction(() =>
-    [...document.querySelectorAll('[aria-busy="true"]')].every((e) => e.matches('[data-testid="chart"]')),
+    [...document.querySelectorAll('[aria-busy="true"]')].every(
+      (e) =>
+        e.matches('[data-testid="chart"]') ||
+        (e.matches("section.pending") && e.getBoundingClientRect().top >= window.innerHeight),
+    ),
   );
   if (device === "desktop") await page.waitForSelector('[data-testid="chart"] canvas');
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
@@ -138,6 +146,17 @@ describe("the reserves page in Chromium: layout shift and axe", () => {
       const first = await loadHolding(browser, device, "statement");
       await first.context.close();
       const second = await loadHolding(browser, device, "report");
+      // Then a reader scrolling down a screen at a time: the sections rendered on approach must
+      // not move what is on the screen either, and axe sees every section.
+      await scrollThrough(second.page);
+      const scrolled = (await second.page.evaluate(() => (window as unknown as { __shifts: Shift[] }).__shifts)).slice(
+        second.shifts.length,
+      );
+      const scrolledSum = scrolled.reduce((a, x) => a + x.value, 0);
+      console.log(
+        `${device.padEnd(7)} layout shift ${scrolledSum.toFixed(4)} scrolling through, every section rendered (${scrolled.length} shifts)` +
+          scrolled.map((x) => `\n          ${x.value.toFixed(4)} at ${x.at} ms: ${x.sources.join("; ")}`).join(""),
+      );
       const axe = await new AxeBuilder({ page: second.page }).analyze();
       const violations = axe.violations.map((v) => ({
         id: v.id,
@@ -152,6 +171,7 @@ describe("the reserves page in Chromium: layout shift and axe", () => {
       await second.context.close();
       expect(first.sum, "layout shift, verification last").toBeLessThanOrEqual(MAX_LAYOUT_SHIFT);
       expect(second.sum, "layout shift, report last").toBeLessThanOrEqual(MAX_LAYOUT_SHIFT);
+      expect(scrolledSum, "layout shift, scrolling through").toBeLessThanOrEqual(MAX_LAYOUT_SHIFT);
       expect(violations).toEqual([]);
       expect([...first.problems, ...second.problems]).toEqual([]);
     });

@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { weth9Abi } from "../../abis/index.js";
 import { devnetKey } from "../../devnet/keys.js";
 import { launchChromium } from "../helpers/browser.js";
+import { scrollThrough } from "../helpers/scroll-through.js";
 import { stack } from "../helpers/stack.js";
 
 const s = stack();
@@ -24,7 +25,7 @@ const api = async (path: string) => (await fetch(`${s.indexerUrl}${path}`)).json
 const value = async (page: Page, testId: string) => page.getAttribute(`[data-testid="${testId}"]`, "data-value");
 const num = async (page: Page, testId: string) => Number(await value(page, testId));
 
-/** Opens the page and waits until the report, the chart and the verification have rendered. */
+/** Opens the page, waits until the report, the chart and the verification have rendered, then scrolls through it so every section is there. */
 async function open(path = "/") {
   const page = await context.newPage();
   const problems: string[] = [];
@@ -40,6 +41,7 @@ async function open(path = "/") {
   await page.waitForSelector('[data-testid="report-block"]');
   await page.waitForSelector('[data-testid="chart"] canvas');
   await page.waitForSelector('[data-testid="verification"]:not([data-verified="pending"])');
+  await scrollThrough(page);
   return { page, problems };
 }
 

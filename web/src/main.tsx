@@ -1,5 +1,5 @@
 /** The reserves page: every figure from the public API at one block, `?block=N` for a past one. */
-import { type JSX, render } from "preact";
+import { render } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import "./style.css";
 import {
@@ -11,15 +11,14 @@ import {
   readStatementText,
 } from "./api.js";
 import type { FigureCheck } from "./check-figures.js";
-import { AfterFrames } from "./components/AfterFrames.js";
 import { CheckFigures } from "./components/CheckFigures.js";
 import { Header } from "./components/Header.js";
-import { PendingCard } from "./components/PendingCard.js";
 import { Precedent } from "./components/Precedent.js";
 import { PsmTable } from "./components/PsmTable.js";
 import { Ratios } from "./components/Ratios.js";
 import { ReservesChart } from "./components/ReservesChart.js";
 import { Safety } from "./components/Safety.js";
+import { SectionWhenNear } from "./components/SectionWhenNear.js";
 import { Vaults } from "./components/Vaults.js";
 import { Verification } from "./components/Verification.js";
 import { Violations } from "./components/Violations.js";
@@ -103,24 +102,6 @@ function inWorker(request: VerifyRequest): Promise<StatementVerification> {
   });
 }
 
-/** A section below the first screen: its placeholder until the report is read, then the section `frame` frames later. */
-function sectionWhenRead(
-  por: PorReport | null,
-  frame: number,
-  title: string,
-  size: string,
-  section: (por: PorReport) => JSX.Element,
-) {
-  const pending = <PendingCard title={title} size={size} />;
-  return por ? (
-    <AfterFrames frames={frame} fallback={pending}>
-      {section(por)}
-    </AfterFrames>
-  ) : (
-    pending
-  );
-}
-
 function App() {
   const [block, setBlock] = useState<number | null>(blockFromUrl());
   const [por, setPor] = useState<PorReport | null>(null);
@@ -191,22 +172,36 @@ function App() {
       <Ratios por={por} />
       {/* The chart ends at the report's block, so every figure on the page is of one block. */}
       <ReservesChart toBlock={por?.blockNumber ?? null} />
-      {sectionWhenRead(por, 1, "Reserves per PSM and redemption capacity", "psm", (p) => (
-        <PsmTable por={p} />
-      ))}
-      {sectionWhenRead(por, 2, "Mint readiness and safety switches", "safety", (p) => (
-        <Safety block={p.blockNumber} />
-      ))}
-      {sectionWhenRead(por, 3, "Redemption precedent", "precedent", (p) => (
-        <Precedent por={p} />
-      ))}
-      {sectionWhenRead(por, 4, "Vaults", "vaults", (p) => (
-        <Vaults por={p} />
-      ))}
+      <SectionWhenNear
+        por={por}
+        frames={1}
+        title="Reserves per PSM and redemption capacity"
+        size="psm"
+        section={(p) => <PsmTable por={p} />}
+      />
+      <SectionWhenNear
+        por={por}
+        frames={2}
+        title="Mint readiness and safety switches"
+        size="safety"
+        section={(p) => <Safety block={p.blockNumber} />}
+      />
+      <SectionWhenNear
+        por={por}
+        frames={3}
+        title="Redemption precedent"
+        size="precedent"
+        section={(p) => <Precedent por={p} />}
+      />
+      <SectionWhenNear por={por} frames={4} title="Vaults" size="vaults" section={(p) => <Vaults por={p} />} />
       {/* Read once the report's block is known (at the head too): one read, not one before and one after. */}
-      {sectionWhenRead(por, 5, "Registry violations", "violations", (p) => (
-        <Violations toBlock={p.blockNumber} live={block === null} />
-      ))}
+      <SectionWhenNear
+        por={por}
+        frames={5}
+        title="Registry violations"
+        size="violations"
+        section={(p) => <Violations toBlock={p.blockNumber} live={block === null} />}
+      />
       <footer>
         Every figure above is a public read pinned to the report's block, with the <code>cast</code> command that
         reproduces it (the buttons copy it). Source of truth: <a href="/api/por">/api/por</a>,{" "}

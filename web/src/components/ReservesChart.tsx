@@ -10,13 +10,14 @@ import { useEffect, useRef, useState } from "preact/hooks";
 import type uPlot from "uplot";
 import "uplot/dist/uPlot.min.css";
 import { type HistorySeries, readHistory } from "../api.js";
+import { useNearScreen } from "./near-screen.js";
 
 /** The plot's height; .chart in style.css reserves it plus the legend. */
 const PLOT_HEIGHT = 280;
 
 export function ReservesChart({ toBlock }: { toBlock: number | null }) {
   const host = useRef<HTMLElement>(null);
-  const near = useNearScreen(host);
+  const near = useNearScreen(host, "200px");
   const [history, setHistory] = useState<HistorySeries | null>(null);
   const [error, setError] = useState<string | null>(null);
   const points = history?.points ?? [];
@@ -106,18 +107,4 @@ export function ReservesChart({ toBlock }: { toBlock: number | null }) {
       </p>
     </section>
   );
-}
-
-/** True once the element is within 200 px of the viewport (and from then on). */
-function useNearScreen(ref: { current: Element | null }): boolean {
-  const [near, setNear] = useState(false);
-  useEffect(() => {
-    if (near || !ref.current) return;
-    const observer = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && setNear(true), {
-      rootMargin: "200px 0px",
-    });
-    observer.observe(ref.current);
-    return () => observer.disconnect();
-  }, [near]);
-  return near;
 }
