@@ -20,6 +20,8 @@ export type OwnIndexer = {
   db: ReturnType<typeof createClient>["db"];
   /** Where its operator store lives: a PGlite directory, or a schema of DATABASE_URL. */
   store: { databaseUrl?: string; directory: string; schema: string };
+  /** Its PGlite directory (null on PostgreSQL): a test may open it once the indexer is stopped. */
+  pgliteDir: string | null;
 };
 
 /** A scratch directory and the indexers started in it; `cleanup` stops them and removes it. */
@@ -62,7 +64,12 @@ export function ownIndexers(prefix: string) {
       readyTimeoutMs: options.readyTimeoutMs,
     });
     running.push(started);
-    return { indexer: started, db: createClient(`http://127.0.0.1:${sqlPort}/sql`, { schema }).db, store };
+    return {
+      indexer: started,
+      db: createClient(`http://127.0.0.1:${sqlPort}/sql`, { schema }).db,
+      store,
+      pgliteDir: databaseUrl ? null : join(dir, name),
+    };
   }
   async function cleanup() {
     await Promise.all(running.map((i) => i.stop()));
