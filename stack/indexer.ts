@@ -94,6 +94,10 @@ export async function startIndexer(options: IndexerOptions): Promise<Indexer> {
   const deploymentFile = options.network ? null : (options.deploymentFile ?? deploymentPath());
   const d = deploymentFile ? readDeployment(deploymentFile) : null;
   const env: NodeJS.ProcessEnv = {
+    // Node (>= 22.1) keeps V8's compiled code of the ~2,800 modules `ponder start` loads: a restart
+    // after a crash compiled them all again (Node 24, 9 restarts each at the head: 10.2 s of CPU
+    // to /ready against 11.0 s, 7.8 s wall against 8.7 s). Node 20 ignores it.
+    NODE_COMPILE_CACHE: join(root, "node_modules", ".cache", "node-compile"),
     ...process.env,
     ...(d && deploymentFile && devnetServiceEnv(d, deploymentFile)),
     ...options.env,
