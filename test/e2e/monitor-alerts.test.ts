@@ -53,9 +53,16 @@ async function poll(o: MonitorOptions, now?: number) {
 const mine = (n: number) =>
   Promise.all(Array.from({ length: n }, () => s.client.request({ method: "evm_mine" as never })));
 const snapshot = () => s.client.request({ method: "evm_snapshot" as never }) as Promise<Hex>;
+const head = async () => Number(await s.client.request({ method: "eth_blockNumber" }));
+/**
+ * Reverts to `id` and mines a fork longer than the chain it replaces: `caughtUp` compares block
+ * numbers, so a fork no higher than the indexed head of the old chain (other files mine on the
+ * shared devnet) read as caught up before the indexer had followed the reorg.
+ */
 async function reorgTo(id: Hex) {
+  const before = await head();
   await s.client.request({ method: "evm_revert" as never, params: [id] as never });
-  await mine(4);
+  await mine(Math.max(4, before - (await head()) + 1));
   await s.caughtUp();
 }
 
