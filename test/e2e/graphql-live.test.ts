@@ -299,9 +299,7 @@ describe("live subscriptions over SSE and WebSocket", () => {
 
     // The reorg: back to before the first transaction, and a longer chain than the one it replaces.
     const removed = Number(sent.grant.blockNumber) - start;
-    await s.client.request({ method: "evm_revert" as never, params: [snapshot] as never });
-    for (let i = 0; i < removed + 2; i++) await s.client.request({ method: "evm_mine" as never });
-    await s.caughtUp();
+    await s.reorgTo(snapshot, removed + 2);
     // The chain itself no longer has the transactions.
     await expect(s.client.getTransactionReceipt({ hash: sent.mint.transactionHash })).rejects.toThrow();
     await expect(s.client.getTransactionReceipt({ hash: sent.grant.transactionHash })).rejects.toThrow();

@@ -50,21 +50,7 @@ async function poll(o: MonitorOptions, now?: number) {
   return lines.map((l) => JSON.parse(l)).filter((m) => m.type !== "warning");
 }
 
-const mine = (n: number) =>
-  Promise.all(Array.from({ length: n }, () => s.client.request({ method: "evm_mine" as never })));
 const snapshot = () => s.client.request({ method: "evm_snapshot" as never }) as Promise<Hex>;
-const head = async () => Number(await s.client.request({ method: "eth_blockNumber" }));
-/**
- * Reverts to `id` and mines a fork longer than the chain it replaces: `caughtUp` compares block
- * numbers, so a fork no higher than the indexed head of the old chain (other files mine on the
- * shared devnet) read as caught up before the indexer had followed the reorg.
- */
-async function reorgTo(id: Hex) {
-  const before = await head();
-  await s.client.request({ method: "evm_revert" as never, params: [id] as never });
-  await mine(Math.max(4, before - (await head()) + 1));
-  await s.caughtUp();
-}
 
 const sendAs = (from: Address, to: Address, data: Hex) => sendAsOn(s.client, from, to, data);
 
@@ -131,7 +117,7 @@ describe("monitor alert kinds", () => {
     expect(alert.previousRatio).toBeCloseTo(await ratioAt(block - 1), 7);
     expect(alert.ratio).toBeLessThan(Number(threshold));
 
-    await reorgTo(id);
+    await s.reorgTo(id);
     const [retraction] = await poll(o);
     expect(retraction).toMatchObject({ type: "retraction", kind: "backing_ratio", id: alert.id });
   });
@@ -171,7 +157,7 @@ describe("monitor alert kinds", () => {
       ["alert", "minter_role_change", true, stranger, Number(grant.blockNumber), grant.transactionHash],
       ["alert", "minter_role_change", false, stranger, Number(revoke.blockNumber), revoke.transactionHash],
     ]);
-    await reorgTo(id);
+    await s.reorgTo(id);
     expect((await poll(o)).map((m) => [m.type, m.id]).sort()).toEqual(alerts.map((a) => ["retraction", a.id]).sort());
   });
 
@@ -262,7 +248,7 @@ describe("monitor alert kinds", () => {
     await s.indexedThrough(again.blockNumber);
     const [second] = await poll(o);
     expect(second).toMatchObject({ type: "alert", kind: "trigger", changedAtBlock: Number(again.blockNumber) });
-    await reorgTo(id);
+    await s.reorgTo(id);
     expect((await poll(o)).map((m) => [m.type, m.id])).toEqual([["retraction", second.id]]);
   });
 });

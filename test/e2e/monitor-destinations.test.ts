@@ -199,10 +199,8 @@ describe("monitor destinations", () => {
     expect(trigger.dedup_key).toMatch(/^redemption:/);
 
     // The block with the redemption is replaced by empty ones: the redemption never happened.
-    await s.client.request({ method: "evm_revert" as never, params: [snapshot] as never });
-    for (let i = 0; i < 4; i++) await s.client.request({ method: "evm_mine" as never });
+    await s.reorgTo(snapshot);
     expect(await s.client.getTransactionReceipt({ hash: redemption.transactionHash }).catch(() => null)).toBeNull();
-    await s.caughtUp();
     await once();
     const slackRetraction = JSON.stringify(slack.received[slackFrom + 1]?.body);
     expect(slackRetraction).toContain("Retracted");

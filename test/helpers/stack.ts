@@ -49,8 +49,21 @@ export function stack() {
    * every poll: another file's snapshot/revert reorg can lower the shared chain's head while this
    * waits, and the indexer then follows it down (a head read once could be gone for good).
    */
-  const caughtUp = (timeoutMs = 30_000) =>
-    indexedTo(async () => Number(await client.request({ method: "eth_blockNumber" })), timeoutMs);
+  const head = async () => Number(await client.request({ method: "eth_blockNumber" }));
+  const caughtUp = (timeoutMs = 30_000) => indexedTo(head, timeoutMs);
+  /**
+   * A reorg: back to `snapshot`, then a fork of at least `blocks` blocks and longer than the chain
+   * it replaces, and the indexer on it. `caughtUp` compares block numbers, so a fork no higher than
+   * the old indexed head (other files mine on the shared devnet) read as caught up before the
+   * indexer had followed the reorg.
+   */
+  const reorgTo = async (snapshot: Hex, blocks = 4) => {
+    const before = await head();
+    await client.request({ method: "evm_revert" as never, params: [snapshot] as never });
+    const fork = Math.max(blocks, before - (await head()) + 1);
+    for (let i = 0; i < fork; i++) await client.request({ method: "evm_mine" as never });
+    await caughtUp();
+  };
   /** Waits until the first signed statement is published (signed once the indexer has caught up). */
   const statementPublished = async (timeoutMs = 60_000) => {
     const deadline = Date.now() + timeoutMs;
@@ -74,6 +87,7 @@ export function stack() {
     indexedBlock,
     indexedThrough,
     caughtUp,
+    reorgTo,
     statementPublished,
     rpcUrl,
   };
