@@ -16,6 +16,7 @@ describe("an app's background tasks", () => {
           KUSD_FACILITATOR_PRIVATE_KEY: keccak256(stringToHex("kusd:tests:unused-facilitator")),
         },
       });
+      await vi.advanceTimersByTimeAsync(0); // background work starts once ready: here at once
       expect(vi.getTimerCount()).toBeGreaterThan(before); // the sweep's interval
       await background.stopAll();
       expect(vi.getTimerCount()).toBe(before);
@@ -32,5 +33,30 @@ describe("an app's background tasks", () => {
     await tasks.stopAll();
     await tasks.stopAll();
     expect(stopped).toEqual(["b", "a"]);
+  });
+
+  it("starts a task only once ready, and none that stopAll cancelled first", async () => {
+    let ready!: () => void;
+    const tasks = new BackgroundTasks(new Promise<void>((r) => (ready = r)));
+    const events: string[] = [];
+    tasks.start(() => {
+      events.push("started");
+      return () => void events.push("stopped");
+    });
+    await Promise.resolve();
+    expect(events).toEqual([]);
+    ready();
+    await new Promise((r) => setImmediate(r));
+    expect(events).toEqual(["started"]);
+    await tasks.stopAll();
+    expect(events).toEqual(["started", "stopped"]);
+
+    const never = new BackgroundTasks(new Promise<void>((r) => (ready = r)));
+    const task = vi.fn(() => () => {});
+    never.start(task);
+    await never.stopAll();
+    ready();
+    await new Promise((r) => setImmediate(r));
+    expect(task).not.toHaveBeenCalled();
   });
 });

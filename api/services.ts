@@ -12,11 +12,18 @@ import type { Registry } from "prom-client";
 import { createApp, MAX_BODY_BYTES } from "./app.js";
 import { BackgroundTasks } from "./background.js";
 import { configuredParts } from "./configured-parts.js";
-import { createReportContext, DEFAULT_HEAD_FRESH_MS, type ReportContext, reportBlockHash } from "./context.js";
+import {
+  createReportContext,
+  DEFAULT_HEAD_FRESH_MS,
+  indexerCaughtUp,
+  type ReportContext,
+  reportBlockHash,
+} from "./context.js";
 import { DEFAULT_WEBSOCKET_LIMITS, type GraphQLWebSocket, graphqlWebSocket } from "./graphql/websocket.js";
 import { createGraphQL } from "./graphql/yoga.js";
 import type { KnownRoute } from "./http/method-not-allowed.js";
 import type { KusdMetrics } from "./http/metrics.js";
+import { firstCatchUp } from "./io/first-catch-up.js";
 import type { ReadDb } from "./io/indexed-reads.js";
 import { indexerHeaders } from "./io/indexer-headers.js";
 import { loadSignatureBook, RegistryService } from "./registry/registry-service.js";
@@ -24,6 +31,7 @@ import { AnchorService } from "./statements/anchor-service.js";
 import { loadSigningKeys, type SigningKeys, signerFor } from "./statements/keys.js";
 import { HOUR_SECONDS, StatementService } from "./statements/statement-service.js";
 import { venueRecords } from "./statements/venue-records.js";
+import { openOnDemand } from "./store/open-on-demand.js";
 import { type OperatorStore, openOperatorStore } from "./store/operator-store.js";
 
 export type ServiceOptions = {
@@ -61,11 +69,15 @@ export type Service = {
 export function createService(o: ServiceOptions): Service {
   const { env, network } = o;
   const siteUrl = (env.KUSD_SITE_URL ?? `http://localhost:${env.PORT ?? o.defaultPort}`).replace(/\/$/, "");
-  const store = openOperatorStore({
-    databaseUrl: env.DATABASE_URL,
-    directory: env.KUSD_STORE_DIR,
-    schema: env.KUSD_STORE_SCHEMA,
-  });
+  // Opened by the first request that reads it, or by the background work below once it starts.
+  const operatorStore = openOnDemand(() =>
+    openOperatorStore({
+      databaseUrl: env.DATABASE_URL,
+      directory: env.KUSD_STORE_DIR,
+      schema: env.KUSD_STORE_SCHEMA,
+    }),
+  );
+  const store = operatorStore.value;
   // What reports read per request rather than per block is kept this long: a header the indexer
   // did not read, the RPC's head, holdsRole, and the recorded venue readings (the indexed head is
   // read every 100 ms, report-caches.ts).
@@ -102,14 +114,24 @@ export function createService(o: ServiceOptions): Service {
           },
         })
       : null;
-  const anchoring = anchors?.start() ?? null;
-  if (anchors) statements.anchorWith(anchors);
-  if (signer) statements.start(env.KUSD_STATEMENT_INTERVAL_SECONDS ?? HOUR_SECONDS);
+  // The statements' cadence, anchoring and the paid gateway's recovery sweep begin once the
+  // indexer has first caught up (background.ts).
+  const catchUp = firstCatchUp(async () => (await indexerCaughtUp(ctx)).caughtUp);
+  const background = new BackgroundTasks(catchUp.caughtUp);
+  background.add(catchUp.stop);
+  if (anchors) {
+    statements.anchorWith(anchors);
+    background.start(() => anchors.start().stop);
+  }
+  if (signer)
+    background.start(() => {
+      statements.start(env.KUSD_STATEMENT_INTERVAL_SECONDS ?? HOUR_SECONDS);
+      return () => statements.stop();
+    });
   const registry = new RegistryService(ctx, () => loadSignatureBook(ctx, env));
   // One GraphQL server for HTTP and WebSocket: the same schema, context, limits and masking.
   const graphql = createGraphQL(ctx, { statements, registry });
   const websocket = graphqlWebSocket(graphql, { ...DEFAULT_WEBSOCKET_LIMITS, maxMessageBytes: MAX_BODY_BYTES });
-  const background = new BackgroundTasks();
   const app = createApp({
     ctx,
     statements,
@@ -138,10 +160,8 @@ export function createService(o: ServiceOptions): Service {
     siteUrl,
     async close() {
       await background.stopAll();
-      statements.stop();
-      await anchoring?.stop();
       await websocket.close();
-      await (await store).close();
+      await (await operatorStore.begun())?.close();
       headers?.close();
     },
   };

@@ -54,7 +54,7 @@ export type GatewayOptions = PaidTerms & {
   paymentLeaseSeconds?: number;
   /** Block range per eth_getLogs when recovery looks for a settlement. */
   logRange?: bigint;
-  /** Takes the recovery sweep's stop handle (the app's close stops it). */
+  /** Starts the recovery sweep when the app's background work starts, and stops it with the app. */
   background?: BackgroundTasks;
   now?: () => number;
 };
@@ -138,13 +138,11 @@ export function createGateway(o: GatewayOptions) {
   // A settlement lasts seconds; a reservation unfinished after the lease belongs to a request that died.
   const leaseSeconds = o.paymentLeaseSeconds ?? 120;
   const probe = chainSettlementProbe(o.chains.base, o.asset.address, { logRange: o.logRange });
-  const sweep = startRecoverySweep({
-    payments: o.store.then((s) => s.payments),
-    probe,
-    network: o.network,
-    leaseSeconds,
-  });
-  o.background?.add(sweep.stop);
+  const sweep = () =>
+    startRecoverySweep({ payments: o.store.then((s) => s.payments), probe, network: o.network, leaseSeconds }).stop;
+  // With the app's background tasks it begins when they do (the signing API: once the indexer has caught up).
+  if (o.background) o.background.start(sweep);
+  else sweep();
   const headBlock = () => o.chains.base.getBlockNumber().catch(() => null);
   app.use(`${base}/*`, replayGuard(o.store, { leaseSeconds, probe, headBlock }));
   const routes = Object.fromEntries(paidRoutes(o).map((r) => [r.key, r.config]));
