@@ -10,6 +10,7 @@ import { serve } from "@hono/node-server";
 import { readServiceEnv } from "@kusd/config";
 import { loadNetwork, networkDocument } from "@kusd/config/node";
 import { answerClientErrorsWithJson } from "../api/http/client-error.js";
+import { keepIdleConnections } from "../api/http/keep-alive.js";
 import { createReplicaApp } from "../api/replica-app.js";
 
 const env = readServiceEnv(process.env);
@@ -27,6 +28,7 @@ const { app, upgrade } = createReplicaApp({
 });
 const server = serve({ fetch: app.fetch, port }) as Server;
 answerClientErrorsWithJson(server);
+keepIdleConnections(server);
 // GraphQL subscriptions over WebSocket (graphql-ws) at /graphql, on the same port.
 server.on("upgrade", upgrade);
 console.log(`read replica on http://localhost:${port} (/graphql, /api/…)`);

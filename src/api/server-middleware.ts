@@ -11,6 +11,7 @@ import { answerClientErrorsWithJson } from "../../api/http/client-error.js";
 import { compression } from "../../api/http/compression.js";
 import { databaseUnavailable, errorBody } from "../../api/http/errors.js";
 import { headContentLength } from "../../api/http/head.js";
+import { keepIdleConnections } from "../../api/http/keep-alive.js";
 
 /** Ponder's probes of its database: the ones bounded here. */
 const PROBES = new Set(["/ready", "/status"]);
@@ -81,10 +82,14 @@ export function ponderServerMiddleware(o: {
   );
 }
 
-/** Given Ponder's Node server: GraphQL's WebSocket upgrades, and the parser's refusals as JSON. */
+/**
+ * Given Ponder's Node server: GraphQL's WebSocket upgrades, the parser's refusals as JSON, and
+ * idle connections kept past a load balancer's idle timeout (api/http/keep-alive.ts).
+ */
 export const onPonderServer =
   (upgrade: (request: IncomingMessage, socket: Duplex, head: Buffer) => void) =>
   (server: Server): void => {
     server.on("upgrade", upgrade);
     answerClientErrorsWithJson(server);
+    keepIdleConnections(server);
   };
