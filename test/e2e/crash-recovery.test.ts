@@ -8,7 +8,7 @@
  */
 import { afterAll, describe, expect, inject, it } from "vitest";
 import type { IndexerOptions } from "../../stack/indexer.js";
-import { ownIndexers, tableChecksums } from "../helpers/own-indexer.js";
+import { checksumsAtOneHead, ownIndexers, tableChecksums } from "../helpers/own-indexer.js";
 import { writingTransactions } from "../helpers/pglite-transactions.js";
 import { stack } from "../helpers/stack.js";
 
@@ -135,7 +135,12 @@ describe("indexer crash recovery", () => {
     expect(atHead.output).not.toMatch(LOCK_WAIT);
     const now = Number(await s.client.getBlockNumber({ cacheTime: 0 }));
     await Promise.all([atHead.started.indexer.waitForBlock("base", now), clean.indexer.waitForBlock("base", now)]);
-    expect(await tableChecksums(atHead.started.db)).toEqual(await tableChecksums(clean.db));
+    const [restartedAtHead, cleanAtHead] = await checksumsAtOneHead(
+      () => s.client.getBlockNumber({ cacheTime: 0 }),
+      atHead.started,
+      clean,
+    );
+    expect(restartedAtHead).toEqual(cleanAtHead);
     console.log(
       `[crash] ${inject("database")}: ready ${afterBackfillKill} ms after a restart from a kill mid-backfill, ${atHead.readyMs} ms from a kill at the head`,
     );

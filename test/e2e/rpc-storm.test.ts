@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RpcProxy, startRpcProxy } from "../../devnet/rpc-proxy.js";
-import { ownIndexers, tableChecksums } from "../helpers/own-indexer.js";
+import { checksumsAtOneHead, ownIndexers } from "../helpers/own-indexer.js";
 import { stack } from "../helpers/stack.js";
 
 const STORM_MS = 30_000;
@@ -59,8 +59,7 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))("RPC storm during the backfil
     const failed = proxy.stats().failed;
     await stormy.indexer.waitForBlock("base", head, 120_000);
     const clean = await own.start("clean");
-    await clean.indexer.waitForBlock("base", head);
-    const [a, b] = await Promise.all([tableChecksums(stormy.db), tableChecksums(clean.db)]);
+    const [a, b] = await checksumsAtOneHead(() => s.client.getBlockNumber({ cacheTime: 0 }), stormy, clean);
     const errors = await rpcErrors(stormy.indexer.url);
     console.log(
       `[storm] ${failed} calls failed by the proxy (${proxy.stats().forwarded} forwarded); Ponder counted ${errors} RPC errors; ready ${(readyAfter / 1000).toFixed(1)} s after the storm began; ${Object.keys(a).length} tables compared`,

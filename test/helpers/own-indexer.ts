@@ -90,3 +90,25 @@ export async function tableChecksums(db: OwnIndexer["db"]): Promise<Record<strin
   }
   return out;
 }
+
+type Indexed = Pick<OwnIndexer, "db" | "indexer">;
+
+/**
+ * The checksums of two indexers of the shared devnet at one head. Other test files mine on it
+ * meanwhile (the stack anchors its statements on Base), and each indexer follows the chain, so two
+ * checksums taken at once can straddle a block: a share price interval block is a row in one and
+ * not yet in the other (seen in CI, rpc-storm: sharePrice 93 against 95). Both are waited to the
+ * chain's head, checksummed, and the head read again: if the chain moved, once more.
+ */
+export async function checksumsAtOneHead(
+  chainHead: () => Promise<bigint>,
+  x: Indexed,
+  y: Indexed,
+): Promise<[Record<string, string>, Record<string, string>]> {
+  for (let attempt = 1; ; attempt++) {
+    const head = Number(await chainHead());
+    await Promise.all([x.indexer.waitForBlock("base", head), y.indexer.waitForBlock("base", head)]);
+    const sums = await Promise.all([tableChecksums(x.db), tableChecksums(y.db)]);
+    if (Number(await chainHead()) === head || attempt === 20) return sums;
+  }
+}

@@ -144,7 +144,7 @@ export const serviceEnvSchema = z.object({
   ),
   KUSD_MAX_OLD_SPACE_MB: variable(
     z.coerce.number().int().min(128).max(65_536),
-    "V8 old space of the indexer+API process (with a 32 MB semi-space): bounds how far the heap grows past what is live before a major GC. Ponder's indexing cache has its own budget (KUSD_INDEXING_CACHE_MB). The PGlite backfill at devnet scale 1100 peaked at 958 MB RSS at 512 against 1,048 at 1024, as fast; of that RSS, two PGlite instances (Ponder's and the operator store's) hold about 250 MB each (docs/benchmarks.md)",
+    "V8 old space of the indexer+API process (with a 32 MB semi-space): bounds how far the heap grows past what is live before a major GC. Ponder's indexing cache has its own budget (KUSD_INDEXING_CACHE_MB). The PGlite backfill at devnet scale 1100 peaked at 958 MB RSS at 512 against 1,048 at 1024, as fast; of that RSS, two PGlite instances (Ponder's and the operator store's) held about 250 MB each; the operator store now opens only once the indexer has caught up or a request reads it (docs/benchmarks.md)",
     "512 (1024 for a day, 2026-11-29: `ponder start` then built its API through vite-node, whose heap peak of 600–740 MB ran out of 512 on Node 20)",
   ),
   KUSD_REGISTRY_SOURCE: variable(
