@@ -26,17 +26,13 @@ export class BackgroundTasks {
   /** Runs `task` once ready, unless stopAll came first; the stop it returns is registered. */
   start(task: () => Stop): void {
     let stop: Stop | null = null;
-    let cancelled = false;
     this.ready.then(
       () => {
-        if (!cancelled && !this.stopped) stop = task();
+        if (!this.stopped) stop = task();
       },
       () => {},
     );
-    this.add(async () => {
-      cancelled = true;
-      await stop?.();
-    });
+    this.add(() => stop?.());
   }
 
   /** Stops every task, the last started first. */
