@@ -2,10 +2,10 @@
  * A resource opened the first time it is awaited, not when the service is made. The operator
  * store is one: with PGlite it is a second embedded database in the indexer's process, whose
  * open (its WASM and Postgres's start) and queries run on the thread that indexes. Opened at
- * the service's creation, it cost a backfill about 7 s of 50 at devnet scale 300 and 200 MB of
- * RSS, and every restart its open (docs/benchmarks.md); nothing needs it before a request asks
- * for a stored statement or the background work begins (background.ts: once the indexer has
- * caught up).
+ * the service's creation, it held about 150 MB of RSS through every backfill (devnet scale 300:
+ * peak 812–841 MB against 663–684 MB; no time saving measurable, docs/benchmarks.md), though
+ * nothing needs it before a request asks for a stored statement or the background work begins
+ * (background.ts: once the indexer has caught up).
  */
 export type OnDemand<T> = {
   /** Awaiting it (or calling then/catch/finally) opens the resource, once. */
