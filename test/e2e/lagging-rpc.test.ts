@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { kusdAbi, kusdpsmAbi } from "../../abis/index.js";
 import { type RpcProxy, startRpcProxy } from "../../devnet/rpc-proxy.js";
 import { sseSubscriptions } from "../helpers/graphql-streams.js";
-import { ownIndexers, tableChecksums } from "../helpers/own-indexer.js";
+import { checksumsAtOneHead, ownIndexers } from "../helpers/own-indexer.js";
 import { stack } from "../helpers/stack.js";
 
 const LAG_MS = 20_000;
@@ -125,7 +125,16 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))("a lagging RPC", () => {
     expect(output).not.toMatch(/Reorged block|Detected reorg/);
     expect(retracted).toBe(0);
     expect(detected).toBe(swaps.length);
-    const [ours, direct] = await Promise.all([tableChecksums(lagging.db), tableChecksums(s.db)]);
+    // The stack's own indexer follows the same chain: both compared at one head (checksumsAtOneHead).
+    const stackIndexer = {
+      db: s.db,
+      indexer: { waitForBlock: (_: string, block: number) => s.indexedThrough(block, 60_000) },
+    };
+    const [ours, direct] = await checksumsAtOneHead(
+      () => s.client.getBlockNumber({ cacheTime: 0 }),
+      lagging,
+      stackIndexer,
+    );
     expect(ours).toEqual(direct);
   }, 300_000);
 });

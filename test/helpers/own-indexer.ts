@@ -91,24 +91,24 @@ export async function tableChecksums(db: OwnIndexer["db"]): Promise<Record<strin
   return out;
 }
 
-type Indexed = Pick<OwnIndexer, "db" | "indexer">;
+/** What checksumsAtOneHead needs of an indexer: its tables, and a wait for a block (the shared stack's too). */
+export type Indexed = { db: OwnIndexer["db"]; indexer: Pick<OwnIndexer["indexer"], "waitForBlock"> };
 
 /**
- * The checksums of two indexers of the shared devnet at one head. Other test files mine on it
- * meanwhile (the stack anchors its statements on Base), and each indexer follows the chain, so two
+ * The checksums of indexers of the shared devnet at one head. Other test files mine on it
+ * meanwhile (the stack anchors its statements on Base), and each indexer follows the chain, so
  * checksums taken at once can straddle a block: a share price interval block is a row in one and
- * not yet in the other (seen in CI, rpc-storm: sharePrice 93 against 95). Both are waited to the
+ * not yet in another (seen in CI, rpc-storm: sharePrice 93 against 95). All are waited to the
  * chain's head, checksummed, and the head read again: if the chain moved, once more.
  */
-export async function checksumsAtOneHead(
+export async function checksumsAtOneHead<T extends Indexed[]>(
   chainHead: () => Promise<bigint>,
-  x: Indexed,
-  y: Indexed,
-): Promise<[Record<string, string>, Record<string, string>]> {
+  ...indexed: T
+): Promise<{ [K in keyof T]: Record<string, string> }> {
   for (let attempt = 1; ; attempt++) {
     const head = Number(await chainHead());
-    await Promise.all([x.indexer.waitForBlock("base", head), y.indexer.waitForBlock("base", head)]);
-    const sums = await Promise.all([tableChecksums(x.db), tableChecksums(y.db)]);
-    if (Number(await chainHead()) === head || attempt === 20) return sums;
+    await Promise.all(indexed.map((x) => x.indexer.waitForBlock("base", head)));
+    const sums = await Promise.all(indexed.map((x) => tableChecksums(x.db)));
+    if (Number(await chainHead()) === head || attempt === 20) return sums as { [K in keyof T]: Record<string, string> };
   }
 }
