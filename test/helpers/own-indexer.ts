@@ -92,7 +92,7 @@ export async function tableChecksums(db: OwnIndexer["db"]): Promise<Record<strin
 }
 
 /** What checksumsAtOneHead needs of an indexer: its tables, and a wait for a block (the shared stack's too). */
-export type Indexed = { db: OwnIndexer["db"]; indexer: Pick<OwnIndexer["indexer"], "waitForBlock"> };
+type Indexed = { db: OwnIndexer["db"]; indexer: Pick<OwnIndexer["indexer"], "waitForBlock"> };
 
 /**
  * The checksums of indexers of the shared devnet at one head. Other test files mine on it
