@@ -8,7 +8,6 @@ import { countedHttp, type RpcPurpose } from "@kusd/rpc";
 import { createPublicClient, type Hex, type PublicClient } from "viem";
 import { ApiError, badRequest } from "./http/errors.js";
 import { blockParam } from "./http/query-params.js";
-import { hyperliquidClient, type VenueClient } from "./io/hyperliquid.js";
 import { type IndexedHead, indexedHead, type ReadDb } from "./io/indexed-reads.js";
 import type { IndexerHeaders } from "./io/indexer-headers.js";
 import { createReportCaches, type ReportCaches } from "./report-caches.js";
@@ -24,7 +23,8 @@ export type ReportContext = {
    */
   live?: PublicClient;
   ethereum: PublicClient;
-  venue: VenueClient | null;
+  /** The venue's POST /info endpoint (null: none configured); read through packages/verify's venue module. */
+  venue: { url: string } | null;
   /** Public base URL of the unpaid site, for canonicalEndpoint fields. */
   siteUrl: string;
   /** The venue is read at most this often (seconds; 0: on every request), and the age is published. */
@@ -162,7 +162,7 @@ export function createReportContext(
     base: rpcClient(network.reporting.readRpc.base, "reports"),
     live: rpcClient(network.reporting.readRpc.base, "live reads"),
     ethereum: rpcClient(network.reporting.readRpc.ethereum, "reports"),
-    venue: network.reporting.venue.url ? hyperliquidClient(network.reporting.venue.url) : null,
+    venue: network.reporting.venue.url ? { url: network.reporting.venue.url } : null,
     siteUrl,
     venueMaxAgeSeconds,
     headFreshMs,

@@ -3,8 +3,8 @@
  * read per `venueMaxAgeSeconds`, so two reports of one moment never show two equities. A failed read
  * is never kept, so an outage and its end are seen at once (ctx.caches.venueNow).
  */
+import { readAccountState, type VenueAccountState, VenueReadError } from "../../packages/verify/src/index.js";
 import type { ReportContext } from "../context.js";
-import { type VenueAccountState, VenueReadError } from "./hyperliquid.js";
 
 /** The venue read now: its answer (null with the reason when it failed) and when we read it. */
 export type VenueNow = { state: VenueAccountState | null; reason: string | null; readAtMs: number };
@@ -13,7 +13,7 @@ export type VenueNow = { state: VenueAccountState | null; reason: string | null;
 async function readVenueState(ctx: ReportContext): Promise<{ state: VenueAccountState | null; reason: string | null }> {
   if (!ctx.venue) return { state: null, reason: "venue not configured" };
   try {
-    return { state: await ctx.venue.clearinghouseState(ctx.network.reporting.venue.account), reason: null };
+    return { state: await readAccountState(ctx.venue.url, ctx.network.reporting.venue.account), reason: null };
   } catch (e) {
     if (e instanceof VenueReadError) return { state: null, reason: `venue read failed: ${e.message}` };
     throw e;

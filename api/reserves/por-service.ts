@@ -132,6 +132,7 @@ export async function venueBasisAt(
           reason: null,
           ageSeconds: Math.max(0, Math.floor((Date.now() - now.readAtMs) / 1000)),
           recorded: null,
+          receivedAtMs: now.readAtMs,
         }
       : noVenue(now.reason ?? "venue not read");
     return { basis, now };
@@ -237,6 +238,7 @@ function buildPor(
   const n = ctx.network;
   return buildPorReport({
     chainId: n.chains.base.id,
+    documentSha256: n.documentSha256,
     snapshot,
     blockHash: live.blockHash,
     venue: {

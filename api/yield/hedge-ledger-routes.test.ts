@@ -11,7 +11,11 @@ const ACCOUNT = "0x00000000000000000000000000000000000000aa";
 
 describe("the route without a venue", () => {
   const ctx = {
-    network: { reporting: { venue: { name: "hyperliquid", url: null, account: ACCOUNT, coin: "ETH" } } },
+    network: {
+      chains: { base: { id: 8453 } },
+      documentSha256: `0x${"d0".repeat(32)}`,
+      reporting: { venue: { name: "hyperliquid", url: null, account: ACCOUNT, coin: "ETH" } },
+    },
   } as unknown as ReportContext;
   const app = withApiErrors(hedgeLedgerRoutes(ctx, () => UNTIL));
 

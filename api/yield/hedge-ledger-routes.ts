@@ -15,11 +15,10 @@ import {
 } from "@kusd/core";
 import { Hono } from "hono";
 import { z } from "zod";
+import { ledgerPins, readLedgerRecords, VenueReadError, VenueReader } from "../../packages/verify/src/index.js";
 import type { ReportContext } from "../context.js";
 import { badRequest } from "../http/errors.js";
 import { contract } from "../http/route-contract.js";
-import { VenueReadError } from "../io/hyperliquid.js";
-import { readHedgeHistory } from "../io/venue-history.js";
 
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2}))?$/;
 const UNTIL_MESSAGE = "until must be an ISO 8601 date or UTC instant, e.g. 2026-09-01T00:00:00Z";
@@ -66,25 +65,25 @@ export function hedgeLedgerRoutes(ctx: ReportContext, now: () => number = Date.n
       sinceMs: LEDGER_SINCE_MS,
       untilMs,
     };
-    if (v.url === null)
-      return c.json(unavailableHedgeLedger(src, { ok: false, reason: "no venue URL is configured" }, nowMs));
+    if (v.url === null) {
+      const reason = "no venue URL is configured";
+      return c.json(unavailableHedgeLedger(src, { ok: false, reason }, ledgerPins(ctx.network, null, reason), nowMs));
+    }
+    const venue = new VenueReader(v.url);
     try {
-      const { funding, fills } = await readHedgeHistory(v.url, v.account, src.sinceMs, untilMs);
-      return c.json(
-        buildHedgeLedger(
-          src,
-          funding.records,
-          fills.records,
-          { userFunding: funding.pages, userFills: fills.pages },
-          nowMs,
-        ),
-      );
+      const records = await readLedgerRecords(venue, v.account, src.sinceMs, untilMs);
+      return c.json(buildHedgeLedger(src, records, ledgerPins(ctx.network, venue, null), nowMs));
     } catch (e) {
       if (!(e instanceof VenueReadError)) throw e;
       const { status, request, cause } = e.details;
       const reason = cause ? `${e.message}: ${cause}` : e.message;
       return c.json(
-        unavailableHedgeLedger(src, { ok: false, reason, ...(status === undefined ? {} : { status }), request }, nowMs),
+        unavailableHedgeLedger(
+          src,
+          { ok: false, reason, ...(status === undefined ? {} : { status }), request },
+          ledgerPins(ctx.network, venue, reason),
+          nowMs,
+        ),
       );
     }
   });

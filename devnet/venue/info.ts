@@ -1,12 +1,36 @@
 /**
  * Answers to the Hyperliquid `POST /info` request types the reports read, in the venue's
- * own shapes (decimal strings, millisecond times, at most 500 records per time-range page).
+ * own shapes (decimal strings, millisecond times) and with its documented limits.
+ *
+ * Limits, from Hyperliquid's "Info endpoint" page
+ * (https://hyperliquid.gitbook.io/hyperliquid-docs/for-developers/api/info-endpoint):
+ * "Responses that take a time range will only return 500 elements or distinct blocks of data.
+ * To query larger ranges, use the last returned timestamp as the next startTime for
+ * pagination"; `userFills` "returns at most 2000 most recent fills"; `userFillsByTime`
+ * "returns at most 2000 fills per response and only the 10000 most recent fills are
+ * available".
  */
 import { DAY, HOUR } from "../timeline.js";
-import { accountAt, fundingRecords, hedgeFills } from "./hedge.js";
+import {
+  accountAt,
+  countAtOrBefore,
+  type Fill,
+  fillCountThrough,
+  fundingCountThrough,
+  fundingLog,
+  hedgeFillLog,
+  MARGIN_DEPOSITS,
+  pseudoHash,
+} from "./hedge.js";
 import { btcPriceAt, eightHourFundingRate, ethPriceAt, hourFloor, hourlyFundingRate } from "./market.js";
+import { emptyPortfolio, hedgePortfolio } from "./portfolio.js";
 
+/** Items in one answer to a time-range request (`userFunding`, `fundingHistory`, `userNonFundingLedgerUpdates`). */
 export const PAGE_LIMIT = 500;
+/** Fills in one answer to `userFills` or `userFillsByTime`. */
+export const FILLS_PER_ANSWER = 2_000;
+/** Only an account's most recent fills exist for `userFills` and `userFillsByTime`; older ones are served by no request. */
+export const FILL_RETENTION = 10_000;
 export const HEDGE_COIN = "ETH";
 
 export class InfoRequestError extends Error {
@@ -33,8 +57,18 @@ const s = (x: number, d = 6) => {
 
 function timeRange(body: Record<string, unknown>, now: number): { start: number; end: number } {
   if (typeof body.startTime !== "number") throw new InfoRequestError("startTime (ms) is required");
-  const end = typeof body.endTime === "number" ? body.endTime : now * 1000;
+  const end = typeof body.endTime === "number" ? Math.min(body.endTime, now * 1000) : now * 1000;
   return { start: body.startTime, end };
+}
+
+/** `userNonFundingLedgerUpdates` takes startTime as optional (the venue's own SDKs mark it so). */
+function optionalTimeRange(body: Record<string, unknown>, now: number): { start: number; end: number } {
+  return timeRange({ ...body, startTime: typeof body.startTime === "number" ? body.startTime : 0 }, now);
+}
+
+/** Index range [from, to) of an ascending list of times that lie within [start, end] (ms). */
+function indexesWithin(times: readonly number[], start: number, end: number): { from: number; to: number } {
+  return { from: countAtOrBefore(times, start - 1), to: countAtOrBefore(times, end) };
 }
 
 const isHedge = (user: unknown, ctx: InfoContext) =>
@@ -106,50 +140,119 @@ function userFunding(body: Record<string, unknown>, ctx: InfoContext) {
   const user = requireUser(body);
   const { start, end } = timeRange(body, ctx.now);
   if (!isHedge(user, ctx)) return [];
-  return fundingRecords(ctx.now)
-    .filter((r) => r.time >= start && r.time <= end)
-    .slice(0, PAGE_LIMIT)
-    .map((r) => ({
-      time: r.time,
-      hash: r.hash,
-      delta: {
-        type: "funding",
-        coin: r.coin,
-        usdc: s(r.usdc),
-        szi: s(r.szi, 4),
-        fundingRate: s(r.fundingRate, 10),
-        nSamples: r.nSamples,
-      },
-    }));
+  const { records, times } = fundingLog(ctx.now);
+  const range = indexesWithin(times, start, end);
+  const to = Math.min(range.to, fundingCountThrough(ctx.now));
+  return records.slice(range.from, Math.min(to, range.from + PAGE_LIMIT)).map((r) => ({
+    time: r.time,
+    hash: r.hash,
+    delta: {
+      type: "funding",
+      coin: r.coin,
+      usdc: s(r.usdc),
+      szi: s(r.szi, 4),
+      fundingRate: s(r.fundingRate, 10),
+      nSamples: r.nSamples,
+    },
+  }));
 }
 
-function fills(body: Record<string, unknown>, ctx: InfoContext, byTime: boolean) {
+/** The fills the venue still holds at `now`: the account's most recent FILL_RETENTION, as an index range of the log. */
+function keptFills(now: number): { fills: readonly Fill[]; times: readonly number[]; from: number; to: number } {
+  const { fills, times } = hedgeFillLog(now);
+  const to = fillCountThrough(now);
+  return { fills, times, from: Math.max(0, to - FILL_RETENTION), to };
+}
+
+// Each fill is serialized once per process: a userFillsByTime answer holds up to 2,000.
+const wireFills = new Map<Fill, Record<string, unknown>>();
+
+function toWire(f: Fill): Record<string, unknown> {
+  let wire = wireFills.get(f);
+  if (!wire) {
+    wire = {
+      coin: f.coin,
+      px: s(f.px, 2),
+      sz: s(f.sz, 4),
+      side: f.side,
+      time: f.time,
+      startPosition: s(f.startPosition, 4),
+      dir: f.dir,
+      closedPnl: s(f.closedPnl),
+      hash: f.hash,
+      oid: f.oid,
+      crossed: f.crossed,
+      fee: s(f.fee),
+      tid: f.tid,
+      feeToken: f.feeToken,
+    };
+    wireFills.set(f, wire);
+  }
+  return wire;
+}
+
+/**
+ * `userFills`: the latest 2,000 kept fills, newest first, as the venue lists them (GoldRush's
+ * wire-equal `userFills` reference: "ordered most-recent-first").
+ */
+function userFills(body: Record<string, unknown>, ctx: InfoContext) {
   const user = requireUser(body);
   if (!isHedge(user, ctx)) return [];
-  let list = hedgeFills(ctx.now);
-  if (byTime) {
-    const { start, end } = timeRange(body, ctx.now);
-    list = list.filter((f) => f.time >= start && f.time <= end).slice(0, PAGE_LIMIT);
-  } else {
-    list = list.slice(-2000);
+  const { fills, from, to } = keptFills(ctx.now);
+  return fills
+    .slice(Math.max(from, to - FILLS_PER_ANSWER), to)
+    .reverse()
+    .map(toWire);
+}
+
+/**
+ * `userFillsByTime`: kept fills within [startTime, endTime], in chronological order and, when
+ * the range holds more than 2,000, the oldest 2,000 of it, so that the docs' paging (the last
+ * returned time + 1 as the next startTime) walks forward through the range. Sources: the
+ * docs' pagination rule above, and the `reversed` flag of the nktkas/hyperliquid SDK
+ * (src/api/info/_methods/userFillsByTime.ts, 2026-08): "If true, fills are returned in reverse
+ * chronological order (newest first)", so the default order is oldest first. With `reversed`
+ * the answer is the newest 2,000 of the range, newest first (the subset is our reading; the
+ * SDK documents only the order).
+ */
+function userFillsByTime(body: Record<string, unknown>, ctx: InfoContext) {
+  const user = requireUser(body);
+  const { start, end } = timeRange(body, ctx.now);
+  if (!isHedge(user, ctx)) return [];
+  const kept = keptFills(ctx.now);
+  const range = indexesWithin(kept.times, start, end);
+  const from = Math.max(range.from, kept.from);
+  const to = Math.min(range.to, kept.to);
+  if (to <= from) return [];
+  if (body.reversed === true) {
+    return kept.fills
+      .slice(Math.max(from, to - FILLS_PER_ANSWER), to)
+      .reverse()
+      .map(toWire);
   }
-  // The venue lists fills newest first.
-  return [...list].reverse().map((f) => ({
-    coin: f.coin,
-    px: s(f.px, 2),
-    sz: s(f.sz, 4),
-    side: f.side,
-    time: f.time,
-    startPosition: s(f.startPosition, 4),
-    dir: f.dir,
-    closedPnl: s(f.closedPnl),
-    hash: f.hash,
-    oid: f.oid,
-    crossed: f.crossed,
-    fee: s(f.fee),
-    tid: f.tid,
-    feeToken: f.feeToken,
-  }));
+  return kept.fills.slice(from, Math.min(to, from + FILLS_PER_ANSWER)).map(toWire);
+}
+
+/**
+ * `userNonFundingLedgerUpdates`: the account's USDC movements other than funding, oldest first,
+ * 500 per answer. The hedge's only such movements are its margin deposits.
+ */
+function userNonFundingLedgerUpdates(body: Record<string, unknown>, ctx: InfoContext) {
+  const user = requireUser(body);
+  const { start, end } = optionalTimeRange(body, ctx.now);
+  if (!isHedge(user, ctx)) return [];
+  return MARGIN_DEPOSITS.map((d, i) => ({
+    time: d.at * 1000,
+    hash: pseudoHash(i, 37),
+    delta: { type: "deposit", usdc: s(d.usd) },
+  }))
+    .filter((u) => u.time >= start && u.time <= end)
+    .slice(0, PAGE_LIMIT);
+}
+
+function portfolio(body: Record<string, unknown>, ctx: InfoContext) {
+  const user = requireUser(body);
+  return isHedge(user, ctx) ? hedgePortfolio(ctx.now, (x) => s(x)) : emptyPortfolio();
 }
 
 function fundingHistory(body: Record<string, unknown>, ctx: InfoContext) {
@@ -220,9 +323,13 @@ export function answerInfo(body: unknown, ctx: InfoContext): unknown {
     case "userFunding":
       return userFunding(req, ctx);
     case "userFills":
-      return fills(req, ctx, false);
+      return userFills(req, ctx);
     case "userFillsByTime":
-      return fills(req, ctx, true);
+      return userFillsByTime(req, ctx);
+    case "userNonFundingLedgerUpdates":
+      return userNonFundingLedgerUpdates(req, ctx);
+    case "portfolio":
+      return portfolio(req, ctx);
     case "fundingHistory":
       return fundingHistory(req, ctx);
     case "meta":

@@ -1,7 +1,8 @@
 /**
  * /api/hedge-ledger mounted in process over the shared devnet's venue simulator: totals equal
  * an independent computation from raw `POST /info` answers, months add up to the totals, the
- * reader pages past 500 records, and a venue that fails gives 200, isLive false and nulls.
+ * reader pages past 500 funding records and 2,000-fill answers, and a venue that fails gives
+ * 200, isLive false and nulls.
  */
 
 import { readServiceEnv } from "@kusd/config";
@@ -10,9 +11,9 @@ import { LEDGER_SINCE_MS } from "@kusd/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createReportContext, type ReportContext } from "../../api/context.js";
 import { withApiErrors } from "../../api/http/errors.js";
-import { readUserFills, readUserFunding } from "../../api/io/venue-history.js";
 import { hedgeLedgerRoutes } from "../../api/yield/hedge-ledger-routes.js";
 import { startVenueServer, type VenueServer } from "../../devnet/venue/server.js";
+import { VenueReader } from "../../packages/verify/src/index.js";
 import { freePort } from "../helpers/ports.js";
 import { stack } from "../helpers/stack.js";
 
@@ -45,10 +46,15 @@ async function independent(url: string, endTime: number) {
     funding.push(...page);
     startTime = page.at(-1).time + 1;
   }
-  // userFills (not by time) answers the latest 2000 fills at once; the hedge has a handful.
-  const fills = (await post(url, { type: "userFills", user: hedge })).filter(
-    (f) => f.time >= LEDGER_SINCE_MS && f.time <= endTime,
-  );
+  // userFillsByTime answers at most 2,000 fills, oldest first, of the 10,000 the venue keeps.
+  const fills: any[] = [];
+  for (let startTime = LEDGER_SINCE_MS; ; ) {
+    const page = await post(url, { type: "userFillsByTime", user: hedge, startTime, endTime });
+    if (page.length === 0) break;
+    expect(page.length).toBeLessThanOrEqual(2_000);
+    fills.push(...page);
+    startTime = page.at(-1).time + 1;
+  }
   const fundingUsd = funding.reduce((s, r) => s + Number(r.delta.usdc), 0);
   const feesUsd = fills.reduce((s, f) => s + Number(f.fee), 0);
   const closedPnlUsd = fills.reduce((s, f) => s + Number(f.closedPnl), 0);
@@ -102,13 +108,32 @@ function expectAgrees(l: any, ind: Awaited<ReturnType<typeof independent>>) {
   }
 }
 
+const oldestKeptFill = async () =>
+  (await post(infoUrl, { type: "userFillsByTime", user: hedge, startTime: 0 }))[0]?.tid;
+
+/**
+ * The ledger's read and ours, of the same kept fills: the venue keeps only the 10,000 most
+ * recent, so a fill landing between the two reads pushes the oldest out; read both again then.
+ */
+async function ledgerAndIndependent(
+  app: { request(path: string): Response | Promise<Response> },
+  query: string,
+  endOf: (l: any) => number,
+) {
+  for (let attempt = 1; ; attempt++) {
+    const oldest = await oldestKeptFill();
+    const l = await ledger(app, query);
+    const ind = await independent(infoUrl, endOf(l));
+    if (attempt === 3 || (await oldestKeptFill()) === oldest) return { l, ind };
+  }
+}
+
 describe("GET /api/hedge-ledger on the devnet venue", () => {
   const app = withApiErrors(hedgeLedgerRoutes(ctx));
 
   it("equals an independent computation from raw /info answers up to a fixed until", async () => {
     const until = "2026-11-01T00:00:00.000Z";
-    const l = await ledger(app, `?until=${until}`);
-    const ind = await independent(infoUrl, Date.parse(until));
+    const { l, ind } = await ledgerAndIndependent(app, `?until=${until}`, () => Date.parse(until));
     expectAgrees(l, ind);
     expect(l.account).toBe(hedge);
     expect(l.venue).toBe("hyperliquid");
@@ -134,12 +159,12 @@ describe("GET /api/hedge-ledger on the devnet venue", () => {
   });
 
   it("reads up to now by default, and its replay request names the window it read", async () => {
-    const l = await ledger(app);
-    const body = /-d '([^']+)'/.exec(l.replay.userFunding)![1]!;
-    const request = JSON.parse(body);
+    const replayed = (l: any) => JSON.parse(/-d '([^']+)'/.exec(l.replay.userFunding)![1]!);
+    const { l, ind } = await ledgerAndIndependent(app, "", (l) => replayed(l).endTime);
+    const request = replayed(l);
     expect(request).toMatchObject({ type: "userFunding", user: hedge, startTime: LEDGER_SINCE_MS });
     expect(request.endTime).toBe(Date.parse(l.untilISO));
-    expectAgrees(l, await independent(infoUrl, request.endTime));
+    expectAgrees(l, ind);
   });
 
   it("answers 400 for a bad until", async () => {
@@ -179,7 +204,7 @@ describe("venue failure", () => {
   });
 });
 
-describe("paging through the venue's 500-record pages", () => {
+describe("paging through the venue's 500-record and 2,000-fill answers", () => {
   const NOW = Math.floor(Date.parse("2026-11-20T00:00:00Z") / 1000);
   let venue: VenueServer;
   beforeAll(async () => {
@@ -187,15 +212,19 @@ describe("paging through the venue's 500-record pages", () => {
   });
   afterAll(() => venue?.close());
 
-  it("reads every funding record once, in time order, and stops on the short page", async () => {
+  it("reads every funding record and every kept fill once, in time order, and stops on the short page", async () => {
     const end = NOW * 1000;
-    const { records, pages } = await readUserFunding(`${venue.url}/info`, hedge, LEDGER_SINCE_MS, end);
+    const reader = new VenueReader(`${venue.url}/info`);
+    const records = await reader.userFunding(hedge, LEDGER_SINCE_MS, end);
     const ind = await independent(`${venue.url}/info`, end);
     expect(records.length).toBe(ind.fundingEvents);
-    expect(pages).toBe(Math.floor(records.length / 500) + 1);
+    expect(reader.requests.at(-1)!.pages).toBe(Math.floor(records.length / 500) + 1);
     expect(records.every((r, i) => i === 0 || r.time > records[i - 1]!.time)).toBe(true);
-    const fills = await readUserFills(`${venue.url}/info`, hedge, LEDGER_SINCE_MS, end);
-    expect(fills.records.length).toBe(ind.fills);
-    expect(fills.pages).toBe(1);
+    const { fills, retention } = await reader.userFills(hedge, LEDGER_SINCE_MS, end);
+    expect(ind.fills).toBe(10_000); // the hedge has traded more often than the venue keeps
+    expect(fills.length).toBe(ind.fills);
+    expect(fills.every((f, i) => i === 0 || f.time > fills[i - 1]!.time)).toBe(true);
+    expect(reader.requests.at(-1)!.pages).toBeGreaterThanOrEqual(ind.fills / 2_000);
+    expect(retention).toEqual({ kept: 10_000, complete: false, horizonMs: fills[0]!.time });
   });
 });

@@ -11,6 +11,7 @@ import {
   type Deployed,
   type FeedConfig,
   type NetworkConfig,
+  networkDocumentDigest,
   PSM_VERSIONS,
   type PsmKey,
   type StakingYieldSource,
@@ -131,6 +132,7 @@ export function networkFromDocument(doc: NetworkDocument, env: ServiceEnv): Netw
 
   return {
     name: k.name,
+    documentSha256: networkDocumentDigest(doc),
     chains: {
       base: {
         id: 8453,

@@ -1,5 +1,6 @@
 /**
- * kusd-verify: check a kUSD signed statement without trusting the service that published it.
+ * kusd-verify: check a kUSD signed statement, and every report, without trusting the service
+ * that published it.
  * The package's public entry for every runtime (the page runs it in the browser; node.ts adds the
  * command line and reading files): the signature and binding checks (packages/core/src/attestation), the
  * read plan the service itself reads the chain with, and (rederive/, proofs/) every signed figure
@@ -11,6 +12,14 @@ export type { ProofReport, ReadProof } from "./proofs/prove-reads.js";
 export { STORAGE_LAYOUTS } from "./proofs/storage-layouts.js";
 export { listedAccounts, snapshotAddresses } from "./read-plan/addresses.js";
 export {
+  escrowReadSpecs,
+  fundingWindow,
+  hedgeAccountOf,
+  readApyVenue,
+  readEscrowViews,
+  unknownVenue,
+} from "./read-plan/apy-reads.js";
+export {
   MINTER_ROLE,
   PSM_KEYS,
   readChainSnapshot,
@@ -18,6 +27,7 @@ export {
   type SnapshotAddresses,
 } from "./read-plan/chain-snapshot.js";
 export { hasCodeAt } from "./read-plan/code-presence.js";
+export { ledgerPins, readLedgerRecords } from "./read-plan/hedge-ledger-reads.js";
 export {
   abiFromCastSignature,
   BATCH_MAX_BYTES,
@@ -30,8 +40,19 @@ export {
   type ReadSpec,
   tolerantReads,
 } from "./read-plan/pinned-reader.js";
-export { type FigureRow, FigureRowSchema } from "./rederive/figure-rows.js";
+export { type Classification, classifyFigures, type RestingCategory, type RestingInput } from "./rederive/classify.js";
+export {
+  countByKind,
+  FIGURE_KINDS,
+  type FigureKind,
+  type FigureRow,
+  FigureRowSchema,
+  kindSummary,
+  leaves,
+} from "./rederive/figure-rows.js";
+export { LOG_RANGE_BLOCKS, logsInRanges } from "./rederive/logs-in-ranges.js";
 export { networkOf } from "./rederive/network.js";
+export { checkNetwork, NetworkMismatchError } from "./rederive/network-check.js";
 export { type Check, rederivationChecks } from "./rederive/rederive-checks.js";
 export {
   type PinnedBlock,
@@ -40,3 +61,14 @@ export {
   type RederiveOptions,
   rederiveStatement,
 } from "./rederive/rederive-statement.js";
+export { DEFAULT_BRACKET_TOLERANCE, type ReaderVenue } from "./rederive/venue-bracket.js";
+export { knownReports, rederiveReport, reportKindOf, verifierFor } from "./reports/registry.js";
+export type { ReaderSources, ReportRederivation, ReportVerifier } from "./reports/report-verifier.js";
+export { readAccountState, type VenueAccountState } from "./venue/account-state.js";
+export { FILLS_KEPT, type FillRetention } from "./venue/fills-retention.js";
+export type { FundingRate, LedgerUpdate } from "./venue/history-records.js";
+export { FILLS_PAGE, MAX_PAGES, pageByTime, TIME_RANGE_PAGE } from "./venue/paging.js";
+export { type Bracket, bracketEquity, type PortfolioWindow, readPortfolio } from "./venue/portfolio.js";
+export { postInfo, VENUE_TIMEOUT_MS } from "./venue/post-info.js";
+export { VenueReadError } from "./venue/venue-read-error.js";
+export { VenueReader } from "./venue/venue-reader.js";

@@ -90,6 +90,9 @@ export function buildStatementPayload(report: PorReport, o: StatementOptions) {
       available: venue !== null,
       venue: "Hyperliquid",
       equity_usd: venue,
+      // When the venue answered (its own clock): a reader brackets equity_usd in the venue's account
+      // value history around this time. Null when the venue gave no time, or there is no answer.
+      venue_time: venue !== null ? l1.venueRead.venueTime : null,
       equity_eth_equiv: venue !== null && price ? venue / price : null,
       mirror_eth: l1.onChainMirror.eth,
       reconciliation_status: l1.reconciliationStatus,
@@ -114,6 +117,8 @@ export function buildStatementPayload(report: PorReport, o: StatementOptions) {
     ],
     report_block: report.blockNumber,
     report_block_hash: report.blockHash,
+    // The network document the figures were read with (SHA-256 of its canonical JSON, GET /api/network).
+    network_document_sha256: report.pins.network.documentSha256,
     report_endpoint: report.attestation.canonicalEndpoint,
     signer_role: o.signerRole,
     signer_binding: o.bindingUrl,

@@ -57,6 +57,8 @@ export type ChainConfig = {
 /** Everything the indexer needs to know about one deployment of the protocol. */
 export type NetworkConfig = {
   name: "devnet" | "base";
+  /** SHA-256 of the network document's canonical JSON (network/document-digest.ts): what reports name it by. */
+  documentSha256: `0x${string}`;
   /**
    * The indexer follows base only; ethereum (no protocol contracts) is read on demand by the
    * reports and the paid instant read, through `reporting.readRpc.ethereum`.

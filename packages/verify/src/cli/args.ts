@@ -7,10 +7,15 @@ import { parseArgs } from "node:util";
 /** Two hourly cadences: one missed statement is tolerated, two are not. */
 import { ANCHOR_WINDOW_SECONDS, STATEMENT_MAX_AGE_SECONDS } from "@kusd/core";
 import { type Address, getAddress, isAddress } from "viem";
+import { DEFAULT_BRACKET_TOLERANCE } from "../rederive/venue-bracket.js";
 import { UsageError } from "./errors.js";
 
+/** Current-only venue answers are read again when the report is at most this old (seconds). */
+export const VENUE_NOW_MAX_AGE_SECONDS = 60;
+
 export const USAGE = `Usage: kusd-verify <artifact URL or file> [--signer <address>]... [--binding <URL or file> --operator <address>] [--max-age <seconds> | --no-freshness]
-                   [--rpc <URL> [--network <file>] [--proofs [--block-hash <hash> | --header-rpc <URL>]] [--anchor-window <s>]] [--json]
+                   [--rpc <URL> [--network <file>] [--venue <URL>] [--proofs [--block-hash <hash> | --header-rpc <URL>]] [--anchor-window <s>]] [--json]
+       kusd-verify --report <report URL or file> --rpc <URL> [--network <file>] [--venue <URL>] [--venue-max-age <s>] [--json]
 
 Verifies a signed kUSD artifact (the hourly signed statement, the paid GET /reserves response,
 a paid instant read): hashes the published signed_payload_canonical bytes with SHA-256 as they
@@ -27,19 +32,29 @@ Freshness:
   --max-age <seconds>     maximum age of the signed timestamp (default ${STATEMENT_MAX_AGE_SECONDS})
   --no-freshness          skip the freshness check (e.g. to verify an archived artifact)
 
-Re-derivation (a signed statement, or with --report an unsigned /api/por report), without
+Re-derivation (a signed statement, or with --report any report the service publishes), without
 trusting its publisher:
   --rpc <URL>             your own Base RPC: every figure the statement signs is read again at its
                           report_block, pinned by report_block_hash (EIP-1898), with the service's
                           own read plan and assembler, and compared figure by figure. A figure that
                           rests on the venue equity recorded at signing is shown as such, never as
                           equal. Verified only when every other figure is equal.
-  --report                the artifact is an unsigned /api/por report (at the head, or ?block=N):
-                          its figures are re-derived at its blockNumber, pinned by its blockHash,
-                          and its redemption precedent rebuilt from the PSMs' logs (eth_getLogs);
-                          no trust source (no one signed it). Exit 0 when every figure is equal
+  --report                the document is an unsigned report: /api/por, /api/apy, /api/hedge-ledger,
+                          /api/stats, /api/psm-status, /api/risk-status, the lending market's report,
+                          /api/honesty-index, /api/history, /api/por/redemption-plan or
+                          /api/por/accounts/violations (at the head, or at a past block). Its pins
+                          name its block (by hash), its venue requests and windows: every input is
+                          read again and every figure re-derived; no trust source (no one signed it).
+                          Exit 0 when no figure differs
   --network <file>        the network document naming the contracts and accounts (default: Base's,
                           shipped with this package; the devnet's is devnet/network.json)
+  --venue <URL>           your venue endpoint (POST /info; default: the network document's, for Base
+                          Hyperliquid's public https://api.hyperliquid.xyz/info): history re-read,
+                          a recorded equity bracketed in its account value history
+  --venue-max-age <s>     read current-only venue answers again when the report is at most this
+                          old (default ${VENUE_NOW_MAX_AGE_SECONDS}); older ones are shown as recorded
+  --bracket-tolerance <f> how far a recorded equity may lie outside the venue's samples around its
+                          time, as a fraction (default ${DEFAULT_BRACKET_TOLERANCE})
   --proofs                check every storage read with eth_getProof (EIP-1186) against the state
                           root of the block header, and the header against the block hash
   --block-hash <hash>     the block hash you trust (it must be the statement's report_block_hash)
@@ -50,8 +65,14 @@ trusting its publisher:
                           after the signed time (default ${ANCHOR_WINDOW_SECONDS}), else back-dated; none
                           after it: unanchored; another statement anchored for its hour: rewritten
 
+Each figure's kind: equal or differs (re-derived from your own reads); declared (operator policy
+in the network document, never "equal"); venue-now (rests on a current-only venue answer, checked
+as recorded, read again while young); bracketed (a recorded venue equity inside the venue's
+account value history around its time); beyond-retention (rests on venue records the venue no
+longer serves).
+
 Output:
-  --json                  print one JSON object {verified, checks, recovered, signedAt, payload}
+  --json                  print one JSON object {verified, checks, recovered, signedAt, figures, payload}
   -h, --help              print this help
 
 The document may be the artifact itself (fields attestation_hash, signature, signer and
@@ -59,10 +80,11 @@ signed_payload_canonical at top level, other fields allowed) or a JSON object ne
 one such artifact. Only signed_payload_canonical is covered by the signature.
 
 Exit codes:
-  0  verified (and, with --rpc, every re-derivable figure equal; with --proofs, every proof valid)
+  0  verified (and, with --rpc, no figure differs; with --proofs, every proof valid)
   1  not verified; this includes a document that is not JSON or holds no artifact, because
      what was published cannot be verified
-  2  usage error, or the file or URL could not be read (network error, 10 s timeout, non-2xx)`;
+  2  usage error, the file, URL, RPC or venue could not be read (network error, 10 s timeout,
+     non-2xx), or the network document does not describe the RPC's chain`;
 
 export type TrustSource =
   | { kind: "pinned"; signers: Address[] }
@@ -80,9 +102,13 @@ export type VerifyCommand =
       rederive: RederiveRequest | null;
     };
 
-/** What `--rpc` asks for: the reader's RPC, the network document, and the proof checks' trust anchor. */
+/** What `--rpc` asks for: the reader's RPC, the network document, the venue, and the proof checks' trust anchor. */
 export type RederiveRequest = {
   rpc: string;
+  /** The reader's venue endpoint; null: the network document's. */
+  venue: string | null;
+  venueNowMaxAgeSeconds: number;
+  bracketTolerance: number;
   /** How long after its signed time a statement may be anchored on Base before it counts as back-dated. */
   anchorWindowSeconds: number;
   network: string | null;
@@ -100,9 +126,16 @@ function parseUrl(option: string, value: string): string {
 }
 
 function parseRederive(values: ReturnType<typeof parse>["values"]): RederiveRequest | null {
-  const needsRpc = ["network", "proofs", "block-hash", "header-rpc", "anchor-window"].filter(
-    (k) => values[k as keyof typeof values],
-  );
+  const needsRpc = [
+    "network",
+    "proofs",
+    "block-hash",
+    "header-rpc",
+    "anchor-window",
+    "venue",
+    "venue-max-age",
+    "bracket-tolerance",
+  ].filter((k) => values[k as keyof typeof values]);
   if (values.rpc === undefined) {
     if (needsRpc.length > 0)
       throw new UsageError(`--${needsRpc[0]} needs --rpc <URL>: the RPC the figures are read from`);
@@ -118,8 +151,17 @@ function parseRederive(values: ReturnType<typeof parse>["values"]): RederiveRequ
   const window = values["anchor-window"];
   if (window !== undefined && (!/^\d{1,7}$/.test(window) || Number(window) === 0))
     throw new UsageError(`--anchor-window: a positive whole number of seconds, got ${window}`);
+  const maxAge = values["venue-max-age"];
+  if (maxAge !== undefined && !/^\d{1,7}$/.test(maxAge))
+    throw new UsageError(`--venue-max-age: a whole number of seconds, got ${maxAge}`);
+  const tolerance = values["bracket-tolerance"];
+  if (tolerance !== undefined && !(/^\d*\.?\d+$/.test(tolerance) && Number(tolerance) < 1))
+    throw new UsageError(`--bracket-tolerance: a fraction below 1 (0.01 is 1 %), got ${tolerance}`);
   return {
     rpc,
+    venue: values.venue === undefined ? null : parseUrl("--venue", values.venue),
+    venueNowMaxAgeSeconds: maxAge === undefined ? VENUE_NOW_MAX_AGE_SECONDS : Number(maxAge),
+    bracketTolerance: tolerance === undefined ? DEFAULT_BRACKET_TOLERANCE : Number(tolerance),
     anchorWindowSeconds: window === undefined ? ANCHOR_WINDOW_SECONDS : Number(window),
     network: values.network ?? null,
     proofs: values.proofs
@@ -227,6 +269,9 @@ function parse(argv: string[]) {
       "block-hash": { type: "string" },
       "header-rpc": { type: "string" },
       "anchor-window": { type: "string" },
+      venue: { type: "string" },
+      "venue-max-age": { type: "string" },
+      "bracket-tolerance": { type: "string" },
       report: { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },

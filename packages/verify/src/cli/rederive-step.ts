@@ -2,12 +2,15 @@
  * `kusd-verify --rpc`: the statement's figures re-derived from the reader's RPC (and, with
  * --proofs, proved to one block hash), as checks and rows of the verdict.
  */
+import type { NetworkConfig } from "@kusd/core";
 import { type Address, createPublicClient, type Hex, http } from "viem";
 import { checkAnchor } from "../anchor/check-anchor.js";
 import { networkOf } from "../rederive/network.js";
 import { rederivationChecks } from "../rederive/rederive-checks.js";
-import { rederiveReport } from "../rederive/rederive-report.js";
 import { RederivationError, rederiveStatement } from "../rederive/rederive-statement.js";
+import type { ReaderVenue } from "../rederive/venue-bracket.js";
+import { rederiveReport, reportKindOf } from "../reports/registry.js";
+import { VenueReadError } from "../venue/venue-read-error.js";
 import type { RederiveRequest } from "./args.js";
 import { SourceError } from "./errors.js";
 import { loadNetworkDocument } from "./network-file.js";
@@ -39,6 +42,25 @@ async function anchorOf(
   };
 }
 
+/** The reader's venue: --venue, else the network document's (null: none). */
+function readerVenue(r: RederiveRequest, network: NetworkConfig): ReaderVenue | null {
+  const url = r.venue ?? network.reporting.venue.url;
+  return url ? { url, bracketTolerance: r.bracketTolerance } : null;
+}
+
+/** A source the reader named that did not answer: exit 2, nothing judged. */
+function unreachable(e: unknown, r: RederiveRequest): never {
+  if (e instanceof VenueReadError)
+    throw new SourceError(
+      `the venue did not answer (${e.details.url}): ${e.message}${e.details.cause ? `: ${e.details.cause}` : ""}`,
+      {
+        source: e.details.url,
+      },
+    );
+  if (e instanceof RederivationError || e instanceof SourceError) throw new SourceError(e.message, { source: r.rpc });
+  throw e;
+}
+
 export async function rederiveStep(
   r: RederiveRequest,
   payloadText: string,
@@ -52,7 +74,13 @@ export async function rederiveStep(
   try {
     const network = networkOf(doc, r.rpc);
     const anchor = await anchorOf(r, payload);
-    const d = await rederiveStatement(payload, { rpc: r.rpc, network, proofs: anchor });
+    const d = await rederiveStatement(payload, {
+      rpc: r.rpc,
+      network,
+      networkName: name,
+      proofs: anchor,
+      venue: readerVenue(r, network),
+    });
     // Its anchor on Base, on the same RPC: when it was signed, and whether another took its hour.
     const anchored = await checkAnchor(artifact, {
       rpc: r.rpc,
@@ -72,13 +100,17 @@ export async function rederiveStep(
   } catch (e) {
     if (e instanceof RederivationError && e.code !== "rpc_failed")
       return { ...base, block: null, checks: [{ name: "block", ok: false, detail: e.message }] };
-    if (e instanceof RederivationError || e instanceof SourceError) throw new SourceError(e.message, { source: r.rpc });
-    throw e;
+    unreachable(e, r);
   }
 }
 
-/** `--report`: an unsigned report's figures re-derived, as a verdict on what it says (no one signed it). */
-export async function reportStep(source: string, text: string, r: RederiveRequest): Promise<VerifyReport> {
+/** `--report`: a report's figures re-derived, as a verdict on what it says (no one signed it). */
+export async function reportStep(
+  source: string,
+  text: string,
+  r: RederiveRequest,
+  nowSeconds: number | undefined,
+): Promise<VerifyReport> {
   const base = {
     source,
     trust: "none: an unsigned report (who published it is not checked; what it says is)",
@@ -95,6 +127,7 @@ export async function reportStep(source: string, text: string, r: RederiveReques
     return { ...base, verified: false, checks: [{ name: "report", ok: false, detail: "not JSON" }] };
   }
   const { doc, name } = await loadNetworkDocument(r.network);
+  const kind = reportKindOf(input);
   const result: RederiveResult = {
     rpc: r.rpc,
     network: name,
@@ -105,29 +138,32 @@ export async function reportStep(source: string, text: string, r: RederiveReques
     checks: [],
   };
   try {
-    const d = await rederiveReport(input, { rpc: r.rpc, network: networkOf(doc, r.rpc) });
-    const checks = rederivationChecks({ ...d, proofs: null }, r.rpc, "published");
-    checks.push({
-      name: "precedent",
-      ok: d.rows.filter((x) => x.figure.startsWith("redemptionDepth.precedent.")).every((x) => x.equal !== false),
-      detail: `rebuilt from the PSMs' Swap logs and kUSD's burns up to block ${d.block.number} (${d.logCalls} eth_getLogs calls)`,
+    const network = networkOf(doc, r.rpc);
+    const d = await rederiveReport(input, {
+      rpc: r.rpc,
+      network,
+      networkName: name,
+      venue: readerVenue(r, network),
+      venueNowMaxAgeSeconds: r.venueNowMaxAgeSeconds,
+      nowMs: (nowSeconds ?? Date.now() / 1000) * 1000,
     });
+    const checks = [...rederivationChecks({ block: d.block, rows: d.rows, proofs: null }, r.rpc), ...d.checks];
     const rederivation = {
       ...result,
-      block: { number: Number(d.block.number), hash: d.block.hash },
+      block: d.block && { number: Number(d.block.number), hash: d.block.hash },
       rows: d.rows,
       failedReads: d.failedReads,
       checks,
     };
-    return { ...base, verified: checks.every((c) => c.ok), checks, rederivation };
+    return { ...base, report: d.report, verified: checks.every((c) => c.ok), checks, rederivation };
   } catch (e) {
     if (e instanceof RederivationError && e.code !== "rpc_failed")
       return {
         ...base,
+        ...(kind && { report: kind }),
         verified: false,
         checks: [{ name: e.code === "block_not_on_chain" ? "block" : "report", ok: false, detail: e.message }],
       };
-    if (e instanceof RederivationError || e instanceof SourceError) throw new SourceError(e.message, { source: r.rpc });
-    throw e;
+    unreachable(e, r);
   }
 }

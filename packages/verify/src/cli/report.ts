@@ -3,9 +3,11 @@
  * and a success can be audited, and the signed payload only when everything passed (an
  * unverified payload is never presented as if it were the operator's statement).
  */
+
+import type { ReportKind } from "@kusd/core";
 import type { Address, Hex } from "viem";
 import type { ProofReport } from "../proofs/prove-reads.js";
-import type { FigureRow } from "../rederive/figure-rows.js";
+import { type FigureRow, kindSummary } from "../rederive/figure-rows.js";
 import { prettyJsonText } from "./pretty-json.js";
 
 export type Check = { name: string; ok: boolean; detail?: string };
@@ -24,6 +26,8 @@ export type RederiveResult = {
 export type VerifyReport = {
   verified: boolean;
   source: string;
+  /** With --report: which report it is (its pins). */
+  report?: ReportKind;
   trust: string;
   freshness: string;
   checks: Check[];
@@ -38,25 +42,41 @@ export type VerifyReport = {
 
 const shown = (v: unknown) => (v === undefined ? "(absent)" : JSON.stringify(v));
 
-/** The figure table: one line a figure, what was signed and what the reader's chain says. */
+const VERDICT: Record<FigureRow["kind"], string> = {
+  equal: "equal",
+  differs: "DIFFERS",
+  declared: "declared",
+  "venue-now": "venue-now",
+  bracketed: "bracketed",
+  "beyond-retention": "beyond-retention",
+};
+const VERDICT_WIDTH = Math.max(...Object.values(VERDICT).map((v) => v.length));
+
+/** The figure table: one line a figure, what was published, what the reader's reads say, and its kind; notes once each, below. */
 function figureLines(r: RederiveResult): string[] {
   if (r.rows.length === 0) return [];
   const width = Math.max(...r.rows.map((x) => x.figure.length));
+  const notes: string[] = [];
+  const mark = (note: string | undefined) => {
+    if (note === undefined) return "";
+    const i = notes.indexOf(note);
+    return ` [${(i < 0 ? notes.push(note) : i + 1).toString()}]`;
+  };
   const lines = [
     "",
-    `figures re-derived from ${r.rpc} at block ${r.block?.number} (network: ${r.network}):`,
+    `figures re-derived from ${r.rpc}${r.block ? ` at block ${r.block.number}` : ""} (network: ${r.network}):`,
     ...r.rows.map((x) => {
-      const verdict = x.equal === null ? "recorded" : x.equal ? "equal   " : "DIFFERS ";
-      const proof = x.proof ? ` [${x.proof}]` : "";
       const values =
-        x.equal === true
-          ? shown(x.published)
-          : x.equal === null
-            ? `${shown(x.published)} (rests on the venue equity recorded at signing; re-derived with it: ${shown(x.rederived)})`
-            : `signed ${shown(x.published)}, re-derived ${shown(x.rederived)}`;
-      return `  ${verdict}  ${x.figure.padEnd(width)}  ${values}${proof}`;
+        x.kind === "differs"
+          ? `published ${shown(x.published)}, re-derived ${shown(x.rederived)}`
+          : x.kind === "venue-now" && x.now !== undefined && x.now !== x.published
+            ? `${shown(x.published)} (venue now: ${shown(x.now)})`
+            : shown(x.published);
+      const proof = x.proof ? ` [${x.proof}]` : "";
+      return `  ${VERDICT[x.kind].padEnd(VERDICT_WIDTH)}  ${x.figure.padEnd(width)}  ${values}${proof}${mark(x.note)}`;
     }),
   ];
+  if (notes.length > 0) lines.push("", ...notes.map((n, i) => `  [${i + 1}] ${n}`));
   if (r.failedReads.length > 0) lines.push(...r.failedReads.map((f) => `  read failed: ${f}`));
   const trusted = r.proofs?.reads.filter((x) => x.status === "rpc-trusted") ?? [];
   if (trusted.length > 0) {
@@ -73,8 +93,11 @@ export function isoTime(unixSeconds: number): string {
 
 export function formatText(report: VerifyReport): string {
   const width = Math.max(...report.checks.map((c) => c.name.length), 0);
+  const r = report.rederivation;
   const lines = [
     `${report.verified ? "VERIFIED" : "NOT VERIFIED"}: ${report.source}`,
+    ...(report.report ? [`report: ${report.report}${r?.block ? ` at block ${r.block.number}` : ""}`] : []),
+    ...(r && r.rows.length > 0 ? [`figures: ${kindSummary(r.rows)}`] : []),
     `trust: ${report.trust}`,
     `freshness: ${report.freshness}`,
     "",
@@ -99,6 +122,7 @@ export function formatJson(report: VerifyReport): string {
   const r = report.rederivation;
   const head = JSON.stringify({
     verified: report.verified,
+    ...(report.report && { report: report.report }),
     checks: report.checks,
     recovered: report.recovered,
     signedAt: report.signedAt,
@@ -109,7 +133,9 @@ export function formatJson(report: VerifyReport): string {
         published: x.published,
         rederived: x.rederived ?? null,
         equal: x.equal,
-        basis: x.basis,
+        kind: x.kind,
+        ...(x.note !== undefined && { note: x.note }),
+        ...(x.now !== undefined && { now: x.now }),
         ...(x.proof && { proof: x.proof, ...(x.restsOn?.length && { restsOn: x.restsOn }) }),
       })),
       ...(r.proofs && { proofs: r.proofs }),

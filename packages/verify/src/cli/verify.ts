@@ -23,7 +23,7 @@ export async function runVerify(argv: string[], io: VerifyIo = {}): Promise<Veri
     const command = parseVerifyArgs(argv);
     if (command.kind === "help") return { exitCode: 0, output: `${USAGE}\n` };
     if (command.kind === "report") {
-      const report = await reportStep(command.source, await loadSource(command.source, io), command.rederive);
+      const report = await reportStep(command.source, await loadSource(command.source, io), command.rederive, io.now);
       return { exitCode: report.verified ? 0 : 1, output: command.json ? formatJson(report) : formatText(report) };
     }
     // Read every source before judging: an unreadable binding is exit 2 whatever the artifact holds.
@@ -41,7 +41,7 @@ export async function runVerify(argv: string[], io: VerifyIo = {}): Promise<Veri
     // UsageError and SourceError by design; anything else is a bug, and still not a verdict.
     const e = error instanceof Error ? error : new Error(String(error));
     const shown =
-      e.name === "UsageError" || e.name === "SourceError"
+      e.name === "UsageError" || e.name === "SourceError" || e.name === "NetworkMismatchError"
         ? e
         : { name: "InternalError", message: `internal error, nothing verified: ${e.message}` };
     return { exitCode: 2, output: formatError(shown, json) };

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { figureRows, leaves } from "./figure-rows.js";
+import { countByKind, type FigureRow, kindSummary, leaves } from "./figure-rows.js";
+
+const row = (kind: FigureRow["kind"]): FigureRow => ({ figure: "x", published: 1, rederived: 1, equal: null, kind });
 
 describe("figure rows", () => {
   it("a leaf per figure, arrays by index", () => {
@@ -9,26 +11,9 @@ describe("figure rows", () => {
     ]);
   });
 
-  const published = { timestamp: 5, psm: 10, ratio: 2, offchain: { equity_usd: 7 } };
-  it("chain figures equal or not; signing fields left out", () => {
-    const rows = figureRows(published, { ...published, psm: 11 }, [
-      { ...published, psm: 11, offchain: { equity_usd: 0 } },
-    ]);
-    expect(rows.map((r) => [r.figure, r.equal, r.basis])).toEqual([
-      ["psm", false, "chain"],
-      ["ratio", true, "chain"],
-      ["offchain.equity_usd", null, "venue-recorded"],
-    ]);
-  });
-
-  it("a figure on the venue equity is never equal: null when consistent with the recorded equity, false when not", () => {
-    const rederived = { ...published, ratio: 3 };
-    const rows = figureRows(published, rederived, [{ ...rederived, ratio: 9, offchain: { equity_usd: 0 } }]);
-    expect(rows.find((r) => r.figure === "ratio")).toMatchObject({ basis: "venue-recorded", equal: false });
-    expect(rows.find((r) => r.figure === "offchain.equity_usd")).toMatchObject({ equal: null });
-  });
-
-  it("a figure the re-derivation lacks is not equal", () => {
-    expect(figureRows({ extra: 1 }, {}, []).map((r) => r.equal)).toEqual([false]);
+  it("counts by kind, in the vocabulary's order, differs always said", () => {
+    const rows = [row("equal"), row("equal"), row("venue-now"), row("declared")];
+    expect(countByKind(rows)).toMatchObject({ equal: 2, "venue-now": 1, declared: 1, differs: 0 });
+    expect(kindSummary(rows)).toBe("4 figures: 2 equal, 0 differs, 1 declared, 1 venue-now");
   });
 });

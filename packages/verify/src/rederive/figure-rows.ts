@@ -1,24 +1,36 @@
 /**
- * The comparison a reader reads: one row per signed figure, the published value beside the one
- * re-derived from the reader's own reads, and whether they are equal. A figure that rests on
- * the venue equity the statement recorded at signing (the venue publishes current equity only, so
- * no one can read it again) is never called equal: re-derived with that recorded equity, it is
- * null when it agrees and false when even that does not reproduce it.
+ * The comparison a reader reads: one row per published figure, the published value beside the one
+ * re-derived from the reader's own reads, and a kind from one vocabulary for every report:
+ *
+ * - `equal` / `differs`: re-derived from the reader's own chain and venue reads;
+ * - `declared`: operator policy or configuration (the network document says it), never "equal";
+ * - `venue-now`: rests on a current-only venue answer, checked against the answer as recorded
+ *   (and, while the report is young, read again and shown beside it);
+ * - `bracketed`: rests on a venue equity recorded at a signed time, which lies inside the venue's
+ *   account value history around that time;
+ * - `beyond-retention`: rests on venue records the venue no longer serves (fills older than the
+ *   10,000 it keeps).
+ *
+ * `equal` is true for the kind `equal` only, false for `differs` only, null otherwise.
  */
 import { z } from "zod";
 
-export type FigureBasis = "chain" | "venue-recorded";
+export const FIGURE_KINDS = ["equal", "differs", "declared", "venue-now", "bracketed", "beyond-retention"] as const;
+export type FigureKind = (typeof FIGURE_KINDS)[number];
 
-/** A row as published (the CLI's --json `figures`, verify_statement's `figures`). */
+/** A row as published (the CLI's --json `figures`, verify_statement's and verify_report's `figures`). */
 export const FigureRowSchema = z.strictObject({
-  figure: z.string().describe("the field's path in the signed payload"),
-  published: z.unknown().describe("the signed value"),
-  rederived: z.unknown().describe("the value re-derived from the reader's RPC (null when a read failed)"),
-  equal: z
-    .boolean()
-    .nullable()
-    .describe("null: the figure rests on the venue equity recorded at signing, which no one can read again"),
-  basis: z.enum(["chain", "venue-recorded"]),
+  figure: z.string().describe("the field's path in the published document"),
+  published: z.unknown().describe("the published value"),
+  rederived: z
+    .unknown()
+    .describe(
+      "the value re-derived from the reader's reads (with a recorded or declared input where the kind says so)",
+    ),
+  equal: z.boolean().nullable().describe("true: kind equal; false: kind differs; null: any other kind"),
+  kind: z.enum(FIGURE_KINDS),
+  note: z.string().optional().describe("where a declared value is declared, when the venue answered, the bracket"),
+  now: z.unknown().optional().describe("venue-now: the value with the venue's answer read again now"),
   proof: z.enum(["proven", "rpc-trusted", "failed"]).optional(),
   restsOn: z
     .array(z.string())
@@ -27,13 +39,14 @@ export const FigureRowSchema = z.strictObject({
 });
 
 export type FigureRow = {
-  /** The field's path in the signed payload (`psm_reserves_usdc.psmMint`, `chains[0].total_assets_eth`). */
+  /** The field's path in the published document (`psm_reserves_usdc.psmMint`, `chains[0].total_assets_eth`). */
   figure: string;
   published: unknown;
   rederived: unknown;
-  /** true or false for a figure re-derived from chain reads; for one on the recorded venue equity, null (or false when it contradicts even that). */
   equal: boolean | null;
-  basis: FigureBasis;
+  kind: FigureKind;
+  note?: string;
+  now?: unknown;
   /**
    * With proofs: "proven" when every read it rests on is proved against the block hash,
    * "rpc-trusted" when some read has no storage proof here (restsOn names them), "failed" when a
@@ -43,21 +56,8 @@ export type FigureRow = {
   restsOn?: string[];
 };
 
-/**
- * What the statement signs that is not a figure: when and by whom it was signed, where it is
- * served, the block it is pinned to (checked on its own, against the chain). Left out of the rows.
- */
-export const SIGNING_FIELDS = new Set([
-  "timestamp",
-  "schema_version",
-  "signer_role",
-  "signer_binding",
-  "signer_binding_hash",
-  "report_endpoint",
-  "report_block",
-  "report_block_hash",
-  "chains[0].chain_name",
-]);
+export const equalOf = (kind: FigureKind): boolean | null =>
+  kind === "equal" ? true : kind === "differs" ? false : null;
 
 /** Every leaf of a JSON value with its path (arrays by index), in document order. */
 export function leaves(value: unknown, path = ""): [string, unknown][] {
@@ -67,23 +67,15 @@ export function leaves(value: unknown, path = ""): [string, unknown][] {
   return [[path, value]];
 }
 
-/**
- * The rows: `published` against `rederived` figure by figure; `alternates` are the same payload
- * re-derived with other venue equities (none, zero, far more), so a figure that moves with the
- * venue equity is known to rest on it, whatever formula carries it there.
- */
-export function figureRows(published: unknown, rederived: unknown, alternates: readonly unknown[]): FigureRow[] {
-  const mine = new Map(leaves(rederived));
-  const others = alternates.map((a) => new Map(leaves(a)));
-  return leaves(published)
-    .filter(([figure]) => !SIGNING_FIELDS.has(figure))
-    .map(([figure, value]) => {
-      const again = mine.has(figure) ? mine.get(figure) : undefined;
-      const venue = others.some((o) => o.get(figure) !== again);
-      // A figure on the recorded venue equity that differs even with that equity contradicts the
-      // chain: false. One that agrees is only consistent with a reading no one can repeat: null.
-      return venue
-        ? { figure, published: value, rederived: again, equal: again === value ? null : false, basis: "venue-recorded" }
-        : { figure, published: value, rederived: again, equal: again === value, basis: "chain" };
-    });
+/** How many rows of each kind, in the vocabulary's order: "52 equal, 9 declared, 11 venue-now". */
+export function countByKind(rows: readonly FigureRow[]): Record<FigureKind, number> {
+  const counts = Object.fromEntries(FIGURE_KINDS.map((k) => [k, 0])) as Record<FigureKind, number>;
+  for (const r of rows) counts[r.kind]++;
+  return counts;
+}
+
+export function kindSummary(rows: readonly FigureRow[]): string {
+  const counts = countByKind(rows);
+  const parts = FIGURE_KINDS.filter((k) => counts[k] > 0 || k === "differs").map((k) => `${counts[k]} ${k}`);
+  return `${rows.length} figures: ${parts.join(", ")}`;
 }

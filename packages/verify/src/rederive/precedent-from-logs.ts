@@ -8,6 +8,7 @@
 import type { NetworkConfig, PrecedentRedemption, PsmKey } from "@kusd/core";
 import { swapAmounts } from "@kusd/core";
 import { type Address, getAddress, type Hex, type PublicClient, parseAbiItem, zeroAddress } from "viem";
+import { LOG_RANGE_BLOCKS, logsInRanges } from "./logs-in-ranges.js";
 
 const SWAP = parseAbiItem(
   "event Swap(address indexed user, address indexed fromToken, address indexed toToken, uint256 amount, uint256 fee)",
@@ -16,38 +17,11 @@ const TRANSFER = parseAbiItem("event Transfer(address indexed from, address inde
 
 export type LogsPrecedent = { redemptions: PrecedentRedemption[]; kusdBurned: bigint; logCalls: number };
 
-/** Logs in `[from, to]`, split in ranges of `step` blocks and halved when the RPC refuses a range. */
-async function logsInRanges<T>(
-  from: bigint,
-  to: bigint,
-  step: bigint,
-  fetch: (from: bigint, to: bigint) => Promise<T[]>,
-  calls: { n: number },
-): Promise<T[]> {
-  const out: T[] = [];
-  for (let start = from; start <= to; ) {
-    let end = start + step - 1n < to ? start + step - 1n : to;
-    for (;;) {
-      try {
-        calls.n++;
-        out.push(...(await fetch(start, end)));
-        break;
-      } catch (e) {
-        // A provider's cap on a range (its block count or its result size): ask for less.
-        if (end === start) throw e;
-        end = start + (end - start) / 2n;
-      }
-    }
-    start = end + 1n;
-  }
-  return out;
-}
-
 export async function precedentFromLogs(
   client: PublicClient,
   network: NetworkConfig,
   block: bigint,
-  rangeBlocks = 100_000n,
+  rangeBlocks = LOG_RANGE_BLOCKS,
 ): Promise<LogsPrecedent> {
   const kusd = getAddress(network.kUSD.address);
   const psms = Object.entries(network.psms) as [PsmKey, { address: Address; startBlock: number }][];

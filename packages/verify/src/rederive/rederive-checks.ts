@@ -1,32 +1,30 @@
 /**
- * A re-derivation as checks in a verdict (the CLI's, verify_statement's): the block found on the
- * reader's chain, every re-derivable figure equal, and (with proofs) every storage read proved.
- * The same words wherever a verdict is given.
+ * A re-derivation as checks in a verdict (the CLI's, verify_statement's, verify_report's): the
+ * block found on the reader's chain, no figure differing, and (with proofs) every storage read
+ * proved. The same words wherever a verdict is given.
  */
 import type { ProofReport } from "../proofs/prove-reads.js";
-import type { Rederivation } from "./rederive-statement.js";
+import { type FigureRow, kindSummary } from "./figure-rows.js";
+import type { PinnedBlock } from "./rederive-statement.js";
 
 export type Check = { name: string; ok: boolean; detail?: string };
 
 export function rederivationChecks(
-  d: Pick<Rederivation, "block" | "rows" | "proofs">,
+  d: { block: Pick<PinnedBlock, "number" | "hash"> | null; rows: FigureRow[]; proofs: ProofReport | null },
   rpc: string,
-  published: "signed" | "published" = "signed",
 ): Check[] {
-  const chain = d.rows.filter((x) => x.basis === "chain");
-  const differ = d.rows.filter((x) => x.equal === false);
-  const recorded = d.rows.filter((x) => x.basis === "venue-recorded" && x.equal === null);
-  const checks: Check[] = [
-    { name: "block", ok: true, detail: `${d.block.number} ${d.block.hash} is on the chain of ${rpc}` },
-    {
-      name: "figures",
-      ok: differ.length === 0,
-      detail:
-        differ.length === 0
-          ? `${chain.length} figures re-derived from ${rpc} equal the ${published} ones; ${recorded.length} rest on the venue equity recorded ${published === "signed" ? "at signing" : "in the report"}`
-          : `${differ.length} of ${d.rows.length} re-derived figures differ: ${differ.map((x) => x.figure).join(", ")}`,
-    },
-  ];
+  const differ = d.rows.filter((x) => x.kind === "differs");
+  const checks: Check[] = [];
+  if (d.block)
+    checks.push({ name: "block", ok: true, detail: `${d.block.number} ${d.block.hash} is on the chain of ${rpc}` });
+  checks.push({
+    name: "figures",
+    ok: differ.length === 0,
+    detail:
+      differ.length === 0
+        ? `${kindSummary(d.rows)}, re-derived from ${rpc}`
+        : `${differ.length} of ${d.rows.length} re-derived figures differ: ${differ.map((x) => x.figure).join(", ")}`,
+  });
   if (d.proofs) checks.push(proofCheck(d.proofs));
   return checks;
 }

@@ -16,18 +16,21 @@ import {
   type VenueBasis,
   venueReadCommand,
 } from "@kusd/core";
-import { createPublicClient, type Hex, http, type PublicClient, type Transport } from "viem";
+import { type Address, createPublicClient, type Hex, http, type PublicClient, type Transport } from "viem";
 import { perturbed } from "../proofs/perturb.js";
 import { type ProofReport, proveReads } from "../proofs/prove-reads.js";
 import { type RecordedRead, RecordingReader, ReplayReader } from "../proofs/recorded-reads.js";
 import { listedAccounts, snapshotAddresses } from "../read-plan/addresses.js";
 import { readChainSnapshot } from "../read-plan/chain-snapshot.js";
-import { type FigureRow, figureRows, leaves } from "./figure-rows.js";
+import { classifyFigures, type RestingInput } from "./classify.js";
+import { type FigureRow, leaves } from "./figure-rows.js";
+import { checkNetwork } from "./network-check.js";
 import { pinnedToBlockHash } from "./pin-to-hash.js";
+import { bracketRecordedEquity, type ReaderVenue } from "./venue-bracket.js";
 
 export class RederivationError extends KusdError<{ block?: string; blockHash?: string; cause?: string }> {
   override name = "RederivationError";
-  readonly code: "block_not_on_chain" | "statement_unreadable" | "rpc_failed";
+  readonly code: "block_not_on_chain" | "statement_unreadable" | "report_unreadable" | "rpc_failed";
   constructor(
     code: RederivationError["code"],
     message: string,
@@ -59,23 +62,28 @@ export type RederiveOptions = {
   rpc: string | Transport;
   /** The network the statement is about: its contracts and accounts, from the network document. */
   network: NetworkConfig;
+  /** The network document's name in messages (its file, or "Base (shipped)"). */
+  networkName?: string;
   /** Check every storage read with eth_getProof against the header of this block hash (who vouches for it in `source`). */
   proofs?: { blockHash: Hex; source: string } | null;
+  /** The reader's venue: the recorded equity is bracketed in its account value history (absent: shown, not checked). */
+  venue?: ReaderVenue | null;
 };
 
 /** The signed payload's fields this module reads; the rest are compared as they come. */
-type SignedFields = Pick<
-  StatementPayload,
-  | "report_block"
-  | "report_block_hash"
-  | "timestamp"
-  | "signer_role"
-  | "signer_binding"
-  | "signer_binding_hash"
-  | "report_endpoint"
-  | "offchain"
-  | "chains"
->;
+type SignedFields = Partial<Pick<StatementPayload, "network_document_sha256">> &
+  Pick<
+    StatementPayload,
+    | "report_block"
+    | "report_block_hash"
+    | "timestamp"
+    | "signer_role"
+    | "signer_binding"
+    | "signer_binding_hash"
+    | "report_endpoint"
+    | "offchain"
+    | "chains"
+  >;
 
 function signedFields(payload: unknown): SignedFields & { report_block_hash: Hex } {
   const p = payload as Partial<SignedFields> | null;
@@ -129,7 +137,8 @@ export async function pinnedBlock(client: PublicClient, number: bigint, hash: He
 
 /** What a report rests on beyond the chain reads: the venue's answer and the redemptions up to the block. */
 export type ReportBasis = {
-  venueEquity: number | null;
+  /** The venue's answer as the report used it (a statement: the equity it signs, as recorded). */
+  venue: VenueBasis;
   /** The precedent's inputs (from the PSMs' logs); none for a statement, which signs no precedent. */
   precedent?: { redemptions: PrecedentRedemption[]; kusdBurned: bigint };
   /** The service's own context, copied from what it published (never a figure): its URL, the RPC's head, whether it was the head. */
@@ -149,13 +158,11 @@ export function reportFrom(
   basis: ReportBasis,
   endpoint: string,
 ) {
-  const venue: VenueBasis =
-    basis.venueEquity === null
-      ? none("no venue equity was recorded")
-      : { source: "recorded", state: { equityUsd: basis.venueEquity }, reason: null, ageSeconds: null, recorded: null };
+  const venue = basis.venue;
   const n = network;
   return buildPorReport({
     chainId: n.chains.base.id,
+    documentSha256: n.documentSha256,
     snapshot,
     blockHash: block.hash,
     venue: {
@@ -196,7 +203,18 @@ export function payloadFrom(
   venueEquity: number | null,
 ): StatementPayload {
   // The statement signs no redemption precedent: nothing of the indexed history enters it.
-  const report = reportFrom(snapshot, network, block, { venueEquity }, signed.report_endpoint);
+  const venue: VenueBasis =
+    venueEquity === null
+      ? none("no venue equity was recorded")
+      : {
+          source: "recorded",
+          state: { equityUsd: venueEquity },
+          reason: null,
+          ageSeconds: null,
+          recorded: null,
+          receivedAtMs: null,
+        };
+  const report = reportFrom(snapshot, network, block, { venue }, signed.report_endpoint);
   return buildStatementPayload(report, {
     timestamp: signed.timestamp,
     chainName: signed.chains[0]!.chain_name,
@@ -223,21 +241,82 @@ export function pinnedClients(
 /** A venue equity far from any a statement records: a figure that moves with it rests on it. */
 export const PROBE_EQUITIES = [null, 0, 1e12];
 
+/** What a statement signs that is not a figure: when, by whom, where, of which block and network (each checked on its own). */
+export const SIGNING_FIELDS = new Set([
+  "timestamp",
+  "schema_version",
+  "signer_role",
+  "signer_binding",
+  "signer_binding_hash",
+  "report_endpoint",
+  "report_block",
+  "report_block_hash",
+  "network_document_sha256",
+  "offchain.venue_time",
+  "chains[0].chain_name",
+]);
+
+/**
+ * The recorded venue equity as a resting input: every figure that moves with it is bracketed when
+ * the equity lies inside the venue's account value history around the time the venue answered,
+ * and differs when it does not. Without a reader's venue it is shown, not checked.
+ */
+export async function recordedEquityInput<I>(
+  venue: ReaderVenue | null | undefined,
+  account: Address,
+  recorded: number,
+  timeMs: number,
+  withEquity: (inputs: I, equity: number | null) => I,
+): Promise<RestingInput<I>> {
+  const bracket = venue ? await bracketRecordedEquity(venue, account, timeMs, recorded) : null;
+  return {
+    category: "bracketed",
+    perturb: PROBE_EQUITIES.filter((e) => e !== recorded).map((e) => (i: I) => withEquity(i, e)),
+    note: bracket
+      ? `venue equity ${recorded} recorded at ${new Date(timeMs).toISOString()}: ${bracket.detail}`
+      : `venue equity ${recorded} recorded at ${new Date(timeMs).toISOString()}: not bracketed (no venue to read its history)`,
+    inside: bracket?.inside ?? null,
+  };
+}
+
 /** Re-derives every figure of `payload` (a parsed signed_payload_canonical) from the reader's RPC. */
 export async function rederiveStatement(payload: unknown, o: RederiveOptions): Promise<Rederivation> {
   const signed = signedFields(payload);
   const number = BigInt(signed.report_block);
   const hash = signed.report_block_hash.toLowerCase() as Hex;
   const { client } = pinnedClients(o.rpc, number, hash);
+  await checkNetwork(client, o.network, o.networkName ?? o.network.name, number, {
+    documentSha256: signed.network_document_sha256 ?? null,
+    chainId: signed.chains[0]?.chain_id ?? null,
+    addresses: [signed.chains[0]?.vault_address].filter((a): a is Address => typeof a === "string"),
+  });
   const block = await pinnedBlock(client, number, hash);
   const reader = new RecordingReader(client, number, o.network.reporting.publicRpc.base);
   const addresses = snapshotAddresses(o.network);
   const snapshot = await readChainSnapshot(reader, addresses, block.timestamp);
   const recorded = signed.offchain.equity_usd;
-  const assemble = (s: ChainSnapshot, equity: number | null) => payloadFrom(s, o.network, signed, block, equity);
-  const again = assemble(snapshot, recorded);
-  const alternates = PROBE_EQUITIES.filter((e) => e !== recorded).map((e) => assemble(snapshot, e));
-  const rows = figureRows(payload, again, alternates);
+  type Inputs = { snapshot: ChainSnapshot; equity: number | null };
+  const assemble = (i: Inputs) => payloadFrom(i.snapshot, o.network, signed, block, i.equity);
+  const resting =
+    recorded === null
+      ? []
+      : [
+          await recordedEquityInput<Inputs>(
+            o.venue,
+            o.network.reporting.venue.account,
+            recorded,
+            signed.offchain.venue_time ? Date.parse(signed.offchain.venue_time) : signed.timestamp * 1000,
+            (i, equity) => ({ ...i, equity }),
+          ),
+        ];
+  const again = assemble({ snapshot, equity: recorded });
+  const rows = classifyFigures<Inputs>({
+    published: payload,
+    inputs: { snapshot, equity: recorded },
+    build: assemble,
+    resting,
+    skip: (f) => SIGNING_FIELDS.has(f),
+  });
   if (!o.proofs)
     return { block, rows, rederived: again, failedReads: snapshot.failedReads, reads: reader.reads, proofs: null };
 
@@ -268,10 +347,10 @@ export async function rederiveStatement(payload: unknown, o: RederiveOptions): P
     if (proof.status === "proven" || proof.status === "no-value") continue;
     const change = perturbed(reader.reads[i]!);
     if (!change) continue;
-    const replayed = assemble(
-      await readChainSnapshot(new ReplayReader(reader, reader.reads, change), addresses, block.timestamp),
-      recorded,
-    );
+    const replayed = assemble({
+      snapshot: await readChainSnapshot(new ReplayReader(reader, reader.reads, change), addresses, block.timestamp),
+      equity: recorded,
+    });
     for (const [figure, value] of leaves(replayed)) {
       if (before.get(figure) === value) continue;
       const entry = restsOn.get(figure) ?? { trusted: [], failed: [] };

@@ -142,6 +142,7 @@ export function inputs(
   return {
     blockHash: `0x${"0b".repeat(32)}`,
     chainId: 8453,
+    documentSha256: `0x${"d0".repeat(32)}`,
     snapshot: snap,
     venue: {
       ...(venueEquityUsd === null
@@ -152,6 +153,7 @@ export function inputs(
             reason: null,
             ageSeconds: 1,
             recorded: null,
+            receivedAtMs: null,
           }),
       url: "http://venue/info",
       account: FOUNDER,

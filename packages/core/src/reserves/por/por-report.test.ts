@@ -119,6 +119,7 @@ describe("buildPorReport", () => {
       "market",
       "methodology",
       "attestation",
+      "pins",
     ]);
     expect(Object.keys(r.reserves)).toEqual([
       "vault",

@@ -7,6 +7,7 @@
 import type { Address, Hex } from "viem";
 import { z } from "zod";
 import type { RegistryVersionConfig } from "../../network/registry-config.js";
+import { basePins, type Pins, PinsSchema, type VenueRequestPin } from "../../reports/pins.js";
 import { hash32Schema, isoTimeSchema } from "../../schema-primitives.js";
 import { isoTime } from "../units.js";
 import { AttestationSchema, buildAttestation } from "./attestation.js";
@@ -37,6 +38,8 @@ import {
 
 export type PorInputs = {
   chainId: number;
+  /** SHA-256 of the network document the report is built with (pins.network). */
+  documentSha256: Hex;
   snapshot: ChainSnapshot;
   /** The hash of the snapshot's block; null when it could not be read. */
   blockHash: Hex | null;
@@ -92,6 +95,7 @@ export const PorReportSchema = z
     market: MarketSchema,
     methodology: z.string(),
     attestation: AttestationSchema,
+    pins: PinsSchema,
   })
   .meta({ description: "The unsigned reserves, liabilities, solvency and redemption-depth report (spec 2.3)." });
 export type PorReport = z.infer<typeof PorReportSchema>;
@@ -120,6 +124,36 @@ function buildReserves(i: PorInputs, f: PorFigures): Reserves {
   };
 }
 
+/** The venue answer the report used, as its pins publish it (none: no request counts). */
+function venueRequests(v: VenueRead): VenueRequestPin[] {
+  if (!v.state || v.receivedAtMs === null) return [];
+  return [
+    {
+      request: { type: "clearinghouseState", user: v.account },
+      history: false,
+      pages: 1,
+      records: null,
+      venueTimeMs: v.state.time ?? null,
+      receivedAtMs: v.receivedAtMs,
+      answer: { equityUsd: v.state.equityUsd },
+    },
+  ];
+}
+
+function porPins(i: PorInputs, f: PorFigures): Pins {
+  return basePins({
+    report: "por",
+    network: { chainId: i.chainId, documentSha256: i.documentSha256 },
+    block: i.blockHash ? { number: f.block, hash: i.blockHash, timestamp: i.snapshot.blockTimestamp } : null,
+    venue: {
+      url: i.venue.url,
+      account: i.venue.account,
+      requests: venueRequests(i.venue),
+      failed: i.venue.source === "none" ? i.venue.reason : null,
+    },
+  });
+}
+
 export function buildPorReport(i: PorInputs): PorReport {
   const s = i.snapshot;
   const f = computePorFigures(s, i.venue.state?.equityUsd ?? null, i.listed);
@@ -138,5 +172,6 @@ export function buildPorReport(i: PorInputs): PorReport {
     market: buildMarket(s, f.price),
     methodology: METHODOLOGY,
     attestation: buildAttestation({ ...i, block: f.block, failedReads: s.failedReads, notDeployed: s.notDeployed }),
+    pins: porPins(i, f),
   };
 }

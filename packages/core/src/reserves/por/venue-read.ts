@@ -37,6 +37,8 @@ export type VenueBasis = {
   /** Seconds between the answer and the report's moment (now at the head, the block's time in the past). */
   ageSeconds: number | null;
   recorded: Omit<RecordedVenueReading, "state" | "reason" | "readAtMs"> | null;
+  /** This service's clock when the answer arrived (unix ms); null when there is no answer. */
+  receivedAtMs: number | null;
 };
 
 export const VenueReadSchema = z
@@ -83,6 +85,7 @@ export function recordedVenueBasis(reading: RecordedVenueReading | null, blockTi
       ),
       ageSeconds,
       recorded,
+      receivedAtMs: readAtMs,
     };
   if (ageSeconds > RECORDED_VENUE_MAX_AGE_SECONDS) {
     return {
@@ -91,13 +94,14 @@ export function recordedVenueBasis(reading: RecordedVenueReading | null, blockTi
       ),
       ageSeconds,
       recorded,
+      receivedAtMs: readAtMs,
     };
   }
-  return { source: "recorded", state, reason: null, ageSeconds, recorded };
+  return { source: "recorded", state, reason: null, ageSeconds, recorded, receivedAtMs: readAtMs };
 }
 
 export function none(reason: string): VenueBasis {
-  return { source: "none", state: null, reason, ageSeconds: null, recorded: null };
+  return { source: "none", state: null, reason, ageSeconds: null, recorded: null, receivedAtMs: null };
 }
 
 export function venueReadDoc(b: VenueBasis): VenueReadDoc {

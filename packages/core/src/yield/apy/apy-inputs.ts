@@ -6,6 +6,7 @@
  */
 import type { Address, Hex } from "viem";
 import type { NetworkConfig } from "../../network/types.js";
+import type { BlockPin, VenueRequestPin } from "../../reports/pins.js";
 import type { MarketPeer } from "./apy-market-context.js";
 
 /** One venue's current rate for a coin, as predictedFundings answers it (rate per interval, as text). */
@@ -27,10 +28,12 @@ export type VenueInputs = {
   predicted: PredictedFundings;
   /** The hedge account's state; null when unknown or when there is no venue client. */
   hedgeAccount: { equityUsd: number; notionalUsd: number; positions: { size: number }[] } | null;
+  /** Every request made, as the report's pins publish it (the funding window exactly; current answers as used). */
+  requests: VenueRequestPin[];
 };
 
 /** An indexed observation of an LST's exchange rate. */
-export type LstRateRow = { symbol: string; timestamp: bigint; rate: bigint };
+export type LstRateRow = { symbol: string; blockNumber: bigint; timestamp: bigint; rate: bigint };
 
 /** An indexed skUSD share price: convertToAssets(1e24 share units) in kUSD wei. */
 export type SharePriceRow = { blockNumber: bigint; timestamp: bigint; assetsPerShare: bigint };
@@ -61,7 +64,7 @@ export type EscrowInputs = {
   insider: Address;
   reads: EscrowReads;
   /** The latest YieldDistributed into skUSD, as indexed. */
-  lastYield: { timestamp: bigint; assets: bigint | null; txHash: Hex } | null;
+  lastYield: { timestamp: bigint; assets: bigint | null; txHash: Hex; blockNumber: bigint; logIndex: number } | null;
   /**
    * The `cast call` reproducing each read, made by the reader that did it (so a command cannot
    * drift from its read); a failed read's command shows "?".
@@ -81,6 +84,8 @@ export type ApyInputs = {
   now: number;
   /** The block the chain reads are pinned to (the indexed head). */
   blockNumber: bigint;
+  /** The network document and the block's header, as the report's pins name them (block null: its header could not be read). */
+  pinned: { chainId: number; documentSha256: Hex; block: BlockPin | null };
   /** The RPC URL printed in reproduction commands. */
   commandRpcUrl: string;
   policy: NetworkConfig["yieldPolicy"];

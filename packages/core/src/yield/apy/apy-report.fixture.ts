@@ -30,6 +30,11 @@ export function fixture(): ApyInputs {
   return {
     now: NOW,
     blockNumber: 2_001n,
+    pinned: {
+      chainId: 8453,
+      documentSha256: `0x${"d0".repeat(32)}`,
+      block: { number: 2_001, hash: `0x${"0b".repeat(32)}`, timestamp: NOW - 2 },
+    },
     commandRpcUrl: "https://rpc.example",
     policy: { strategyCostFraction: 0.1, insuranceAllocation: 0.1, protocolFee: 0, feePhase: "genesis" },
     lsts: {
@@ -62,14 +67,15 @@ export function fixture(): ApyInputs {
         ["BTC", [["HlPerp", { fundingRate: "0.5", fundingIntervalHours: 1 }]]],
       ],
       hedgeAccount: { equityUsd: 100_000, notionalUsd: 250_000, positions: [{ size: -100 }] },
+      requests: [],
     },
     lstRates: [
       // Outside the 7.5-day window: would wreck the average if it were counted.
-      { symbol: "wstETH", timestamp: at(7.75), rate: 1n },
-      { symbol: "wstETH", timestamp: at(2), rate: 365_000_000n },
-      { symbol: "cbETH", timestamp: at(2), rate: 365_000_000n },
-      { symbol: "wstETH", timestamp: at(1), rate: 365_050_000n }, // 0.05 / 365 in a day
-      { symbol: "cbETH", timestamp: at(1), rate: 365_030_000n }, // 0.03 / 365 in a day
+      { symbol: "wstETH", blockNumber: 1_100n, timestamp: at(7.75), rate: 1n },
+      { symbol: "wstETH", blockNumber: 1_500n, timestamp: at(2), rate: 365_000_000n },
+      { symbol: "cbETH", blockNumber: 1_500n, timestamp: at(2), rate: 365_000_000n },
+      { symbol: "wstETH", blockNumber: 1_800n, timestamp: at(1), rate: 365_050_000n }, // 0.05 / 365 in a day
+      { symbol: "cbETH", blockNumber: 1_800n, timestamp: at(1), rate: 365_030_000n }, // 0.03 / 365 in a day
     ],
     sharePrices: {
       latest: { blockNumber: 2_000n, timestamp: BigInt(NOW - 3_600), assetsPerShare: 1_005n * 10n ** 15n },
@@ -92,7 +98,7 @@ export function fixture(): ApyInputs {
         insiderShares: 300_000n * E24,
         totalSupply: 500_000n * E24,
       },
-      lastYield: { timestamp: at(2), assets: 500n * E18, txHash: YIELD_TX },
+      lastYield: { timestamp: at(2), assets: 500n * E18, txHash: YIELD_TX, blockNumber: 1_500n, logIndex: 3 },
       verifyVia: {
         targetApyBps: "cmd targetApyBps",
         balance: "cmd balance",

@@ -15,6 +15,7 @@ import { buildIncentive, IncentiveSchema } from "./apy-incentive.js";
 import type { ApyInputs } from "./apy-inputs.js";
 import { Fraction } from "./apy-json-types.js";
 import { buildMarketContext, MarketContextSchema } from "./apy-market-context.js";
+import { ApyPinsSchema, apyPins } from "./apy-pins.js";
 import { buildRealized, paidApy, RealizedSchema } from "./apy-realized.js";
 import { buildSources, SourcesSchema } from "./apy-sources.js";
 import { buildMeasuredVenue, buildVenueLeverage, MeasuredVenueSchema, VenueLeverageSchema } from "./apy-venue.js";
@@ -33,6 +34,7 @@ export const ApyReportSchema = z
     genesisCohort: GenesisCohortSchema.nullable().describe(
       "null without an escrow or when its schedule could not be read",
     ),
+    pins: ApyPinsSchema,
   })
   .meta({
     description:
@@ -59,5 +61,6 @@ export function buildApyReport(i: ApyInputs): ApyReport {
     venueLeverage: buildVenueLeverage(i, f),
     measuredVenue: buildMeasuredVenue(i, f),
     ...buildEscrowSections(i, f.model?.expectedAPY ?? 0, paidApy(f.realized)),
+    pins: apyPins(i),
   };
 }

@@ -23,7 +23,7 @@ const curl = (url: string, body: Record<string, unknown>, note: string) =>
 export function replayRequests(src: LedgerSource): LedgerReplay {
   const range = { startTime: src.sinceMs, endTime: src.untilMs };
   const writeup =
-    "Page each request: the venue returns at most 500 records, so repeat it with startTime = (largest time in the page) + 1 until a page has fewer than 500. " +
+    "Page each request: the venue returns at most 500 records (2,000 fills), so repeat it with startTime = (largest time in the page) + 1 until a page has fewer. The venue keeps only an account's 10,000 most recent fills (fillsRetention). " +
     "fundingUsd = Σ delta.usdc (signed, + received); positionHours = Σ (delta.nSamples ?? 1); notionalHoursUsd = Σ |delta.usdc / delta.fundingRate|; " +
     "feesUsd = Σ fee and closedPnlUsd = Σ closedPnl over the fills; bucket each record by the UTC month of its time. " +
     "fundingHistory gives the venue's public hourly rates over the same window, to check the account's rates against.";

@@ -7,6 +7,7 @@
  * `cumFunding` of `clearinghouseState` uses the opposite sign (paid is positive); it is not used.
  */
 import { z } from "zod";
+import { PinsSchema } from "../../reports/pins.js";
 import { addressSchema, isoTimeSchema } from "../../schema-primitives.js";
 
 /** One funding payment as the venue lists it; `nSamples` is null when the record is one hour. */
@@ -126,6 +127,27 @@ export const VenueReadStatusSchema = z
   .describe("whether the venue was read");
 export type VenueReadStatus = z.infer<typeof VenueReadStatusSchema>;
 
+/** What the venue keeps of the account's fills: its 10,000 most recent, so older fills are gone for every reader. */
+export type FillsRetention = { kept: number; complete: boolean; horizonMs: number | null };
+
+export const FillsRetentionSchema = z
+  .strictObject({
+    fillsKept: z
+      .number()
+      .int()
+      .nullable()
+      .describe("fills the venue served from sinceISO to the read (it keeps an account's 10,000 most recent)"),
+    complete: z
+      .boolean()
+      .nullable()
+      .describe(
+        "true: every fill since sinceISO was served; false: fills before horizonISO may be gone, so the months before it may lack fills; null when the venue could not be read",
+      ),
+    horizonISO: isoTimeSchema.nullable().describe("with complete false: the oldest fill the venue still served"),
+  })
+  .describe("what the venue keeps of the account's fills");
+export type FillsRetentionDoc = z.infer<typeof FillsRetentionSchema>;
+
 /** GET /api/hedge-ledger (spec 2.5): one shape whether or not the venue could be read. */
 export const HedgeLedgerSchema = z
   .strictObject({
@@ -148,7 +170,9 @@ export const HedgeLedgerSchema = z
     methodology: z.string(),
     replay: LedgerReplaySchema,
     venueRead: VenueReadStatusSchema,
+    fillsRetention: FillsRetentionSchema,
     updatedAt: isoTimeSchema.describe("when the ledger was computed"),
+    pins: PinsSchema,
   })
   .describe("the hedge account's realized ledger from the venue's own records");
 export type HedgeLedger = z.infer<typeof HedgeLedgerSchema>;

@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { basePins } from "../../reports/pins.js";
 import { FILLS, FUNDING, SRC, UNTIL } from "./hedge-ledger.fixture.js";
 import {
   buildHedgeLedger,
@@ -19,24 +20,33 @@ import {
 
 /** The document as the route sends it: through JSON, like a client reads it. */
 const json = (l: HedgeLedger) => JSON.parse(JSON.stringify(l));
-const live = () => buildHedgeLedger(SRC, FUNDING, FILLS, { userFunding: 1, userFills: 1 }, UNTIL);
+const PINS = basePins({
+  report: "hedge-ledger",
+  network: { chainId: 8453, documentSha256: `0x${"d0".repeat(32)}` },
+  block: null,
+});
+const PAGES = { userFunding: 1, userFills: 1 };
+const COMPLETE = { kept: FILLS.length, complete: true, horizonMs: null };
+const records = (funding = FUNDING, fills = FILLS) => ({ funding, fills, pages: PAGES, retention: COMPLETE });
+const live = () => buildHedgeLedger(SRC, records(), PINS, UNTIL);
 const documents = () => ({
   live: live(),
   "live, no records and no venue URL (null replay requests, null notional)": buildHedgeLedger(
     { ...SRC, infoUrl: null },
-    [],
-    [],
-    { userFunding: 1, userFills: 1 },
+    records([], []),
+    PINS,
     UNTIL,
   ),
   "venue answered an error": unavailableHedgeLedger(
     SRC,
     { ok: false, reason: "venue answered 500", status: 500, request: "userFunding" },
+    PINS,
     UNTIL,
   ),
   "no venue URL configured": unavailableHedgeLedger(
     { ...SRC, infoUrl: null },
     { ok: false, reason: "no venue URL is configured" },
+    PINS,
     UNTIL,
   ),
 });
@@ -106,9 +116,7 @@ describe("the document", () => {
   });
 
   it("rule 6: carries the methodology that says netUsd is not profit", () => {
-    expect(buildHedgeLedger(SRC, [], [], { userFunding: 1, userFills: 1 }, UNTIL).methodology).toBe(
-      HEDGE_LEDGER_METHODOLOGY,
-    );
+    expect(buildHedgeLedger(SRC, records([], []), PINS, UNTIL).methodology).toBe(HEDGE_LEDGER_METHODOLOGY);
   });
 
   it("carries the spec 2.5 fields, the start and the replay requests as text", () => {
@@ -125,7 +133,7 @@ describe("the document", () => {
   });
 
   it("is all nulls with the reason when the venue cannot be read", () => {
-    const l = unavailableHedgeLedger(SRC, { ok: false, reason: "venue answered 500", status: 500 }, UNTIL);
+    const l = unavailableHedgeLedger(SRC, { ok: false, reason: "venue answered 500", status: 500 }, PINS, UNTIL);
     expect(l.isLive).toBe(false);
     expect(l.months).toBeNull();
     expect(Object.values(l.totals).every((v) => v === null)).toBe(true);

@@ -8,10 +8,19 @@
  * rule 3), the denominator (-denominator.ts, rules 4 and 5), the replay requests and methodology
  * (-replay.ts, rule 6). Every name callers use is exported from here.
  */
+
+import type { Pins } from "../../reports/pins.js";
 import { buildDenominator, DENOMINATOR_BASIS } from "./hedge-ledger-denominator.js";
 import { bucketByMonth, inWindow } from "./hedge-ledger-months.js";
 import { HEDGE_LEDGER_METHODOLOGY, type LedgerSource, replayRequests } from "./hedge-ledger-replay.js";
-import type { Fill, FundingPayment, HedgeLedger, VenueReadStatus } from "./hedge-ledger-schema.js";
+import type {
+  Fill,
+  FillsRetention,
+  FillsRetentionDoc,
+  FundingPayment,
+  HedgeLedger,
+  VenueReadStatus,
+} from "./hedge-ledger-schema.js";
 import { sumLedger } from "./hedge-ledger-sums.js";
 
 export * from "./hedge-ledger-denominator.js";
@@ -24,15 +33,28 @@ export * from "./hedge-ledger-sums.js";
 export const LEDGER_SINCE_ISO = "2026-05-14T00:00:00.000Z";
 export const LEDGER_SINCE_MS = Date.parse(LEDGER_SINCE_ISO);
 
+/** The venue's records over the window, and what it keeps of the fills. */
+export type LedgerRecords = {
+  funding: readonly FundingPayment[];
+  fills: readonly Fill[];
+  pages: { userFunding: number; userFills: number };
+  retention: FillsRetention;
+};
+
+const retentionDoc = (r: FillsRetention | null): FillsRetentionDoc => ({
+  fillsKept: r?.kept ?? null,
+  complete: r?.complete ?? null,
+  horizonISO: r?.horizonMs == null ? null : new Date(r.horizonMs).toISOString(),
+});
+
 export function buildHedgeLedger(
   src: LedgerSource,
-  funding: readonly FundingPayment[],
-  fills: readonly Fill[],
-  pages: { userFunding: number; userFills: number },
+  records: LedgerRecords,
+  pins: Pins,
   updatedAtMs: number,
 ): HedgeLedger {
-  const f = inWindow(funding, src.sinceMs, src.untilMs);
-  const x = inWindow(fills, src.sinceMs, src.untilMs);
+  const f = inWindow(records.funding, src.sinceMs, src.untilMs);
+  const x = inWindow(records.fills, src.sinceMs, src.untilMs);
   return {
     ...header(src, true),
     months: bucketByMonth(f, x, src.sinceMs, src.untilMs),
@@ -40,8 +62,10 @@ export function buildHedgeLedger(
     denominator: buildDenominator(f),
     methodology: HEDGE_LEDGER_METHODOLOGY,
     replay: replayRequests(src),
-    venueRead: { ok: true, pages },
+    venueRead: { ok: true, pages: records.pages },
+    fillsRetention: retentionDoc(records.retention),
     updatedAt: new Date(updatedAtMs).toISOString(),
+    pins,
   };
 }
 
@@ -49,6 +73,7 @@ export function buildHedgeLedger(
 export function unavailableHedgeLedger(
   src: LedgerSource,
   read: Extract<VenueReadStatus, { ok: false }>,
+  pins: Pins,
   updatedAtMs: number,
 ): HedgeLedger {
   return {
@@ -67,7 +92,9 @@ export function unavailableHedgeLedger(
     methodology: HEDGE_LEDGER_METHODOLOGY,
     replay: replayRequests(src),
     venueRead: read,
+    fillsRetention: retentionDoc(null),
     updatedAt: new Date(updatedAtMs).toISOString(),
+    pins,
   };
 }
 

@@ -1,0 +1,43 @@
+/**
+ * Every report the service publishes, by the name its pins give it (`pins.report`), with the
+ * re-derivation that checks it. A report kind without one is said to be unknown, never guessed at.
+ */
+import { REPORT_KINDS, type ReportKind } from "@kusd/core";
+import { RederivationError } from "../rederive/rederive-statement.js";
+import { apyVerifier } from "./apy.js";
+import { hedgeLedgerVerifier } from "./hedge-ledger.js";
+import { porVerifier } from "./por.js";
+import type { ReaderSources, ReportRederivation, ReportVerifier } from "./report-verifier.js";
+
+const VERIFIERS: Partial<Record<ReportKind, ReportVerifier>> = {
+  por: porVerifier,
+  apy: apyVerifier,
+  "hedge-ledger": hedgeLedgerVerifier,
+};
+
+/** The report kind a published document says it is (its pins), or null. */
+export function reportKindOf(published: unknown): ReportKind | null {
+  const kind = (published as { pins?: { report?: unknown } } | null)?.pins?.report;
+  return typeof kind === "string" && (REPORT_KINDS as readonly string[]).includes(kind) ? (kind as ReportKind) : null;
+}
+
+export function verifierFor(kind: ReportKind): ReportVerifier | null {
+  return VERIFIERS[kind] ?? null;
+}
+
+/** The reports this verifier re-derives, with where each is published. */
+export const knownReports = (): { report: ReportKind; path: string }[] =>
+  Object.values(VERIFIERS).map((v) => ({ report: v.report, path: v.path }));
+
+export async function rederiveReport(published: unknown, sources: ReaderSources): Promise<ReportRederivation> {
+  const kind = reportKindOf(published);
+  if (!kind)
+    throw new RederivationError(
+      "report_unreadable",
+      `not a report of this service: it carries no pins.report naming one of ${REPORT_KINDS.join(", ")}`,
+    );
+  const verifier = verifierFor(kind);
+  if (!verifier)
+    throw new RederivationError("report_unreadable", `no re-derivation of the ${kind} report is known here`);
+  return verifier.rederive(published, sources);
+}

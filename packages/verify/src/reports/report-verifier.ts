@@ -1,0 +1,87 @@
+/**
+ * One report's re-derivation, the same shape for every report the service publishes: its pins
+ * read, the network checked, its inputs read again from the reader's own RPC (pinned by the block
+ * hash) and venue, the service's pure assembler run, and every figure given a kind
+ * (rederive/classify.ts). Each report is one file beside this one, registered in registry.ts.
+ */
+import { type NetworkConfig, type Pins, PinsSchema, type ReportKind } from "@kusd/core";
+import type { Address, PublicClient, Transport } from "viem";
+import type { FigureRow } from "../rederive/figure-rows.js";
+import { checkNetwork } from "../rederive/network-check.js";
+import type { Check } from "../rederive/rederive-checks.js";
+import { type PinnedBlock, pinnedBlock, pinnedClients, RederivationError } from "../rederive/rederive-statement.js";
+import type { ReaderVenue } from "../rederive/venue-bracket.js";
+
+/** What the reader brings: their RPC, the network document, their venue endpoint, their clock. */
+export type ReaderSources = {
+  rpc: string | Transport;
+  network: NetworkConfig;
+  /** The network document's name in messages (its file, or "Base (shipped)"). */
+  networkName: string;
+  /** The reader's venue (null: none; figures resting on it are shown as recorded, not read). */
+  venue: ReaderVenue | null;
+  /** Current-only venue answers are read again when the report is at most this old (seconds). */
+  venueNowMaxAgeSeconds: number;
+  /** The reader's clock, unix ms. */
+  nowMs: number;
+};
+
+export type ReportRederivation = {
+  report: ReportKind;
+  block: PinnedBlock | null;
+  rows: FigureRow[];
+  /** Reads the reader's RPC failed: the figures resting on them are re-derived as unknown (null). */
+  failedReads: string[];
+  /** The report's own checks beside the figures (the precedent from the logs, the venue's requests re-read). */
+  checks: Check[];
+};
+
+export type ReportVerifier = {
+  report: ReportKind;
+  /** Where the service publishes it. */
+  path: string;
+  rederive(published: unknown, sources: ReaderSources): Promise<ReportRederivation>;
+};
+
+/** The report's pins, or why they cannot pin anything. */
+export function readPins(published: unknown): Pins {
+  const pins = (published as { pins?: unknown } | null)?.pins;
+  const parsed = PinsSchema.safeParse(pins);
+  if (!parsed.success)
+    throw new RederivationError(
+      "report_unreadable",
+      `the report's pins do not parse (${parsed.error.issues[0]?.path.join(".")}: ${parsed.error.issues[0]?.message}): nothing pins its inputs`,
+    );
+  return parsed.data;
+}
+
+export type PinnedChain = { transport: Transport; client: PublicClient; block: PinnedBlock };
+
+/**
+ * The reader's chain at the report's block: the network checked first (its digest, the chain id,
+ * code at the contracts, the addresses the report names), then the block by its hash.
+ */
+export async function openPinnedChain(
+  pins: Pins,
+  s: ReaderSources,
+  addresses: readonly Address[] = [],
+): Promise<PinnedChain> {
+  if (!pins.block)
+    throw new RederivationError("report_unreadable", "the report names no block: nothing pins its reads");
+  const number = BigInt(pins.block.number);
+  const hash = pins.block.hash.toLowerCase() as `0x${string}`;
+  const { transport, client } = pinnedClients(s.rpc, number, hash);
+  await checkNetwork(client, s.network, s.networkName, number, {
+    documentSha256: pins.network.documentSha256,
+    chainId: pins.network.chainId,
+    addresses,
+  });
+  return { transport, client, block: await pinnedBlock(client, number, hash) };
+}
+
+/** Whether a current-only answer received at `receivedAtMs` is young enough to read again now. */
+export const youngEnough = (receivedAtMs: number, s: ReaderSources) =>
+  s.nowMs - receivedAtMs <= s.venueNowMaxAgeSeconds * 1000;
+
+/** Pins are what the report was read with, never figures; every report leaves them out of its rows. */
+export const isPin = (figure: string) => figure === "pins" || figure.startsWith("pins.");
