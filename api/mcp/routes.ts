@@ -19,6 +19,7 @@ import { registerPaidTools } from "./paid-tools.js";
 import { registerResources } from "./resources.js";
 import { rpcRefusal } from "./rpc-policy.js";
 import type { RouteCall } from "./tool-results.js";
+import { registerVerifyReportTool } from "./verify-report-tool.js";
 import { registerVerifyTool, type VerifyToolDeps } from "./verify-tool.js";
 
 export type McpRoutesOptions = {
@@ -69,6 +70,7 @@ export async function createMcpServer(p: ServerParts): Promise<McpServer> {
   const server = new McpServer({ name: "kusd", version: p.version }, { instructions: INSTRUCTIONS });
   registerFreeTools(server, p.call);
   registerVerifyTool(server, { ...p.verify, call: p.call });
+  registerVerifyReportTool(server, { network: p.verify.network, refuseRpc: p.verify.refuseRpc, call: p.call });
   if (p.paid) registerPaidTools(server, p.call, await p.descriptor());
   registerResources(server, p.call);
   // A stateless server (GET /mcp is 405) has no stream to send list-changed notifications on;

@@ -19,6 +19,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import {
   checkAnchor,
+  DEFAULT_BRACKET_TOLERANCE,
   FigureRowSchema,
   RederivationError,
   rederivationChecks,
@@ -44,7 +45,13 @@ export const VerifyInputSchema = z.strictObject({
     .url({ protocol: /^https?$/ })
     .optional()
     .describe(
-      "a Base RPC of your choice: every figure the statement signs is re-derived from it at report_block (pinned by report_block_hash) and compared, one row a figure in `figures`; verified then also needs every re-derivable figure equal",
+      "a Base RPC of your choice: every figure the statement signs is re-derived from it at report_block (pinned by report_block_hash) and compared, one row a figure in `figures`; verified then also needs no figure to differ",
+    ),
+  venue: z
+    .url({ protocol: /^https?$/ })
+    .optional()
+    .describe(
+      "with rpc: a venue POST /info endpoint of your choice (default: the network's): the venue equity recorded at signing is bracketed in its account value history",
     ),
 });
 
@@ -84,7 +91,7 @@ export async function verifyStatement(
   const result = await verifyTrusted(artifact, trust, {
     maxAgeSeconds: input.maxAgeSeconds === undefined ? STATEMENT_MAX_AGE_SECONDS : input.maxAgeSeconds,
   });
-  const rederived = input.rpc ? await rederive(artifact, input.rpc, deps, trust) : null;
+  const rederived = input.rpc ? await rederive(artifact, input.rpc, input.venue, deps, trust) : null;
   const verdict: z.infer<typeof VerifyOutputSchema> = {
     verified: result.verified && (rederived?.checks.every((c) => c.ok) ?? true),
     trust: deps.trustDescription,
@@ -102,8 +109,15 @@ export async function verifyStatement(
 }
 
 /** The artifact's signed figures re-derived from `rpc`: the checks and the rows, or a failed check saying why not. */
-async function rederive(artifact: unknown, rpc: string, deps: VerifyToolDeps, trust: Trust) {
-  const refused = deps.refuseRpc(rpc);
+async function rederive(
+  artifact: unknown,
+  rpc: string,
+  venueArg: string | undefined,
+  deps: VerifyToolDeps,
+  trust: Trust,
+) {
+  const venue = venueArg ?? deps.network.reporting.venue.url;
+  const refused = deps.refuseRpc(rpc) ?? (venue ? deps.refuseRpc(venue) : null);
   if (refused) return { checks: [{ name: "figures", ok: false, detail: refused }], figures: [] };
   let payload: unknown;
   try {
@@ -112,7 +126,12 @@ async function rederive(artifact: unknown, rpc: string, deps: VerifyToolDeps, tr
     return { checks: [{ name: "figures", ok: false, detail: "no signed payload to re-derive" }], figures: [] };
   }
   try {
-    const d = await rederiveStatement(payload, { rpc, network: deps.network });
+    const d = await rederiveStatement(payload, {
+      rpc,
+      network: deps.network,
+      networkName: "this service's network document (GET /api/network)",
+      venue: venue ? { url: venue, bracketTolerance: DEFAULT_BRACKET_TOLERANCE } : null,
+    });
     const signedAt = (payload as { timestamp: number }).timestamp;
     const anchored = await checkAnchor(artifact, {
       rpc,

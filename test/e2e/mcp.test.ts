@@ -61,6 +61,7 @@ describe("tools/list", () => {
       "registry",
       "risk_status",
       "stats",
+      "verify_report",
       "verify_statement",
       "violations",
     ]);
@@ -216,6 +217,28 @@ describe("verify_statement and resources", () => {
       rederived: payload.psm_usdc_reserve,
       equal: false,
     });
+  });
+
+  it("verify_report: /api/apy read by this server and re-derived from the RPC and venue named; a changed figure differs", async () => {
+    const r = await call("verify_report", { path: "/api/apy", rpc: s.rpcUrl, venue: `${d.venue.url}/info` });
+    const v = r.structuredContent as any;
+    expect(v.report).toBe("apy");
+    expect(v.figures.filter((f: any) => f.kind === "differs")).toEqual([]);
+    expect(v.verified).toBe(true);
+    expect(v.figures.find((f: any) => f.figure === "sources.strategyCostFraction").kind).toBe("declared");
+    const apy = await rest("/api/apy");
+    const changed = (
+      await call("verify_report", { report: { ...apy, expectedAPY: apy.expectedAPY + 0.01 }, rpc: s.rpcUrl })
+    ).structuredContent as any;
+    expect(changed.verified).toBe(false);
+    expect(changed.figures.filter((f: any) => f.kind === "differs").map((f: any) => f.figure)).toEqual(["expectedAPY"]);
+    console.log(`[mcp] verify_report /api/apy: ${v.summary}`);
+  });
+
+  it("verify_report refuses a route it does not know, as a tool error", async () => {
+    const r = await call("verify_report", { path: "/api/unknown", rpc: s.rpcUrl });
+    expect(r.isError).toBe(true);
+    expect(textOf(r)).toMatch(/^invalid_path/);
   });
 
   it("the latest-statement resource is GET /api/por/signed byte for byte", async () => {

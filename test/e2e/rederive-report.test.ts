@@ -30,8 +30,9 @@ describe("kusd-verify --report re-derives an unsigned /api/por report", () => {
   it("the report at the head: every chain figure and the precedent equal, the precedent as the Swap logs show", async () => {
     const report = await (await fetch(`${s.indexerUrl}/api/por`)).json();
     const { exitCode, result } = await verifyReport(report, "head.json");
-    const differ = result.figures.filter((f: any) => f.equal === false);
-    expect(differ).toEqual([]);
+    expect(result.checks ?? result.error).not.toContainEqual(expect.objectContaining({ ok: false }));
+    const differ = result.figures.filter((f: any) => f.kind === "differs");
+    expect(differ.map((f: any) => [f.figure, f.published, f.rederived, f.note])).toEqual([]);
     expect(exitCode).toBe(0);
     const precedent = result.figures.filter((f: any) => f.figure.startsWith("redemptionDepth.precedent."));
     expect(precedent.length).toBeGreaterThan(10);
@@ -76,7 +77,8 @@ describe("kusd-verify --report re-derives an unsigned /api/por report", () => {
     const head = Number(await s.client.getBlockNumber({ cacheTime: 0 }));
     const past = await (await fetch(`${s.indexerUrl}/api/por?block=${head - 200}`)).json();
     const { exitCode, result } = await verifyReport(past, "past.json");
-    expect(result.figures.filter((f: any) => f.equal === false)).toEqual([]);
+    const differ = result.figures.filter((f: any) => f.kind === "differs");
+    expect(differ.map((f: any) => [f.figure, f.published, f.rederived, f.note])).toEqual([]);
     expect(exitCode).toBe(0);
     expect(result.rederivation.block.number).toBe(head - 200);
   });

@@ -92,6 +92,7 @@ function figures(r: any): Record<string, unknown> {
     "offchain.equity_eth_equiv": equity !== null && price ? equity / price : null,
     "offchain.mirror_eth": l1.onChainMirror.eth,
     "offchain.reconciliation_status": l1.reconciliationStatus,
+    "offchain.venue_time": equity !== null ? l1.venueRead.venueTime : null,
     "chains[0].chain_id": r.chainId,
     "chains[0].block_number": r.blockNumber,
     "chains[0].timestamp": Date.parse(r.timestamp) / 1000,
@@ -107,6 +108,7 @@ function figures(r: any): Record<string, unknown> {
     report_block: r.blockNumber,
     report_block_hash: r.blockHash,
     report_endpoint: r.attestation.canonicalEndpoint,
+    network_document_sha256: r.pins.network.documentSha256,
   };
 }
 

@@ -144,6 +144,8 @@ export type ReportBasis = {
   /** The service's own context, copied from what it published (never a figure): its URL, the RPC's head, whether it was the head. */
   served?: {
     canonicalEndpoint: string;
+    /** The venue endpoint the service read (its pins): named in the report's source and command. */
+    venueUrl: string | null;
     rpcChainLength: number | null;
     indexedHead: { blockNumber: bigint; timestamp: number };
     atHead: boolean;
@@ -167,12 +169,10 @@ export function reportFrom(
     blockHash: block.hash,
     venue: {
       ...venue,
-      url: basis.served ? n.reporting.venue.url : null,
+      url: basis.served ? basis.served.venueUrl : null,
       account: n.reporting.venue.account,
       readCommand:
-        basis.served && n.reporting.venue.url
-          ? venueReadCommand(n.reporting.venue.url, n.reporting.venue.account)
-          : null,
+        basis.served?.venueUrl ? venueReadCommand(basis.served.venueUrl, n.reporting.venue.account) : null,
     },
     precedent: {
       redemptions: basis.precedent?.redemptions ?? [],

@@ -83,6 +83,7 @@ export const porVerifier: ReportVerifier = {
     const a = published.attestation;
     const served: NonNullable<ReportBasis["served"]> = {
       canonicalEndpoint: a.canonicalEndpoint,
+      venueUrl: pins.venue?.url ?? null,
       rpcChainLength: a.rpcChainLength,
       indexedHead: { blockNumber: BigInt(a.indexedHeadBlock), timestamp: block.timestamp },
       atHead: published.atHead,
