@@ -34,8 +34,11 @@ async function verifyReport(report: unknown, name: string, venue = venueUrl) {
 }
 const rowOf = (result: any, figure: string) => result.figures.find((f: any) => f.figure === figure);
 const differing = (result: any) => result.figures.filter((f: any) => f.kind === "differs").map((f: any) => f.figure);
-const byKind = (result: any) =>
-  result.figures.reduce((m: Record<string, number>, f: any) => ({ ...m, [f.kind]: (m[f.kind] ?? 0) + 1 }), {});
+const byKind = (result: any) => {
+  const counts: Record<string, number> = {};
+  for (const f of result.figures) counts[f.kind] = (counts[f.kind] ?? 0) + 1;
+  return counts;
+};
 
 const post = async (url: string, body: unknown): Promise<any> =>
   (
