@@ -4,18 +4,17 @@
  * planner and builder. No chain read per point; the commands in verifyVia re-check the last one.
  */
 import {
-  buildHistory,
+  basePins,
+  buildHistorySeries,
   type HistoryInterval,
   HistoryRangeError,
   type HistoryRows,
   type HistorySeries,
-  isoTime,
   type KnownBlock,
   knownBlocks,
-  PSM_KEYS,
   planPoints,
 } from "@kusd/core";
-import { PinnedReader, snapshotAddresses } from "../../packages/verify/src/index.js";
+import { historyVerifyCommands, PinnedReader, snapshotAddresses } from "../../packages/verify/src/index.js";
 import {
   blockTimestamp,
   type ReportContext,
@@ -39,29 +38,6 @@ export async function historyRowsAt(ctx: ReportContext, toBlock: bigint): Promis
     );
   const hash = await reportBlockHash(ctx, toBlock);
   return hash ? ctx.caches.historyRows(`${toBlock}:${hash}`, read) : read();
-}
-
-/** The commands that reproduce a point's supply, balances and PSM kUSD at its block. */
-function verifyCommands(ctx: ReportContext, blockNumber: bigint): string[] {
-  const n = ctx.network;
-  const r = new PinnedReader(ctx.base, blockNumber, n.reporting.publicRpc.base);
-  const bal = (token: `0x${string}`, holder: `0x${string}`) => ({
-    to: token,
-    signature: "balanceOf(address)(uint256)",
-    args: [holder] as const,
-  });
-  const line = (spec: Parameters<PinnedReader["command"]>[0], field: string) => r.recheckCommand(spec, field);
-  return [
-    line({ to: n.kUSD.address, signature: "totalSupply()(uint256)" }, "kusdSupplyWei"),
-    ...PSM_KEYS.map((k) => line(bal(n.usdc.address, n.psms[k].address), `psmUSDC.${k} (6 decimals)`)),
-    ...PSM_KEYS.map((k) =>
-      line(bal(n.kUSD.address, n.psms[k].address), `kUSD held by ${k} (kusdOutstandingWei = supply − these)`),
-    ),
-    line(
-      { to: n.stakingVaults.skUSD.address, signature: "convertToAssets(uint256)(uint256)", args: [10n ** 24n] },
-      "skusdSharePrice (at its own block)",
-    ),
-  ];
 }
 
 /**
@@ -95,17 +71,21 @@ export async function loadHistory(ctx: ReportContext, q: HistoryQuery): Promise<
     if (e instanceof HistoryRangeError) throw badRequest(e.code, e.message, { interval: q.interval });
     throw e;
   }
-  const points = buildHistory(plan, rows);
-  const last = points.at(-1);
-  return {
+  const n = ctx.network;
+  const header = await reportBlockHeader(ctx, to.blockNumber);
+  return buildHistorySeries({
     interval: q.interval,
-    fromBlock: Number(fromBlock),
-    toBlock: Number(to.blockNumber),
-    step: q.interval === "BLOCKS" ? Number(q.step) : null,
-    indexedHead: { blockNumber: Number(to.head.blockNumber), timestamp: isoTime(to.head.timestamp) },
-    points,
-    source:
-      "Indexed rows only: kUSD mints and burns (kusd_supply_event), USDC and kUSD transfers into and out of each PSM (registry_transfer, indexed from the protocol's first contract), skUSD's sampled convertToAssets (share_price) and PSM redemptions (psm_swap). Running sums give the state at each point's block.",
-    verifyVia: last ? verifyCommands(ctx, BigInt(last.blockNumber)) : [],
-  };
+    fromBlock,
+    toBlock: to.blockNumber,
+    step: q.step ?? null,
+    indexedHead: to.head,
+    plan,
+    rows,
+    verifyVia: (block) => historyVerifyCommands(new PinnedReader(ctx.base, block, n.reporting.publicRpc.base), n),
+    pins: basePins({
+      report: "history",
+      network: { chainId: n.chains.base.id, documentSha256: n.documentSha256 },
+      block: header && { number: Number(to.blockNumber), hash: header.hash, timestamp: header.timestamp },
+    }),
+  });
 }

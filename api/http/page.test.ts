@@ -11,8 +11,21 @@ describe("the page's content security policy", () => {
     );
     expect(pageCsp("http://127.0.0.1:8545")).toContain("connect-src 'self' http://127.0.0.1:8545;");
   });
+  it("adds the reader's venue origin beside the RPC's, once", () => {
+    expect(pageCsp("http://127.0.0.1:8545", "http://127.0.0.1:8547/info")).toContain(
+      "connect-src 'self' http://127.0.0.1:8545 http://127.0.0.1:8547;",
+    );
+    expect(pageCsp("https://rpc.example.org", "https://rpc.example.org/info")).toContain(
+      "connect-src 'self' https://rpc.example.org;",
+    );
+  });
+  it("a venue without an RPC adds nothing: no check runs", () => {
+    expect(pageCsp(undefined, "https://api.hyperliquid.xyz/info")).toContain("connect-src 'self';");
+  });
   it("anything else adds nothing", () => {
-    for (const bad of ["javascript:alert(1)", "not a url", "ftp://x.example", "https://a.example; script-src *"])
+    for (const bad of ["javascript:alert(1)", "not a url", "ftp://x.example", "https://a.example; script-src *"]) {
       expect(pageCsp(bad), bad).toContain("connect-src 'self';");
+      expect(pageCsp("http://127.0.0.1:8545", bad), bad).toContain("connect-src 'self' http://127.0.0.1:8545;");
+    }
   });
 });

@@ -8,24 +8,31 @@ import { serveStatic } from "@hono/node-server/serve-static";
 import { Hono } from "hono";
 import { errorBody } from "./errors.js";
 
+/** A URL's origin when it is an http(s) URL whose host is plain: nothing in it can close the directive or add a source. */
+function originOf(url: string | undefined): string | null {
+  if (!url) return null;
+  try {
+    const u = new URL(url);
+    return (u.protocol === "http:" || u.protocol === "https:") && /^[\w.:[\]-]+$/.test(u.host) ? u.origin : null;
+  } catch {
+    // not a URL: the page reads from its own origin only, and says the source cannot be used
+    return null;
+  }
+}
+
 /**
  * Scripts, styles and reads from this origin only (uPlot and Preact set inline styles), and the
- * reader's own RPC when the page is opened to check the figures against it (`?rpc=<URL>`): reads
- * go to that one origin only then, and nowhere else ever.
+ * reader's own RPC and venue when the page is opened to check the figures against them
+ * (`?rpc=<URL>&venue=<URL>`): reads go to those origins only then, and nowhere else ever. The
+ * venue counts only beside an RPC (the check needs both).
  */
-export function pageCsp(rpc: string | undefined): string {
-  let connect = "'self'";
-  if (rpc) {
-    try {
-      const u = new URL(rpc);
-      // An origin is scheme, host and port: nothing in it can close the directive or add a source.
-      if ((u.protocol === "http:" || u.protocol === "https:") && /^[\w.:[\]-]+$/.test(u.host))
-        connect += ` ${u.origin}`;
-    } catch {
-      // not a URL: the page reads from its own origin only, and says the RPC cannot be used
-    }
-  }
-  return `default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src ${connect}; frame-ancestors 'none'; base-uri 'none'; form-action 'self'`;
+export function pageCsp(rpc: string | undefined, venue?: string | undefined): string {
+  const rpcOrigin = originOf(rpc);
+  const venueOrigin = rpcOrigin === null ? null : originOf(venue);
+  const sources = ["'self'", rpcOrigin, venueOrigin].filter(
+    (o, i, all): o is string => o !== null && all.indexOf(o) === i,
+  );
+  return `default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src ${sources.join(" ")}; frame-ancestors 'none'; base-uri 'none'; form-action 'self'`;
 }
 
 export function pageRoutes(dir: string) {
@@ -51,7 +58,7 @@ export function pageRoutes(dir: string) {
         }),
         503,
       );
-    c.header("Content-Security-Policy", pageCsp(c.req.query("rpc")));
+    c.header("Content-Security-Policy", pageCsp(c.req.query("rpc"), c.req.query("venue")));
     c.header("Cache-Control", "no-cache");
     return serveStatic({ path: index, precompressed: true })(c, next);
   });

@@ -1,28 +1,16 @@
 /**
- * The reads behind /api/euler, all pinned to one block through PinnedReader so each raw value
- * carries the `cast call … --block N` command that reproduces it. A read that fails is null and
+ * The I/O edge of /api/euler: the market's reads pinned to one block through the read plan a
+ * reader re-derives it with (packages/verify/src/read-plan/occupancy-reads.ts), each raw value
+ * with the `cast call … --block N` command that reproduces it. A read that fails is null and
  * listed in failedReads (the report still answers 200); only a network without a lending market
  * is an error (404). The report is assembled from the reads, purely, in packages/core/src/lending/occupancy.ts.
  */
 
 import type { NetworkConfig } from "@kusd/core";
-import {
-  buildOccupancyReport,
-  KUSD_DECIMALS,
-  type LendingOccupancy,
-  type OccupancyReads,
-  USDC_DECIMALS,
-  type VaultReads,
-} from "@kusd/core";
+import { buildOccupancyReport, type LendingOccupancy } from "@kusd/core";
 import type { Address } from "viem";
-import {
-  ChainReadError,
-  PinnedReader,
-  type Read,
-  type ReadSpec,
-  tolerantReads,
-} from "../../packages/verify/src/index.js";
-import type { ReportContext } from "../context.js";
+import { PinnedReader, readOccupancy } from "../../packages/verify/src/index.js";
+import { type ReportContext, reportBlockHeader } from "../context.js";
 import { ApiError } from "../http/errors.js";
 
 export type LendingMarket = {
@@ -57,76 +45,15 @@ export function lendingMarketOf(network: NetworkConfig): LendingMarket {
   };
 }
 
-const errorCause = (e: unknown) =>
-  e instanceof ChainReadError ? (e.details.cause ?? e.message) : ((e as Error)?.message?.split("\n")[0] ?? String(e));
-
-/** Every raw read of the report at the reader's block. Never throws for a failed chain read. */
-export async function readOccupancy(
-  r: PinnedReader,
-  market: LendingMarket,
-  operator: Address,
-): Promise<OccupancyReads> {
-  const { read, failedReads } = tolerantReads(r);
-  const u = (to: Address, signature: string, decimals?: number, args?: ReadSpec["args"]) =>
-    read<bigint>({ to, signature, args }, decimals);
-
-  async function blockTimestamp(): Promise<Read<number>> {
-    try {
-      const block = await r.client.getBlock({ blockNumber: r.blockNumber });
-      const value = Number(block.timestamp);
-      return {
-        value,
-        command: (field) =>
-          `cast block ${r.blockNumber} --field timestamp --rpc-url ${r.commandRpcUrl}  # ${field} = ${value}`,
-      };
-    } catch (e) {
-      failedReads.push(`eth_getBlockByNumber ${r.blockNumber}: ${errorCause(e)}`);
-      return null;
-    }
-  }
-
-  /** The reads both vaults share; convertToAssets waits for the share balance it converts. */
-  async function vault(address: Address, decimals: number): Promise<VaultReads> {
-    const [asset, totalAssets, totalShares, operatorShares] = await Promise.all([
-      read<Address>({ to: address, signature: "asset()(address)" }),
-      u(address, "totalAssets()(uint256)", decimals),
-      u(address, "totalSupply()(uint256)", decimals),
-      u(address, "balanceOf(address)(uint256)", decimals, [operator]),
-    ]);
-    const operatorAssets = operatorShares
-      ? await u(address, "convertToAssets(uint256)(uint256)", decimals, [operatorShares.value])
-      : null;
-    return { address, asset, totalAssets, totalShares, operatorShares, operatorAssets };
-  }
-
-  const L = market.lendingUSDC;
-  const [timestamp, governor, borrowLtvBps, lending, totalBorrows, cash, interestRate, operatorDebt, escrow] =
-    await Promise.all([
-      blockTimestamp(),
-      read<Address>({ to: L, signature: "governorAdmin()(address)" }),
-      read<number>({ to: L, signature: "LTVBorrow(address)(uint16)", args: [market.lendingEscrowKUSD] }),
-      vault(L, USDC_DECIMALS),
-      u(L, "totalBorrows()(uint256)", USDC_DECIMALS),
-      u(L, "cash()(uint256)", USDC_DECIMALS),
-      u(L, "interestRate()(uint256)", 27),
-      u(L, "debtOf(address)(uint256)", USDC_DECIMALS, [operator]),
-      vault(market.lendingEscrowKUSD, KUSD_DECIMALS),
-    ]);
-  return {
-    blockNumber: r.blockNumber,
-    blockTimestamp: timestamp,
-    operator,
-    governor,
-    borrowLtvBps,
-    lending: { ...lending, totalBorrows, cash, interestRate, operatorDebt },
-    escrow,
-    failedReads,
-  };
-}
-
-/** The /api/euler report at `blockNumber` (already validated by the caller). */
+/**
+ * The /api/euler report at `blockNumber` (already validated by the caller); its time and hash from
+ * the block's header, read as every report of the block reads it and shared with them (reportBlockHeader).
+ */
 export async function loadOccupancy(ctx: ReportContext, blockNumber: bigint): Promise<LendingOccupancy> {
-  const market = lendingMarketOf(ctx.network);
-  const reader = new PinnedReader(ctx.base, blockNumber, ctx.network.reporting.publicRpc.base);
-  return buildOccupancyReport(await readOccupancy(reader, market, ctx.network.reporting.operator));
+  const n = ctx.network;
+  const market = lendingMarketOf(n);
+  const reader = new PinnedReader(ctx.base, blockNumber, n.reporting.publicRpc.base);
+  const header = await reportBlockHeader(ctx, blockNumber);
+  const reads = await readOccupancy(reader, market, n.reporting.operator, header);
+  return buildOccupancyReport({ ...reads, network: { chainId: n.chains.base.id, documentSha256: n.documentSha256 } });
 }

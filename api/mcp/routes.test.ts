@@ -33,6 +33,8 @@ const stats = buildStats({
   psmKusd: [0n],
   kusdSupply: 2_500_000_000_000_000_000n,
   verifyVia: ["cast call …"],
+  network: { chainId: 8453, documentSha256: `0x${"ab".repeat(32)}` },
+  blockHash: `0x${"cd".repeat(32)}`,
 });
 const challenge = {
   x402Version: 2,
@@ -120,6 +122,7 @@ describe("tools/list", () => {
         "registry",
         "risk_status",
         "stats",
+        "verify_report",
         "verify_statement",
         "violations",
       ].sort(),
@@ -212,6 +215,24 @@ describe("verify_statement", () => {
     });
     expect(r.structuredContent).toMatchObject({ verified: false });
     expect((r.structuredContent as any).checks.find((c: any) => c.name === "hash").ok).toBe(false);
+  });
+});
+
+describe("verify_report", () => {
+  it("on a public site, refuses to read from a loopback or private RPC or venue (before any read)", async () => {
+    for (const args of [
+      { path: "/api/stats", rpc: "http://127.0.0.1:8545" },
+      { path: "/api/stats", rpc: "https://rpc.example", venue: "http://10.0.0.5/info" },
+    ]) {
+      const r = await client.callTool({ name: "verify_report", arguments: args });
+      expect(r.structuredContent).toMatchObject({ verified: false, figures: [] });
+      expect((r.structuredContent as any).checks[0].detail).toMatch(/does not read from .*private address/);
+    }
+  });
+  it("refuses a route that is not a report, naming it", async () => {
+    const r = await client.callTool({ name: "verify_report", arguments: { path: "/api/nope", rpc: "https://x.test" } });
+    expect(r.isError).toBe(true);
+    expect((r.content as any)[0].text).toMatch(/^invalid_path: /);
   });
 });
 

@@ -19,12 +19,10 @@ import {
   RederivationError,
   rederivationChecks,
   rederiveReport,
+  VENUE_NOW_MAX_AGE_SECONDS,
   VenueReadError,
 } from "../../packages/verify/src/index.js";
 import { checkedByTheRoute, describeError, type RouteCall, resultOf, toolError } from "./tool-results.js";
-
-/** Current-only venue answers are read again when the report is at most this old (as kusd-verify's default). */
-const VENUE_NOW_MAX_AGE_SECONDS = 60;
 
 const paths = knownReports().map((r) => r.path);
 

@@ -1,12 +1,20 @@
 /**
- * POST /instant-read (spec 2.2): request validation, the pinned ERC-20 read, and the signed
- * payload. Validation runs before any payment is asked, so bad input is never charged: each
+ * POST /instant-read (spec 2.2): request validation, the pinned ERC-20 read (the read plan a
+ * reader re-reads it with, packages/verify/src/read-plan/erc20-reads.ts), and the signed payload
+ * (buildInstantReadPayload). Validation runs before any payment is asked, so bad input is never charged: each
  * refusal is an ApiError with a stable code. The request's shape is InstantReadRequestSchema, the
  * same schema the descriptor and the x402 discovery extension publish.
  */
 
-import { INSTANT_READ_CHAINS, type InstantReadChain, InstantReadRequestSchema } from "@kusd/core";
-import { type Address, formatUnits, getAddress, isAddress, type PublicClient } from "viem";
+import {
+  buildInstantReadPayload,
+  INSTANT_READ_CHAINS,
+  type InstantReadChain,
+  type InstantReadPayload,
+  InstantReadRequestSchema,
+} from "@kusd/core";
+import { type Address, getAddress, isAddress, type PublicClient } from "viem";
+import { readErc20 } from "../../packages/verify/src/index.js";
 import { ApiError, badRequest } from "../http/errors.js";
 
 export const CHAINS = INSTANT_READ_CHAINS;
@@ -80,12 +88,6 @@ export type TokenRead = {
   timestamp: number;
 };
 
-const ERC20 = [
-  { type: "function", name: "symbol", stateMutability: "view", inputs: [], outputs: [{ type: "string" }] },
-  { type: "function", name: "decimals", stateMutability: "view", inputs: [], outputs: [{ type: "uint8" }] },
-  { type: "function", name: "totalSupply", stateMutability: "view", inputs: [], outputs: [{ type: "uint256" }] },
-] as const;
-
 export class ChainUnavailableError extends ApiError {
   constructor(chain: string, cause: string) {
     super("chain_unavailable", `the ${chain} RPC did not answer; nothing was charged`, { chain, cause });
@@ -112,22 +114,10 @@ export async function readToken(client: PublicClient, chain: ReadChain, address:
       chain,
       blockNumber: Number(block.number),
     });
-  try {
-    const [symbol, decimals, totalSupply] = await Promise.all(
-      (["symbol", "decimals", "totalSupply"] as const).map((functionName) =>
-        client.readContract({ address, abi: ERC20, functionName, blockNumber: block.number }),
-      ),
-    );
-    return {
-      symbol: symbol as string,
-      decimals: Number(decimals),
-      totalSupply: totalSupply as bigint,
-      blockNumber: block.number,
-      blockHash: block.hash,
-      timestamp: Number(block.timestamp),
-    };
-  } catch (e) {
-    const message = (e as Error).message ?? "";
+  const reads = await readErc20(client, address, block.number);
+  const failed = [reads.symbol, reads.decimals, reads.totalSupply].find((r) => r.status === "rejected");
+  if (failed) {
+    const message = (failed.reason as Error)?.message ?? "";
     if (/fetch failed|timed out|HTTP request failed|ECONNREFUSED/i.test(message))
       throw new ChainUnavailableError(chain, message.split("\n")[0]!);
     throw new ApiError(
@@ -136,29 +126,29 @@ export async function readToken(client: PublicClient, chain: ReadChain, address:
       { address, chain },
     );
   }
-}
-
-/** "1234567.5" → "1,234,567.5": the whole amount in token units, integer part grouped by thousands. */
-export function groupAmount(raw: bigint, decimals: number): string {
-  const [int, frac] = formatUnits(raw, decimals).split(".");
-  const grouped = int!.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
-  return frac ? `${grouped}.${frac}` : grouped;
-}
-
-/** The signed payload of a token read: the block number is inside the signed bytes. */
-export function instantReadPayload(r: InstantReadRequest & { chainId: number; token: TokenRead; timestamp: number }) {
+  const value = <T>(r: PromiseSettledResult<T>) => (r as PromiseFulfilledResult<T>).value;
   return {
-    kind: "erc20-total-supply",
+    symbol: value(reads.symbol),
+    decimals: value(reads.decimals),
+    totalSupply: value(reads.totalSupply),
+    blockNumber: block.number,
+    blockHash: block.hash,
+    timestamp: Number(block.timestamp),
+  };
+}
+
+/** The signed payload of a token read: the block, by number and hash, is inside the signed bytes. */
+export function instantReadPayload(
+  r: InstantReadRequest & { chainId: number; token: TokenRead; timestamp: number },
+): InstantReadPayload {
+  return buildInstantReadPayload({
     chain: r.chain,
-    chain_id: r.chainId,
+    chainId: r.chainId,
     address: r.address,
     symbol: r.token.symbol,
     decimals: r.token.decimals,
-    total_supply_raw: r.token.totalSupply.toString(),
-    total_supply_grouped: groupAmount(r.token.totalSupply, r.token.decimals),
-    block_number: Number(r.token.blockNumber),
-    block_hash: r.token.blockHash,
-    block_timestamp: r.token.timestamp,
+    totalSupply: r.token.totalSupply,
+    block: { number: Number(r.token.blockNumber), hash: r.token.blockHash, timestamp: r.token.timestamp },
     timestamp: r.timestamp,
-  };
+  });
 }

@@ -4,16 +4,15 @@
  */
 
 import {
-  isoTime,
+  buildViolationPage,
   RegistryDocumentSchema,
   RegistryVersionsSchema,
-  type ViolationPage,
   ViolationPageSchema,
-  violationView,
+  violationPins,
 } from "@kusd/core";
 import { Hono } from "hono";
 import { z } from "zod";
-import type { ReportContext } from "../context.js";
+import { type ReportContext, reportBlockHeader } from "../context.js";
 import { ApiError, badRequest } from "../http/errors.js";
 import { blockBound, limitParam } from "../http/query-params.js";
 import { contract } from "../http/route-contract.js";
@@ -107,14 +106,23 @@ export function registryRoutes(ctx: ReportContext, registry: RegistryService) {
         fromBlock: Number(fromBlock),
         toBlock: Number(toBlock),
       });
-    const rows = await violationsAfter(ctx.db, { after, fromBlock, toBlock, limit: q.limit });
-    const views = rows.map(violationView);
-    return c.json({
-      indexedHead: { blockNumber: Number(head.blockNumber), timestamp: isoTime(head.timestamp) },
-      rule: "spec 2.6 rule 2: a transfer from a listed account to an address neither listed, a user redemption or withdrawal, a same-transaction flash-loan leg, a burn, nor a disclosed venue deposit (see /api/por/accounts violation_predicate)",
-      violations: views,
-      next: views.length === q.limit ? views.at(-1)!.cursor : null,
-    } satisfies ViolationPage);
+    const window = { after, fromBlock, toBlock, limit: q.limit };
+    const [rows, header] = await Promise.all([
+      violationsAfter(ctx.db, window),
+      reportBlockHeader(ctx, head.blockNumber),
+    ]);
+    const n = ctx.network;
+    return c.json(
+      buildViolationPage({
+        indexedHead: head,
+        rows,
+        window,
+        pins: violationPins({
+          network: { chainId: n.chains.base.id, documentSha256: n.documentSha256 },
+          block: header && { number: Number(head.blockNumber), hash: header.hash, timestamp: header.timestamp },
+        }),
+      }),
+    );
   });
 
   return app;

@@ -7,7 +7,7 @@ import { HEAD_MAX_AGE_SECONDS, sendRendered } from "../http/rendered.js";
 import { contract } from "../http/route-contract.js";
 import type { SigningKeys } from "../statements/keys.js";
 import { renderApy } from "./apy-service.js";
-import { type BoardVault, loadHonestyIndex } from "./honesty-index.js";
+import { loadHonestyIndex } from "./honesty-index.js";
 import type { YieldPeers } from "./peers.js";
 
 const TAGS = ["Yield"];
@@ -22,33 +22,10 @@ export const apyContract = {
 export const honestyIndexContract = {
   summary: "Realized against advertised APY of ERC-4626 vaults over 7, 30 and 90 days, signed when a key is loaded",
   description:
-    "Realized APY from convertToAssets(1 share) read at the blocks of those dates, for skUSD, the superseded vault and the configured peers, beside each vault's advertised APY.",
+    "Realized APY from convertToAssets(1 share) read at the blocks of those dates, for skUSD, the superseded vault and the configured peers, beside each vault's advertised APY. Its pins, signed with the rows, name each chain's head and each window's start block by hash (kusd-verify --report re-derives every figure).",
   tags: TAGS,
   response: HonestyIndexSchema,
 };
-
-/** The board: both staking vaults, then the configured peers (KUSD_HONESTY_PEERS). */
-export function boardVaults(ctx: ReportContext, peers: YieldPeers): BoardVault[] {
-  const own: BoardVault[] = [
-    {
-      name: "skUSD",
-      chain: "base",
-      address: ctx.network.stakingVaults.skUSD.address,
-      shareDecimals: 24,
-      assetDecimals: 18,
-      advertised: "kusd-expected-apy",
-    },
-    {
-      name: "skUSD (superseded)",
-      chain: "base",
-      address: ctx.network.stakingVaults.skUSDDeprecated.address,
-      shareDecimals: 24,
-      assetDecimals: 18,
-      advertised: null,
-    },
-  ];
-  return [...own, ...peers.honestyPeers];
-}
 
 export function yieldRoutes(ctx: ReportContext, keys: SigningKeys, peers: YieldPeers) {
   const app = new Hono();
@@ -60,7 +37,7 @@ export function yieldRoutes(ctx: ReportContext, keys: SigningKeys, peers: YieldP
     ),
   );
   app.get("/api/honesty-index", ...contract(honestyIndexContract), async (c) =>
-    c.json(await loadHonestyIndex(ctx, keys, boardVaults(ctx, peers))),
+    c.json(await loadHonestyIndex(ctx, keys, peers.honestyPeers)),
   );
   return app;
 }

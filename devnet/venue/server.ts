@@ -32,8 +32,11 @@ async function readBody(req: IncomingMessage): Promise<string> {
   return Buffer.concat(chunks).toString("utf8");
 }
 
+/** Any page may read it, as the venue's public API (and anvil) answer browsers: the reserves page checks figures against it. */
+const CORS = { "access-control-allow-origin": "*" };
+
 function send(res: ServerResponse, status: number, body: unknown) {
-  res.writeHead(status, { "content-type": "application/json" });
+  res.writeHead(status, { "content-type": "application/json", ...CORS });
   res.end(JSON.stringify(body));
 }
 
@@ -45,6 +48,14 @@ export async function startVenueServer(options: VenueServerOptions): Promise<Ven
   const server = createServer(async (req, res) => {
     try {
       const raw = await readBody(req);
+      if (req.method === "OPTIONS") {
+        res.writeHead(204, {
+          ...CORS,
+          "access-control-allow-methods": "GET, POST",
+          "access-control-allow-headers": "content-type",
+        });
+        return res.end();
+      }
       if (req.method === "POST" && req.url === "/__sim/fault") {
         const mode = (JSON.parse(raw || "{}") as { mode?: FaultMode }).mode;
         if (!mode || !FAULTS.includes(mode))

@@ -2,10 +2,13 @@
  * The reserves page in a real browser: its figures equal GET /api/por at the block it shows, the
  * chart has the history's points, the signed statement verifies green in the page and red when
  * a byte of it is changed in transit, the block picker loads a past block, a copy button copies
- * the figure's cast command, and a live violation appears and is retracted after a reorg.
+ * the figure's cast command, and a live violation appears and is retracted after a reorg. The
+ * yield section shows /api/apy's headline and /api/hedge-ledger's months; the figure check
+ * re-derives the statement and both reports from the devnet's RPC and venue, in the page.
  * A full-page screenshot is written to test-results/reserves-page.png.
  */
 import { mkdirSync } from "node:fs";
+import { AxeBuilder } from "@axe-core/playwright";
 import { STATEMENT_COPIES, signPayload, withSignedCopies } from "@kusd/core";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { parseEther } from "viem";
@@ -31,12 +34,7 @@ async function open(path = "/") {
   const problems: string[] = [];
   page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
   page.on("console", (m) => m.type() === "error" && problems.push(`console: ${m.text()}`));
-  // Every /api/por document the page received: the exact report it rendered.
-  const served: any[] = [];
-  page.on("response", async (r) => {
-    if (new URL(r.url()).pathname === "/api/por" && r.ok()) served.push(await r.json().catch(() => null));
-  });
-  pagesServed.set(page, served);
+  recordServed(page);
   await page.goto(`${s.indexerUrl}${path}`);
   await page.waitForSelector('[data-testid="report-block"]');
   await page.waitForSelector('[data-testid="chart"] canvas');
@@ -45,7 +43,20 @@ async function open(path = "/") {
   return { page, problems };
 }
 
-const pagesServed = new WeakMap<Page, any[]>();
+/** Every document of these routes the page received, by route: the exact reports it rendered. */
+const SERVED_PATHS = ["/api/por", "/api/apy", "/api/hedge-ledger"];
+const pagesServed = new WeakMap<Page, Map<string, any[]>>();
+
+function recordServed(page: Page) {
+  const served = new Map<string, any[]>(SERVED_PATHS.map((p) => [p, []]));
+  page.on("response", async (r) => {
+    const path = new URL(r.url()).pathname;
+    if (r.url().startsWith(s.indexerUrl) && served.has(path) && r.ok())
+      served.get(path)!.push(await r.json().catch(() => null));
+  });
+  pagesServed.set(page, served);
+}
+const servedTo = (page: Page, path: string) => pagesServed.get(page)!.get(path)!;
 
 /**
  * The page's figures against /api/por read again at the block it shows. The aggregate ratio
@@ -55,8 +66,7 @@ const pagesServed = new WeakMap<Page, any[]>();
 async function expectFiguresEqualReport(page: Page) {
   const block = Number(await value(page, "report-block"));
   const por = await api(`/api/por?block=${block}`);
-  const served = pagesServed
-    .get(page)!
+  const served = servedTo(page, "/api/por")
     .filter((d) => d?.blockNumber === block)
     .at(-1);
   expect(served, "the page rendered a report it was served").toBeDefined();
@@ -125,6 +135,72 @@ describe("the reserves page", () => {
     }
     mkdirSync("test-results", { recursive: true });
     await page.screenshot({ path: "test-results/reserves-page.png", fullPage: true });
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it("shows /api/apy's headline with its inputs and /api/hedge-ledger's months, the months past the fills kept marked", async () => {
+    const { page, problems } = await open();
+    await page.waitForSelector('[data-testid="yield"]');
+    // Read once for the page: the documents it received are the ones it shows.
+    const [apy] = servedTo(page, "/api/apy");
+    const [ledger] = servedTo(page, "/api/hedge-ledger");
+    expect(servedTo(page, "/api/apy")).toHaveLength(1);
+    expect(servedTo(page, "/api/hedge-ledger")).toHaveLength(1);
+    expect(apy.expectedAPY).toBeGreaterThan(0);
+    expect(await num(page, "yield-apy")).toBe(apy.expectedAPY);
+    expect(await page.textContent('[data-testid="yield-apy"]')).toBe(apy.expectedAPYPct);
+    const input = (id: string) => num(page, `yield-input-${id}`);
+    expect(await input("leverage")).toBe(apy.sources.leverage);
+    expect(await input("carry")).toBe(apy.sources.carryMultiplier);
+    expect(await input("funding")).toBe(apy.fundingRate);
+    expect(await input("staking")).toBe(apy.stakingYield);
+    expect(await input("strategy-cost")).toBe(apy.sources.strategyCostFraction);
+    expect(await input("insurance")).toBe(apy.sources.insuranceAllocation);
+    expect(await input("protocol-fee")).toBe(apy.protocolFee);
+    // The headline again by hand from the inputs the page shows (spec 2.4's formula).
+    const L = await input("leverage");
+    expect(L).toBeCloseTo(Math.min(12, 1.5 + (await input("funding")) * 10), 5);
+    const byHand =
+      (L / (L + 1)) *
+      ((await input("staking")) + (await input("funding"))) *
+      (1 - (await input("strategy-cost"))) *
+      (1 - (await input("insurance"))) *
+      (1 - (await input("protocol-fee")));
+    expect(byHand).toBeCloseTo(await num(page, "yield-apy"), 6);
+    expect(await num(page, "yield-realized")).toBe(apy.realized.annualized);
+    expect(await page.textContent('[data-testid="yield-realized"]')).toContain(`block ${apy.realized.fromBlock}`);
+
+    const rows = await page.$$eval('[data-testid="ledger-row"]', (trs) =>
+      trs.map((tr) => ({
+        month: tr.getAttribute("data-month"),
+        fundingUsd: Number(tr.getAttribute("data-funding")),
+        feesUsd: Number(tr.getAttribute("data-fees")),
+        closedPnlUsd: Number(tr.getAttribute("data-closed-pnl")),
+        netUsd: Number(tr.getAttribute("data-net")),
+        kept: tr.getAttribute("data-kept"),
+      })),
+    );
+    expect(ledger.months.length).toBeGreaterThan(3);
+    expect(rows.map(({ kept: _, ...m }) => m)).toEqual(
+      ledger.months.map((m: any) => ({
+        month: m.month,
+        fundingUsd: m.fundingUsd,
+        feesUsd: m.feesUsd,
+        closedPnlUsd: m.closedPnlUsd,
+        netUsd: m.netUsd,
+      })),
+    );
+    // Spec 2.5 rule 1, by hand, on every row the page shows.
+    for (const r of rows) expect(r.netUsd, r.month!).toBeCloseTo(r.fundingUsd + r.closedPnlUsd - r.feesUsd, 5);
+    // The devnet's hedge trades past the venue's 10,000 fills: the months before the oldest kept fill are marked.
+    const horizon: string = ledger.fillsRetention.horizonISO;
+    expect(ledger.fillsRetention.complete).toBe(false);
+    expect(rows.map((r) => r.kept)).toEqual(
+      rows.map((r) => (r.month! < horizon.slice(0, 7) ? "gone" : r.month === horizon.slice(0, 7) ? "partly" : "kept")),
+    );
+    expect(await page.textContent('[data-testid="fills-retention"]')).toContain(horizon);
+    expect(await page.textContent('[data-testid="yield"]')).toContain("not profit");
     expect(problems).toEqual([]);
     await page.close();
   });
@@ -215,29 +291,163 @@ describe("the reserves page", () => {
   });
 
   describe("check every figure against your own RPC (issue 39)", () => {
+    /** The venue as a reader names it: the devnet's simulator, which the network document names too. */
+    const venue = `${s.deployment.venue.url}/info`;
+    const reader = `rpc=${encodeURIComponent(s.rpcUrl)}&venue=${encodeURIComponent(venue)}`;
+
     /** Opens the page with `?rpc=` (as its form does) and waits for the table. */
     async function check(query: string, route?: (page: Page) => Promise<unknown>) {
       const page = await context.newPage();
       const problems: string[] = [];
       page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
+      recordServed(page);
       await route?.(page);
       await page.goto(`${s.indexerUrl}/?${query}`);
       await page.waitForSelector('[data-testid="figures"][data-state="done"]', { timeout: 60_000 });
       const rows = await page.$$eval('[data-testid="figure-row"]', (trs) =>
-        trs.map((tr) => ({ figure: tr.getAttribute("data-figure"), equal: tr.getAttribute("data-equal") })),
+        trs.map((tr) => ({
+          figure: tr.getAttribute("data-figure"),
+          equal: tr.getAttribute("data-equal"),
+          kind: tr.getAttribute("data-kind"),
+        })),
       );
       const ms = Number(await page.getAttribute('[data-testid="figures"]', "data-ms"));
       return { page, rows, ms, problems };
     }
 
-    it("(a) the live statement: every chain figure equal, from the devnet's RPC, in the page", async () => {
+    /** The yield reports' tables, once filled: rows by report, and the time from the page's load. */
+    async function yieldRows(page: Page) {
+      await page.waitForSelector('[data-testid="yield-figures"][data-state="done"]', { timeout: 60_000 });
+      const rows = await page.$$eval('[data-testid="report-row"]', (trs) =>
+        trs.map((tr) => ({
+          report: tr.closest("[data-report]")!.getAttribute("data-report"),
+          figure: tr.getAttribute("data-figure"),
+          kind: tr.getAttribute("data-kind"),
+          equal: tr.getAttribute("data-equal"),
+          published: tr.querySelector("td:nth-child(2)")!.textContent,
+        })),
+      );
+      const summaries = await page.$$eval('[data-testid="report-check"]', (els) =>
+        els.map((e) => ({
+          report: e.getAttribute("data-report"),
+          state: e.getAttribute("data-state"),
+          summary: e.querySelector('[data-testid="report-summary"]')?.textContent ?? null,
+          verdict: e.querySelector(".verdict")?.textContent ?? null,
+        })),
+      );
+      const ms = Number(await page.getAttribute('[data-testid="yield-figures"]', "data-ms"));
+      return { rows, summaries, ms, of: (report: string) => rows.filter((r) => r.report === report) };
+    }
+
+    /** "N figures: a equal, b differs, …" counted here from the rows, in the vocabulary's order. */
+    const summaryOf = (rows: { kind: string | null }[]) => {
+      const kinds = ["equal", "differs", "declared", "venue-now", "bracketed", "beyond-retention"];
+      const n = (k: string) => rows.filter((r) => r.kind === k).length;
+      return `${rows.length} figures: ${kinds
+        .filter((k) => n(k) > 0 || k === "differs")
+        .map((k) => `${n(k)} ${k}`)
+        .join(", ")}`;
+    };
+
+    it("(a) the live statement: every chain figure equal, the venue equity bracketed, from the devnet's RPC and the network document's venue", async () => {
       const { page, rows, ms, problems } = await check(`rpc=${encodeURIComponent(s.rpcUrl)}`);
       console.log(`page: ${rows.length} figures re-derived from the RPC in ${ms} ms (load to full table)`);
+      // No venue named: the page opened itself again naming the network document's, which its CSP then admits.
+      const network = await api("/api/network");
+      expect(new URL(page.url()).searchParams.get("venue")).toBe(network.kusd.venue.url);
       expect(rows.length).toBeGreaterThan(30);
       expect(rows.filter((r) => r.equal === "false")).toEqual([]);
       expect(rows.filter((r) => r.equal === "true").length).toBeGreaterThan(25);
+      // equal is true for the kind equal only; the rest rests on the venue equity recorded at signing.
+      expect(rows.filter((r) => (r.equal === "true") !== (r.kind === "equal"))).toEqual([]);
+      expect(new Set(rows.map((r) => r.kind))).toEqual(new Set(["equal", "bracketed"]));
+      expect(rows.find((r) => r.figure === "offchain.equity_usd")?.kind).toBe("bracketed");
       expect(await page.textContent('[data-testid="figures-verdict"]')).toMatch(/^✓ Every re-derivable figure equals/);
+      expect(await page.textContent('[data-testid="figures-summary"]')).toBe(summaryOf(rows));
       expect(problems).toEqual([]);
+      await page.close();
+    });
+
+    it("(c) /api/apy and /api/hedge-ledger as the page shows them: re-derived from the devnet's RPC and venue, no figure differs", async () => {
+      // HTTP requests the page sends to the reader's RPC and venue (the statement's check and the yield's together).
+      const sent = { rpc: 0, venue: 0 };
+      const { page, problems } = await check(reader, async (p) =>
+        p.on("request", (r) => {
+          if (r.method() !== "POST") return;
+          if (r.url().startsWith(s.rpcUrl)) sent.rpc++;
+          else if (r.url() === venue) sent.venue++;
+        }),
+      );
+      const y = await yieldRows(page);
+      console.log(
+        `page: yield reports re-derived in ${y.ms} ms (load to full table): ${y.summaries.map((r) => `${r.report} ${r.summary}`).join("; ")}; ${sent.rpc} HTTP requests to the RPC, ${sent.venue} to the venue (with the statement's check)`,
+      );
+      expect(new URL(page.url()).searchParams.get("venue")).toBe(venue);
+      expect(y.summaries.map((r) => [r.report, r.state])).toEqual([
+        ["/api/apy", "done"],
+        ["/api/hedge-ledger", "done"],
+      ]);
+      expect(y.rows.filter((r) => r.kind === "differs")).toEqual([]);
+      const apy = y.of("/api/apy");
+      const ledger = y.of("/api/hedge-ledger");
+      expect(apy.length).toBeGreaterThan(100);
+      expect(ledger.length).toBeGreaterThan(50);
+      // The very documents the page received, re-derived (read once for the section and the check).
+      const [servedApy] = servedTo(page, "/api/apy");
+      const [servedLedger] = servedTo(page, "/api/hedge-ledger");
+      expect(servedTo(page, "/api/apy")).toHaveLength(1);
+      const row = (rows: typeof apy, figure: string) => rows.find((r) => r.figure === figure);
+      expect(row(apy, "expectedAPY")).toMatchObject({
+        kind: "equal",
+        equal: "true",
+        published: String(servedApy.expectedAPY),
+      });
+      // Operator policy is declared; the hedge account's current state rests on a current-only venue answer.
+      expect(row(apy, "sources.strategyCostFraction")?.kind).toBe("declared");
+      expect(row(apy, "measuredVenue.equityUsd")?.kind).toBe("venue-now");
+      expect(row(ledger, "totals.fundingUsd")).toMatchObject({
+        kind: "equal",
+        published: String(servedLedger.totals.fundingUsd),
+      });
+      // Fills older than the oldest the venue still serves cannot be read again.
+      expect(row(ledger, "months[0].feesUsd")?.kind).toBe("beyond-retention");
+      expect(y.rows.filter((r) => (r.equal === "true") !== (r.kind === "equal"))).toEqual([]);
+      expect(y.summaries.map((r) => r.summary)).toEqual([summaryOf(apy), summaryOf(ledger)]);
+      // The statement's check ran beside it, with the venue named.
+      const statement = await page.$$eval('[data-testid="figure-row"]', (trs) =>
+        trs.map((tr) => tr.getAttribute("data-kind")),
+      );
+      expect(statement).not.toContain("differs");
+      expect(statement).toContain("bracketed");
+      // The filled tables are read as tables (headers, named scrolling regions): axe finds nothing.
+      const axe = await new AxeBuilder({ page }).include('[data-testid="figures"]').analyze();
+      expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+      expect(problems).toEqual([]);
+      await page.close();
+    });
+
+    it("(d) a venue that alters one hourly funding rate: /api/apy's funding, L and headline differ, the ledger does not", async () => {
+      const { page } = await check(reader, (p) =>
+        p.route(`${s.deployment.venue.url}/info`, async (route) => {
+          const body = route.request().postDataJSON();
+          const res = await route.fetch();
+          if (body?.type !== "fundingHistory") return route.fulfill({ response: res });
+          const rates = await res.json();
+          if (rates.length > 0) rates[0].fundingRate = String(Number(rates[0].fundingRate) + 0.01);
+          await route.fulfill({ response: res, json: rates });
+        }),
+      );
+      const y = await yieldRows(page);
+      const differs = (report: string) =>
+        y
+          .of(report)
+          .filter((r) => r.kind === "differs")
+          .map((r) => r.figure);
+      expect(differs("/api/apy")).toEqual(expect.arrayContaining(["fundingRate", "sources.leverage", "expectedAPY"]));
+      expect(differs("/api/hedge-ledger")).toEqual([]);
+      expect(y.summaries.find((r) => r.report === "/api/apy")?.verdict).toMatch(
+        /^✗ figures: \d+ of \d+ re-derived figures differ/,
+      );
       await page.close();
     });
 

@@ -1,9 +1,9 @@
-/** The committed getter catalog (api/risk/source-getters.json) is what the operator's source names today. */
+/** The committed getter catalog (packages/verify/src/read-plan/source-getters.json) is what the operator's source names today. */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { CATALOG_FILE, extractCatalog, gettersNamedIn } from "./source-getters.js";
 
-describe("api/risk/source-getters.json", () => {
+describe("packages/verify/src/read-plan/source-getters.json", () => {
   it("equals a fresh extraction from the operator's audited source (run npm run gen:source-getters when it moves)", () => {
     expect(JSON.parse(readFileSync(CATALOG_FILE, "utf8"))).toEqual(JSON.parse(JSON.stringify(extractCatalog())));
   });

@@ -3,7 +3,7 @@
  * `gaps` of GET /api/risk-status (a getter the source names that the deployed bytecode reverts
  * on). Read from `../shared/reference/base-mainnet/operator-repo/audits/scope/<commit>/src`
  * (the remediation commit, the newest source the operator publishes) and written to
- * `api/risk/source-getters.json`, which the service reads; `source-getters.test.ts` (fidelity)
+ * `packages/verify/src/read-plan/source-getters.json`, which the risk read plan (the service's and a reader's) reads; `source-getters.test.ts` (fidelity)
  * checks the committed file against a fresh extraction.
  *
  * What counts as a getter: a public state variable of a value type (the compiler generates its
@@ -26,7 +26,9 @@ const FILES = {
   skUSD: { file: "skUSD.sol", deployedAs: ["skUSD"] },
 } as const;
 
-export const CATALOG_FILE = fileURLToPath(new URL("../../api/risk/source-getters.json", import.meta.url));
+export const CATALOG_FILE = fileURLToPath(
+  new URL("../../packages/verify/src/read-plan/source-getters.json", import.meta.url),
+);
 
 /** Comments out, so a commented-out declaration is not read as one. */
 const stripComments = (s: string) => s.replace(/\/\*[\s\S]*?\*\//g, "").replace(/\/\/[^\n]*/g, "");

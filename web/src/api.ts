@@ -3,9 +3,9 @@
  * A failed read is an error the page shows, never a figure it makes up.
  */
 
-import type { HistorySeries, PorReport, PsmStatus, RiskStatus } from "@kusd/core";
+import type { ApyReport, HedgeLedger, HistorySeries, PorReport, PsmStatus, RiskStatus } from "@kusd/core";
 
-export type { HistorySeries, PorReport, PsmStatus, RiskStatus };
+export type { ApyReport, HedgeLedger, HistorySeries, PorReport, PsmStatus, RiskStatus };
 
 export class ReadError extends Error {
   constructor(
@@ -85,5 +85,27 @@ export async function readViolations(toBlock: number | null): Promise<Violation[
   return all.reverse();
 }
 
+/** A read made once for the page, whoever asks first (again only after a failed read). */
+function once<T>(read: () => Promise<T>): () => Promise<T> {
+  let pending: Promise<T> | null = null;
+  return () =>
+    (pending ??= read().catch((e: unknown) => {
+      pending = null;
+      throw e;
+    }));
+}
+
 /** The network document the service reads the chain with: the addresses a re-derivation reads. */
-export const readNetworkDocument = () => getText("/api/network");
+export const readNetworkDocument = once(() => getText("/api/network"));
+
+/** /api/apy and /api/hedge-ledger as published text. */
+export type YieldTexts = { apy: string; ledger: string };
+
+/**
+ * The yield report and the hedge ledger, read once for the page: the yield section shows them and
+ * the figure check re-derives these very documents, whichever asks first.
+ */
+export const readYieldTexts = once(async (): Promise<YieldTexts> => {
+  const [apy, ledger] = await Promise.all([getText("/api/apy"), getText("/api/hedge-ledger")]);
+  return { apy, ledger };
+});

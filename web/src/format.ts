@@ -61,3 +61,7 @@ export function commandFor(verifyVia: readonly string[] | undefined, field: stri
     return note === field || note.startsWith(`${field} `) || note.startsWith(`${field}=`);
   });
 }
+
+/** A fraction as a percentage with `digits` decimals: 0.0458 → "4.58%" (`ratio`'s, and the API's `…Pct`, at 2). */
+export const percent = (f: number | null | undefined, digits = 2) =>
+  f === null || f === undefined ? "unknown" : `${(f * 100).toFixed(digits)}%`;

@@ -9,8 +9,9 @@ import {
   readPor,
   readRegistry,
   readStatementText,
+  readYieldTexts,
 } from "./api.js";
-import type { FigureCheck } from "./check-figures.js";
+import type { FigureCheck, YieldCheck } from "./check-figures.js";
 import { CheckFigures } from "./components/CheckFigures.js";
 import { Header } from "./components/Header.js";
 import { Precedent } from "./components/Precedent.js";
@@ -22,6 +23,14 @@ import { SectionWhenNear } from "./components/SectionWhenNear.js";
 import { Vaults } from "./components/Vaults.js";
 import { Verification } from "./components/Verification.js";
 import { Violations } from "./components/Violations.js";
+import { YIELD_TITLE, YieldSection } from "./components/YieldSection.js";
+import {
+  addressWithVenue,
+  documentVenueOf,
+  type FigureCheckRequest,
+  figureCheckFrom,
+  venueUnnamed,
+} from "./figure-check-url.js";
 import type { StatementVerification } from "./verify-statement.js";
 import type { VerifyAnswer, VerifyRequest } from "./verify-worker.js";
 
@@ -33,19 +42,23 @@ function blockFromUrl(): number | null {
   return b !== null && /^\d{1,15}$/.test(b) ? Number(b) : null;
 }
 
-/** The reader's RPC the page was opened with (`?rpc=`), and whether storage proofs were asked for. */
-function figureCheckFromUrl(): { rpc: string | null; proofs: boolean } {
-  const q = new URLSearchParams(location.search);
-  const rpc = q.get("rpc");
-  return { rpc: rpc && /^https?:\/\//.test(rpc) ? rpc : null, proofs: q.get("proofs") === "1" };
+/**
+ * With `?rpc=` and no venue named, the page opens itself again with the network document's venue
+ * in its address (`&venue=`): the content security policy admits only the origins the address
+ * names. True when it does (the checks then run in the page it opens).
+ */
+async function openedWithDocumentVenue(): Promise<boolean> {
+  if (!venueUnnamed(location.search)) return false;
+  const next = addressWithVenue(location.href, documentVenueOf(await readNetworkDocument()));
+  if (next !== null) location.replace(next);
+  return next !== null;
 }
 
 /**
- * The statement's figures re-derived from the reader's RPC, on this thread: the page's content
- * security policy lets this document (not a worker's) reach that RPC. The code is loaded only then.
+ * The statement's figures re-derived from the reader's RPC and venue, on this thread: the page's
+ * content security policy lets this document (not a worker's) reach them. The code is loaded only then.
  */
-async function checkLatestFigures(rpc: string, proofs: boolean): Promise<FigureCheck> {
-  const startedAt = performance.now();
+async function checkLatestFigures(c: FigureCheckRequest & { rpc: string }): Promise<FigureCheck> {
   const pinned = new URLSearchParams(location.search).get("operator");
   const [statement, network, bindingText, operator, { checkFigures }] = await Promise.all([
     readStatementText(),
@@ -54,8 +67,20 @@ async function checkLatestFigures(rpc: string, proofs: boolean): Promise<FigureC
     pinned ? Promise.resolve(pinned) : readRegistry().then((r) => r.registry.operator),
     import("./check-figures.js"),
   ]);
-  return checkFigures(statement, network, { bindingText, operator }, rpc, proofs, startedAt);
+  return checkFigures(statement, network, { bindingText, operator }, c);
 }
+
+/** /api/apy and /api/hedge-ledger, the documents the yield section shows, re-derived from the reader's RPC and venue. */
+async function checkYield(c: FigureCheckRequest & { rpc: string }): Promise<YieldCheck> {
+  const [texts, network, { checkYieldReports }] = await Promise.all([
+    readYieldTexts(),
+    readNetworkDocument(),
+    import("./check-figures.js"),
+  ]);
+  return checkYieldReports(texts, network, c);
+}
+
+const firstLine = (e: Error) => e.message.split("\n")[0] ?? e.message;
 
 /**
  * The latest statement's texts, read here and verified in a worker (verify-worker.ts): the
@@ -108,9 +133,11 @@ function App() {
   const [error, setError] = useState<string | null>(null);
   const [verification, setVerification] = useState<StatementVerification | null>(null);
   const [verifyError, setVerifyError] = useState<string | null>(null);
-  const [figureCheck] = useState(figureCheckFromUrl);
+  const [figureCheck] = useState(() => figureCheckFrom(location.search));
   const [figures, setFigures] = useState<FigureCheck | null>(null);
   const [figuresError, setFiguresError] = useState<string | null>(null);
+  const [yieldFigures, setYieldFigures] = useState<YieldCheck | null>(null);
+  const [yieldError, setYieldError] = useState<string | null>(null);
 
   useEffect(() => {
     const onPop = () => setBlock(blockFromUrl());
@@ -144,9 +171,19 @@ function App() {
   }, []);
 
   useEffect(() => {
-    if (figureCheck.rpc === null) return;
-    checkLatestFigures(figureCheck.rpc, figureCheck.proofs).then(setFigures, (e: Error) =>
-      setFiguresError(e.message.split("\n")[0] ?? e.message),
+    const { rpc } = figureCheck;
+    if (rpc === null) return;
+    const c = { ...figureCheck, rpc };
+    openedWithDocumentVenue().then(
+      (reopened) => {
+        if (reopened) return;
+        checkLatestFigures(c).then(setFigures, (e: Error) => setFiguresError(firstLine(e)));
+        checkYield(c).then(setYieldFigures, (e: Error) => setYieldError(firstLine(e)));
+      },
+      (e: Error) => {
+        setFiguresError(firstLine(e));
+        setYieldError(firstLine(e));
+      },
     );
   }, [figureCheck]);
 
@@ -168,7 +205,15 @@ function App() {
       )}
       {/* Every section is in place from the first render, each later read fills its own. */}
       <Verification result={verification} error={verifyError} />
-      <CheckFigures rpc={figureCheck.rpc} proofs={figureCheck.proofs} result={figures} error={figuresError} />
+      <CheckFigures
+        rpc={figureCheck.rpc}
+        proofs={figureCheck.proofs}
+        venue={figureCheck.venue}
+        result={figures}
+        error={figuresError}
+        yieldResult={yieldFigures}
+        yieldError={yieldError}
+      />
       <Ratios por={por} />
       {/* The chart ends at the report's block, so every figure on the page is of one block. */}
       <ReservesChart toBlock={por?.blockNumber ?? null} />
@@ -202,10 +247,14 @@ function App() {
         size="violations"
         section={(p) => <Violations toBlock={p.blockNumber} live={block === null} />}
       />
+      {/* At the head whatever the block shown: the yield report and the ledger are read now. */}
+      <SectionWhenNear por={por} frames={6} title={YIELD_TITLE} size="yield" section={() => <YieldSection />} />
       <footer>
-        Every figure above is a public read pinned to the report's block, with the <code>cast</code> command that
-        reproduces it (the buttons copy it). Source of truth: <a href="/api/por">/api/por</a>,{" "}
-        <a href="/api/history">/api/history</a>, <a href="/api/por/signed">/api/por/signed</a>.
+        Every reserves figure above is a public read pinned to the report's block, with the <code>cast</code> command
+        that reproduces it (the buttons copy it); the yield is read at the head, now. Source of truth:{" "}
+        <a href="/api/por">/api/por</a>, <a href="/api/history">/api/history</a>,{" "}
+        <a href="/api/por/signed">/api/por/signed</a>, <a href="/api/apy">/api/apy</a>,{" "}
+        <a href="/api/hedge-ledger">/api/hedge-ledger</a>.
       </footer>
     </main>
   );

@@ -27,7 +27,11 @@ export {
   type SnapshotAddresses,
 } from "./read-plan/chain-snapshot.js";
 export { hasCodeAt } from "./read-plan/code-presence.js";
+export { type Erc20Reads, readErc20 } from "./read-plan/erc20-reads.js";
 export { ledgerPins, readLedgerRecords } from "./read-plan/hedge-ledger-reads.js";
+export { historyVerifyCommands } from "./read-plan/history-reads.js";
+export { boardWindows, headersOf, lastBlockAtOrBefore, readBoardVaults } from "./read-plan/honesty-index-reads.js";
+export { type LendingVaults, readOccupancy } from "./read-plan/occupancy-reads.js";
 export {
   abiFromCastSignature,
   BATCH_MAX_BYTES,
@@ -40,6 +44,10 @@ export {
   type ReadSpec,
   tolerantReads,
 } from "./read-plan/pinned-reader.js";
+export { readPsmGates } from "./read-plan/psm-gates-reads.js";
+export { readRedemptionPlan } from "./read-plan/redemption-plan-reads.js";
+export { RISK_GAP_SOURCE, readRiskChain } from "./read-plan/risk-reads.js";
+export { readStats } from "./read-plan/stats-reads.js";
 export { type Classification, classifyFigures, type RestingCategory, type RestingInput } from "./rederive/classify.js";
 export {
   countByKind,
@@ -54,6 +62,7 @@ export { LOG_RANGE_BLOCKS, logsInRanges } from "./rederive/logs-in-ranges.js";
 export { networkOf } from "./rederive/network.js";
 export { checkNetwork, NetworkMismatchError } from "./rederive/network-check.js";
 export { type Check, rederivationChecks } from "./rederive/rederive-checks.js";
+export { isInstantReadPayload, rederiveInstantRead } from "./rederive/rederive-instant-read.js";
 export {
   type PinnedBlock,
   type Rederivation,
@@ -63,7 +72,12 @@ export {
 } from "./rederive/rederive-statement.js";
 export { DEFAULT_BRACKET_TOLERANCE, type ReaderVenue } from "./rederive/venue-bracket.js";
 export { knownReports, rederiveReport, reportKindOf, verifierFor } from "./reports/registry.js";
-export type { ReaderSources, ReportRederivation, ReportVerifier } from "./reports/report-verifier.js";
+export {
+  type ReaderSources,
+  type ReportRederivation,
+  type ReportVerifier,
+  VENUE_NOW_MAX_AGE_SECONDS,
+} from "./reports/report-verifier.js";
 export { readAccountState, type VenueAccountState } from "./venue/account-state.js";
 export { FILLS_KEPT, type FillRetention } from "./venue/fills-retention.js";
 export type { FundingRate, LedgerUpdate } from "./venue/history-records.js";

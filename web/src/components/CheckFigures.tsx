@@ -1,23 +1,36 @@
 /**
- * The figure check's card: a form that opens the page with the reader's RPC (`?rpc=`, and
- * `proofs=1` for storage proofs), then the table it fills, one row per signed figure.
+ * The figure check's card: a form that opens the page with the reader's RPC and venue (`?rpc=`,
+ * `?venue=`, and `proofs=1` for storage proofs), then the tables it fills: one row per figure of
+ * the latest statement, of /api/apy and of /api/hedge-ledger, each with its kind. The tables'
+ * components are loaded only when the page is opened with an RPC (CheckResults.tsx).
  */
-import type { FigureCheck } from "../check-figures.js";
+import { useEffect, useState } from "preact/hooks";
+import type { FigureCheck, YieldCheck } from "../check-figures.js";
 
-const shown = (v: unknown) => (v === undefined ? "—" : typeof v === "string" ? v : JSON.stringify(v));
+type Results = typeof import("./CheckResults.js");
 
 export function CheckFigures({
   rpc,
   proofs,
+  venue,
   result,
   error,
+  yieldResult,
+  yieldError,
 }: {
   rpc: string | null;
   proofs: boolean;
+  venue: string | null;
   result: FigureCheck | null;
   error: string | null;
+  yieldResult: YieldCheck | null;
+  yieldError: string | null;
 }) {
-  const state = rpc === null ? "idle" : error ? "error" : result ? "done" : "pending";
+  const [view, setView] = useState<Results | null>(null);
+  useEffect(() => {
+    if (rpc !== null) void import("./CheckResults.js").then(setView);
+  }, [rpc]);
+  const state = rpc === null ? "idle" : error ? "error" : result && view ? "done" : "pending";
   const failed = result?.checks.filter((c) => !c.ok) ?? [];
   return (
     <section
@@ -33,6 +46,16 @@ export function CheckFigures({
           <input name="rpc" type="url" required placeholder="https://…" value={rpc ?? ""} data-testid="rpc-input" />
         </label>{" "}
         <label>
+          Venue URL{" "}
+          <input
+            name="venue"
+            type="url"
+            placeholder="the network document's"
+            value={venue ?? ""}
+            data-testid="venue-input"
+          />
+        </label>{" "}
+        <label>
           <input name="proofs" type="checkbox" value="1" checked={proofs} /> with storage proofs
         </label>{" "}
         <button type="submit" data-testid="rpc-check">
@@ -40,10 +63,12 @@ export function CheckFigures({
         </button>
       </form>
       <p class="note">
-        Every figure the latest statement signs is read again from that RPC at the statement's block (pinned by its
-        hash), with the verifier's own code (<code>kusd-verify --rpc</code>), in this page. This site gives only the
-        statement and the contract addresses (<a href="/api/network">/api/network</a>). A figure that rests on the venue
-        equity recorded at signing cannot be read again: it is marked, never called equal.
+        Every figure of the latest statement, and of <a href="/api/apy">/api/apy</a> and{" "}
+        <a href="/api/hedge-ledger">/api/hedge-ledger</a> as this page shows them, is read again from that RPC (pinned
+        by block hash) and venue (by default the network document's), with the verifier's own code (
+        <code>kusd-verify --rpc</code>, <code>--report</code>), in this page: this site gives only those documents and{" "}
+        <a href="/api/network">/api/network</a>. What cannot be read again is never called equal: it is declared,
+        venue-now, bracketed or beyond-retention.
       </p>
       {state === "pending" && <p class="verdict">Re-deriving from {rpc}…</p>}
       {error && (
@@ -51,47 +76,8 @@ export function CheckFigures({
           ✗ {error}
         </p>
       )}
-      {result && (
-        <>
-          <p class="verdict" data-testid="figures-verdict">
-            {failed.length === 0
-              ? `✓ Every re-derivable figure equals the signed one (block ${result.block}, ${result.ms} ms).`
-              : `✗ ${failed.map((c) => `${c.name}: ${c.detail}`).join("; ")}`}
-          </p>
-          <div class="scroll">
-            <table>
-              <thead>
-                <tr>
-                  <th>figure</th>
-                  <th>signed</th>
-                  <th>re-derived</th>
-                  <th>verdict</th>
-                  {proofs && <th>proof</th>}
-                </tr>
-              </thead>
-              <tbody>
-                {result.rows.map((r) => (
-                  <tr
-                    key={r.figure}
-                    data-testid="figure-row"
-                    data-figure={r.figure}
-                    data-equal={String(r.equal)}
-                    class={r.equal === false ? "bad" : ""}
-                  >
-                    <td>
-                      <code>{r.figure}</code>
-                    </td>
-                    <td>{shown(r.published)}</td>
-                    <td>{shown(r.rederived)}</td>
-                    <td>{r.equal === null ? "recorded at signing" : r.equal ? "✓ equal" : "✗ differs"}</td>
-                    {proofs && <td title={r.restsOn?.join("\n")}>{r.proof ?? ""}</td>}
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        </>
-      )}
+      {result && view && <view.StatementResult result={result} proofs={proofs} />}
+      {rpc !== null && view && <view.YieldResults result={yieldResult} error={yieldError} />}
     </section>
   );
 }

@@ -6,7 +6,7 @@
  * the unit tests, so they cannot drift from them.
  */
 import { z } from "zod";
-import { addressSchema, hash32Schema } from "../schema-primitives.js";
+import { addressSchema, hash32Schema, weiSchema } from "../schema-primitives.js";
 import { PublishedStatementSchema, signedArtifactShape } from "./published-schema.js";
 
 /** The chains an instant read reads. */
@@ -48,6 +48,27 @@ export const TokenReadSchema = z
     ...signedArtifactShape,
   })
   .describe("a signed ERC-20 read; the block number, hash and raw supply are inside signed_payload_canonical");
+
+/** What an instant read signs (its signed_payload_canonical): the token's figures and the block they were read at. */
+export const InstantReadPayloadSchema = z
+  .strictObject({
+    kind: z.literal("erc20-total-supply"),
+    chain: z.enum(INSTANT_READ_CHAINS),
+    chain_id: z.int().describe("the chain's EIP-155 id: an RPC that re-reads the token must serve this chain"),
+    address: addressSchema.describe("the ERC-20 contract read"),
+    symbol: z.string(),
+    decimals: z.int().nonnegative(),
+    total_supply_raw: weiSchema.describe("totalSupply() at the block, raw"),
+    total_supply_grouped: z.string().describe("total supply in token units, integer part grouped by thousands"),
+    block_number: z.int().nonnegative(),
+    block_hash: hash32Schema.describe(
+      "the block read, by its hash (EIP-1898): its number alone could name another branch's block",
+    ),
+    block_timestamp: z.int().describe("the block's time, unix seconds"),
+    timestamp: z.int().describe("when the read was signed, unix seconds"),
+  })
+  .describe("signed_payload_canonical of POST /instant-read: every figure, and the block that pins them");
+export type InstantReadPayload = z.infer<typeof InstantReadPayloadSchema>;
 
 export type PaidReserves = z.infer<typeof PaidReservesSchema>;
 export type TokenRead = z.infer<typeof TokenReadSchema>;

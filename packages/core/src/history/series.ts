@@ -11,6 +11,7 @@ import { z } from "zod";
 import { bucketCount, bucketEnd, bucketStart, bucketStarts } from "../aggregates/buckets.js";
 import { KusdError } from "../errors.js";
 import type { PsmKey } from "../network/types.js";
+import { type Pins, PinsSchema } from "../reports/pins.js";
 import { PSM_KEYS } from "../reserves/por/snapshot.js";
 import { outstandingKusd, psmSolvencyRatio } from "../reserves/solvency-formulas.js";
 import { isoTime, round, toUnits } from "../reserves/units.js";
@@ -282,5 +283,37 @@ export const HistorySeriesSchema = z.strictObject({
   points: z.array(HistoryPointSchema),
   source: z.string().describe("how the points are derived"),
   verifyVia: z.array(z.string()).describe("commands that reproduce the last point's figures from a public RPC"),
+  pins: PinsSchema,
 });
 export type HistorySeries = z.infer<typeof HistorySeriesSchema>;
+
+export const HISTORY_SOURCE =
+  "Indexed rows only: kUSD mints and burns (kusd_supply_event), USDC and kUSD transfers into and out of each PSM (registry_transfer, indexed from the protocol's first contract), skUSD's sampled convertToAssets (share_price) and PSM redemptions (psm_swap). Running sums give the state at each point's block.";
+
+/** The series at its planned points, with what it was asked and the commands that re-check its last point. */
+export function buildHistorySeries(i: {
+  interval: HistoryInterval;
+  fromBlock: bigint;
+  toBlock: bigint;
+  step: bigint | null;
+  indexedHead: { blockNumber: bigint; timestamp: number };
+  plan: PointPlan[];
+  rows: HistoryRows;
+  /** The commands that reproduce a point's figures at its block. */
+  verifyVia: (blockNumber: bigint) => string[];
+  pins: Pins;
+}): HistorySeries {
+  const points = buildHistory(i.plan, i.rows);
+  const last = points.at(-1);
+  return {
+    interval: i.interval,
+    fromBlock: Number(i.fromBlock),
+    toBlock: Number(i.toBlock),
+    step: i.interval === "BLOCKS" ? Number(i.step) : null,
+    indexedHead: { blockNumber: Number(i.indexedHead.blockNumber), timestamp: isoTime(i.indexedHead.timestamp) },
+    points,
+    source: HISTORY_SOURCE,
+    verifyVia: last ? i.verifyVia(BigInt(last.blockNumber)) : [],
+    pins: i.pins,
+  };
+}

@@ -24,6 +24,8 @@ const USDC_VAULT = "0x0000000000000000000000000000000000000001" as Address;
 const ESCROW = "0x0000000000000000000000000000000000000002" as Address;
 const USDC = "0x0000000000000000000000000000000000000003" as Address;
 const KUSD = "0x0000000000000000000000000000000000000004" as Address;
+const BLOCK_HASH = `0x${"cd".repeat(32)}` as const;
+const NETWORK = { chainId: 8453, documentSha256: `0x${"ab".repeat(32)}` as const };
 
 const ok = <T>(value: T): Read<T> => ({ value, command: (field) => `cast call x --block 7  # ${field} = ${value}` });
 const usdc = (n: number) => BigInt(n) * 10n ** 6n;
@@ -47,6 +49,8 @@ function reads(
   return {
     blockNumber: 7n,
     blockTimestamp: ok(1_780_000_000),
+    blockHash: BLOCK_HASH,
+    network: NETWORK,
     operator: OPERATOR,
     governor: ok(GOVERNOR),
     borrowLtvBps: ok(8500),
@@ -222,6 +226,16 @@ describe("buildOccupancyReport", () => {
         (c) => c.includes("totalSupplyUSDCRaw") || c.includes("interestRatePerSecondRay") || c.includes("# timestamp"),
       ),
     ).toBe(false);
+  });
+
+  it("pins the block by number, hash and time, and the network document; none when the header was not read", () => {
+    expect(buildOccupancyReport(reads()).pins).toEqual({
+      report: "lending-occupancy",
+      network: NETWORK,
+      block: { number: 7, hash: BLOCK_HASH, timestamp: 1_780_000_000 },
+      venue: null,
+    });
+    expect(buildOccupancyReport({ ...reads(), blockTimestamp: null, blockHash: null }).pins.block).toBeNull();
   });
 
   it("verifyVia has one command per successful raw read, each naming the field it feeds", () => {

@@ -4,8 +4,9 @@
  * Pure: raw integers from pinned reads in, the report out. A read that failed is `null` and
  * every figure derived from it is `null`, never a guess.
  */
-import type { Address } from "viem";
+import type { Address, Hex } from "viem";
 import { z } from "zod";
+import { basePins, type Pins, PinsSchema } from "../reports/pins.js";
 import type { Read } from "../reserves/por/snapshot.js";
 import { pct } from "../reserves/solvency-formulas.js";
 import { isoTime, toUnits } from "../reserves/units.js";
@@ -46,6 +47,10 @@ export type OccupancyReads = {
   blockNumber: bigint;
   /** Null when the block header could not be read. */
   blockTimestamp: Read<number>;
+  /** The block's hash (null when the header could not be read: no block is pinned). */
+  blockHash: Hex | null;
+  /** The network document the reads were made with (pins.network). */
+  network: Pins["network"];
   operator: Address;
   /** governorAdmin() of the lending vault: who can change the market's parameters. */
   governor: Read<Address>;
@@ -184,6 +189,7 @@ export const LendingOccupancySchema = z
     methodology: z.string(),
     failedReads: z.array(z.string()).describe("reads that failed (their figures are null, never guessed)"),
     verifyVia: verifyViaSchema,
+    pins: PinsSchema,
   })
   .describe("occupancy of the operator's isolated Euler v2 (EVK) lending market, from reads pinned to one block");
 export type LendingOccupancy = z.infer<typeof LendingOccupancySchema>;
@@ -287,5 +293,10 @@ export function buildOccupancyReport(r: OccupancyReads): LendingOccupancy {
     methodology: OCCUPANCY_METHODOLOGY,
     failedReads: r.failedReads,
     verifyVia,
+    pins: basePins({
+      report: "lending-occupancy",
+      network: r.network,
+      block: r.blockHash && timestamp !== null ? { number: Number(r.blockNumber), hash: r.blockHash, timestamp } : null,
+    }),
   };
 }

@@ -57,11 +57,15 @@ describe("mintReadiness", () => {
 });
 
 describe("buildPsmStatus", () => {
+  const network = { chainId: 8453, documentSha256: `0x${"ab".repeat(32)}` as const };
+  const blockHash = `0x${"cd".repeat(32)}` as const;
+  const at = { blockNumber: 7n, timestamp: 1_780_000_000, blockHash, network };
+  const e = (key: "psmMint" | "psmRetiredMint", version: "live" | "v3", gates: MintGates) =>
+    psmStatusEntry({ key, label: key, version, address: `0x${key}`, gates, commands: {} });
+
   it("puts the live mint PSM first and repeats its gates at the top level", () => {
-    const e = (key: "psmMint" | "psmRetiredMint", version: "live" | "v3", gates: MintGates) =>
-      psmStatusEntry({ key, label: key, version, address: `0x${key}`, gates, commands: {} });
     const doc = buildPsmStatus(
-      { blockNumber: 7n, timestamp: 0 },
+      at,
       [e("psmRetiredMint", "v3", { ...open, psmHasMinterRole: false }), e("psmMint", "live", open)],
       [],
     );
@@ -72,5 +76,28 @@ describe("buildPsmStatus", () => {
       gates: { headroomUSDC: 9_999_970, mintingEnabled: true },
     });
     expect(doc.psms[1]).toMatchObject({ ready: false, blocking: ["psmHasMinterRole"] });
+  });
+
+  it("pins the block by number, hash and time, and the network document, after the spec's fields", () => {
+    const doc = buildPsmStatus(at, [e("psmMint", "live", open)], []);
+    expect(Object.keys(doc)).toEqual([
+      "blockNumber",
+      "timestamp",
+      "psm",
+      "ready",
+      "gates",
+      "psms",
+      "failedReads",
+      "notDeployed",
+      "note",
+      "pins",
+    ]);
+    expect(doc.pins).toEqual({
+      report: "psm-status",
+      network,
+      block: { number: 7, hash: blockHash, timestamp: 1_780_000_000 },
+      venue: null,
+    });
+    expect(buildPsmStatus({ ...at, blockHash: null }, [e("psmMint", "live", open)], []).pins.block).toBeNull();
   });
 });

@@ -7,9 +7,10 @@
  * fix: a redemption larger than the counter floors it to zero while the USDC is still held); the
  * v1 PSM checks `currentExposure + amount ≤ stableCaps`.
  */
-import type { Address } from "viem";
+import type { Address, Hex } from "viem";
 import { z } from "zod";
 import type { PsmKey, PsmVersion } from "../network/types.js";
+import { basePins, type Pins, PinsSchema } from "../reports/pins.js";
 import { toUnits } from "../reserves/units.js";
 import { addressSchema, isoTimeSchema, type NotDeployedRead, notDeployedSchema } from "../schema-primitives.js";
 
@@ -114,6 +115,7 @@ export const PsmStatusSchema = z.strictObject({
   failedReads: z.array(z.string()),
   notDeployed: notDeployedSchema,
   note: z.string(),
+  pins: PinsSchema,
 });
 export type PsmStatus = z.infer<typeof PsmStatusSchema>;
 
@@ -154,9 +156,18 @@ export function psmStatusEntry(i: PsmStatusInput): PsmStatusEntry {
   };
 }
 
+/** The block the gates were read at, and what pins the reads (the network document, the block's hash). */
+export type PsmStatusBlock = {
+  blockNumber: bigint;
+  timestamp: number;
+  /** Null when the block's hash could not be read (no block is pinned). */
+  blockHash: Hex | null;
+  network: Pins["network"];
+};
+
 /** The document: every PSM, the live mint PSM first and repeated at the top level. */
 export function buildPsmStatus(
-  at: { blockNumber: bigint; timestamp: number },
+  at: PsmStatusBlock,
   entries: PsmStatusEntry[],
   failedReads: string[],
   notDeployed: NotDeployedRead[] = [],
@@ -173,5 +184,10 @@ export function buildPsmStatus(
     failedReads,
     notDeployed,
     note: "ready = mintingEnabled ∧ ¬paused ∧ supportedStables(USDC) ∧ kUSD hasRole(MINTER_ROLE, psm) ∧ headroom > 0, each read at blockNumber; a read that failed is null and makes ready null unless another gate is shut. A redemption needs none of these: only the pause off and USDC in the PSM.",
+    pins: basePins({
+      report: "psm-status",
+      network: at.network,
+      block: at.blockHash ? { number: Number(at.blockNumber), hash: at.blockHash, timestamp: at.timestamp } : null,
+    }),
   };
 }

@@ -6,7 +6,7 @@
  * (kusd-verify --report); what cannot be read again (the venue's current state) is published as
  * it was used, so the arithmetic on it can still be checked.
  */
-import type { Address, Hex } from "viem";
+import type { Hex } from "viem";
 import { z } from "zod";
 import { addressSchema, hash32Schema } from "../schema-primitives.js";
 

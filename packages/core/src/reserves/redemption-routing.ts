@@ -106,6 +106,15 @@ function leg(psm: PsmReserve, kusdIn: bigint): RedemptionLeg {
   };
 }
 
+/**
+ * What the PSM's own `getFee(USDC, leg.tierSize)` returns when the fee rule applied here is the
+ * deployed one: PSM v1 quotes the redemption itself (its size is the raw kUSD amount); v3 and the
+ * live PSM quote the same tier on the size in USDC units.
+ */
+export function expectedGetFee(leg: RedemptionLeg, version: PsmVersion): bigint {
+  return version === "v1" ? leg.feeKusd : (leg.tierSize * BigInt(leg.feeBps)) / 10_000n;
+}
+
 export function planRedemption(kusd: bigint, psms: readonly PsmReserve[]): RedemptionPlan {
   const open = psms.filter((p) => p.canServeRedemptions && p.reserveUsdc > 0n);
   const single = open.filter((p) => payoutUsdc(kusd, p.fees) <= p.reserveUsdc).sort(byReserve)[0];

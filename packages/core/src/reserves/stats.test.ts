@@ -13,6 +13,8 @@ const inputs = {
   psmKusd: [parseEther("10"), parseEther("0"), parseEther("90")],
   kusdSupply: parseEther("1100"),
   verifyVia: ["cast call …"],
+  network: { chainId: 8453, documentSha256: `0x${"ab".repeat(32)}` as const },
+  blockHash: `0x${"cd".repeat(32)}` as const,
 };
 
 describe("buildStats", () => {
@@ -38,5 +40,16 @@ describe("buildStats", () => {
     expect(Object.keys(s).some((k) => /ratio/i.test(k))).toBe(false);
     expect(StatsSchema.parse(s)).toEqual(s);
     expect(StatsSchema.safeParse({ ...s, backingRatio: 1 }).success).toBe(false);
+  });
+
+  it("pins the block by number, hash and time, and the network document, beside the figures", () => {
+    expect(buildStats(inputs).pins).toEqual({
+      report: "stats",
+      network: { chainId: 8453, documentSha256: `0x${"ab".repeat(32)}` },
+      block: { number: 1234, hash: `0x${"cd".repeat(32)}`, timestamp: 1_780_000_000 },
+      venue: null,
+    });
+    // Without the block's hash nothing pins the reads: no block, never a guessed one.
+    expect(buildStats({ ...inputs, blockHash: null }).pins.block).toBeNull();
   });
 });

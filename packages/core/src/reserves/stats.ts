@@ -2,8 +2,10 @@
  * GET /api/stats (spec 4): the PSM USDC reserves and kUSD supply figures, without any ratio.
  * A backing ratio is psmUSDC / kusdOutstanding, never / kusdSupply; consumers compute it.
  */
+import type { Hex } from "viem";
 import { z } from "zod";
 import type { PsmKey } from "../network/types.js";
+import { basePins, type Pins, PinsSchema } from "../reports/pins.js";
 import { isoTimeSchema, verifyViaSchema, weiSchema } from "../schema-primitives.js";
 import { outstandingKusd } from "./solvency-formulas.js";
 import { isoTime, toUnits } from "./units.js";
@@ -22,6 +24,7 @@ export const StatsSchema = z.strictObject({
   kusdSupplyWei: weiSchema,
   note: z.string(),
   verifyVia: verifyViaSchema,
+  pins: PinsSchema,
 });
 export type Stats = z.infer<typeof StatsSchema>;
 
@@ -32,6 +35,10 @@ export type StatsInputs = {
   psmKusd: bigint[];
   kusdSupply: bigint;
   verifyVia: string[];
+  /** The network document the reads were made with (pins.network). */
+  network: Pins["network"];
+  /** The hash of the block every read is pinned to; null when it could not be read (no block is pinned). */
+  blockHash: Hex | null;
 };
 
 /** The published figures from raw reads. */
@@ -53,5 +60,10 @@ export function buildStats(i: StatsInputs): Stats {
     kusdSupplyWei: i.kusdSupply.toString(),
     note: "No ratio is published here. A backing ratio is psmUSDC / kusdOutstanding (never / kusdSupply: redeemed kUSD sits in the PSMs). /api/por at the same block carries the same figures.",
     verifyVia: i.verifyVia,
+    pins: basePins({
+      report: "stats",
+      network: i.network,
+      block: i.blockHash ? { number: Number(i.blockNumber), hash: i.blockHash, timestamp: i.blockTimestamp } : null,
+    }),
   };
 }

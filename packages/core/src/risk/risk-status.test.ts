@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { riskPins } from "./risk-pins.js";
 import { buildRiskStatus, getterTrigger, roleTrigger } from "./risk-status.js";
 
 const PSM = "0x00000000000000000000000000000000000000a1" as const;
@@ -91,6 +92,19 @@ describe("risk-status triggers", () => {
         gaps: [],
         gapSource: "",
         failedReads: [],
+        pins: riskPins({
+          base: { network: { chainId: 8453, documentSha256: `0x${"0".repeat(64)}` }, block: null },
+          venueUrl: null,
+          offChain: {
+            atHead: true,
+            venueAccount: PSM,
+            venue: null,
+            venueReason: "venue not configured",
+            statementSignedAt: null,
+            now: 0,
+          },
+          receivedAtMs: null,
+        }),
       });
     expect(doc(true)).toMatchObject({ overall: "attention" });
     expect(doc(true).summary).toMatch(/Out of their safe state: psmMint\.paused/);

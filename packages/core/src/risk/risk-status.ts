@@ -7,6 +7,7 @@
 import type { Address } from "viem";
 import { z } from "zod";
 import { addressSchema, isoTimeSchema, type NotDeployedRead, notDeployedSchema } from "../schema-primitives.js";
+import { type RiskPins, RiskPinsSchema } from "./risk-pins.js";
 import { safeRuleFor } from "./safe-states.js";
 import type { ConfigGetter } from "./trigger-catalog.js";
 
@@ -70,6 +71,7 @@ export const RiskStatusSchema = z.strictObject({
   notDeployed: notDeployedSchema.describe(
     "contracts with no code yet at this block: they have no triggers and no gaps there",
   ),
+  pins: RiskPinsSchema,
 });
 export type RiskStatus = z.infer<typeof RiskStatusSchema>;
 
@@ -133,6 +135,7 @@ export function buildRiskStatus(i: {
   gapSource: string;
   failedReads: string[];
   notDeployed?: NotDeployedRead[];
+  pins: RiskPins;
 }): RiskStatus {
   const all = [...i.onChain, ...i.offChain];
   const unsafe = all.filter((t) => t.safe === false);
@@ -162,5 +165,6 @@ export function buildRiskStatus(i: {
     gapSource: i.gapSource,
     failedReads: i.failedReads,
     notDeployed: i.notDeployed ?? [],
+    pins: i.pins,
   };
 }

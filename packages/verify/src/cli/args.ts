@@ -8,10 +8,8 @@ import { parseArgs } from "node:util";
 import { ANCHOR_WINDOW_SECONDS, STATEMENT_MAX_AGE_SECONDS } from "@kusd/core";
 import { type Address, getAddress, isAddress } from "viem";
 import { DEFAULT_BRACKET_TOLERANCE } from "../rederive/venue-bracket.js";
+import { VENUE_NOW_MAX_AGE_SECONDS } from "../reports/report-verifier.js";
 import { UsageError } from "./errors.js";
-
-/** Current-only venue answers are read again when the report is at most this old (seconds). */
-export const VENUE_NOW_MAX_AGE_SECONDS = 60;
 
 export const USAGE = `Usage: kusd-verify <artifact URL or file> [--signer <address>]... [--binding <URL or file> --operator <address>] [--max-age <seconds> | --no-freshness]
                    [--rpc <URL> [--network <file>] [--venue <URL>] [--proofs [--block-hash <hash> | --header-rpc <URL>]] [--anchor-window <s>]] [--json]
@@ -32,13 +30,17 @@ Freshness:
   --max-age <seconds>     maximum age of the signed timestamp (default ${STATEMENT_MAX_AGE_SECONDS})
   --no-freshness          skip the freshness check (e.g. to verify an archived artifact)
 
-Re-derivation (a signed statement, or with --report any report the service publishes), without
-trusting its publisher:
+Re-derivation (a signed statement or instant read, or with --report any report the service
+publishes), without trusting its publisher:
   --rpc <URL>             your own Base RPC: every figure the statement signs is read again at its
                           report_block, pinned by report_block_hash (EIP-1898), with the service's
                           own read plan and assembler, and compared figure by figure. A figure that
                           rests on the venue equity recorded at signing is shown as such, never as
                           equal. Verified only when every other figure is equal.
+                          An instant read: your own RPC of the chain it is of (an ethereum read
+                          needs an Ethereum RPC; another chain's stops with exit 2): the token's
+                          symbol, decimals and total supply read again at its block_number, pinned
+                          by its block_hash, and compared figure by figure.
   --report                the document is an unsigned report: /api/por, /api/apy, /api/hedge-ledger,
                           /api/stats, /api/psm-status, /api/risk-status, the lending market's report,
                           /api/honesty-index, /api/history, /api/por/redemption-plan or
@@ -48,6 +50,8 @@ trusting its publisher:
                           Exit 0 when no figure differs
   --network <file>        the network document naming the contracts and accounts (default: Base's,
                           shipped with this package; the devnet's is devnet/network.json)
+  --ethereum-rpc <URL>    your Ethereum RPC, for what a report reads on Ethereum (the honesty board's
+                          peer vaults there)
   --venue <URL>           your venue endpoint (POST /info; default: the network document's, for Base
                           Hyperliquid's public https://api.hyperliquid.xyz/info): history re-read,
                           a recorded equity bracketed in its account value history
@@ -107,6 +111,8 @@ export type RederiveRequest = {
   rpc: string;
   /** The reader's venue endpoint; null: the network document's. */
   venue: string | null;
+  /** The reader's Ethereum RPC (null: none). */
+  ethereumRpc: string | null;
   venueNowMaxAgeSeconds: number;
   bracketTolerance: number;
   /** How long after its signed time a statement may be anchored on Base before it counts as back-dated. */
@@ -133,6 +139,7 @@ function parseRederive(values: ReturnType<typeof parse>["values"]): RederiveRequ
     "header-rpc",
     "anchor-window",
     "venue",
+    "ethereum-rpc",
     "venue-max-age",
     "bracket-tolerance",
   ].filter((k) => values[k as keyof typeof values]);
@@ -160,6 +167,7 @@ function parseRederive(values: ReturnType<typeof parse>["values"]): RederiveRequ
   return {
     rpc,
     venue: values.venue === undefined ? null : parseUrl("--venue", values.venue),
+    ethereumRpc: values["ethereum-rpc"] === undefined ? null : parseUrl("--ethereum-rpc", values["ethereum-rpc"]),
     venueNowMaxAgeSeconds: maxAge === undefined ? VENUE_NOW_MAX_AGE_SECONDS : Number(maxAge),
     bracketTolerance: tolerance === undefined ? DEFAULT_BRACKET_TOLERANCE : Number(tolerance),
     anchorWindowSeconds: window === undefined ? ANCHOR_WINDOW_SECONDS : Number(window),
@@ -270,6 +278,7 @@ function parse(argv: string[]) {
       "header-rpc": { type: "string" },
       "anchor-window": { type: "string" },
       venue: { type: "string" },
+      "ethereum-rpc": { type: "string" },
       "venue-max-age": { type: "string" },
       "bracket-tolerance": { type: "string" },
       report: { type: "boolean" },

@@ -1,18 +1,20 @@
 /**
- * `kusd-verify --rpc`: the statement's figures re-derived from the reader's RPC (and, with
- * --proofs, proved to one block hash), as checks and rows of the verdict.
+ * `kusd-verify --rpc`: a signed statement's figures (or an instant read's) re-derived from the
+ * reader's RPC (and, for a statement with --proofs, proved to one block hash), as checks and rows
+ * of the verdict.
  */
 import type { NetworkConfig } from "@kusd/core";
 import { type Address, createPublicClient, type Hex, http } from "viem";
 import { checkAnchor } from "../anchor/check-anchor.js";
 import { networkOf } from "../rederive/network.js";
 import { rederivationChecks } from "../rederive/rederive-checks.js";
+import { isInstantReadPayload, rederiveInstantRead } from "../rederive/rederive-instant-read.js";
 import { RederivationError, rederiveStatement } from "../rederive/rederive-statement.js";
 import type { ReaderVenue } from "../rederive/venue-bracket.js";
 import { rederiveReport, reportKindOf } from "../reports/registry.js";
 import { VenueReadError } from "../venue/venue-read-error.js";
 import type { RederiveRequest } from "./args.js";
-import { SourceError } from "./errors.js";
+import { SourceError, UsageError } from "./errors.js";
 import { loadNetworkDocument } from "./network-file.js";
 import type { RederiveResult, VerifyReport } from "./report.js";
 
@@ -73,6 +75,13 @@ export async function rederiveStep(
   const base = { rpc: r.rpc, network: name, rows: [], failedReads: [], proofs: null };
   try {
     const network = networkOf(doc, r.rpc);
+    if (isInstantReadPayload(payload)) {
+      if (r.proofs) throw new UsageError("--proofs proves a statement's reads; an instant read is re-read, not proved");
+      const d = await rederiveInstantRead(payload, artifact, { rpc: r.rpc, network, networkName: name });
+      const block = { number: Number(d.block.number), hash: d.block.hash };
+      const checks = [...rederivationChecks({ ...d, proofs: null }, r.rpc), ...d.checks];
+      return { ...base, block, rows: d.rows, failedReads: d.failedReads, checks };
+    }
     const anchor = await anchorOf(r, payload);
     const d = await rederiveStatement(payload, {
       rpc: r.rpc,
@@ -144,6 +153,7 @@ export async function reportStep(
       network,
       networkName: name,
       venue: readerVenue(r, network),
+      ethereumRpc: r.ethereumRpc,
       venueNowMaxAgeSeconds: r.venueNowMaxAgeSeconds,
       nowMs: (nowSeconds ?? Date.now() / 1000) * 1000,
     });

@@ -77,7 +77,36 @@ describe("classifyFigures", () => {
     expect(rows.find((r) => r.figure === "leverage")).toMatchObject({ kind: "venue-now", now: 0.6, rederived: 0.5 });
   });
 
-  it("a figure the re-derivation lacks differs", () => {
-    expect(kinds(classify({ extra: 1 }))).toEqual({ extra: "differs" });
+  it("a figure the re-derivation lacks differs, and so does every figure the published document lacks", () => {
+    const k = kinds(classify({ extra: 1 }));
+    expect(k.extra).toBe("differs");
+    expect(k.reserve).toBe("differs");
+    // What rests on records past the venue's retention is said, present or not.
+    expect(k.total).toBe("beyond-retention");
+  });
+});
+
+describe("classifyFigures: what the published document leaves out", () => {
+  const build = (i: { items: number[]; extra: boolean }) => ({ items: i.items, ...(i.extra && { extra: 1 }) });
+  const run = (published: unknown) =>
+    classifyFigures({ published, inputs: { items: [1, 2, 3], extra: true }, build, resting: [] });
+
+  it("a list entry left out at its end is named by the list's length", () => {
+    const rows = run({ items: [1, 2], extra: 1 });
+    expect(rows.filter((r) => r.kind === "differs").map((r) => [r.figure, r.published, r.rederived])).toEqual([
+      ["items.length", 2, 3],
+    ]);
+  });
+
+  it("a key the reader's rebuild has and the published lacks differs", () => {
+    expect(
+      run({ items: [1, 2, 3] })
+        .filter((r) => r.kind === "differs")
+        .map((r) => r.figure),
+    ).toEqual(["extra"]);
+  });
+
+  it("a complete document adds no row", () => {
+    expect(run({ items: [1, 2, 3], extra: 1 }).map((r) => r.kind)).toEqual(["equal", "equal", "equal", "equal"]);
   });
 });

@@ -171,8 +171,7 @@ export function reportFrom(
       ...venue,
       url: basis.served ? basis.served.venueUrl : null,
       account: n.reporting.venue.account,
-      readCommand:
-        basis.served?.venueUrl ? venueReadCommand(basis.served.venueUrl, n.reporting.venue.account) : null,
+      readCommand: basis.served?.venueUrl ? venueReadCommand(basis.served.venueUrl, n.reporting.venue.account) : null,
     },
     precedent: {
       redemptions: basis.precedent?.redemptions ?? [],

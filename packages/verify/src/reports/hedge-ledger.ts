@@ -34,17 +34,20 @@ function recordedRetention(l: HedgeLedger): FillsRetention {
   };
 }
 
-/** One made-up fill at the start of every UTC month before `horizonMs`: what moves with them rests on fills the venue no longer serves. */
+/**
+ * One made-up fill at the start of every UTC month before `horizonMs`: what moves with them rests on
+ * fills the venue no longer serves. Its PnL and fee differ, so a net of the two moves too.
+ */
 function fillsBefore(sinceMs: number, horizonMs: number): Fill[] {
   const out: Fill[] = [];
   const d = new Date(sinceMs);
   for (let t = sinceMs, i = 0; t < horizonMs; i++) {
-    out.push({ time: t, coin: "probe", tid: -1 - i, closedPnl: 1, fee: 1, feeToken: "USDC" });
+    out.push({ time: t, coin: "probe", tid: -1 - i, closedPnl: 3, fee: 1, feeToken: "USDC" });
     d.setUTCMonth(d.getUTCMonth() + 1, 1);
     d.setUTCHours(0, 0, 0, 0);
     t = d.getTime();
   }
-  out.push({ time: horizonMs - 1, coin: "probe", tid: -1_000, closedPnl: 1, fee: 1, feeToken: "USDC" });
+  out.push({ time: horizonMs - 1, coin: "probe", tid: -1_000, closedPnl: 3, fee: 1, feeToken: "USDC" });
   return out;
 }
 

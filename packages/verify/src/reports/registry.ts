@@ -6,13 +6,29 @@ import { REPORT_KINDS, type ReportKind } from "@kusd/core";
 import { RederivationError } from "../rederive/rederive-statement.js";
 import { apyVerifier } from "./apy.js";
 import { hedgeLedgerVerifier } from "./hedge-ledger.js";
+import { historyVerifier } from "./history.js";
+import { honestyIndexVerifier } from "./honesty-index.js";
+import { lendingOccupancyVerifier } from "./lending-occupancy.js";
 import { porVerifier } from "./por.js";
+import { psmStatusVerifier } from "./psm-status.js";
+import { redemptionPlanVerifier } from "./redemption-plan.js";
 import type { ReaderSources, ReportRederivation, ReportVerifier } from "./report-verifier.js";
+import { riskStatusVerifier } from "./risk-status.js";
+import { statsVerifier } from "./stats.js";
+import { violationsVerifier } from "./violations.js";
 
 const VERIFIERS: Partial<Record<ReportKind, ReportVerifier>> = {
   por: porVerifier,
   apy: apyVerifier,
   "hedge-ledger": hedgeLedgerVerifier,
+  "honesty-index": honestyIndexVerifier,
+  violations: violationsVerifier,
+  history: historyVerifier,
+  "risk-status": riskStatusVerifier,
+  stats: statsVerifier,
+  "psm-status": psmStatusVerifier,
+  "lending-occupancy": lendingOccupancyVerifier,
+  "redemption-plan": redemptionPlanVerifier,
 };
 
 /** The report kind a published document says it is (its pins), or null. */

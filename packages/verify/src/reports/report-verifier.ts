@@ -15,6 +15,8 @@ import type { ReaderVenue } from "../rederive/venue-bracket.js";
 /** What the reader brings: their RPC, the network document, their venue endpoint, their clock. */
 export type ReaderSources = {
   rpc: string | Transport;
+  /** The reader's Ethereum RPC, for what a report reads on Ethereum (the honesty board's peers there); null: none. */
+  ethereumRpc?: string | Transport | null;
   network: NetworkConfig;
   /** The network document's name in messages (its file, or "Base (shipped)"). */
   networkName: string;
@@ -78,6 +80,9 @@ export async function openPinnedChain(
   });
   return { transport, client, block: await pinnedBlock(client, number, hash) };
 }
+
+/** Current-only venue answers are read again when the report is at most this old (seconds): the default of every reader. */
+export const VENUE_NOW_MAX_AGE_SECONDS = 60;
 
 /** Whether a current-only answer received at `receivedAtMs` is young enough to read again now. */
 export const youngEnough = (receivedAtMs: number, s: ReaderSources) =>

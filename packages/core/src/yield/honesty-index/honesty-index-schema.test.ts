@@ -1,17 +1,18 @@
 /**
- * HonestyIndexSchema, the published shape of GET /api/honesty-index. The board is read and
- * assembled in one pass in api/yield/honesty-index.ts (tested on the devnet); here the document
- * is put together the way it is there, from hand-made rows, signed with a throwaway key and
- * unsigned, and checked against the schema, including a row younger than its windows.
+ * HonestyIndexSchema, the published shape of GET /api/honesty-index. The board's assembler is
+ * tested in honesty-index-board.test.ts; here the document is put together from hand-made rows
+ * and pins, signed with a throwaway key and unsigned, and checked against the schema, including
+ * a row younger than its windows.
  */
 import { privateKeyToAccount } from "viem/accounts";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { signPayload } from "../../attestation/sign.js";
-import { isoTime } from "../../reserves/units.js";
+import { HONESTY_METHOD, honestyIndexDocument } from "./honesty-index-board.js";
 import {
   type HonestyIndex,
   type HonestyIndexPayload,
+  type HonestyIndexPins,
   type HonestyIndexRow,
   HonestyIndexSchema,
 } from "./honesty-index-schema.js";
@@ -67,22 +68,50 @@ const ROWS: HonestyIndexRow[] = [
   },
 ];
 
-/** The document as loadHonestyIndex assembles it: the signed payload, then the full rows and the signature fields. */
+const pin = (number: number) => ({
+  number,
+  hash: `0x${number.toString(16).padStart(64, "0")}` as const,
+  timestamp: number,
+});
+const PINS: HonestyIndexPins = {
+  report: "honesty-index",
+  network: { chainId: 8453, documentSha256: `0x${"ab".repeat(32)}` },
+  block: pin(119),
+  venue: null,
+  ethereumBlock: pin(119),
+  windows: [7, 30, 90].flatMap((days) =>
+    (["base", "ethereum"] as const).map((chain) => ({
+      chain,
+      days,
+      target: NOW - days * 86_400,
+      block: days === 7 ? pin(112) : null,
+      next: pin(113),
+    })),
+  ),
+  peers: [
+    {
+      name: "a young peer",
+      chain: "ethereum",
+      address: "0x0000000000000000000000000000000000000b0b",
+      shareDecimals: 18,
+      assetDecimals: 6,
+      advertised: 0.05,
+    },
+  ],
+  expectedAPY: 0.041,
+};
+
+/** The document as loadHonestyIndex assembles it: the signed payload (rows and pins), then the signature fields. */
 async function board(rows: HonestyIndexRow[], signed: boolean): Promise<HonestyIndex> {
   const payload: HonestyIndexPayload = {
     kind: "realized-yield-board",
     timestamp: NOW,
-    method:
-      "realized APY = (convertToAssets(1 share) now / convertToAssets(1 share) at the last block at or before now − N days − 1) × 365 / days",
+    method: HONESTY_METHOD,
     vaults: rows,
+    pins: PINS,
   };
   const signature = signed ? await signPayload(KEY, JSON.parse(JSON.stringify(payload)) as typeof payload) : null;
-  return {
-    ...payload,
-    updatedAt: isoTime(NOW),
-    vaults: rows,
-    ...(signature ?? { attestation_hash: null, signature: null, signer: null, signed_payload_canonical: null }),
-  };
+  return honestyIndexDocument(payload, signature);
 }
 
 /** The document as the route sends it: through JSON (a window with a start has no note key). */
@@ -107,6 +136,13 @@ describe("HonestyIndexSchema", () => {
     expect(HonestyIndexSchema.safeParse({ ...doc, extra: true }).success).toBe(false);
     const { signer: _, ...unsignedKey } = doc;
     expect(HonestyIndexSchema.safeParse(unsignedKey).success).toBe(false);
+    const { pins: ____, ...unpinned } = doc;
+    expect(HonestyIndexSchema.safeParse(unpinned).success).toBe(false);
+    const { next: _____, ...bareWindow } = doc.pins.windows[0];
+    expect(
+      HonestyIndexSchema.safeParse({ ...doc, pins: { ...doc.pins, windows: [bareWindow] } }).success,
+      "a window pin without the block after it",
+    ).toBe(false);
     const [row, ...rest] = doc.vaults;
     const { verify: __, ...rowWithoutVerify } = row;
     expect(HonestyIndexSchema.safeParse({ ...doc, vaults: [rowWithoutVerify, ...rest] }).success).toBe(false);

@@ -7,6 +7,7 @@
  * OpenAPI entry (plain JSON types only, for z.toJSONSchema).
  */
 import { z } from "zod";
+import { BlockPinSchema, pinsSchema } from "../../reports/pins.js";
 import { addressSchema, hash32Schema, hexSchema, isoTimeSchema, verifyViaSchema } from "../../schema-primitives.js";
 
 /** A vault on the board: ours from the network, peers from KUSD_HONESTY_PEERS. */
@@ -74,6 +75,38 @@ export const HonestyIndexRowSchema = z.strictObject({
 });
 export type HonestyIndexRow = z.infer<typeof HonestyIndexRowSchema>;
 
+/** A window's start: the last block at or before its target time, and the first block after it. */
+export const BoardWindowPinSchema = z
+  .strictObject({
+    chain: chainSchema.describe("the chain whose head the window is counted back from"),
+    days: z.int().positive().describe("the window's length, the `<days>d` key of each row's realized"),
+    target: z.int().describe("the chain's head block time minus the window, unix seconds"),
+    block: BlockPinSchema.nullable().describe(
+      "the last block whose time is at or before target (every row's fromBlock); null when the chain begins after it",
+    ),
+    next: BlockPinSchema.nullable().describe(
+      "the block after it, the first whose time is past target: the two timestamps bracket target (null: none read)",
+    ),
+  })
+  .describe("where a window starts on one chain, with the headers that show it is the last block at or before target");
+
+export const HonestyIndexPinsSchema = pinsSchema({
+  ethereumBlock: BlockPinSchema.nullable().describe(
+    "the Ethereum head the vaults on ethereum are read at (block is Base's); null when the board has none",
+  ),
+  windows: z.array(BoardWindowPinSchema).describe("each window's start block per chain read, 7, 30 and 90 days"),
+  peers: z
+    .array(BoardVaultSchema)
+    .describe("the vaults after ours as configured (KUSD_HONESTY_PEERS): a declaration of the service"),
+  expectedAPY: z
+    .number()
+    .nullable()
+    .describe(
+      "/api/apy expectedAPY when the board was built, skUSD's advertised APY (a model of the deployed book, re-derived from /api/apy's own pins, not here)",
+    ),
+});
+export type HonestyIndexPins = z.infer<typeof HonestyIndexPinsSchema>;
+
 /** What the board signs (canonical JSON of this is signed_payload_canonical). */
 export const HonestyIndexPayloadSchema = z.strictObject({
   kind: z.literal("realized-yield-board"),
@@ -82,6 +115,8 @@ export const HonestyIndexPayloadSchema = z.strictObject({
   // Every row as published: a figure shown beside the signed bytes but outside them would not be
   // covered by the signature (a verifier fails any top-level copy that differs from the payload).
   vaults: z.array(HonestyIndexRowSchema),
+  // Signed with the rows: each row's block numbers are then named by hash, and the declaration read with them.
+  pins: HonestyIndexPinsSchema,
 });
 export type HonestyIndexPayload = z.infer<typeof HonestyIndexPayloadSchema>;
 
@@ -91,6 +126,7 @@ export const HonestyIndexSchema = z
     timestamp: HonestyIndexPayloadSchema.shape.timestamp,
     method: HonestyIndexPayloadSchema.shape.method,
     vaults: z.array(HonestyIndexRowSchema).describe("one row per vault: kUSD's staking vaults, then configured peers"),
+    pins: HonestyIndexPayloadSchema.shape.pins,
     updatedAt: isoTimeSchema.describe("timestamp as an ISO 8601 instant"),
     attestation_hash: hash32Schema
       .nullable()
@@ -105,7 +141,7 @@ export const HonestyIndexSchema = z
       .string()
       .nullable()
       .describe(
-        "the exact bytes hashed: canonical JSON of kind, timestamp, method and every vault row as published; null when unsigned",
+        "the exact bytes hashed: canonical JSON of kind, timestamp, method, every vault row and the pins as published; null when unsigned",
       ),
   })
   .describe(

@@ -1,0 +1,45 @@
+/**
+ * GET /api/psm-status (or `?block=N`) re-derived from the reader's own RPC: every PSM's mint gates
+ * at the report's block (pinned by its hash) with the service's read plan, then the service's own
+ * assembler (buildPsmStatus). Every gate is a chain read, and readiness and headroom arithmetic on
+ * them: nothing is declared or rests on the venue. A read the reader's RPC fails is null, as the
+ * service would have published it.
+ */
+import { buildPsmStatus, type PsmStatus, PsmStatusSchema } from "@kusd/core";
+import { PinnedReader } from "../read-plan/pinned-reader.js";
+import { readPsmGates } from "../read-plan/psm-gates-reads.js";
+import { classifyFigures } from "../rederive/classify.js";
+import { RederivationError } from "../rederive/rederive-statement.js";
+import { isPin, openPinnedChain, type ReportVerifier } from "./report-verifier.js";
+
+export const psmStatusVerifier: ReportVerifier = {
+  report: "psm-status",
+  path: "/api/psm-status",
+  async rederive(input, s) {
+    const parsed = PsmStatusSchema.safeParse(input);
+    if (!parsed.success)
+      throw new RederivationError(
+        "report_unreadable",
+        `not a /api/psm-status report: ${parsed.error.issues[0]?.path.join(".")}: ${parsed.error.issues[0]?.message}`,
+      );
+    const published: PsmStatus = parsed.data;
+    const named = [published.psm, ...published.psms.map((p) => p.address)];
+    const { client, block } = await openPinnedChain(published.pins, s, named);
+    const n = s.network;
+    const gates = await readPsmGates(new PinnedReader(client, block.number, n.reporting.publicRpc.base), n);
+    const at = {
+      blockNumber: block.number,
+      timestamp: block.timestamp,
+      blockHash: block.hash,
+      network: { chainId: n.chains.base.id, documentSha256: n.documentSha256 },
+    };
+    const rows = classifyFigures({
+      published,
+      inputs: gates,
+      build: (g) => buildPsmStatus(at, g.entries, g.failedReads, g.notDeployed),
+      resting: [],
+      skip: isPin,
+    });
+    return { report: "psm-status", block, rows, failedReads: gates.failedReads, checks: [] };
+  },
+};

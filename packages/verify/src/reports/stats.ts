@@ -1,0 +1,46 @@
+/**
+ * GET /api/stats (or `?block=N`) re-derived from the reader's own RPC: the seven balance reads at
+ * the report's block (pinned by its hash) with the service's read plan, then the service's own
+ * assembler (buildStats). Every figure is a chain read or arithmetic on them: nothing is declared
+ * or rests on the venue.
+ */
+import { buildStats, type Stats, StatsSchema } from "@kusd/core";
+import { PinnedReader } from "../read-plan/pinned-reader.js";
+import { readStats } from "../read-plan/stats-reads.js";
+import { classifyFigures } from "../rederive/classify.js";
+import { RederivationError } from "../rederive/rederive-statement.js";
+import { isPin, openPinnedChain, type ReportVerifier } from "./report-verifier.js";
+import { requiredReads } from "./required-reads.js";
+
+export const statsVerifier: ReportVerifier = {
+  report: "stats",
+  path: "/api/stats",
+  async rederive(input, s) {
+    const parsed = StatsSchema.safeParse(input);
+    if (!parsed.success)
+      throw new RederivationError(
+        "report_unreadable",
+        `not a /api/stats report: ${parsed.error.issues[0]?.path.join(".")}: ${parsed.error.issues[0]?.message}`,
+      );
+    const published: Stats = parsed.data;
+    const { client, block } = await openPinnedChain(published.pins, s);
+    const n = s.network;
+    const reader = new PinnedReader(client, block.number, n.reporting.publicRpc.base);
+    const reads = await requiredReads(readStats(reader, n), block.number);
+    const rows = classifyFigures({
+      published,
+      inputs: reads,
+      build: (i) =>
+        buildStats({
+          blockNumber: block.number,
+          blockTimestamp: block.timestamp,
+          ...i,
+          network: { chainId: n.chains.base.id, documentSha256: n.documentSha256 },
+          blockHash: block.hash,
+        }),
+      resting: [],
+      skip: isPin,
+    });
+    return { report: "stats", block, rows, failedReads: [], checks: [] };
+  },
+};
