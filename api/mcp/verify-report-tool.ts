@@ -13,14 +13,12 @@ import { z } from "zod";
 import {
   DEFAULT_BRACKET_TOLERANCE,
   FigureRowSchema,
-  kindSummary,
   knownReports,
-  NetworkMismatchError,
-  RederivationError,
-  rederivationChecks,
-  rederiveReport,
+  type ReportVerdict,
+  refusedVerdict,
   VENUE_NOW_MAX_AGE_SECONDS,
-  VenueReadError,
+  verdictLines,
+  verdictOnReport,
 } from "../../packages/verify/src/index.js";
 import { checkedByTheRoute, describeError, type RouteCall, resultOf, toolError } from "./tool-results.js";
 
@@ -61,16 +59,8 @@ export type VerifyReportDeps = {
   refuseRpc: (url: string) => string | null;
 };
 
-function refused(detail: string): CallToolResult {
-  const verdict: z.infer<typeof VerifyReportOutputSchema> = {
-    verified: false,
-    report: null,
-    block: null,
-    summary: detail,
-    checks: [{ name: "report", ok: false, detail }],
-    figures: [],
-  };
-  return { content: [{ type: "text", text: `NOT VERIFIED: ${detail}` }], structuredContent: verdict };
+function answer(verdict: ReportVerdict): CallToolResult {
+  return { content: [{ type: "text", text: verdictLines(verdict) }], structuredContent: verdict };
 }
 
 export async function verifyReport(
@@ -80,7 +70,7 @@ export async function verifyReport(
   const venueUrl = input.venue ?? deps.network.reporting.venue.url;
   for (const url of [input.rpc, venueUrl]) {
     const refusal = url ? deps.refuseRpc(url) : null;
-    if (refusal) return refused(refusal);
+    if (refusal) return answer(refusedVerdict(refusal));
   }
   let report: unknown = input.report;
   if (report === undefined) {
@@ -89,34 +79,16 @@ export async function verifyReport(
     if (read.isError) return read;
     report = read.structuredContent;
   }
-  try {
-    const d = await rederiveReport(report, {
+  return answer(
+    await verdictOnReport(report, {
       rpc: input.rpc,
       network: deps.network,
       networkName: "this service's network document (GET /api/network)",
       venue: venueUrl ? { url: venueUrl, bracketTolerance: DEFAULT_BRACKET_TOLERANCE } : null,
       venueNowMaxAgeSeconds: VENUE_NOW_MAX_AGE_SECONDS,
       nowMs: Date.now(),
-    });
-    const checks = [...rederivationChecks({ block: d.block, rows: d.rows, proofs: null }, input.rpc), ...d.checks];
-    const verdict: z.infer<typeof VerifyReportOutputSchema> = {
-      verified: checks.every((c) => c.ok),
-      report: d.report,
-      block: d.block && { number: Number(d.block.number), hash: d.block.hash },
-      summary: kindSummary(d.rows),
-      checks,
-      figures: d.rows,
-    };
-    const lines = checks.map((c) => `${c.ok ? "ok  " : "FAIL"} ${c.name}${c.detail ? `: ${c.detail}` : ""}`);
-    return {
-      content: [{ type: "text", text: `${lines.join("\n")}\n${verdict.verified ? "VERIFIED" : "NOT VERIFIED"}` }],
-      structuredContent: verdict,
-    };
-  } catch (e) {
-    if (e instanceof RederivationError || e instanceof NetworkMismatchError || e instanceof VenueReadError)
-      return refused(e.message);
-    return refused(`re-derivation failed: ${(e as Error).message.split("\n")[0]}`);
-  }
+    }),
+  );
 }
 
 export function registerVerifyReportTool(server: McpServer, deps: VerifyReportDeps) {

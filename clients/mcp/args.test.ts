@@ -17,6 +17,7 @@ describe("parseMcpArgs", () => {
       trust: { operator: OPERATOR },
       key: KEY,
       keyEnv: "KUSD_MCP_PRIVATE_KEY",
+      network: null,
     });
   });
 

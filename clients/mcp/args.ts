@@ -10,12 +10,14 @@ import { UsageError } from "../../packages/verify/src/node.js";
 export const DEFAULT_KEY_ENV = "KUSD_MCP_PRIVATE_KEY";
 
 export const MCP_USAGE = `Usage: kusd-mcp --api <URL> [--max-spend <USDC>] (--operator <address> | --signer <address>)
-  [--key-env <VAR> (${DEFAULT_KEY_ENV})]
+  [--key-env <VAR> (${DEFAULT_KEY_ENV})] [--network <file>]
 
 An MCP server over stdio for an agent: every tool of the kUSD API's MCP server (<URL>/mcp), with
 the paid tools paid from the agent's own key, here, never sent anywhere: it signs an x402 payment
 (USDC, EIP-3009) only while this session's total stays within --max-spend, verifies every signed
-artifact on this machine and returns the verdict with it. verify_statement also runs here.
+artifact on this machine and returns the verdict with it. verify_statement and verify_report also
+run here: a report is re-derived from the RPC and venue the agent names (its own node included), with
+kusd-verify's code.
 
   --api <URL>             the kUSD API (e.g. http://localhost:42069)
   --max-spend <USDC>      the most this session may pay in total (default 0: paid tools refused)
@@ -23,6 +25,8 @@ artifact on this machine and returns the verdict with it. verify_statement also 
                           only when this account signed it, or
   --signer <address>      trust this one signer
   --key-env <VAR>         the environment variable holding the paying key (default ${DEFAULT_KEY_ENV})
+  --network <file>        the network document verify_report reads the contracts from (default: Base's,
+                          as kusd-verify ships it; the devnet's is devnet/network.json)
   -h, --help              print this help
 
 Without a key, or with --max-spend 0, the paid tools say their price and pay nothing.`;
@@ -39,6 +43,8 @@ export type McpCommand =
       trust: McpTrust | null;
       key: Hex | null;
       keyEnv: string;
+      /** verify_report's network document (null: Base's, as kusd-verify ships it). */
+      network: string | null;
     };
 
 function address(option: string, value: string): Address {
@@ -79,7 +85,15 @@ export function parseMcpArgs(argv: string[], env: Readonly<Record<string, string
   // A key that may pay must have something to check what it buys against.
   if (key && Number(maxSpend) > 0 && !trust)
     throw new UsageError("give --operator or --signer: what is bought is verified before it is returned");
-  return { kind: "serve", api: api.href.replace(/\/$/, ""), maxSpend, trust, key, keyEnv };
+  return {
+    kind: "serve",
+    api: api.href.replace(/\/$/, ""),
+    maxSpend,
+    trust,
+    key,
+    keyEnv,
+    network: values.network ?? null,
+  };
 }
 
 function parse(argv: string[]) {
@@ -93,6 +107,7 @@ function parse(argv: string[]) {
       operator: { type: "string" },
       signer: { type: "string" },
       "key-env": { type: "string" },
+      network: { type: "string" },
       help: { type: "boolean", short: "h" },
     },
   });

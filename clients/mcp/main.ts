@@ -9,6 +9,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { MCP_USAGE, parseMcpArgs } from "./args.js";
 import { localTrust } from "./local-verify.js";
+import { localReportVerifier } from "./local-verify-report.js";
 import { PayingProxy, type Purse, proxyServer } from "./paying-proxy.js";
 import { openPurse } from "./purse.js";
 
@@ -27,7 +28,7 @@ if (command.kind === "help") {
   process.stdout.write(`${MCP_USAGE}\n`);
   process.exit(0);
 }
-const { api, maxSpend, key, trust, keyEnv } = command;
+const { api, maxSpend, key, trust, keyEnv, network } = command;
 
 /** One connection to the API's MCP server, made when first needed and again after a failure. */
 let connection: Promise<Client> | null = null;
@@ -62,6 +63,7 @@ const proxy = new PayingProxy({
     return res.json();
   },
   keyEnv,
+  verifyReport: localReportVerifier(api, network),
 });
 const server = proxyServer(proxy, upstream, version);
 // The agent closing stdin ends the session: close the API connection so the process can exit.

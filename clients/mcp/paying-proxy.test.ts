@@ -51,6 +51,11 @@ async function upstreamClient(): Promise<Client> {
     { inputSchema: z.strictObject({ maxAgeSeconds: z.number().int().nullable().optional() }) },
     async () => ({ content: [{ type: "text", text: "upstream should not be asked" }], isError: true }),
   );
+  server.registerTool(
+    "verify_report",
+    { inputSchema: z.strictObject({ path: z.string().optional(), rpc: z.string(), venue: z.string().optional() }) },
+    async () => ({ content: [{ type: "text", text: "upstream should not be asked" }], isError: true }),
+  );
   server.registerTool("buy", { inputSchema: z.object({}), _meta: { "x402/paid": true } }, async (_args, extra) => {
     const payment = extra._meta?.["x402/payment"] as { payer?: string } | undefined;
     if (!payment || gateway === "refuse")
@@ -96,6 +101,7 @@ function proxyWith(cap: bigint, withWallet = true) {
     trust: async () => ({ ...pinnedTrust([signer.address]), describe: `pinned signer ${signer.address}` }),
     latestStatement: async () => artifact,
     keyEnv: "KUSD_MCP_PRIVATE_KEY",
+    verifyReport: async (args) => ({ content: [{ type: "text", text: "here" }], structuredContent: { args } }),
   });
   return { proxy, purse };
 }
@@ -154,6 +160,15 @@ describe("PayingProxy", () => {
     const bad = await proxy.callTool("verify_statement", { maxAgeSeconds: "soon" });
     expect(bad.isError).toBe(true);
     expect(textOf(bad)).toContain("Invalid arguments for tool verify_statement");
+  });
+
+  it("runs verify_report here, refusing arguments the upstream's schema refuses", async () => {
+    const { proxy } = proxyWith(0n);
+    const ok = await proxy.callTool("verify_report", { path: "/api/stats", rpc: "http://127.0.0.1:8545" });
+    expect(ok.structuredContent).toEqual({ args: { path: "/api/stats", rpc: "http://127.0.0.1:8545" } });
+    const bad = await proxy.callTool("verify_report", { path: "/api/stats" });
+    expect(bad.isError).toBe(true);
+    expect(textOf(bad)).toContain("Invalid arguments for tool verify_report");
   });
 
   it("marks a paid artifact that does not verify as an error, while still returning it", async () => {

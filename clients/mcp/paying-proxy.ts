@@ -5,7 +5,8 @@
  *    here, from the agent's key, if its price fits in what is left of the session's cap; the call
  *    is repeated with the payment in `_meta["x402/payment"]`, and the artifact it returns is
  *    verified on this machine before it is handed over with the verdict;
- *  - verify_statement runs here, with the trust the agent gave.
+ *  - verify_statement runs here, with the trust the agent gave, and verify_report with the RPC and
+ *    venue the agent names (its own node, which the hosted server would not read from).
  * The key signs one EIP-3009 authorization per purchase and never leaves this process.
  */
 
@@ -49,6 +50,8 @@ export type ProxyOptions = {
   latestStatement: () => Promise<unknown>;
   /** How to tell the agent to give a key (the variable's name). */
   keyEnv: string;
+  /** verify_report, run here (its arguments checked with the API's own schema first). */
+  verifyReport: (args: Record<string, unknown>) => Promise<CallToolResult>;
 };
 
 const text = (t: string) => ({ type: "text" as const, text: t });
@@ -67,6 +70,7 @@ export class PayingProxy {
 
   async callTool(name: string, args: Record<string, unknown> | undefined): Promise<CallToolResult> {
     if (name === "verify_statement") return this.verifyHere(args ?? {});
+    if (name === "verify_report") return this.verifyReportHere(args ?? {});
     const upstream = await this.o.upstream();
     const first = (await upstream.callTool({ name, arguments: args })) as CallToolResult;
     const required = paymentRequiredOf(first);
@@ -88,6 +92,8 @@ export class PayingProxy {
   private localNote(t: Tool): string {
     if (t.name === "verify_statement")
       return "\n\nThrough kusd-mcp: runs on the agent's machine, trusting what kusd-mcp was started with (--operator or --signer).";
+    if (t.name === "verify_report")
+      return "\n\nThrough kusd-mcp: runs on the agent's machine, reading the RPC and venue given (its own node too), with the network document kusd-mcp was started with (--network).";
     if (t._meta?.["x402/paid"])
       return "\n\nThrough kusd-mcp: paid from the agent's key on the agent's machine, only within the session's --max-spend; the artifact is verified here and returned with the verdict.";
     return "";
@@ -165,6 +171,13 @@ export class PayingProxy {
       },
       ...(paid._meta && { _meta: paid._meta }),
     };
+  }
+
+  private async verifyReportHere(args: Record<string, unknown>): Promise<CallToolResult> {
+    const schema = (await this.upstreamTools()).find((t) => t.name === "verify_report")?.inputSchema;
+    const checked = schema ? this.validator.getValidator(schema)(args) : { valid: true as const };
+    if (!checked.valid) return toolError(`Invalid arguments for tool verify_report: ${checked.errorMessage}`);
+    return this.o.verifyReport(args);
   }
 
   private async verifyHere(args: Record<string, unknown>): Promise<CallToolResult> {

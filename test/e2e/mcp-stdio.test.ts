@@ -10,8 +10,9 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { type Address, getAddress, type Hex, parseUnits } from "viem";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Address, erc20Abi, formatUnits, getAddress, type Hex, parseUnits } from "viem";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { networkFileOf } from "../../devnet/network-document.js";
 import { fundedAgent, usdcOf as usdcBalance } from "../helpers/payment.js";
 import { stack } from "../helpers/stack.js";
 
@@ -41,6 +42,8 @@ beforeAll(async () => {
       "0.3",
       "--operator",
       getAddress(d.signers.operator),
+      "--network",
+      networkFileOf(inject("deploymentFile")),
     ],
     cwd: ROOT,
     env: { KUSD_MCP_PRIVATE_KEY: agent.key },
@@ -71,6 +74,33 @@ describe("kusd-mcp over stdio", () => {
     const r = await call("stats", { block: String(PINNED) });
     expect(r.isError, textOf(r)).toBeFalsy();
     expect(r.structuredContent).toEqual(await (await fetch(`${s.indexerUrl}/api/stats?block=${PINNED}`)).json());
+  });
+
+  it("verify_report runs on the agent's side: the route read, every figure re-derived from the RPC named", async () => {
+    const r = await call("verify_report", { path: `/api/stats?block=${PINNED}`, rpc: s.rpcUrl });
+    const v = r.structuredContent as any;
+    expect(v).toMatchObject({ verified: true, report: "stats" });
+    expect(v.figures.filter((f: any) => f.kind !== "equal")).toEqual([]);
+    // Independently: the PSMs' USDC, read straight from the chain at the block, summed here.
+    const balances = await Promise.all(
+      ["psmMint", "psmRetiredMint", "psmRedeemReserve"].map((k) =>
+        s.client.readContract({
+          address: getAddress(s.addr("usdc")),
+          abi: erc20Abi,
+          functionName: "balanceOf",
+          args: [getAddress(s.addr(k))],
+          blockNumber: BigInt(PINNED),
+        }),
+      ),
+    );
+    const usdc = Number(
+      formatUnits(
+        balances.reduce((a, b) => a + b, 0n),
+        6,
+      ),
+    );
+    expect(v.figures.find((f: any) => f.figure === "psmUSDC").rederived).toBeCloseTo(usdc, 6);
+    expect(v.block.number).toBe(PINNED);
   });
 
   it("verify_statement runs on the agent's side against the operator given on its command line", async () => {

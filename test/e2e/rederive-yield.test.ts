@@ -161,9 +161,19 @@ describe("the signed statement's venue equity, and the network document", () => 
   let statementFile: string;
   let bindingFile: string;
   beforeAll(async () => {
-    await s.statementPublished();
+    // A statement of its own, at a new head, so it records a venue answer of its own (the latest
+    // published one may be another file's, issued while that file made the venue fail).
+    await s.client.request({ method: "evm_mine" as never });
+    await s.caughtUp();
+    const issued = await fetch(`${s.indexerUrl}/api/por/signed`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${inject("adminToken")}` },
+    });
+    expect(issued.status).toBe(201);
+    const text = await issued.text();
+    expect(JSON.parse(JSON.parse(text).signed_payload_canonical).offchain.equity_usd).not.toBeNull();
     statementFile = join(dir, "statement.json");
-    writeFileSync(statementFile, await (await fetch(`${s.indexerUrl}/api/por/signed`)).text());
+    writeFileSync(statementFile, text);
     bindingFile = join(dir, "binding.json");
     writeFileSync(bindingFile, await (await fetch(`${s.indexerUrl}/api/por/signer-registry`)).text());
   });

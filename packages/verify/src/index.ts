@@ -73,6 +73,13 @@ export {
 export { DEFAULT_BRACKET_TOLERANCE, type ReaderVenue } from "./rederive/venue-bracket.js";
 export { knownReports, rederiveReport, reportKindOf, verifierFor } from "./reports/registry.js";
 export {
+  type ReportVerdict,
+  refusedVerdict,
+  reportVerdict,
+  verdictLines,
+  verdictOnReport,
+} from "./reports/report-verdict.js";
+export {
   type ReaderSources,
   type ReportRederivation,
   type ReportVerifier,
