@@ -99,9 +99,11 @@ describe("kusd-verify --report on /api/honesty-index", () => {
     });
     expect(r.rows.filter((x) => x.kind === "differs")).toEqual([]);
     // The network check's chain id and code at its five contracts; Multicall3's code at each of the four blocks.
+    // Code seen at a block stays known to the process for that RPC URL (read-plan/code-presence.ts), so a
+    // file run after another that read the same contracts asks for fewer, or none.
     const { eth_getCode, ...rest } = rpc.calls;
     expect(rest).toEqual({ eth_chainId: 1, eth_getBlockByHash: 1, eth_getBlockByNumber: 6, eth_call: 4 });
-    expect(eth_getCode).toBeLessThanOrEqual(9);
+    expect(eth_getCode ?? 0).toBeLessThanOrEqual(9);
     console.log(`[honesty-index] ${rpc.total()} RPC calls: ${JSON.stringify(rpc.calls)}`);
   });
 
