@@ -22,7 +22,6 @@ import {
   PinnedReader,
   PSM_KEYS,
   readChainSnapshot,
-  readPsmSnapshots,
   snapshotAddresses,
   tolerantReads,
 } from "../../packages/verify/src/index.js";
@@ -39,14 +38,6 @@ import { kusdBurnedUpTo, redemptionsUpTo } from "../io/indexed-reads.js";
 import type { Memo } from "../io/memo.js";
 import { readVenueNow, type VenueNow } from "../io/venue-now.js";
 import { porReportKey } from "./por-report-key.js";
-
-/** The PSMs alone at `blockNumber` (a handful of reads instead of the whole snapshot). */
-export function readPsms(ctx: ReportContext, blockNumber: bigint) {
-  return readPsmSnapshots(
-    new PinnedReader(ctx.base, blockNumber, ctx.network.reporting.publicRpc.base),
-    snapshotAddresses(ctx.network),
-  );
-}
 
 /** The chain snapshot at `blockNumber`; its timestamp from the block's header when the caller has it. */
 export async function readSnapshot(
