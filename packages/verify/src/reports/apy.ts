@@ -30,7 +30,14 @@ import { RederivationError } from "../rederive/rederive-statement.js";
 import type { VenueAccountState } from "../venue/account-state.js";
 import { VenueReadError } from "../venue/venue-read-error.js";
 import { VenueReader } from "../venue/venue-reader.js";
-import { isPin, openPinnedChain, type ReaderSources, type ReportVerifier, youngEnough } from "./report-verifier.js";
+import {
+  isPin,
+  openPinnedChain,
+  parseReport,
+  type ReaderSources,
+  type ReportVerifier,
+  youngEnough,
+} from "./report-verifier.js";
 
 const YIELD_DISTRIBUTED = parseAbiItem(
   "event YieldDistributed(address indexed strategist, uint256 amount, uint256 totalVesting, uint256 vestStart)",
@@ -167,13 +174,7 @@ export const apyVerifier: ReportVerifier = {
   report: "apy",
   path: "/api/apy",
   async rederive(input, s) {
-    const parsed = ApyReportSchema.safeParse(input);
-    if (!parsed.success)
-      throw new RederivationError(
-        "report_unreadable",
-        `not a /api/apy report: ${parsed.error.issues[0]?.path.join(".")}: ${parsed.error.issues[0]?.message}`,
-      );
-    const published = parsed.data;
+    const published = parseReport(ApyReportSchema, input, "/api/apy");
     const pins = published.pins;
     const now = Date.parse(published.timestamp) / 1000;
     const { transport, client, block } = await openPinnedChain(pins, s, namedContracts(published));

@@ -19,10 +19,9 @@ import {
 import { readLedgerRecords } from "../read-plan/hedge-ledger-reads.js";
 import { classifyFigures, type RestingInput } from "../rederive/classify.js";
 import { checkNetworkDocument } from "../rederive/network-check.js";
-import { RederivationError } from "../rederive/rederive-statement.js";
 import { VenueReadError } from "../venue/venue-read-error.js";
 import { VenueReader } from "../venue/venue-reader.js";
-import { isPin, type ReportVerifier } from "./report-verifier.js";
+import { isPin, parseReport, type ReportVerifier } from "./report-verifier.js";
 
 /** The retention the report recorded. */
 function recordedRetention(l: HedgeLedger): FillsRetention {
@@ -55,13 +54,7 @@ export const hedgeLedgerVerifier: ReportVerifier = {
   report: "hedge-ledger",
   path: "/api/hedge-ledger",
   async rederive(input, s) {
-    const parsed = HedgeLedgerSchema.safeParse(input);
-    if (!parsed.success)
-      throw new RederivationError(
-        "report_unreadable",
-        `not a /api/hedge-ledger report: ${parsed.error.issues[0]?.path.join(".")}: ${parsed.error.issues[0]?.message}`,
-      );
-    const published = parsed.data;
+    const published = parseReport(HedgeLedgerSchema, input, "/api/hedge-ledger");
     const pins = published.pins;
     checkNetworkDocument(s.network, s.networkName, pins.network);
     const src: LedgerSource = {

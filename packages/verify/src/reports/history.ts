@@ -27,7 +27,7 @@ import { HeaderTimes } from "../rederive/header-times.js";
 import { historyBlocks, sampleAtOrBefore } from "../rederive/history-blocks.js";
 import { plannedPoints } from "../rederive/history-plan.js";
 import { RederivationError } from "../rederive/rederive-statement.js";
-import { isPin, openPinnedChain, type ReportVerifier } from "./report-verifier.js";
+import { isPin, openPinnedChain, parseReport, type ReportVerifier } from "./report-verifier.js";
 
 /** The service's own head when it answered: context, not a figure of the series. */
 const SERVICE_FIELDS = /^indexedHead\./;
@@ -73,13 +73,7 @@ export const historyVerifier: ReportVerifier = {
   report: "history",
   path: "/api/history",
   async rederive(input, s) {
-    const parsed = HistorySeriesSchema.safeParse(input);
-    if (!parsed.success)
-      throw new RederivationError(
-        "report_unreadable",
-        `not a /api/history series: ${parsed.error.issues[0]?.path.join(".")}: ${parsed.error.issues[0]?.message}`,
-      );
-    const published: HistorySeries = parsed.data;
+    const published: HistorySeries = parseReport(HistorySeriesSchema, input, "/api/history");
     const pins = published.pins;
     const { transport, client, block } = await openPinnedChain(pins, s);
     if (published.toBlock !== Number(block.number))

@@ -26,7 +26,7 @@ import { classifyFigures, type RestingInput } from "../rederive/classify.js";
 import { NetworkMismatchError } from "../rederive/network-check.js";
 import type { Check } from "../rederive/rederive-checks.js";
 import { pinnedBlock, pinnedClients, RederivationError } from "../rederive/rederive-statement.js";
-import { isPin, openPinnedChain, type ReaderSources, type ReportVerifier } from "./report-verifier.js";
+import { isPin, openPinnedChain, parseReport, type ReaderSources, type ReportVerifier } from "./report-verifier.js";
 
 /** The signature of a signed board: checked by the signature path (kusd-verify --signer/--binding), not a figure. */
 const SIGNATURE_FIELDS = new Set(["attestation_hash", "signature", "signer", "signed_payload_canonical"]);
@@ -118,13 +118,7 @@ export const honestyIndexVerifier: ReportVerifier = {
   report: "honesty-index",
   path: "/api/honesty-index",
   async rederive(input, s) {
-    const parsed = HonestyIndexSchema.safeParse(input);
-    if (!parsed.success)
-      throw new RederivationError(
-        "report_unreadable",
-        `not a /api/honesty-index board: ${parsed.error.issues[0]?.path.join(".")}: ${parsed.error.issues[0]?.message}`,
-      );
-    const published = parsed.data;
+    const published = parseReport(HonestyIndexSchema, input, "/api/honesty-index");
     const pins = published.pins;
     const n = s.network;
     const own = ownBoardVaults(n);

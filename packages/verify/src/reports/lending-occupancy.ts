@@ -11,7 +11,7 @@ import { type LendingVaults, readOccupancy } from "../read-plan/occupancy-reads.
 import { PinnedReader } from "../read-plan/pinned-reader.js";
 import { classifyFigures } from "../rederive/classify.js";
 import { RederivationError } from "../rederive/rederive-statement.js";
-import { isPin, openPinnedChain, type ReaderSources, type ReportVerifier } from "./report-verifier.js";
+import { isPin, openPinnedChain, parseReport, type ReaderSources, type ReportVerifier } from "./report-verifier.js";
 
 /** The market the reader's network document names, or why this report cannot be about it. */
 function marketOf(n: ReaderSources["network"]): LendingVaults {
@@ -28,13 +28,7 @@ export const lendingOccupancyVerifier: ReportVerifier = {
   report: "lending-occupancy",
   path: "/api/euler",
   async rederive(input, s) {
-    const parsed = LendingOccupancySchema.safeParse(input);
-    if (!parsed.success)
-      throw new RederivationError(
-        "report_unreadable",
-        `not a /api/euler report: ${parsed.error.issues[0]?.path.join(".")}: ${parsed.error.issues[0]?.message}`,
-      );
-    const published: LendingOccupancy = parsed.data;
+    const published: LendingOccupancy = parseReport(LendingOccupancySchema, input, "/api/euler");
     const n = s.network;
     const market = marketOf(n);
     const named = [published.market.lendingVault, published.market.escrowVault, published.operatorSupply.account];

@@ -14,13 +14,8 @@ import { snapshotAddresses } from "../read-plan/addresses.js";
 import { readChainSnapshot } from "../read-plan/chain-snapshot.js";
 import { classifyFigures, type RestingInput } from "../rederive/classify.js";
 import { precedentFromLogs } from "../rederive/precedent-from-logs.js";
-import {
-  RederivationError,
-  type ReportBasis,
-  recordedEquityInput,
-  reportFrom,
-} from "../rederive/rederive-statement.js";
-import { isPin, openPinnedChain, type ReportVerifier, readPins } from "./report-verifier.js";
+import { type ReportBasis, recordedEquityInput, reportFrom } from "../rederive/rederive-statement.js";
+import { isPin, openPinnedChain, parseReport, type ReportVerifier, readPins } from "./report-verifier.js";
 
 /** What the report states about the service, not about the chain: left out of the rows. */
 const SERVICE_FIELDS = /^(blockNumber|blockHash|atHead|methodology|attestation\.)/;
@@ -65,13 +60,7 @@ export const porVerifier: ReportVerifier = {
   report: "por",
   path: "/api/por",
   async rederive(input, s) {
-    const parsed = PorReportSchema.safeParse(input);
-    if (!parsed.success)
-      throw new RederivationError(
-        "report_unreadable",
-        `not a /api/por report: ${parsed.error.issues[0]?.path.join(".")}: ${parsed.error.issues[0]?.message}`,
-      );
-    const published = parsed.data;
+    const published = parseReport(PorReportSchema, input, "/api/por");
     const pins = readPins(published);
     const { transport, client, block } = await openPinnedChain(pins, s, namedContracts(published));
     const n = s.network;

@@ -9,20 +9,13 @@ import { buildPsmStatus, type PsmStatus, PsmStatusSchema } from "@kusd/core";
 import { PinnedReader } from "../read-plan/pinned-reader.js";
 import { readPsmGates } from "../read-plan/psm-gates-reads.js";
 import { classifyFigures } from "../rederive/classify.js";
-import { RederivationError } from "../rederive/rederive-statement.js";
-import { isPin, openPinnedChain, type ReportVerifier } from "./report-verifier.js";
+import { isPin, openPinnedChain, parseReport, type ReportVerifier } from "./report-verifier.js";
 
 export const psmStatusVerifier: ReportVerifier = {
   report: "psm-status",
   path: "/api/psm-status",
   async rederive(input, s) {
-    const parsed = PsmStatusSchema.safeParse(input);
-    if (!parsed.success)
-      throw new RederivationError(
-        "report_unreadable",
-        `not a /api/psm-status report: ${parsed.error.issues[0]?.path.join(".")}: ${parsed.error.issues[0]?.message}`,
-      );
-    const published: PsmStatus = parsed.data;
+    const published: PsmStatus = parseReport(PsmStatusSchema, input, "/api/psm-status");
     const named = [published.psm, ...published.psms.map((p) => p.address)];
     const { client, block } = await openPinnedChain(published.pins, s, named);
     const n = s.network;

@@ -18,7 +18,7 @@ import { PinnedReader } from "../read-plan/pinned-reader.js";
 import { readRedemptionPlan } from "../read-plan/redemption-plan-reads.js";
 import { classifyFigures } from "../rederive/classify.js";
 import { RederivationError } from "../rederive/rederive-statement.js";
-import { isPin, openPinnedChain, type ReportVerifier } from "./report-verifier.js";
+import { isPin, openPinnedChain, parseReport, type ReportVerifier } from "./report-verifier.js";
 import { requiredReads } from "./required-reads.js";
 
 function isPositiveAmount(amount: string): boolean {
@@ -33,13 +33,7 @@ export const redemptionPlanVerifier: ReportVerifier = {
   report: "redemption-plan",
   path: "/api/por/redemption-plan",
   async rederive(input, s) {
-    const parsed = RedemptionPlanSchema.safeParse(input);
-    if (!parsed.success)
-      throw new RederivationError(
-        "report_unreadable",
-        `not a /api/por/redemption-plan report: ${parsed.error.issues[0]?.path.join(".")}: ${parsed.error.issues[0]?.message}`,
-      );
-    const published: RedemptionPlanReport = parsed.data;
+    const published: RedemptionPlanReport = parseReport(RedemptionPlanSchema, input, "/api/por/redemption-plan");
     const amount = published.amountKUSD;
     if (!isPositiveAmount(amount))
       throw new RederivationError(

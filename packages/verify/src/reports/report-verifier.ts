@@ -6,6 +6,7 @@
  */
 import { type NetworkConfig, type Pins, PinsSchema, type ReportKind } from "@kusd/core";
 import type { Address, PublicClient, Transport } from "viem";
+import type { z } from "zod";
 import type { FigureRow } from "../rederive/figure-rows.js";
 import { checkNetwork } from "../rederive/network-check.js";
 import type { Check } from "../rederive/rederive-checks.js";
@@ -90,3 +91,14 @@ export const youngEnough = (receivedAtMs: number, s: ReaderSources) =>
 
 /** Pins are what the report was read with, never figures; every report leaves them out of its rows. */
 export const isPin = (figure: string) => figure === "pins" || figure.startsWith("pins.");
+
+/** The report as its schema reads it, or why it is not one (a report that does not parse pins nothing). */
+export function parseReport<S extends z.ZodType>(schema: S, input: unknown, path: string): z.infer<S> {
+  const parsed = schema.safeParse(input);
+  if (!parsed.success)
+    throw new RederivationError(
+      "report_unreadable",
+      `not a ${path} report: ${parsed.error.issues[0]?.path.join(".")}: ${parsed.error.issues[0]?.message}`,
+    );
+  return parsed.data;
+}

@@ -19,11 +19,17 @@ import { type Address, createPublicClient, type PublicClient } from "viem";
 import { PinnedReader } from "../read-plan/pinned-reader.js";
 import { RISK_GAP_SOURCE, readRiskChain } from "../read-plan/risk-reads.js";
 import { classifyFigures, type RestingInput } from "../rederive/classify.js";
-import { RederivationError } from "../rederive/rederive-statement.js";
 import { roleHoldersFromLogs } from "../rederive/role-holders-from-logs.js";
 import { readAccountState } from "../venue/account-state.js";
 import { VenueReadError } from "../venue/venue-read-error.js";
-import { isPin, openPinnedChain, type ReaderSources, type ReportVerifier, youngEnough } from "./report-verifier.js";
+import {
+  isPin,
+  openPinnedChain,
+  parseReport,
+  type ReaderSources,
+  type ReportVerifier,
+  youngEnough,
+} from "./report-verifier.js";
 
 /** Every contract the report names: each must be one the reader's network document names. */
 const namedContracts = (r: RiskStatus): Address[] => [
@@ -48,13 +54,7 @@ export const riskStatusVerifier: ReportVerifier = {
   report: "risk-status",
   path: "/api/risk-status",
   async rederive(input, s) {
-    const parsed = RiskStatusSchema.safeParse(input);
-    if (!parsed.success)
-      throw new RederivationError(
-        "report_unreadable",
-        `not a /api/risk-status report: ${parsed.error.issues[0]?.path.join(".")}: ${parsed.error.issues[0]?.message}`,
-      );
-    const published = parsed.data;
+    const published = parseReport(RiskStatusSchema, input, "/api/risk-status");
     const pins = published.pins;
     const n = s.network;
     const { transport, client, block } = await openPinnedChain(pins, s, namedContracts(published));

@@ -8,21 +8,14 @@ import { buildStats, type Stats, StatsSchema } from "@kusd/core";
 import { PinnedReader } from "../read-plan/pinned-reader.js";
 import { readStats } from "../read-plan/stats-reads.js";
 import { classifyFigures } from "../rederive/classify.js";
-import { RederivationError } from "../rederive/rederive-statement.js";
-import { isPin, openPinnedChain, type ReportVerifier } from "./report-verifier.js";
+import { isPin, openPinnedChain, parseReport, type ReportVerifier } from "./report-verifier.js";
 import { requiredReads } from "./required-reads.js";
 
 export const statsVerifier: ReportVerifier = {
   report: "stats",
   path: "/api/stats",
   async rederive(input, s) {
-    const parsed = StatsSchema.safeParse(input);
-    if (!parsed.success)
-      throw new RederivationError(
-        "report_unreadable",
-        `not a /api/stats report: ${parsed.error.issues[0]?.path.join(".")}: ${parsed.error.issues[0]?.message}`,
-      );
-    const published: Stats = parsed.data;
+    const published: Stats = parseReport(StatsSchema, input, "/api/stats");
     const { client, block } = await openPinnedChain(published.pins, s);
     const n = s.network;
     const reader = new PinnedReader(client, block.number, n.reporting.publicRpc.base);
