@@ -81,8 +81,13 @@ export function classifyFigures<I>(c: Classification<I>): FigureRow[] {
     // Records the venue no longer serves are missing from the reader's inputs: whatever the
     // figure's value, it cannot be re-derived, so it is said, never equal and never "differs".
     if (first?.r.category === "beyond-retention") return row("beyond-retention", first.r.note);
+    // A figure that differs though it rests on a recorded venue answer contradicts even that
+    // answer, which is worth saying; a declaration is an input like any read, and explains nothing.
     if (rederived !== published)
-      return row("differs", first ? `rests on ${first.r.category}: ${first.r.note}` : undefined);
+      return row(
+        "differs",
+        first && first.r.category !== "declared" ? `rests on ${first.r.category}: ${first.r.note}` : undefined,
+      );
     if (!first) return row("equal");
     const { r, i } = first;
     if (r.category === "bracketed" && r.inside === false) return row("differs", r.note);
