@@ -10,7 +10,7 @@ import type { SecurityTxtConfig } from "@kusd/core";
 import { Hono } from "hono";
 import { requestId } from "hono/request-id";
 import type { Registry } from "prom-client";
-import { indexerCaughtUp, type ReportContext, resolveReportBlock } from "./context.js";
+import { indexerCaughtUp, type ReportContext, reportHead, resolveReportBlock } from "./context.js";
 import { discoveryRoutes, LLMS_TXT_PATH, WELL_KNOWN_X402_PATH } from "./discovery/routes.js";
 import { eventsRoutes } from "./events/routes.js";
 import { exportRoutes } from "./export/routes.js";
@@ -27,6 +27,8 @@ import { type KnownRoute, methodNotAllowed } from "./http/method-not-allowed.js"
 import type { KusdMetrics } from "./http/metrics.js";
 import { openApiDocument } from "./http/openapi-document.js";
 import { pageRoutes } from "./http/page.js";
+import { type RateLimitParts, rateLimit } from "./http/rate-limit/middleware.js";
+import { readerRequests } from "./http/reader-requests.js";
 import { countViolations } from "./io/indexed-reads.js";
 import { lendingRoutes } from "./lending/routes.js";
 import type { McpOriginPolicy } from "./mcp/origin-guard.js";
@@ -69,6 +71,12 @@ export type AppParts = {
   checkResponses?: boolean;
   /** Serve GET /__bench/constant?bytes=N (a constant JSON body of about N bytes): the server's own limit, for `npm run bench:reports`. */
   benchRoutes?: boolean;
+  /** Bytes of compressed bodies kept (KUSD_CACHE_COMPRESSED_MB; unset: compression.ts's default). */
+  compressedBytes?: number;
+  /** Per-client limits (http/rate-limit/, KUSD_RATE_LIMIT*); unset: none. */
+  rateLimit?: RateLimitParts;
+  /** Requests are readers' (http/reader-requests.ts): one its budget refused answers 503; unset: no budget. */
+  readerRequests?: Parameters<typeof readerRequests>[0];
   /** The paid gateway's parts (paid/gateway-options.ts); null: the gateway is off. */
   gateway: GatewayOptions | null;
   /** Routes of the host that come before ours (Ponder's /sql and generated GraphQL). */
@@ -101,11 +109,26 @@ export function createApp(p: AppParts): Hono {
   app.use("*", headContentLength());
   // gzip or brotli as the client accepts, each body compressed once (http/compression.ts); inside
   // the HEAD middleware, so a HEAD's Content-Length is that of the coded body a GET gets.
-  app.use("*", compression());
+  const compressed = compression({ ...(p.compressedBytes && { maxCachedBytes: p.compressedBytes }) });
+  p.metrics?.kusd.watchCaches(compressed.sizes);
+  app.use("*", compressed);
   // Every answer carries X-Request-Id; a 5xx body names it, and the log line that explains it.
   app.use("*", requestId());
+  // Each client's request charged its cost against the client's budget, before anything of it
+  // runs (a body over the limit included); over budget, 429 (http/rate-limit/, docs/api.md#limits).
+  if (p.rateLimit)
+    app.use(
+      "*",
+      rateLimit({
+        ...p.rateLimit,
+        indexedHead: async () => (await reportHead(ctx))?.blockNumber ?? null,
+        maxBodyBytes: MAX_BODY_BYTES,
+      }),
+    );
   // No request of this API needs more than a few kilobytes: a larger body is read, dropped and answered 413 (http/body-limit.ts).
   app.use("*", bodyLimit({ maxBytes: MAX_BODY_BYTES }));
+  // A request the readers' RPC budget refused a read answers 503 as a whole (http/reader-requests.ts).
+  if (p.readerRequests) app.use("*", readerRequests(p.readerRequests));
   if (p.checkResponses) {
     app.use("*", async (c, next) => {
       c.set("checkResponses", true);

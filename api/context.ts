@@ -4,8 +4,17 @@
  */
 
 import type { NetworkConfig, RecordedVenueReading } from "@kusd/core";
-import { countedHttp, type RpcPurpose } from "@kusd/rpc";
+import {
+  countedHttp,
+  observeRefusals,
+  outsideReaderRequests,
+  type ReaderBudget,
+  type RpcPurpose,
+  readerHttp,
+  shareRefusals,
+} from "@kusd/rpc";
 import { createPublicClient, type Hex, type PublicClient } from "viem";
+import type { CacheLimits } from "./cache-limits.js";
 import { ApiError, badRequest } from "./http/errors.js";
 import { blockParam } from "./http/query-params.js";
 import { type IndexedHead, indexedHead, type ReadDb } from "./io/indexed-reads.js";
@@ -133,13 +142,16 @@ export const DEFAULT_VENUE_MAX_AGE_SECONDS = 5;
  * block's pinned reads go out as one Multicall3 aggregate3 (io/pinned-reader.ts; `multicall`
  * lets viem join the calls of one turn), and what else goes out together shares one HTTP request
  * (JSON-RPC batch). No retries: a read that fails is reported as unknown at once rather than
- * slowing every request.
+ * slowing every request. With `readerBudget`, a readers' client: each call is taken from that
+ * budget, and a refusal it hands back marks the request (packages/rpc/src/reader-scope.ts).
  */
-export function rpcClient(url: string, purpose: RpcPurpose): PublicClient {
-  return createPublicClient({
-    transport: countedHttp(url, purpose, { batch: { batchSize: 100 }, retryCount: 0, timeout: 10_000 }),
+export function rpcClient(url: string, purpose: RpcPurpose, readerBudget?: ReaderBudget): PublicClient {
+  const http = { batch: { batchSize: 100 }, retryCount: 0, timeout: 10_000 };
+  const client = createPublicClient({
+    transport: readerBudget ? readerHttp(url, purpose, readerBudget, http) : countedHttp(url, purpose, http),
     batch: { multicall: true },
   }) as PublicClient;
+  return readerBudget ? observeRefusals(client) : client;
 }
 
 export function createReportContext(
@@ -152,21 +164,36 @@ export function createReportContext(
     observeBuild?: ReportContext["observeBuild"];
     venueRecords?: VenueRecords;
     indexerHeaders?: ReportContext["indexerHeaders"];
+    /** The caches' limits (cache-limits.ts; unset: the defaults). */
+    cacheLimits?: CacheLimits;
+    /**
+     * Readers' reports: every chain call is taken from this budget, and a build that met its
+     * refusal fails for every request that waited for it rather than serving them null figures.
+     */
+    readerBudget?: ReaderBudget;
+    /** The operator's own reports (the statements): no reader's budget, and builds a reader's request never pays for. */
+    operator?: boolean;
   } = {},
 ): ReportContext {
   const venueMaxAgeSeconds = options.venueMaxAgeSeconds ?? DEFAULT_VENUE_MAX_AGE_SECONDS;
   const headFreshMs = options.headFreshMs ?? DEFAULT_HEAD_FRESH_MS;
+  const budget = options.readerBudget;
+  const caches = createReportCaches({
+    headFreshMs,
+    venueMaxAgeSeconds,
+    ...(options.cacheLimits && { limits: options.cacheLimits }),
+  });
   return {
     network,
     db,
-    base: rpcClient(network.reporting.readRpc.base, "reports"),
-    live: rpcClient(network.reporting.readRpc.base, "live reads"),
-    ethereum: rpcClient(network.reporting.readRpc.ethereum, "reports"),
+    base: rpcClient(network.reporting.readRpc.base, "reports", budget),
+    live: rpcClient(network.reporting.readRpc.base, "live reads", budget),
+    ethereum: rpcClient(network.reporting.readRpc.ethereum, "reports", budget),
     venue: network.reporting.venue.url ? { url: network.reporting.venue.url } : null,
     siteUrl,
     venueMaxAgeSeconds,
     headFreshMs,
-    caches: createReportCaches({ headFreshMs, venueMaxAgeSeconds }),
+    caches: budget ? shareRefusals(caches) : options.operator ? outsideReaderRequests(caches) : caches,
     ...(options.observeBuild && { observeBuild: options.observeBuild }),
     ...(options.venueRecords && { venueRecords: options.venueRecords }),
     ...(options.indexerHeaders && { indexerHeaders: options.indexerHeaders }),

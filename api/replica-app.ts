@@ -63,7 +63,7 @@ export function createReplicaApp(o: ReplicaOptions) {
     db,
     role: "replica",
     defaultPort: 42070,
-    metrics: { kusd: createKusdMetrics(metricsRegistry), serveFrom: metricsRegistry },
+    metrics: { kusd: createKusdMetrics(metricsRegistry), serveFrom: metricsRegistry, registry: metricsRegistry },
     ...(o.pageDir && { pageDir: o.pageDir }),
   });
   return {

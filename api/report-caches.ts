@@ -6,10 +6,13 @@
  *
  * Two kinds (io/memo.ts): `memo` keeps results in an LRU under a key that cannot change meaning
  * (a block number with its hash, so a reorg is another key); `coalesce` keeps nothing and only
- * lets requests that arrive together share one read.
+ * lets requests that arrive together share one read. The limits come from the configuration
+ * (cache-limits.ts); what each holds is on /metrics (`sizes`).
  */
 import type { ChainSnapshot, HistoryRows, PsmStatus } from "@kusd/core";
+import { type CacheLimits, DEFAULT_CACHE_LIMITS } from "./cache-limits.js";
 import type { BlockHeader } from "./context.js";
+import type { CacheSize } from "./io/cache-sizes.js";
 import type { IndexedHead } from "./io/indexed-reads.js";
 import { coalesce, type Memo, memo } from "./io/memo.js";
 import type { VenueNow } from "./io/venue-now.js";
@@ -56,32 +59,59 @@ export type ReportCaches = {
   riskChain: Memo<RiskChainPart>;
   /** The APY report, rebuilt at most every `venueMaxAgeSeconds` for one indexed head. */
   apy: Memo<RenderedApy>;
+  /** What each cache that keeps anything holds now, by its name on /metrics. */
+  sizes(): CacheSize[];
 };
 
-export function createReportCaches(o: { headFreshMs: number; venueMaxAgeSeconds: number }): ReportCaches {
+/** The bytes a rendered report holds: its JSON text and that text's UTF-8 bytes (the parsed report beside them is not weighed). */
+const renderedBytes = (r: { rendered: { body: string; bytes: Uint8Array } }) =>
+  r.rendered.body.length + r.rendered.bytes.byteLength;
+
+export function createReportCaches(o: {
+  headFreshMs: number;
+  venueMaxAgeSeconds: number;
+  limits?: CacheLimits;
+}): ReportCaches {
+  const limits = o.limits ?? DEFAULT_CACHE_LIMITS;
+  const kept: [string, Memo<unknown>][] = [];
+  const named = <V>(name: string, m: Memo<V>): Memo<V> => {
+    kept.push([name, m as Memo<unknown>]);
+    return m;
+  };
   // What is read per request rather than per block is kept `headFreshMs` (0: only requests that
   // arrive together share a read), and a failed read serves nobody after it.
-  const live = <V>(max: number, keep: (v: V) => boolean): Keeper<V> =>
-    o.headFreshMs > 0 ? memo<V>({ max, ttlMs: o.headFreshMs, keep }) : coalesce<V>();
+  const live = <V>(name: string, max: number, keep: (v: V) => boolean): Keeper<V> =>
+    o.headFreshMs > 0 ? named(name, memo<V>({ max, ttlMs: o.headFreshMs, keep })) : coalesce<V>();
   const venueTtlMs = o.venueMaxAgeSeconds * 1000;
+  const blocks = limits.blocks;
+  const rendered = <V extends { rendered: { body: string; bytes: Uint8Array } }>(
+    name: string,
+    extra: { ttlMs?: number; keep?: (v: V) => boolean } = {},
+  ) => named(name, memo<V>({ maxBytes: limits.reportBytes, sizeOf: renderedBytes, ...extra }));
   return {
-    head: memo<IndexedHead | null>({ max: 1, ttlMs: Math.min(o.headFreshMs, INDEXED_HEAD_FRESH_MS) }),
-    headers: live<BlockHeader | null>(256, (h) => h !== null),
-    rpcHead: live<bigint | null>(1, (h) => h !== null),
+    head: named(
+      "report_head",
+      memo<IndexedHead | null>({ max: 1, ttlMs: Math.min(o.headFreshMs, INDEXED_HEAD_FRESH_MS) }),
+    ),
+    headers: live<BlockHeader | null>("block_headers", limits.headers, (h) => h !== null),
+    rpcHead: live<bigint | null>("rpc_head", 1, (h) => h !== null),
     venueNow:
       o.venueMaxAgeSeconds > 0
-        ? memo<VenueNow>({ max: 1, ttlMs: venueTtlMs, keep: (v) => v.state !== null })
+        ? named("venue_now", memo<VenueNow>({ max: 1, ttlMs: venueTtlMs, keep: (v) => v.state !== null }))
         : (_key, build) => build(),
     por: {
-      liveRoles: live<PorLiveRoles>(16, (r) => r.failedReads.length === 0),
-      snapshots: memo<ChainSnapshot>({ max: 32, keep: (s) => s.failedReads.length === 0 }),
-      history: memo<PorHistory>({ max: 32 }),
-      reports: memo<RenderedPor>({ max: 64, keep: (r) => r.report.attestation.failedReads.length === 0 }),
+      liveRoles: live<PorLiveRoles>("por_live_roles", blocks, (r) => r.failedReads.length === 0),
+      snapshots: named("por_snapshots", memo<ChainSnapshot>({ max: blocks, keep: (s) => s.failedReads.length === 0 })),
+      history: named("por_history", memo<PorHistory>({ max: blocks })),
+      reports: rendered<RenderedPor>("por_reports", {
+        keep: (r) => r.report.attestation.failedReads.length === 0,
+      }),
     },
-    stats: memo<RenderedStats>({ max: 64 }),
-    psmStatus: memo<PsmStatus>({ max: 32, keep: (v) => v.failedReads.length === 0 }),
-    historyRows: memo<HistoryRows>({ max: 8 }),
-    riskChain: memo<RiskChainPart>({ max: 16, keep: (v) => v.failedReads.length === 0 }),
-    apy: memo<RenderedApy>({ max: 4, ttlMs: venueTtlMs }),
+    stats: rendered<RenderedStats>("stats_reports"),
+    psmStatus: named("psm_status", memo<PsmStatus>({ max: blocks, keep: (v) => v.failedReads.length === 0 })),
+    historyRows: named("history_rows", memo<HistoryRows>({ max: limits.historyBlocks })),
+    riskChain: named("risk_chain", memo<RiskChainPart>({ max: blocks, keep: (v) => v.failedReads.length === 0 })),
+    apy: rendered<RenderedApy>("apy_reports", { ttlMs: venueTtlMs }),
+    sizes: () => kept.map(([name, m]) => m.sizeAs(name)),
   };
 }

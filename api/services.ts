@@ -11,6 +11,7 @@ import type { Hono } from "hono";
 import type { Registry } from "prom-client";
 import { createApp, MAX_BODY_BYTES } from "./app.js";
 import { BackgroundTasks } from "./background.js";
+import { cacheLimits, codePresenceCache, limitCodePresence } from "./cache-limits.js";
 import { configuredParts } from "./configured-parts.js";
 import {
   createReportContext,
@@ -23,9 +24,12 @@ import { DEFAULT_WEBSOCKET_LIMITS, type GraphQLWebSocket, graphqlWebSocket } fro
 import { createGraphQL } from "./graphql/yoga.js";
 import type { KnownRoute } from "./http/method-not-allowed.js";
 import type { KusdMetrics } from "./http/metrics.js";
+import { configuredRateLimit } from "./http/rate-limit/configured.js";
+import { chargedUpgrade } from "./http/rate-limit/upgrade.js";
 import { firstCatchUp } from "./io/first-catch-up.js";
 import type { ReadDb } from "./io/indexed-reads.js";
 import { indexerHeaders } from "./io/indexer-headers.js";
+import { gateReadersVenueRequests, readerBudgets, venueGate } from "./reader-budgets.js";
 import { loadSignatureBook, RegistryService } from "./registry/registry-service.js";
 import { AnchorService } from "./statements/anchor-service.js";
 import { loadSigningKeys, type SigningKeys, signerFor } from "./statements/keys.js";
@@ -44,8 +48,8 @@ export type ServiceOptions = {
   role: "signer" | "replica";
   /** The port the site is served on when KUSD_SITE_URL is unset. */
   defaultPort: number;
-  /** kUSD's Prometheus figures; `serveFrom` when this app answers GET /metrics itself (the replica). */
-  metrics?: { kusd: KusdMetrics; serveFrom?: Registry };
+  /** kUSD's Prometheus figures; `serveFrom` when this app answers GET /metrics itself (the replica); `registry` where they are registered. */
+  metrics?: { kusd: KusdMetrics; serveFrom?: Registry; registry?: Registry };
   pageDir?: string;
   /** Routes of the host that come before ours (Ponder's generated GraphQL). */
   host?: (app: Hono) => void;
@@ -82,20 +86,42 @@ export function createService(o: ServiceOptions): Service {
   // did not read, the RPC's head, holdsRole, and the recorded venue readings (the indexed head is
   // read every 100 ms, report-caches.ts).
   const headFreshMs = env.KUSD_HEAD_FRESH_MS ?? DEFAULT_HEAD_FRESH_MS;
-  const headers = o.indexerInProcess ? indexerHeaders(network.chains.base.id) : null;
-  const ctx: ReportContext = createReportContext(network, o.db, siteUrl, {
+  // Every cache's limit (cache-limits.ts), and its size on /metrics.
+  const limits = cacheLimits(env);
+  limitCodePresence(limits.rpcUrls);
+  const headers = o.indexerInProcess ? indexerHeaders(network.chains.base.id, limits.headers) : null;
+  // The hash read is the reports' own (memoised); it runs only once ctx exists.
+  const venue = venueRecords(
+    store,
+    network,
+    siteUrl,
+    (n) => reportBlockHash(ctx, n),
+    headFreshMs,
+    limits.venueReadings,
+  );
+  const contextOptions = {
     venueMaxAgeSeconds: env.KUSD_VENUE_MAX_AGE_SECONDS,
     headFreshMs,
     ...(o.metrics && { observeBuild: o.metrics.kusd.observeBuild }),
-    // The hash read is the reports' own (memoised); it runs only once ctx exists.
-    venueRecords: venueRecords(store, network, siteUrl, (n) => reportBlockHash(ctx, n), headFreshMs),
+    venueRecords: venue,
     ...(headers && { indexerHeaders: headers }),
+    cacheLimits: limits,
+  };
+  // What readers cause at the providers draws on budgets of its own (reader-budgets.ts); the
+  // statements and the catch-up check read through a context of their own, outside them.
+  const budgets = readerBudgets(env);
+  gateReadersVenueRequests();
+  o.metrics?.kusd.watchReaderBudgets(budgets);
+  const ctx: ReportContext = createReportContext(network, o.db, siteUrl, {
+    ...contextOptions,
+    readerBudget: budgets.rpc,
   });
+  const operatorCtx = createReportContext(network, o.db, siteUrl, { ...contextOptions, operator: true });
   const signer = o.role === "signer";
   const keys: SigningKeys = signer
     ? loadSigningKeys(network, env)
     : { operator: null, attestation: null, attestationFrom: network.reporting.signers.attestationFrom };
-  const statements = new StatementService(ctx, store, keys);
+  const statements = new StatementService(operatorCtx, store, keys);
   // Each statement the signing API signs is anchored on Base by the key that signed it.
   const anchors =
     signer && (keys.operator || keys.attestation)
@@ -116,7 +142,7 @@ export function createService(o: ServiceOptions): Service {
       : null;
   // The statements' cadence, anchoring and the paid gateway's recovery sweep begin once the
   // indexer has first caught up (background.ts).
-  const catchUp = firstCatchUp(async () => (await indexerCaughtUp(ctx)).caughtUp);
+  const catchUp = firstCatchUp(async () => (await indexerCaughtUp(operatorCtx)).caughtUp);
   const background = new BackgroundTasks(catchUp.caughtUp);
   background.add(catchUp.stop);
   if (anchors) {
@@ -130,8 +156,17 @@ export function createService(o: ServiceOptions): Service {
     });
   const registry = new RegistryService(ctx, () => loadSignatureBook(ctx, env));
   // One GraphQL server for HTTP and WebSocket: the same schema, context, limits and masking.
-  const graphql = createGraphQL(ctx, { statements, registry });
+  const graphql = createGraphQL(ctx, { statements, registry }, limits);
+  o.metrics?.kusd.watchCaches(() => [
+    ...ctx.caches.sizes(),
+    ...venue.sizes(),
+    ...(headers?.sizes() ?? []),
+    ...graphql.caches(),
+    codePresenceCache(),
+  ]);
   const websocket = graphqlWebSocket(graphql, { ...DEFAULT_WEBSOCKET_LIMITS, maxMessageBytes: MAX_BODY_BYTES });
+  // Per-client limits on every route and on WebSocket upgrades (http/rate-limit/).
+  const rateLimits = configuredRateLimit(env, o.metrics?.registry);
   const app = createApp({
     ctx,
     statements,
@@ -146,6 +181,9 @@ export function createService(o: ServiceOptions): Service {
     ...(o.networkDocument && { networkDocument: o.networkDocument }),
     checkResponses: env.KUSD_CHECK_RESPONSES ?? false,
     benchRoutes: env.KUSD_BENCH_ROUTES ?? false,
+    compressedBytes: limits.compressedBytes,
+    ...(rateLimits && { rateLimit: rateLimits }),
+    readerRequests: { venue: venueGate(network.reporting.venue.url, budgets.venue) },
     ...(o.pageDir && { pageDir: o.pageDir }),
     ...(o.metrics && { metrics: o.metrics }),
     ...(o.host && { host: o.host }),
@@ -153,7 +191,7 @@ export function createService(o: ServiceOptions): Service {
   });
   return {
     app,
-    upgrade: websocket.upgrade,
+    upgrade: rateLimits ? chargedUpgrade(rateLimits, websocket.upgrade) : websocket.upgrade,
     ctx,
     store,
     statements,
@@ -161,6 +199,7 @@ export function createService(o: ServiceOptions): Service {
     async close() {
       await background.stopAll();
       await websocket.close();
+      await rateLimits?.store.close();
       await (await operatorStore.begun())?.close();
       headers?.close();
     },

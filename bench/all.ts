@@ -1,9 +1,10 @@
 /**
- * `npm run bench`: every benchmark in turn (start, index, head, api, reports, paid, export, cost), each printing its
+ * `npm run bench`: every benchmark in turn (start, index, head, api, reports, paid, export, cost, flood), each printing its
  * own output, then one table of every figure with its same-run baseline, the ratio, the target
  * and whether this run met it. `-- --only start,reports` runs a subset. bench:index and bench:api
  * share one devnet at `--scale` (default 1100, ≥ 200,000 events), played once here. Not a test:
  * it asserts nothing, and the exit code is 0 whether targets hold or not (a failed bench exits 1).
+ * bench:soak (an hour) runs only by itself.
  */
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -14,7 +15,7 @@ import { type Devnet, startDevnet } from "../devnet/devnet.js";
 import { freePort } from "../test/helpers/ports.js";
 import type { Figure } from "./results.js";
 
-const BENCHES = ["start", "index", "head", "api", "reports", "paid", "export", "cost"] as const;
+const BENCHES = ["start", "index", "head", "api", "reports", "paid", "export", "cost", "flood"] as const;
 const { values } = parseArgs({ options: { only: { type: "string" }, scale: { type: "string", default: "1100" } } });
 const chosen = values.only ? values.only.split(",") : [...BENCHES];
 

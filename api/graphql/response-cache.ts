@@ -19,6 +19,7 @@ import { type DocumentNode, type ExecutionArgs, Kind, type OperationDefinitionNo
 import type { Plugin } from "graphql-yoga";
 import { LRUCache } from "lru-cache";
 import type { ReportContext } from "../context.js";
+import { type CacheSizes, lruSize } from "../io/cache-sizes.js";
 import { readIndexedVersion } from "../io/indexed-version.js";
 import { coalesce, memo } from "../io/memo.js";
 import { INDEXED_HEAD_FRESH_MS } from "../report-caches.js";
@@ -27,9 +28,9 @@ import type { GraphQLContext } from "./builder.js";
 export type ResponseCacheOptions = {
   /** Root fields whose answer is a function of the indexed state alone. */
   cacheable: ReadonlySet<string>;
-  /** Results kept (an LRU). */
-  max?: number;
-  /** Bytes of HTTP answers kept (an LRU by size; default 64 MiB). */
+  /** Bytes of execution results kept, each weighed as its JSON (an LRU by size; default 16 MiB). */
+  maxResultBytes?: number;
+  /** Bytes of HTTP answers kept (an LRU by size; default 16 MiB). */
   maxAnswerBytes?: number;
 };
 
@@ -37,6 +38,8 @@ export type ResponseCache = {
   plugin: Plugin<GraphQLContext>;
   /** Answers `request` from the kept bytes, or through `run` (yoga), keeping what may be kept. */
   answer: (request: Request, run: (request: Request) => Promise<Response>) => Promise<Response>;
+  /** What both levels hold, for /metrics. */
+  sizes: CacheSizes;
 };
 
 type Answer = { status: number; headers: [string, string][]; body: string };
@@ -47,7 +50,11 @@ type Result = { errors?: readonly unknown[] } & Record<string | symbol, unknown>
 const UNSETTLED = Symbol("unsettled");
 
 export function responseCache(reports: ReportContext, options: ResponseCacheOptions): ResponseCache {
-  const kept = memo<Result>({ max: options.max ?? 1_000, keep: (r) => !r.errors?.length && !(UNSETTLED in r) });
+  const kept = memo<Result>({
+    maxBytes: options.maxResultBytes ?? DEFAULT_BYTES,
+    sizeOf: jsonBytes,
+    keep: (r) => !r.errors?.length && !(UNSETTLED in r),
+  });
   const inFlight = coalesce<Result>();
   // The fingerprint is read at most every 100 ms, as reports read the head (headFreshMs 0: shared
   // only between requests in flight): under load the per-request read was the cost on PGlite.
@@ -72,7 +79,7 @@ export function responseCache(reports: ReportContext, options: ResponseCacheOpti
   // Requests whose result the plugin served from `kept`, with the fingerprint it was kept under.
   const servedFromCache = new WeakMap<Request, string>();
   const answers = new LRUCache<string, Answer>({
-    maxSize: options.maxAnswerBytes ?? 64 * 1024 * 1024,
+    maxSize: options.maxAnswerBytes ?? DEFAULT_BYTES,
     sizeCalculation: (a) => a.body.length + 256,
   });
 
@@ -138,7 +145,18 @@ export function responseCache(reports: ReportContext, options: ResponseCacheOpti
     return new Response(stored.body, { status: stored.status, headers: stored.headers });
   };
 
-  return { plugin, answer };
+  return {
+    plugin,
+    answer,
+    sizes: () => [kept.sizeAs("graphql_results"), lruSize("graphql_answers", answers)],
+  };
+}
+
+const DEFAULT_BYTES = 16 * 1024 * 1024;
+
+/** A result's weight: the length of the JSON it is answered as (one that cannot be serialised is not kept). */
+function jsonBytes(result: Result): number {
+  return serialised(result)?.length ?? Number.MAX_SAFE_INTEGER;
 }
 
 function serialised(value: unknown): string | null {

@@ -5,10 +5,14 @@
  * DataLoaders and a counted database handle (`extensions.sqlQueries`); internal errors are masked.
  */
 
+import type { DocumentNode } from "graphql";
 import { createGraphQLError, createYoga, maskError, type Plugin } from "graphql-yoga";
+import { LRUCache } from "lru-cache";
+import { type CacheLimits, DEFAULT_CACHE_LIMITS } from "../cache-limits.js";
 import type { ReportContext } from "../context.js";
 import { withBodyIfEmpty } from "../http/empty-body.js";
 import { databaseUnavailable } from "../http/errors.js";
+import { type CacheSizes, lruSize } from "../io/cache-sizes.js";
 import { isDatabaseUnavailable } from "../io/database-errors.js";
 import type { RegistryService } from "../registry/registry-service.js";
 import type { StatementService } from "../statements/statement-service.js";
@@ -44,8 +48,20 @@ const noBogusContentCoding: Plugin<GraphQLContext> = {
   },
 };
 
-export function createGraphQL(reports: ReportContext, services: GraphQLContext["services"] = {}) {
-  const cache = responseCache(reports, { cacheable: CACHEABLE_ROOT_FIELDS });
+export function createGraphQL(
+  reports: ReportContext,
+  services: GraphQLContext["services"] = {},
+  limits: Pick<CacheLimits, "graphqlBytes" | "graphqlDocuments"> = DEFAULT_CACHE_LIMITS,
+) {
+  const cache = responseCache(reports, {
+    cacheable: CACHEABLE_ROOT_FIELDS,
+    maxResultBytes: limits.graphqlBytes,
+    maxAnswerBytes: limits.graphqlBytes,
+  });
+  // yoga's own parse cache, bounded by the configuration instead of its 1,024 documents of up to
+  // 2,000 tokens (a few hundred KB each, parsed).
+  const documents = new LRUCache<string, DocumentNode>({ max: limits.graphqlDocuments });
+  const parseErrors = new LRUCache<string, Error>({ max: limits.graphqlDocuments });
   const yoga = createYoga<Record<string, unknown>, GraphQLContext>({
     schema,
     graphqlEndpoint: "/graphql",
@@ -63,6 +79,7 @@ export function createGraphQL(reports: ReportContext, services: GraphQLContext["
       title: "kUSD transparency GraphQL",
       defaultTabs: EXAMPLE_QUERIES.map((e) => ({ query: exampleTab(e) })),
     },
+    parserAndValidationCache: { documentCache: documents, errorCache: parseErrors },
     plugins: [armor(), nestingLimit(), reportCost(), cache.plugin, sqlCountExtension, noBogusContentCoding],
     context: ({ request }) => {
       const counted = countingDb(reports.db);
@@ -77,7 +94,12 @@ export function createGraphQL(reports: ReportContext, services: GraphQLContext["
   });
   /** An HTTP request to /graphql answered through the response cache's HTTP level (response-cache.ts). */
   const answer = (request: Request) => cache.answer(request, (r) => Promise.resolve(yoga.fetch(r)));
-  return Object.assign(yoga, { answer });
+  const caches: CacheSizes = () => [
+    ...cache.sizes(),
+    lruSize("graphql_documents", documents),
+    lruSize("graphql_parse_errors", parseErrors),
+  ];
+  return Object.assign(yoga, { answer, caches });
 }
 
 /** yoga's masking, except for the database being down: the client may retry that. Also masks WebSocket errors (websocket.ts). */

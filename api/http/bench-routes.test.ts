@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { benchRoutes, constantBody } from "./bench-routes.js";
+import { benchRoutes, collectedMemory, constantBody } from "./bench-routes.js";
 import { withApiErrors } from "./errors.js";
 
 describe("constant bench route", () => {
@@ -15,5 +15,19 @@ describe("constant bench route", () => {
     const bad = await app.request("/__bench/constant?bytes=abc");
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as { error: { code: string } }).error.code).toBe("invalid_bytes");
+  });
+});
+
+describe("gc bench route", () => {
+  it("collects when gc is exposed and says so, with the process's memory", async () => {
+    let runs = 0;
+    const m = collectedMemory(() => runs++);
+    expect(runs).toBe(1);
+    expect(m.collected).toBe(true);
+    expect(m.rssBytes).toBeGreaterThan(m.heapUsedBytes);
+    expect(collectedMemory(undefined).collected).toBe(false);
+    const res = await withApiErrors(benchRoutes()).request("/__bench/gc", { method: "POST" });
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { heapUsedBytes: number }).heapUsedBytes).toBeGreaterThan(0);
   });
 });

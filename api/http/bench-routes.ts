@@ -1,7 +1,10 @@
 /**
- * The baseline of `npm run bench:reports`: a constant JSON answer of a chosen size, served by the
- * same process through the same middleware as the reports, so a report's throughput can be put
- * against the server's own limit in the same run. Off unless KUSD_BENCH_ROUTES=1.
+ * Routes for the benches only, off unless KUSD_BENCH_ROUTES=1:
+ *   - GET /__bench/constant: the baseline of `npm run bench:reports`, a constant JSON answer of a
+ *     chosen size, served by the same process through the same middleware as the reports, so a
+ *     report's throughput can be put against the server's own limit in the same run;
+ *   - POST /__bench/gc: a full garbage collection, then the process's memory, for
+ *     `npm run bench:soak` (heap after GC is what stays live; the process runs with --expose-gc).
  */
 import { Hono } from "hono";
 import { badRequest } from "./errors.js";
@@ -37,5 +40,20 @@ export function benchRoutes() {
     // c.json serialises on every request, as a report route did before its answers were kept.
     return c.json(bodies.get(bytes));
   });
+  app.post("/__bench/gc", (c) => c.json(collectedMemory(globalThis.gc)));
   return app;
+}
+
+/** The process's memory after a full collection, when `gc` is exposed (--expose-gc); `collected` says whether it ran. */
+export function collectedMemory(gc: (() => void) | undefined) {
+  gc?.();
+  const m = process.memoryUsage();
+  return {
+    collected: gc !== undefined,
+    rssBytes: m.rss,
+    heapUsedBytes: m.heapUsed,
+    heapTotalBytes: m.heapTotal,
+    externalBytes: m.external,
+    arrayBuffersBytes: m.arrayBuffers,
+  };
 }

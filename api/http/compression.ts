@@ -18,6 +18,7 @@ import { promisify } from "node:util";
 import { brotliCompress, constants, createBrotliCompress, createGzip, gzip } from "node:zlib";
 import type { MiddlewareHandler } from "hono";
 import { LRUCache } from "lru-cache";
+import { type CacheSizes, lruSize } from "../io/cache-sizes.js";
 import { type ContentCoding, negotiateEncoding } from "./accept-encoding.js";
 
 /** Types whose bytes shrink: JSON (also graphql-response+json, problem+json), HTML, JS, CSS, text, XML, SVG. */
@@ -43,14 +44,19 @@ export type CompressionOptions = {
   thresholdBytes?: number;
   /** Bytes of compressed bodies kept (an LRU by size). */
   maxCachedBytes?: number;
+  /** The kept bodies' name on /metrics (default `compressed`). */
+  cacheName?: string;
   /** Called for each compression actually run (not for one served from the kept bytes). */
   onCompressed?: (coding: ContentCoding, bytesIn: number, bytesOut: number) => void;
 };
 
-export function compression(o: CompressionOptions = {}): MiddlewareHandler {
+/** The middleware, with what its kept bodies weigh (for /metrics). */
+export type Compression = MiddlewareHandler & { sizes: CacheSizes };
+
+export function compression(o: CompressionOptions = {}): Compression {
   const threshold = o.thresholdBytes ?? 1024;
   const kept = new LRUCache<string, Buffer>({
-    maxSize: o.maxCachedBytes ?? 32 * 1024 * 1024,
+    maxSize: o.maxCachedBytes ?? 16 * 1024 * 1024,
     sizeCalculation: (b) => Math.max(1, b.byteLength),
   });
   /** One compression per (body, coding), shared by concurrent requests. */
@@ -76,7 +82,7 @@ export function compression(o: CompressionOptions = {}): MiddlewareHandler {
     return started;
   };
 
-  return async (c, next) => {
+  const middleware: MiddlewareHandler = async (c, next) => {
     await next();
     // Headers first, and the body only once the answer is rebuilt: under @hono/node-server, whose
     // Response stands in for the global one, reading `.body` of an answer Hono re-wrapped
@@ -131,6 +137,7 @@ export function compression(o: CompressionOptions = {}): MiddlewareHandler {
     const out = await compressOnce(`${coding}:${identity}`, coding, bytes);
     return answer(asBody(out), withCoding(headers, coding));
   };
+  return Object.assign(middleware, { sizes: () => [lruSize(o.cacheName ?? "compressed", kept)] });
 }
 
 /** The coded answer's headers. Its length is the server's to write (@hono/node-server adds one for bytes: two would be a protocol error). */

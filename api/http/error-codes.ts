@@ -19,6 +19,11 @@ export const ERROR_CODES = {
   malformed_request: { status: 400, meaning: "the request is not valid HTTP (answered before any route)" },
   request_timeout: { status: 408, meaning: "the request did not arrive in time" },
   request_header_fields_too_large: { status: 431, meaning: "the request headers are larger than the server accepts" },
+  rate_limited: {
+    status: 429,
+    meaning:
+      "this client's free budget is spent: retry after `Retry-After` (`details.cost`, `details.budget` points per `details.windowSeconds`; [Limits](#limits))",
+  },
   invalid_json: { status: 400, meaning: "the body is not JSON" },
   invalid_body: { status: 400, meaning: "the body is JSON but not an object" },
   unknown_field: { status: 400, meaning: "the body names a field the route does not take" },
@@ -78,6 +83,11 @@ export const ERROR_CODES = {
   database_unavailable: { status: 503, meaning: "the database is unreachable: retry after `Retry-After`" },
   chain_read_failed: { status: 503, meaning: "a chain read did not land: nothing is published rather than a guess" },
   chain_unavailable: { status: 503, meaning: "the chain's latest block could not be read" },
+  reader_rpc_budget_exhausted: {
+    status: 503,
+    meaning:
+      "the RPC calls (or venue requests) readers may cause are spent for now: what is cached still answers; retry after `Retry-After`",
+  },
   registry_proof_invalid: { status: 503, meaning: "the account registry's proof does not check out" },
   fee_rule_mismatch: {
     status: 503,

@@ -3,8 +3,9 @@
  * metrics from, so one scrape has both. Report figures are computed at scrape time from the
  * report at the indexed head (cached per block, so a scrape costs what a GET /api/por costs);
  * what is unknown is left out, never exported as 0. Paid settlements and refusals are counted as
- * they happen, every report build is timed, and RPC calls are counted by purpose and method
- * (rpc-call-metrics.ts).
+ * they happen, every report build is timed, RPC calls are counted by purpose and method
+ * (rpc-call-metrics.ts), every cache's size is read at scrape time (cache-metrics.ts), and so are
+ * the readers' RPC and venue budgets (reader-budget-metrics.ts).
  */
 
 import type { PorReport } from "@kusd/core";
@@ -12,7 +13,11 @@ import { type MetricSample, porMetricSamples } from "@kusd/core";
 import { decodePaymentRequiredHeader } from "@x402/core/http";
 import type { MiddlewareHandler } from "hono";
 import { Counter, Gauge, Histogram, type Registry } from "prom-client";
+import type { CacheSizes } from "../io/cache-sizes.js";
 import { memo } from "../io/memo.js";
+import type { ReaderBudgets } from "../reader-budgets.js";
+import { registerCacheMetrics } from "./cache-metrics.js";
+import { registerReaderBudgetMetrics } from "./reader-budget-metrics.js";
 import { registerRpcCallMetrics } from "./rpc-call-metrics.js";
 
 export type MetricSources = {
@@ -38,6 +43,10 @@ export type KusdMetrics = {
   attach(sources: MetricSources): void;
   /** Counts one anchoring attempt's outcome (api/statements/anchor-service.ts). */
   anchorAttempt(outcome: "attested" | "found" | "failed"): void;
+  /** Puts a part's caches on /metrics (cache-metrics.ts), read at every scrape. */
+  watchCaches(sizes: CacheSizes): void;
+  /** Puts the readers' budgets on /metrics (reader-budget-metrics.ts). */
+  watchReaderBudgets(budgets: ReaderBudgets): void;
 };
 
 const PAID_ROUTES = new Set(["GET /paid/reserves", "POST /paid/instant-read"]);
@@ -67,7 +76,10 @@ export function createKusdMetrics(registry: Registry): KusdMetrics {
   const perScrapeHeads = memo<Awaited<ReturnType<MetricSources["heads"]>>>({ max: 1, ttlMs: 500 });
   const heads = () => perScrapeHeads("heads", async () => (await sources?.heads().catch(() => [])) ?? []);
   // The scrape's own chain reads (the report figures, the heads) land before the RPC counts are read.
-  registerRpcCallMetrics(registry, { settle: () => Promise.all([reportSamples(), heads()]) });
+  const settle = () => Promise.all([reportSamples(), heads()]);
+  registerRpcCallMetrics(registry, { settle });
+  const caches = registerCacheMetrics(registry);
+  const readerBudgets = registerReaderBudgetMetrics(registry, { settle });
 
   for (const [name, labelNames] of REPORT_GAUGES) {
     new Gauge({
@@ -153,6 +165,8 @@ export function createKusdMetrics(registry: Registry): KusdMetrics {
   return {
     observeBuild: (report, seconds) => builds.observe({ report }, seconds),
     anchorAttempt: (outcome) => anchorAttempts.inc({ outcome }),
+    watchCaches: (sizes) => caches.watch(sizes),
+    watchReaderBudgets: (budgets) => readerBudgets.watch(budgets),
     attach: (s) => {
       sources = s;
     },

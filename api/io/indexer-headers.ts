@@ -7,6 +7,7 @@
  * and reads headers from the RPC as before.
  */
 import type { Hex } from "viem";
+import type { CacheSizes } from "./cache-sizes.js";
 
 /** What the patched realtime sync announces for each block it adds to its local chain. */
 export type AnnouncedBlock = { chainId: number; number: Hex; hash: Hex; timestamp: Hex };
@@ -21,6 +22,8 @@ export type IndexerHeaders = {
   at(blockNumber: bigint): { hash: Hex; timestamp: number } | null;
   /** Stop listening. */
   close(): void;
+  /** Headers held against the limit, for /metrics. */
+  sizes: CacheSizes;
 };
 
 /** The chain's blocks as the indexer adds them, newest `kept` of them. */
@@ -37,6 +40,7 @@ export function indexerHeaders(chainId: number, kept = KEPT_HEADERS): IndexerHea
   };
   process.on(INDEXER_BLOCK_EVENT, onBlock);
   return {
+    sizes: () => [{ cache: "indexer_headers", unit: "entries", limit: kept, entries: byNumber.size, bytes: null }],
     at: (blockNumber) => byNumber.get(blockNumber) ?? null,
     close: () => process.off(INDEXER_BLOCK_EVENT, onBlock),
   };

@@ -78,6 +78,46 @@ describe("memo", () => {
   });
 });
 
+describe("memo bounded by bytes", () => {
+  const text = (n: number) => "x".repeat(n);
+  it("weighs each settled result and evicts the least recently used past maxBytes", async () => {
+    const m = memo<string>({ maxBytes: 100, sizeOf: (v) => v.length });
+    await m("a", async () => text(40));
+    await m("b", async () => text(40));
+    await Promise.resolve();
+    expect(m.sizeAs("t")).toEqual({ cache: "t", unit: "bytes", limit: 100, entries: 2, bytes: 80 });
+    await m("c", async () => text(40)); // 120 > 100: a, the oldest, goes
+    await Promise.resolve();
+    expect(m.sizeAs("t")).toMatchObject({ entries: 2, bytes: 80 });
+    let rebuilt = false;
+    await m("a", async () => {
+      rebuilt = true;
+      return text(1);
+    });
+    expect(rebuilt).toBe(true);
+  });
+
+  it("does not keep a result larger than the whole budget, and shares it while in flight", async () => {
+    const m = memo<string>({ maxBytes: 100, sizeOf: (v) => v.length });
+    let builds = 0;
+    const big = async () => {
+      builds++;
+      return text(500);
+    };
+    const [x, y] = await Promise.all([m("big", big), m("big", big)]);
+    expect(x).toBe(y);
+    expect(builds).toBe(1);
+    await Promise.resolve();
+    expect(m.sizeAs("t")).toMatchObject({ entries: 0, bytes: 0 });
+  });
+
+  it("an entry-bounded memo says its limit in entries, its bytes unmeasured", async () => {
+    const m = memo<number>({ max: 3 });
+    await m("1", async () => 1);
+    expect(m.sizeAs("n")).toEqual({ cache: "n", unit: "entries", limit: 3, entries: 1, bytes: null });
+  });
+});
+
 describe("perObject", () => {
   it("makes one value per object, on first use", () => {
     let made = 0;

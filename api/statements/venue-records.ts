@@ -6,6 +6,7 @@
  */
 import type { NetworkConfig, RecordedVenueReading } from "@kusd/core";
 import type { VenueRecords } from "../context.js";
+import type { CacheSizes } from "../io/cache-sizes.js";
 import { coalesce, memo } from "../io/memo.js";
 import type { VenueNow } from "../io/venue-now.js";
 import type { OperatorStore } from "../store/operator-store.js";
@@ -26,16 +27,19 @@ export function venueRecords(
   siteUrl: string,
   blockHash: (blockNumber: bigint) => Promise<string | null>,
   freshMs = 0,
-): VenueRecords {
+  max = 256,
+): VenueRecords & { sizes: CacheSizes } {
   const account = network.reporting.venue.account;
-  const remember = () =>
-    freshMs > 0
-      ? memo<RecordedVenueReading | null>({ max: 256, ttlMs: freshMs })
-      : coalesce<RecordedVenueReading | null>();
+  const remember = () => {
+    if (freshMs === 0) return { read: coalesce<RecordedVenueReading | null>(), sizes: () => [] };
+    const m = memo<RecordedVenueReading | null>({ max, ttlMs: freshMs });
+    return { read: m, sizes: () => [m.sizeAs("venue_readings")] };
+  };
   let kept = remember();
   return {
+    sizes: () => kept.sizes(),
     atOrBefore(blockNumber, known) {
-      return kept(`${blockNumber}:${known?.hash ?? ""}:${known?.exact ? "exact" : "nearest"}`, () =>
+      return kept.read(`${blockNumber}:${known?.hash ?? ""}:${known?.exact ? "exact" : "nearest"}`, () =>
         read(blockNumber, known),
       );
     },

@@ -11,7 +11,9 @@ import { resolve } from "node:path";
 import type { Hono, MiddlewareHandler } from "hono";
 import { graphql as ponderGraphql } from "ponder";
 import type { Registry } from "prom-client";
+import { cacheLimits } from "../../api/cache-limits.js";
 import { PONDER_GRAPHQL_BENCH_PATH } from "../../api/http/bench-routes.js";
+import { compression } from "../../api/http/compression.js";
 import { dropCounterNamedGauges, requestDurationInSeconds } from "../../api/http/metric-names.js";
 import { createKusdMetrics } from "../../api/http/metrics.js";
 import { indexedHead } from "../../api/io/indexed-reads.js";
@@ -60,7 +62,7 @@ export function createPonderApi(o: {
     indexerInProcess: true,
     // Ponder runs with the project root as its working directory.
     pageDir: resolve(env.KUSD_PAGE_DIR ?? "web/dist"),
-    ...(metrics && { metrics: { kusd: metrics } }),
+    ...(metrics && ponderRegistry && { metrics: { kusd: metrics, registry: ponderRegistry } }),
     // Ponder answers these GETs before the app (its server, node_modules/ponder/dist/esm/server):
     // another method on them reaches the app, which answers 405 naming GET and HEAD.
     hostRoutes: ["/health", "/ready", "/status", "/metrics"].map((path) => ({ method: "GET", path })),
@@ -74,9 +76,16 @@ export function createPonderApi(o: {
     }),
   });
 
+  // Ponder's own routes are compressed by a middleware of their own, its kept bodies on /metrics too.
+  const ponderRoutesCompressed = compression({
+    maxCachedBytes: cacheLimits(env).compressedBytes,
+    cacheName: "compressed_ponder_routes",
+  });
+  metrics?.watchCaches(ponderRoutesCompressed.sizes);
   const serverMiddleware = ponderServerMiddleware({
     databaseAnswers: () => indexedHead(service.ctx.db, "base"),
     ...(ponderRegistry && { metricsContentType: ponderRegistry.contentType }),
+    compression: ponderRoutesCompressed,
   });
   return { app: service.app, serverMiddleware, onHttpServer: onPonderServer(service.upgrade) };
 }

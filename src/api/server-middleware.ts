@@ -8,7 +8,7 @@ import type { IncomingMessage, Server } from "node:http";
 import type { Duplex } from "node:stream";
 import type { Context, MiddlewareHandler, Next } from "hono";
 import { answerClientErrorsWithJson } from "../../api/http/client-error.js";
-import { compression } from "../../api/http/compression.js";
+import { type Compression, compression } from "../../api/http/compression.js";
 import { databaseUnavailable, errorBody } from "../../api/http/errors.js";
 import { headContentLength } from "../../api/http/head.js";
 import { keepIdleConnections } from "../../api/http/keep-alive.js";
@@ -67,11 +67,13 @@ export function ponderServerMiddleware(o: {
   databaseAnswers: () => Promise<unknown>;
   /** The exposition format /metrics is served in (prom-client's registry's). */
   metricsContentType?: string;
+  /** The compression of Ponder's routes, its kept bodies sized by the caller (default: compression.ts's). */
+  compression?: Compression;
 }): MiddlewareHandler {
   // HEAD outermost, so a HEAD says the length of the coded body.
   return inOrder(
     headContentLength(),
-    compression(),
+    o.compression ?? compression(),
     boundedProbes(o.databaseAnswers),
     async (c: Context, next: Next) => {
       await next();

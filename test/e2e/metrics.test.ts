@@ -6,6 +6,7 @@
 
 import { count } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { DEFAULT_CACHE_LIMITS } from "../../api/cache-limits.js";
 import { promlint } from "../helpers/promlint.js";
 import { stack } from "../helpers/stack.js";
 
@@ -61,6 +62,56 @@ describe("GET /metrics", () => {
     const lag = value(text, 'kusd_indexed_lag_blocks{chain="base"}')!;
     expect(lag).toBeGreaterThanOrEqual(0);
     expect(lag).toBeLessThanOrEqual(head - (await s.indexedBlock()) + 2);
+  });
+
+  it("shows every cache's size against its configured limit, read at scrape time", async () => {
+    await s.caughtUp();
+    const caches = async () => {
+      const text = await scrape();
+      const byName = new Map<string, { unit: string; limit: number; entries: number; bytes: number | undefined }>();
+      for (const m of text.matchAll(/^kusd_cache_limit\{cache="([a-z_]+)",unit="([a-z]+)"\} (\d+)$/gm)) {
+        const [, name, unit, limit] = m as unknown as [string, string, string, string];
+        byName.set(name, {
+          unit,
+          limit: Number(limit),
+          entries: value(text, `kusd_cache_entries{cache="${name}"}`)!,
+          bytes: value(text, `kusd_cache_bytes{cache="${name}"}`),
+        });
+      }
+      return { text, byName };
+    };
+    await (await fetch(`${s.indexerUrl}/api/por`)).text(); // the head's report, which a scrape reads, is kept first
+    const before = await caches();
+    // Node's and the process's own figures, registered once (Ponder's registry has them).
+    expect(before.text.match(/^# TYPE process_resident_memory_bytes gauge$/gm)).toHaveLength(1);
+    expect(before.text.match(/^# TYPE nodejs_heap_size_used_bytes gauge$/gm)).toHaveLength(1);
+    expect(before.byName.get("por_reports")).toMatchObject({ unit: "bytes", limit: DEFAULT_CACHE_LIMITS.reportBytes });
+    expect(before.byName.get("graphql_documents")).toMatchObject({ limit: DEFAULT_CACHE_LIMITS.graphqlDocuments });
+    expect(before.byName.get("compressed")).toMatchObject({
+      unit: "bytes",
+      limit: DEFAULT_CACHE_LIMITS.compressedBytes,
+    });
+    for (const [name, c] of before.byName) {
+      expect(c.unit === "bytes" ? c.bytes : c.entries, name).toBeLessThanOrEqual(c.limit);
+      expect(c.bytes === undefined, name).toBe(c.unit === "entries");
+    }
+    // A report at a block nobody asked for yet is kept, weighed as its body and the body's UTF-8
+    // bytes. A block an earlier test asked for is kept already: another is tried.
+    const first = s.deployment.chains.base.contracts.kUSD!.block + 1;
+    const last = s.deployment.chains.base.historyEndBlock;
+    const seen = before.byName.get("por_reports")!;
+    for (let tries = 0; tries < 5; tries++) {
+      const block = first + Math.floor(Math.random() * (last - first));
+      const res = await fetch(`${s.indexerUrl}/api/por?block=${block}`, { headers: { "accept-encoding": "identity" } });
+      const body = await res.text();
+      expect(res.status).toBe(200);
+      const now = (await caches()).byName.get("por_reports")!;
+      if (now.entries === seen.entries) continue;
+      expect(now.entries).toBe(seen.entries + 1);
+      expect(now.bytes).toBe(seen.bytes! + body.length + Buffer.byteLength(body));
+      return;
+    }
+    throw new Error(`five past blocks were all kept already (${seen.entries} reports kept)`);
   });
 
   it("counts a paid request answered 402 as a refusal, with x402's reason", async () => {

@@ -42,6 +42,19 @@ export async function setup(project: TestProject) {
   // In-process services of the tests read the devnet as the indexer does: from its network
   // document and the service environment (keys, membership signatures).
   Object.assign(process.env, devnetServiceEnv(devnet.deployment, deploymentFile));
+  // The suite reads far more than a reader would (nothing shared, KUSD_HEAD_FRESH_MS=0): the readers'
+  // budgets are out of the way of every API it starts, the indexer's, in process or a replica's
+  // (reader-rpc-budget.test.ts starts one with a small budget).
+  Object.assign(process.env, {
+    KUSD_READER_RPC_CALLS_PER_SECOND: "100000",
+    KUSD_READER_RPC_BURST: "1000000",
+    KUSD_READER_VENUE_WEIGHT_PER_MINUTE: "1000000",
+    KUSD_READER_VENUE_BURST: "1000000",
+  });
+  // Tests call every API process they start from 127.0.0.1 all day: loopback's first address is
+  // never limited there. The limits themselves are tested from other loopback addresses
+  // (test/e2e/rate-limit.test.ts), against the defaults.
+  process.env.KUSD_RATE_LIMIT_EXEMPT = "127.0.0.1,::1";
   // The API's own chain and venue reads go through fault-injection proxies, so a test can make
   // a read fail while the indexer keeps reading anvil directly.
   const d0 = devnet.deployment;

@@ -56,6 +56,16 @@ const csv = z.string().transform((s) =>
     .map((x) => x.trim())
     .filter(Boolean),
 );
+/** Addresses and CIDRs, comma-separated (`10.0.0.0/8, 2001:db8::/32, 192.0.2.7`). */
+const addressList = csv.pipe(
+  z.array(
+    z
+      .union([z.ipv4(), z.ipv6(), z.cidrv4(), z.cidrv6()], {
+        error: "must list IP addresses or CIDRs (10.0.0.0/8, 2001:db8::/32), comma-separated",
+      })
+      .refine((a) => !/\/0+$/.test(a), "a /0 would take in every address"),
+  ),
+);
 
 /** The indexer+API process (Ponder's, `npm start`'s) and the read replica: what they read, each variable once. */
 export const serviceEnvSchema = z.object({
@@ -147,6 +157,51 @@ export const serviceEnvSchema = z.object({
     "V8 old space of the indexer+API process (with a 32 MB semi-space): bounds how far the heap grows past what is live before a major GC. Ponder's indexing cache has its own budget (KUSD_INDEXING_CACHE_MB). The PGlite backfill at devnet scale 1100 peaked at 958 MB RSS at 512 against 1,048 at 1024, as fast; of that RSS, two PGlite instances (Ponder's and the operator store's) held about 250 MB each; the operator store now opens only once the indexer has caught up or a request reads it (docs/benchmarks.md)",
     "512 (1024 for a day, 2026-11-29: `ponder start` then built its API through vite-node, whose heap peak of 600–740 MB ran out of 512 on Node 20)",
   ),
+  KUSD_CACHE_BLOCKS: variable(
+    z.coerce.number().int().min(1).max(4_096),
+    "blocks whose inputs each report keeps (chain snapshots, indexed redemptions, PSM gates, the risk's chain part, holdsRole): a past block asked again within that many others costs no RPC call",
+    "32",
+  ),
+  KUSD_CACHE_HISTORY_BLOCKS: variable(
+    z.coerce.number().int().min(1).max(256),
+    "blocks whose indexed history rows `/api/history` keeps (each entry holds every row up to its block)",
+    "8",
+  ),
+  KUSD_CACHE_HEADERS: variable(
+    z.coerce.number().int().min(1).max(65_536),
+    "block headers kept: those the reports read, and those the indexer in the process announced",
+    "256",
+  ),
+  KUSD_CACHE_REPORTS_MB: variable(
+    z.coerce.number().min(1).max(1_024),
+    "MB of rendered reports each report (`/api/por`, `/api/stats`, `/api/apy`) keeps, weighed by their bytes: a report at a past block is rendered once while it stays",
+    "16",
+  ),
+  KUSD_CACHE_VENUE_READINGS: variable(
+    z.coerce.number().int().min(1).max(65_536),
+    "recorded venue readings kept, as asked per block (`KUSD_HEAD_FRESH_MS` each)",
+    "256",
+  ),
+  KUSD_CACHE_GRAPHQL_MB: variable(
+    z.coerce.number().min(1).max(1_024),
+    "MB of each level of the GraphQL response cache: execution results (weighed as JSON) and answers' bytes",
+    "16",
+  ),
+  KUSD_CACHE_GRAPHQL_DOCUMENTS: variable(
+    z.coerce.number().int().min(1).max(65_536),
+    "parsed GraphQL documents kept by their text (and as many parse errors): a document of the 2,000 tokens allowed holds a few hundred KB parsed",
+    "256",
+  ),
+  KUSD_CACHE_COMPRESSED_MB: variable(
+    z.coerce.number().min(1).max(1_024),
+    "MB of compressed answers kept, so a body is compressed once (twice this in the indexer's process: its API and Ponder's own routes)",
+    "16",
+  ),
+  KUSD_CACHE_RPC_URLS: variable(
+    z.coerce.number().int().min(1).max(1_024),
+    "RPC endpoints whose code presence (has this address code at this block) is kept: the service's own and those `verify_report` is asked to read",
+    "8",
+  ),
   KUSD_REGISTRY_SOURCE: variable(
     csv,
     "published registry documents (URLs or files, comma-separated), verified before use",
@@ -171,6 +226,31 @@ export const serviceEnvSchema = z.object({
     z.coerce.number().int().min(0).max(10_000),
     "one read of the RPC's head, holdsRole and a block's header (when the indexer in the process did not read it) serves every report for this long; the indexed head is read at most every 100 ms (0: only concurrent requests share them)",
     "4000",
+  ),
+  KUSD_READER_RPC_CALLS_PER_SECOND: variable(
+    z.coerce.number({ error: "must be a number" }).positive("must be positive").max(100_000),
+    "JSON-RPC calls a second that readers' requests may cause (reports' pinned reads, live reads, headers; each call of a batch counts), per API process: with N processes, each takes its share of the provider's plan. The indexer, statements, anchoring and the paid gateway are not counted against it (docs/running-on-base.md#the-readers-budget)",
+    "5 (100 viewers of the reserves page cost 0.75; a report at a past block 2 to 3)",
+  ),
+  KUSD_READER_RPC_BURST: variable(
+    z.coerce.number({ error: "must be a number" }).int("must be a whole number").min(1).max(1_000_000),
+    "calls readers may take at once from a full budget (ten reports at uncached past blocks take about 30)",
+    "30",
+  ),
+  KUSD_READER_VENUE_WEIGHT_PER_MINUTE: variable(
+    z.coerce.number({ error: "must be a number" }).positive("must be positive").max(1_000_000),
+    "venue request weight a minute readers' requests may cause, per API process, as the venue weighs it (Hyperliquid: 2 for clearinghouseState, 20 for history requests, 1,200 a minute per IP address)",
+    "600 (half of Hyperliquid's 1,200: the statements' venue reads keep the rest)",
+  ),
+  KUSD_READER_VENUE_BURST: variable(
+    z.coerce.number({ error: "must be a number" }).int("must be a whole number").min(20).max(1_000_000),
+    "venue weight readers may take at once from a full budget (at least one history request, 20)",
+    "200",
+  ),
+  KUSD_READER_MAX_WAIT_MS: variable(
+    z.coerce.number({ error: "must be a number" }).int("must be a whole number").min(0).max(30_000),
+    "how long a request waits in all for the readers' budget before it answers 503 `reader_rpc_budget_exhausted` with Retry-After (0: never waits)",
+    "1000",
   ),
   KUSD_ETH_USD_FEED: variable(address, "AggregatorV3 feed the reports price ETH with", "Chainlink ETH / USD on Base"),
   KUSD_HEDGE_WATCH_ONLY: variable(
@@ -281,6 +361,40 @@ export const serviceEnvSchema = z.object({
     flag,
     "`1` serves `GET /__bench/constant?bytes=N`, the baseline of `npm run bench:reports`, and (in the indexer's API) Ponder's generated GraphQL at `/__bench/ponder/graphql`, the baseline of `npm run bench:api`",
     "`0`",
+  ),
+  KUSD_RATE_LIMIT: variable(
+    flag,
+    "`0` turns the per-client limits off: no request is counted or refused (docs/api.md#limits)",
+    "`1`: on",
+  ),
+  KUSD_RATE_LIMIT_POINTS: variable(
+    z.coerce
+      .number()
+      .int()
+      .min(100, "must be at least 100: below, the dearest requests could never be served")
+      .max(1e9),
+    "points each client may spend per window, each request costing points by what it makes the service do (docs/api.md#limits has the costs and how to size this)",
+    "1200",
+  ),
+  KUSD_RATE_LIMIT_WINDOW_SECONDS: variable(
+    z.coerce.number().int().min(1).max(86_400),
+    "the window a client's points are counted over; a client over its budget waits for the window's end (`Retry-After`)",
+    "60",
+  ),
+  KUSD_TRUSTED_PROXIES: variable(
+    addressList,
+    "reverse proxies (addresses or CIDRs, comma-separated) in front of the API: a request from one is the client's at the right-most `X-Forwarded-For` address that is not a trusted proxy",
+    "none: the client is the socket's address and `X-Forwarded-For` is never read",
+  ),
+  KUSD_RATE_LIMIT_EXEMPT: variable(
+    addressList,
+    "clients (addresses or CIDRs, comma-separated) never limited: the operator's own monitors and dashboards",
+    "none",
+  ),
+  KUSD_RATE_LIMIT_REDIS_URL: variable(
+    z.url({ protocol: /^rediss?$/, error: "must be a redis:// or rediss:// URL" }),
+    "a Redis the API processes share the limits in (wins over PostgreSQL)",
+    "none: with `DATABASE_URL`, its PostgreSQL (table `rate_limit` in `KUSD_STORE_SCHEMA`); else this process's memory",
   ),
 });
 

@@ -26,7 +26,7 @@ export {
   readPsmSnapshots,
   type SnapshotAddresses,
 } from "./read-plan/chain-snapshot.js";
-export { hasCodeAt } from "./read-plan/code-presence.js";
+export { codePresenceSize, hasCodeAt, limitCodePresence } from "./read-plan/code-presence.js";
 export { type Erc20Reads, readErc20 } from "./read-plan/erc20-reads.js";
 export { ledgerPins, readLedgerRecords } from "./read-plan/hedge-ledger-reads.js";
 export { historyVerifyCommands } from "./read-plan/history-reads.js";
@@ -90,6 +90,12 @@ export { FILLS_KEPT, type FillRetention } from "./venue/fills-retention.js";
 export type { FundingRate, LedgerUpdate } from "./venue/history-records.js";
 export { FILLS_PAGE, MAX_PAGES, pageByTime, TIME_RANGE_PAGE } from "./venue/paging.js";
 export { type Bracket, bracketEquity, type PortfolioWindow, readPortfolio } from "./venue/portfolio.js";
-export { postInfo, VENUE_TIMEOUT_MS } from "./venue/post-info.js";
+export {
+  gateVenueRequests,
+  infoRequestWeight,
+  postInfo,
+  VENUE_TIMEOUT_MS,
+  type VenueRequestGate,
+} from "./venue/post-info.js";
 export { VenueReadError } from "./venue/venue-read-error.js";
 export { VenueReader } from "./venue/venue-reader.js";
