@@ -10,19 +10,23 @@ import { gateVenueRequests, infoRequestWeight } from "../packages/verify/src/ind
 import { ApiError } from "./http/errors.js";
 
 /**
- * 5 calls a second and a burst of 30: 100 viewers of the reserves page cost the API 0.75 calls a
- * second (2,700 an hour, bench:cost), a report at a past block 2 to 3 calls, so ten past blocks at
- * once pass and a reader can page through history; the flood of issue 58 (67 calls a second from
- * one reader) is held to 5.
+ * 5 calls a second and a burst of 120: 100 viewers of the reserves page cost the API 0.75 calls a
+ * second (2,700 an hour, bench:cost), a report at a past block 1 to 3 calls (up to 12 before the
+ * process knows where each contract has code); the burst holds one of every report at the head and
+ * a past block from a process that has read nothing (test/e2e/reader-rpc-budget.test.ts: the
+ * honesty board alone reads both chains for every peer), and a flood of 67 calls a second from one
+ * reader is held to 5.
  */
 export const DEFAULT_READER_RPC_CALLS_PER_SECOND = 5;
-export const DEFAULT_READER_RPC_BURST = 30;
+export const DEFAULT_READER_RPC_BURST = 120;
 /**
  * 600 a minute, half the 1,200 Hyperliquid allows an IP address, so readers can never take what the
- * statements' venue reads need; the burst, ten history requests (a hedge ledger's pages).
+ * statements' venue reads need. The burst must hold one `/api/hedge-ledger`, which reads the whole
+ * ledger from the venue on each request (16 history requests, weight 320, on the devnet's 18,703
+ * fills and four months of funding; it grows with the hedge's age): 600, a minute's worth.
  */
 export const DEFAULT_READER_VENUE_WEIGHT_PER_MINUTE = 600;
-export const DEFAULT_READER_VENUE_BURST = 200;
+export const DEFAULT_READER_VENUE_BURST = 600;
 /** A request waits at most this long in all for the budget before it is answered 503. */
 export const DEFAULT_READER_MAX_WAIT_MS = 1_000;
 

@@ -5,12 +5,19 @@
  * it answers 503 `reader_rpc_budget_exhausted` with Retry-After once the budget is spent, never a
  * 5xx of another kind and never a report with a refused figure null; the calls that reach the
  * chain stay within burst + rate × seconds; and the shared indexer, whose calls are not the
- * readers', indexes every block mined during the flood.
+ * readers', indexes every block mined during the flood. And a replica with the default budgets
+ * serves one of every report at the head (the hedge ledger reads its whole ledger from the venue)
+ * and a past block, each 200.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { readServiceEnv } from "@kusd/config";
 import { selectNetwork } from "@kusd/config/node";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import {
+  DEFAULT_READER_RPC_BURST,
+  DEFAULT_READER_RPC_CALLS_PER_SECOND,
+  DEFAULT_READER_VENUE_BURST,
+} from "../../api/reader-budgets.js";
 import { type RpcProxy, startRpcProxy } from "../../devnet/rpc-proxy.js";
 import { freePort } from "../helpers/ports.js";
 import { stack } from "../helpers/stack.js";
@@ -26,16 +33,42 @@ const FLOOD_MS = 3_000;
 const LOOPS = 16;
 
 let proxy: RpcProxy | undefined;
-let child: ChildProcess | undefined;
+const children: ChildProcess[] = [];
 afterAll(async () => {
-  if (child && child.exitCode === null && child.signalCode === null) {
-    const exited = new Promise<void>((r) => child!.once("exit", () => r()));
-    child.kill("SIGTERM");
-    setTimeout(() => child?.kill("SIGKILL"), 5_000).unref();
-    await exited;
-  }
+  await Promise.all(
+    children.map(async (child) => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise<void>((r) => child.once("exit", () => r()));
+      child.kill("SIGTERM");
+      setTimeout(() => child.kill("SIGKILL"), 5_000).unref();
+      await exited;
+    }),
+  );
   await proxy?.stop();
 });
+
+/** A read replica on the indexer's PostgreSQL (stack/replica.ts) with `env` on top of the suite's; its output collected. */
+async function startReplica(env: Record<string, string | undefined>) {
+  const port = await freePort();
+  const child = spawn(process.execPath, ["--import", "tsx", "stack/replica.ts"], {
+    stdio: ["ignore", "pipe", "pipe"],
+    env: {
+      ...process.env,
+      PORT: String(port),
+      DATABASE_URL: process.env.DATABASE_URL!,
+      KUSD_VIEWS_SCHEMA: inject("viewsSchema"),
+      KUSD_STORE_SCHEMA: inject("storeSchema"),
+      KUSD_X402_FACILITATOR_URL: "",
+      ...env,
+    },
+  });
+  children.push(child);
+  const replica = { api: `http://127.0.0.1:${port}`, output: "" };
+  child.stdout?.on("data", (c) => (replica.output += c));
+  child.stderr?.on("data", (c) => (replica.output += c));
+  await answers(`${replica.api}/api/stats`, 200);
+  return replica;
+}
 
 async function answers(url: string, status: number, ms = 60_000) {
   const deadline = Date.now() + ms;
@@ -84,33 +117,21 @@ const sample = (page: string, name: string) => {
 
 describe.runIf(onPostgres)("the readers' RPC budget, in an API process of its own", () => {
   let api: string;
-  let output = "";
+  let output = () => "";
   /** Blocks the flood asked for and was never served. */
   let unserved: number[] = [];
 
   beforeAll(async () => {
     await s.caughtUp();
     proxy = await startRpcProxy({ upstream: s.rpcUrl });
-    const port = await freePort();
-    child = spawn(process.execPath, ["--import", "tsx", "stack/replica.ts"], {
-      stdio: ["ignore", "pipe", "pipe"],
-      env: {
-        ...process.env,
-        PORT: String(port),
-        DATABASE_URL: process.env.DATABASE_URL!,
-        KUSD_VIEWS_SCHEMA: inject("viewsSchema"),
-        KUSD_STORE_SCHEMA: inject("storeSchema"),
-        KUSD_X402_FACILITATOR_URL: "",
-        KUSD_READ_RPC_URL_8453: proxy.url,
-        KUSD_READER_RPC_CALLS_PER_SECOND: String(RATE),
-        KUSD_READER_RPC_BURST: String(BURST),
-        KUSD_READER_MAX_WAIT_MS: String(MAX_WAIT_MS),
-      },
+    const replica = await startReplica({
+      KUSD_READ_RPC_URL_8453: proxy.url,
+      KUSD_READER_RPC_CALLS_PER_SECOND: String(RATE),
+      KUSD_READER_RPC_BURST: String(BURST),
+      KUSD_READER_MAX_WAIT_MS: String(MAX_WAIT_MS),
     });
-    child.stdout?.on("data", (c) => (output += c));
-    child.stderr?.on("data", (c) => (output += c));
-    api = `http://127.0.0.1:${port}`;
-    await answers(`${api}/api/stats`, 200);
+    api = replica.api;
+    output = () => replica.output;
     // Its start-up reads (the catch-up check) are over before the flood is counted.
     await quiet();
   }, 120_000);
@@ -190,7 +211,7 @@ describe.runIf(onPostgres)("the readers' RPC budget, in an API process of its ow
     expect(mined.length).toBeGreaterThan(0);
     expect(await s.indexedBlock()).toBeGreaterThanOrEqual(mined.at(-1)!);
     // No answer was a 500 (the process logs each with its request id).
-    expect(output).not.toMatch(/\[api\] \S+ (GET|POST) /);
+    expect(output()).not.toMatch(/\[api\] \S+ (GET|POST) /);
     unserved = blocks.filter((b) => !served.some((a) => a.block === b));
   });
 
@@ -203,5 +224,49 @@ describe.runIf(onPostgres)("the readers' RPC budget, in an API process of its ow
     expect(res.status).toBe(200);
     expect(body.blockNumber).toBe(block);
     expect(body.attestation.failedReads).toEqual([]);
+  });
+});
+
+describe.runIf(onPostgres)("the readers' default budgets", () => {
+  it("hold one of every report at the head, and a past block, each answered in full", {
+    timeout: 120_000,
+  }, async () => {
+    await s.caughtUp();
+    // The suite's own budgets are out of the way (test/setup/stack.ts): this replica has the defaults.
+    const defaults = Object.fromEntries(
+      Object.keys(process.env)
+        .filter((k) => k.startsWith("KUSD_READER_"))
+        .map((k) => [k, undefined]),
+    );
+    const replica = await startReplica(defaults);
+    const metrics = await (await fetch(`${replica.api}/metrics`)).text();
+    expect(sample(metrics, "kusd_reader_rpc_budget_calls_per_second")).toBe(DEFAULT_READER_RPC_CALLS_PER_SECOND);
+    expect(sample(metrics, "kusd_reader_venue_budget_burst")).toBe(DEFAULT_READER_VENUE_BURST);
+    const head = await s.indexedBlock();
+    const paths = [
+      "/api/por",
+      "/api/stats",
+      "/api/apy",
+      "/api/hedge-ledger",
+      "/api/psm-status",
+      "/api/risk-status",
+      "/api/euler",
+      "/api/honesty-index",
+      "/api/history?interval=DAY",
+      "/api/por/redemption-plan?amount=250000",
+      "/api/por/accounts/violations",
+      `/api/por?block=${head - 5}`,
+    ];
+    const statuses: Record<string, number> = {};
+    for (const path of paths) {
+      const res = await fetch(`${replica.api}${path}`);
+      await res.arrayBuffer();
+      statuses[path] = res.status;
+    }
+    const after = await (await fetch(`${replica.api}/metrics`)).text();
+    console.log(
+      `[default budgets] ${paths.length} reports from a fresh process: ${sample(after, "kusd_reader_rpc_calls_total")} RPC calls (burst ${DEFAULT_READER_RPC_BURST}), venue weight ${sample(after, "kusd_reader_venue_weight_total")} (burst ${DEFAULT_READER_VENUE_BURST})`,
+    );
+    expect(statuses).toEqual(Object.fromEntries(paths.map((p) => [p, 200])));
   });
 });

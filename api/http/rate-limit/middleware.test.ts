@@ -1,7 +1,7 @@
 import type { IncomingMessage } from "node:http";
 import { Hono } from "hono";
 import { Registry } from "prom-client";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { anyOriginCors } from "../cors.js";
 import { addressMatcher } from "./client-identity.js";
 import { COSTS } from "./cost-table.js";
@@ -12,7 +12,7 @@ import { openRateLimitStore, type RateLimitStore } from "./store.js";
 const POLICY = { points: 100, windowSeconds: 60 };
 
 /** An app as createApp mounts the limits (after CORS), with routes that count how often they ran. */
-function limitedApp(o: { store?: RateLimitStore; exempt?: string[] } = {}) {
+function limitedApp(o: { store?: RateLimitStore; exempt?: string[]; refusalHoldMs?: number } = {}) {
   const store = o.store ?? openRateLimitStore({ ...POLICY, schema: "unused" });
   const registry = new Registry();
   const ran: string[] = [];
@@ -27,6 +27,7 @@ function limitedApp(o: { store?: RateLimitStore; exempt?: string[] } = {}) {
       metrics: registerRateLimitMetrics(registry, store),
       indexedHead: async () => 1_000n,
       maxBodyBytes: 16 * 1024,
+      refusalHoldMs: o.refusalHoldMs ?? 0,
     }),
   );
   app.get("/api/*", (c) => {
@@ -69,6 +70,29 @@ describe("the rate limit middleware", () => {
     expect(rateLimitOf(b)).toMatch(/^"free";r=79;t=(59|60)$/);
     // Another client has a budget of its own.
     expect(rateLimitOf(await from("198.51.100.2", "/api/por"))).toMatch(/^"free";r=99;/);
+  });
+
+  it("holds a refusal before sending it, so a client that asks again at once is slowed, and its Retry-After says the rest", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout"] });
+    try {
+      const { from } = limitedApp({ refusalHoldMs: 1_000 });
+      for (let i = 0; i < 5; i++) expect((await from("198.51.100.9", "/api/por?block=5")).status).toBe(200);
+      let answered: Response | null = null;
+      const refused = Promise.resolve(from("198.51.100.9", "/api/por?block=6")).then((r) => {
+        answered = r;
+        return r;
+      });
+      await vi.advanceTimersByTimeAsync(999);
+      expect(answered).toBeNull();
+      await vi.advanceTimersByTimeAsync(1);
+      const res = await refused;
+      expect(res.status).toBe(429);
+      // The window had 59 to 60 s left when refused; a second of it was spent holding.
+      expect(Number(res.headers.get("Retry-After"))).toBeGreaterThanOrEqual(58);
+      expect(Number(res.headers.get("Retry-After"))).toBeLessThanOrEqual(59);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("refuses a client over its budget 429 rate_limited, with Retry-After and both fields, before the route runs", async () => {

@@ -230,12 +230,12 @@ export const serviceEnvSchema = z.object({
   KUSD_READER_RPC_CALLS_PER_SECOND: variable(
     z.coerce.number({ error: "must be a number" }).positive("must be positive").max(100_000),
     "JSON-RPC calls a second that readers' requests may cause (reports' pinned reads, live reads, headers; each call of a batch counts), per API process: with N processes, each takes its share of the provider's plan. The indexer, statements, anchoring and the paid gateway are not counted against it (docs/running-on-base.md#the-readers-budget)",
-    "5 (100 viewers of the reserves page cost 0.75; a report at a past block 2 to 3)",
+    "5 (100 viewers of the reserves page cost 0.75; a report at a past block 1 to 3)",
   ),
   KUSD_READER_RPC_BURST: variable(
     z.coerce.number({ error: "must be a number" }).int("must be a whole number").min(1).max(1_000_000),
-    "calls readers may take at once from a full budget (ten reports at uncached past blocks take about 30)",
-    "30",
+    "calls readers may take at once from a full budget: at least one of every report at the head from a process that has read nothing (the honesty board reads both chains for every peer)",
+    "120",
   ),
   KUSD_READER_VENUE_WEIGHT_PER_MINUTE: variable(
     z.coerce.number({ error: "must be a number" }).positive("must be positive").max(1_000_000),
@@ -244,8 +244,8 @@ export const serviceEnvSchema = z.object({
   ),
   KUSD_READER_VENUE_BURST: variable(
     z.coerce.number({ error: "must be a number" }).int("must be a whole number").min(20).max(1_000_000),
-    "venue weight readers may take at once from a full budget (at least one history request, 20)",
-    "200",
+    "venue weight readers may take at once from a full budget: at least one `/api/hedge-ledger`, which reads the whole ledger on each request (weight 320 on the devnet, 16 history requests; it grows with the hedge's age: `kusd_reader_venue_weight_total` before and after one tells)",
+    "600",
   ),
   KUSD_READER_MAX_WAIT_MS: variable(
     z.coerce.number({ error: "must be a number" }).int("must be a whole number").min(0).max(30_000),
