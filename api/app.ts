@@ -128,7 +128,14 @@ export function createApp(p: AppParts): Hono {
   // No request of this API needs more than a few kilobytes: a larger body is read, dropped and answered 413 (http/body-limit.ts).
   app.use("*", bodyLimit({ maxBytes: MAX_BODY_BYTES }));
   // A request the readers' RPC budget refused a read answers 503 as a whole (http/reader-requests.ts).
-  if (p.readerRequests) app.use("*", readerRequests(p.readerRequests));
+  if (p.readerRequests)
+    app.use(
+      "*",
+      readerRequests({
+        ...p.readerRequests,
+        indexedHead: async () => (await reportHead(ctx))?.blockNumber ?? null,
+      }),
+    );
   if (p.checkResponses) {
     app.use("*", async (c, next) => {
       c.set("checkResponses", true);

@@ -9,7 +9,7 @@ import { rpcClient } from "../context.js";
 import { coalesce, memo } from "../io/memo.js";
 import { readerBudgets } from "../reader-budgets.js";
 import { onApiError } from "./errors.js";
-import { readerRequests } from "./reader-requests.js";
+import { readerRequests, readsOwnBlocks } from "./reader-requests.js";
 
 /** A JSON-RPC node on a loopback port that answers every call 0x10 and counts them. */
 let node: Server;
@@ -114,5 +114,22 @@ describe("a reader request the readers' budget refused", () => {
     const health = await app.request("/api/health");
     expect(health.status).toBe(200);
     expect(await health.json()).toEqual({ chain: "down" });
+  });
+});
+
+describe("readsOwnBlocks", () => {
+  const head = async () => 1_000n;
+  it.each([
+    ["GET", "/api/por", {}, false],
+    ["GET", "/api/hedge-ledger", {}, false],
+    ["GET", "/api/por", { block: "120" }, true],
+    ["GET", "/api/psm-status", { block: "999" }, false], // the head's, as the page asks it
+    ["GET", "/api/stats", { block: "998" }, false],
+    ["GET", "/api/stats", { block: "997" }, true],
+    ["POST", "/graphql", {}, true],
+    ["GET", "/graphql", {}, true],
+    ["POST", "/mcp", {}, true],
+  ] as const)("%s %s %o: %s", async (method, path, query, own) => {
+    expect(await readsOwnBlocks(method, path, (name) => (query as Record<string, string>)[name], head)).toBe(own);
   });
 });

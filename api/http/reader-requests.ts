@@ -5,19 +5,47 @@
  * never a report with that figure null as though the chain had failed it, nor a 500. What the
  * request found cached cost no call and answers as usual.
  *
+ * A request whose reads are its own (readsOwnBlocks) leaves a reserve of the budget to the reports
+ * at the head, which every reader shares (packages/rpc/src/reader-budget.ts).
+ *
  * GET /metrics and /api/health report on the service rather than for a reader: they stay 200,
  * with what their budgeted reads could not get as unknown (health's "down" dependency).
  */
 import { inReaderRequest, readerRefusal, type VenueGate } from "@kusd/rpc";
 import type { Context, MiddlewareHandler } from "hono";
 import { ApiError, errorBody } from "./errors.js";
+import { COSTS } from "./rate-limit/cost-table.js";
+import { blockPoints } from "./rate-limit/costs.js";
 
 const ALWAYS_ANSWERED = new Set(["/metrics", "/api/health"]);
 
-export function readerRequests(o: { venue: VenueGate | null }): MiddlewareHandler {
+/**
+ * Whether a request's reads are its own rather than what every reader shares: a report at a past
+ * block (`?block=` below the head's, as the limits tell it: rate-limit/costs.ts), and what GraphQL
+ * and MCP run (any block, a tool's own reads). A GET of a report at the head is built once per
+ * block for everyone; it keeps the budget's reserve.
+ */
+export async function readsOwnBlocks(
+  method: string,
+  path: string,
+  query: (name: string) => string | undefined,
+  indexedHead: () => Promise<bigint | null>,
+): Promise<boolean> {
+  if (method !== "GET" || path === "/graphql" || path === "/mcp") return true;
+  const block = query("block");
+  return block !== undefined && (await blockPoints(block, indexedHead)) === COSTS.past_block.points;
+}
+
+export function readerRequests(o: {
+  venue: VenueGate | null;
+  /** The indexed head, to tell a past block from the head's (none: every `?block=` is a past one). */
+  indexedHead?: () => Promise<bigint | null>;
+}): MiddlewareHandler {
+  const indexedHead = o.indexedHead ?? (async () => null);
   return async (c, next) => {
     if (ALWAYS_ANSWERED.has(c.req.path)) return next();
-    const scope = await inReaderRequest(() => next(), { venue: o.venue });
+    const own = await readsOwnBlocks(c.req.method, c.req.path, (name) => c.req.query(name), indexedHead);
+    const scope = await inReaderRequest(() => next(), { venue: o.venue, own });
     const refusal = scope.refusal ?? readerRefusal(c.error);
     if (refusal instanceof ApiError) answerRefused(c, refusal);
   };

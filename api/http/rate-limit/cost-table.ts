@@ -41,6 +41,11 @@ export const COSTS = {
     reason:
       "a report at a past block (`?block=N`): a chain snapshot at N, 1 to 4 billed RPC calls and a build, unless another reader asked for N moments ago",
   },
+  venue_ledger: {
+    points: 20,
+    reason:
+      "`/api/hedge-ledger`: the hedge's whole ledger read from the venue on each request (16 history requests on the devnet, weight 320 of the 1,200 a minute the venue allows an address)",
+  },
   indexed_range: {
     points: 2,
     reason:

@@ -78,6 +78,7 @@ describe("a request's cost", () => {
     expect(await get("/api/history?interval=DAY")).toEqual({ route: "indexed_range", points: 2 });
     expect(await get("/api/events/redemptions?fromBlock=1")).toEqual({ route: "indexed_range", points: 2 });
     expect(await get("/api/por/accounts/violations?limit=1000")).toEqual({ route: "indexed_range", points: 2 });
+    expect(await get("/api/hedge-ledger")).toEqual({ route: "venue_ledger", points: 20 });
     for (const path of ["/api/openapi.json", "/api/network", "/api/por/signed", "/llms.txt", "/nowhere"])
       expect(await get(path), path).toEqual({ route: "other", points: 1 });
     expect(await get("/")).toEqual({ route: "page", points: 0 });

@@ -45,6 +45,7 @@ export async function costOf(r: CostRequest): Promise<Charge> {
     return charge(points === COSTS.export_whole.points ? "export_whole" : "export_batch", points);
   }
   if (INDEXED_RANGES.test(path)) return charge("indexed_range");
+  if (path === "/api/hedge-ledger") return charge("venue_ledger");
   if (!path.startsWith("/api/") || NOT_REPORTS.test(path)) return charge("other");
   const block = r.query.get("block");
   if (block === null) return charge("report");

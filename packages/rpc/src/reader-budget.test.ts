@@ -79,6 +79,29 @@ describe("the readers' RPC budget at the transport", () => {
     expect(b.used()).toEqual({ taken: 1, refusals: 1 });
   });
 
+  it("keeps a quarter of the burst for the reads every reader shares: a request with reads of its own stops above it", async () => {
+    const node = fakeNode();
+    const b = budget({ perSecond: 0.5, burst: 8, maxWaitMs: 0 }); // a reserve of 2
+    const client = readerClient(b, node);
+    const read = () => client.getBlockNumber({ cacheTime: 0 });
+    // A past block's request takes 6 calls, then is refused the 7th: 2 are kept.
+    const past = await inReaderRequest(
+      async () => {
+        for (let i = 0; i < 7; i++) await read().catch(() => {});
+      },
+      { own: true },
+    );
+    expect(past.refusal).toBeInstanceOf(Refused);
+    expect(node.seen.calls).toBe(6);
+    // The head's report, which every reader shares, gets the 2 kept.
+    const head = await inReaderRequest(async () => {
+      await read();
+      await read();
+    });
+    expect(head.refusal).toBeNull();
+    expect(node.seen.calls).toBe(8);
+  });
+
   it("bounds the whole request's wait, not each call's: a refused request waits no more", async () => {
     const node = fakeNode();
     const b = budget({ perSecond: 10, burst: 1, maxWaitMs: 150 }); // a token every 100 ms

@@ -11,6 +11,10 @@
  * one let in takes the next tokens before anyone new, and a request refused at its door has spent
  * nothing (let each call compete alike, and every request of a flood gets its first calls and is
  * refused a later one: the budget spent, nothing answered).
+ *
+ * A quarter of the burst is kept for the reads every reader shares: a request whose reads are its
+ * own (`ReaderScope.own`: a past block, a tool call) takes only what lies above it, so a reader
+ * asking past block after past block never leaves the next block's report at the head unread.
  */
 import type { HttpTransportConfig, Transport } from "viem";
 import { currentReaderScope, noteRefusal, registerRefusal } from "./reader-scope.js";
@@ -81,7 +85,8 @@ export class ReaderBudget {
     const first = scope !== undefined && scope.wait.until === null;
     if (scope) scope.wait.until ??= now + this.o.maxWaitMs;
     const until = scope?.wait.until ?? now + this.o.maxWaitMs;
-    const r = this.bucket.reserve(n, Math.max(0, until - now), { behindNone: first });
+    const keep = scope?.own ? Math.floor(this.o.burst / 4) : 0;
+    const r = this.bucket.reserve(n, Math.max(0, until - now), { behindNone: first, keep });
     if (!r.ok) {
       this.use.refusals += 1;
       const refusal = registerRefusal(this.o.refuse(Math.max(1, Math.ceil(r.retryAfterMs / 1000))));

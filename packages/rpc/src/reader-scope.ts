@@ -22,6 +22,11 @@ export type ReaderScope = {
   /** When the request stops waiting for the budget (ms since the epoch), shared with its builds: set at the first wait. */
   readonly wait: { until: number | null };
   readonly venue: VenueGate | null;
+  /**
+   * Reads only this request needs (a report at a past block, a tool call, a GraphQL query): they
+   * leave the budget's reserve to what every reader shares, the reports at the head.
+   */
+  readonly own: boolean;
 };
 
 // One store per process, whichever module graph asks (Ponder loads the API in a graph of its own).
@@ -36,8 +41,11 @@ const refusals = holder[REFUSALS];
 export const currentReaderScope = (): ReaderScope | undefined => scopes.getStore();
 
 /** Runs `work` as one reader request; resolves to its scope once the work has settled. */
-export async function inReaderRequest(work: () => Promise<unknown>, o: { venue?: VenueGate | null } = {}) {
-  const scope: ReaderScope = { refusal: null, wait: { until: null }, venue: o.venue ?? null };
+export async function inReaderRequest(
+  work: () => Promise<unknown>,
+  o: { venue?: VenueGate | null; own?: boolean } = {},
+) {
+  const scope: ReaderScope = { refusal: null, wait: { until: null }, venue: o.venue ?? null, own: o.own ?? false };
   await scopes.run(scope, work);
   return scope;
 }
@@ -120,6 +128,7 @@ export function shareRefusals<T extends object>(caches: T): T {
       refusal: null,
       wait: parent?.wait ?? { until: null },
       venue: parent?.venue ?? null,
+      own: parent?.own ?? false,
     };
     return scopes.run(scope, async () => {
       const value = await build();

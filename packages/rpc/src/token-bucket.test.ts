@@ -84,4 +84,17 @@ describe("the token bucket", () => {
     expect(() => new TokenBucket(0, 5)).toThrow(RangeError);
     expect(() => new TokenBucket(1, 0.5)).toThrow(RangeError);
   });
+
+  it("leaves what a taker must keep for others: it waits for tokens above the reserve, others take the reserve", () => {
+    const c = clock();
+    const b = new TokenBucket(10, 4, c.now); // a token every 100 ms
+    expect(b.reserve(2, 0, { keep: 1 })).toEqual({ ok: true, waitMs: 0 });
+    // 2 left: taking 2 would leave nothing of the 1 to keep; within 100 ms, it would.
+    expect(b.reserve(2, 50, { keep: 1 })).toEqual({ ok: false, retryAfterMs: 100 });
+    // A taker with nothing to keep takes the reserve.
+    expect(b.reserve(2, 0)).toEqual({ ok: true, waitMs: 0 });
+    // A reserve larger than the burst leaves beside the taking is cut to what it leaves.
+    c.advance(400);
+    expect(b.reserve(3, 0, { keep: 5 })).toEqual({ ok: true, waitMs: 0 });
+  });
 });

@@ -38,11 +38,14 @@ export class TokenBucket {
    * Takes `n` tokens if they are there within `maxWaitMs`: how long to wait before sending. A
    * taking larger than the burst needs a full bucket (and leaves it owing the rest). `behindNone`:
    * only while nobody is waiting (the balance is not below zero), whatever the wait would be.
+   * `keep`: tokens this taker must leave in the bucket (a reserve for others), at most what the
+   * burst holds beside the taking.
    */
-  reserve(n: number, maxWaitMs: number, o: { behindNone?: boolean } = {}): Reservation {
+  reserve(n: number, maxWaitMs: number, o: { behindNone?: boolean; keep?: number } = {}): Reservation {
     this.refill();
     const need = Math.min(n, this.burst);
-    const waitMs = need <= this.tokens ? 0 : ((need - this.tokens) * 1000) / this.ratePerSecond;
+    const keep = Math.max(0, Math.min(o.keep ?? 0, this.burst - need));
+    const waitMs = need + keep <= this.tokens ? 0 : ((need + keep - this.tokens) * 1000) / this.ratePerSecond;
     if (waitMs > maxWaitMs || (o.behindNone && this.tokens < 0)) return { ok: false, retryAfterMs: waitMs };
     this.tokens -= n;
     return { ok: true, waitMs };
