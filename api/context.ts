@@ -20,6 +20,7 @@ import { blockParam } from "./http/query-params.js";
 import { type IndexedHead, indexedHead, type ReadDb } from "./io/indexed-reads.js";
 import type { IndexerHeaders } from "./io/indexer-headers.js";
 import { createReportCaches, type ReportCaches } from "./report-caches.js";
+import type { BlockHeader } from "./report-values.js";
 
 export type ReportContext = {
   network: NetworkConfig;
@@ -93,7 +94,7 @@ export async function headReaching(
 export const liveClient = (ctx: ReportContext): PublicClient => ctx.live ?? ctx.base;
 
 /** A report block's header: what every report needs of the block itself. */
-export type BlockHeader = { hash: Hex; timestamp: number };
+export type { BlockHeader };
 
 /**
  * A report block's hash and timestamp: the indexer's own when it read that block in this process

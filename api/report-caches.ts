@@ -11,15 +11,19 @@
  */
 import type { ChainSnapshot, HistoryRows, PsmStatus } from "@kusd/core";
 import { type CacheLimits, DEFAULT_CACHE_LIMITS } from "./cache-limits.js";
-import type { BlockHeader } from "./context.js";
 import type { CacheSize } from "./io/cache-sizes.js";
 import type { IndexedHead } from "./io/indexed-reads.js";
 import { coalesce, type Memo, memo } from "./io/memo.js";
-import type { VenueNow } from "./io/venue-now.js";
-import type { PorHistory, PorLiveRoles, RenderedPor } from "./reserves/por-service.js";
-import type { RenderedStats } from "./reserves/stats-service.js";
-import type { RiskChainPart } from "./risk/risk-service.js";
-import type { RenderedApy } from "./yield/apy-service.js";
+import type {
+  BlockHeader,
+  PorHistory,
+  PorLiveRoles,
+  RenderedApy,
+  RenderedPor,
+  RenderedStats,
+  RiskChainPart,
+  VenueNow,
+} from "./report-values.js";
 
 /**
  * The indexed head is a database read, no RPC call: read at most every 100 ms, so a report at the

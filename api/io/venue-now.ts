@@ -5,9 +5,9 @@
  */
 import { readAccountState, type VenueAccountState, VenueReadError } from "../../packages/verify/src/index.js";
 import type { ReportContext } from "../context.js";
+import type { VenueNow } from "../report-values.js";
 
-/** The venue read now: its answer (null with the reason when it failed) and when we read it. */
-export type VenueNow = { state: VenueAccountState | null; reason: string | null; readAtMs: number };
+export type { VenueNow };
 
 /** The venue's account state now, or null with the reason (not configured, or the read failed). */
 async function readVenueState(ctx: ReportContext): Promise<{ state: VenueAccountState | null; reason: string | null }> {

@@ -33,10 +33,11 @@ import {
   reportBlockHeader,
   rpcHead,
 } from "../context.js";
-import { type Rendered, render } from "../http/rendered.js";
+import { render } from "../http/rendered.js";
 import { kusdBurnedUpTo, redemptionsUpTo } from "../io/indexed-reads.js";
 import type { Memo } from "../io/memo.js";
-import { readVenueNow, type VenueNow } from "../io/venue-now.js";
+import { readVenueNow } from "../io/venue-now.js";
+import type { PorHistory, PorLiveRoles, RenderedPor, VenueNow } from "../report-values.js";
 import { porReportKey } from "./por-report-key.js";
 
 /** The chain snapshot at `blockNumber`; its timestamp from the block's header when the caller has it. */
@@ -66,15 +67,7 @@ type LiveReads = {
   failedReads: string[];
 };
 
-/** A block's indexed redemptions and burns. */
-export type PorHistory = {
-  redemptions: Awaited<ReturnType<typeof redemptionsUpTo>>;
-  burned: Awaited<ReturnType<typeof kusdBurnedUpTo>>;
-};
-export type PorLiveRoles = Pick<LiveReads, "minterRoles" | "failedReads">;
-
-/** The report, its bytes, and the venue read made for it now (at the head; a statement records it). */
-export type RenderedPor = { report: PorReport; rendered: Rendered; venueNow: VenueNow | null };
+export type { PorHistory, PorLiveRoles, RenderedPor };
 
 /** holdsRole of each PSM read now, through the live client. */
 async function readLiveRoles(ctx: ReportContext, blockNumber: bigint): Promise<PorLiveRoles> {

@@ -11,9 +11,10 @@ import {
   type ReportContext,
   reportBlockHeader,
 } from "../context.js";
-import { type Rendered, render } from "../http/rendered.js";
+import { render } from "../http/rendered.js";
+import type { RenderedStats } from "../report-values.js";
 
-export type RenderedStats = { stats: Stats; rendered: Rendered };
+export type { RenderedStats };
 
 /** The stats at `at`, kept per block and block hash (every figure is a read pinned to the block). */
 export async function renderStats(ctx: ReportContext, at: ReportBlock): Promise<RenderedStats> {

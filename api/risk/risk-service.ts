@@ -4,16 +4,7 @@
  * RoleGranted / RoleRevoked), the venue and the statement read now, all at one block.
  */
 
-import type { NotDeployedRead } from "@kusd/core";
-import {
-  buildRiskStatus,
-  type Gap,
-  type OffChainInputs,
-  offChainTriggers,
-  type RiskStatus,
-  riskPins,
-  type Trigger,
-} from "@kusd/core";
+import { buildRiskStatus, type OffChainInputs, offChainTriggers, type RiskStatus, riskPins } from "@kusd/core";
 import { type Address, getAddress, type Hex } from "viem";
 import { PinnedReader, RISK_GAP_SOURCE, readRiskChain } from "../../packages/verify/src/index.js";
 import {
@@ -25,6 +16,7 @@ import {
 } from "../context.js";
 import { roleHoldersAt } from "../io/indexed-reads.js";
 import { readVenueNow } from "../io/venue-now.js";
+import type { RiskChainPart } from "../report-values.js";
 
 /** The off-chain triggers' inputs, read now: at a past block they are not judged (offChainTriggers knows atHead). */
 async function readOffChain(
@@ -50,13 +42,7 @@ async function readOffChain(
   };
 }
 
-export type RiskChainPart = {
-  onChain: Trigger[];
-  gaps: Gap[];
-  failedReads: string[];
-  notDeployed: NotDeployedRead[];
-  timestamp: number;
-};
+export type { RiskChainPart };
 
 /**
  * The on-chain part of the risk status at `at` (kept per block and hash: it cannot change there).

@@ -7,13 +7,12 @@
 import type { MarketPeer } from "@kusd/core";
 import { type ApyReport, buildApyReport } from "@kusd/core";
 import { type ReportContext, reportBlockHash, reportHead } from "../context.js";
-import { type Rendered, render } from "../http/rendered.js";
+import { render } from "../http/rendered.js";
+import type { RenderedApy } from "../report-values.js";
 import { readApyInputs } from "./apy-reads.js";
 
 export { MIN_RUNWAY_DAYS } from "@kusd/core";
-export type { MarketPeer };
-
-export type RenderedApy = { report: ApyReport; rendered: Rendered };
+export type { MarketPeer, RenderedApy };
 
 /**
  * The report, rebuilt at most every `venueMaxAgeSeconds` for the same indexed head (its venue
