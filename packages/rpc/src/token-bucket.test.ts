@@ -97,4 +97,15 @@ describe("the token bucket", () => {
     c.advance(400);
     expect(b.reserve(3, 0, { keep: 5 })).toEqual({ ok: true, waitMs: 0 });
   });
+
+  it("lets a taker that keeps a reserve in, behind none, only while the balance is at or above that reserve", () => {
+    const c = clock();
+    const b = new TokenBucket(10, 4, c.now);
+    expect(b.reserve(2, 1_000, { behindNone: true, keep: 2 })).toEqual({ ok: true, waitMs: 0 });
+    // 2 left, as much as it keeps: nobody waits, so a newcomer may wait 100 ms for its token.
+    expect(b.reserve(1, 1_000, { behindNone: true, keep: 2 })).toEqual({ ok: true, waitMs: 100 });
+    // 1 left, below the reserve: someone waits, the newcomer is refused; one already in queues.
+    expect(b.reserve(1, 1_000, { behindNone: true, keep: 2 })).toEqual({ ok: false, retryAfterMs: 200 });
+    expect(b.reserve(1, 1_000, { keep: 2 })).toEqual({ ok: true, waitMs: 200 });
+  });
 });

@@ -39,14 +39,15 @@ export class TokenBucket {
    * taking larger than the burst needs a full bucket (and leaves it owing the rest). `behindNone`:
    * only while nobody is waiting (the balance is not below zero), whatever the wait would be.
    * `keep`: tokens this taker must leave in the bucket (a reserve for others), at most what the
-   * burst holds beside the taking.
+   * burst holds beside the taking; behind none then means the balance is not below `keep`.
    */
   reserve(n: number, maxWaitMs: number, o: { behindNone?: boolean; keep?: number } = {}): Reservation {
     this.refill();
     const need = Math.min(n, this.burst);
     const keep = Math.max(0, Math.min(o.keep ?? 0, this.burst - need));
     const waitMs = need + keep <= this.tokens ? 0 : ((need + keep - this.tokens) * 1000) / this.ratePerSecond;
-    if (waitMs > maxWaitMs || (o.behindNone && this.tokens < 0)) return { ok: false, retryAfterMs: waitMs };
+    // Behind none: nobody waits, that is, the balance is not below what this taker must keep.
+    if (waitMs > maxWaitMs || (o.behindNone && this.tokens < keep)) return { ok: false, retryAfterMs: waitMs };
     this.tokens -= n;
     return { ok: true, waitMs };
   }
