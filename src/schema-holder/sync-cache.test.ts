@@ -1,5 +1,5 @@
 import { PGlite } from "@electric-sql/pglite";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Query } from "./claim-schema.js";
 import { describeVerdict, staleReason, verifySyncCache } from "./sync-cache.js";
 
@@ -36,9 +36,14 @@ describe("verifySyncCache", () => {
         ])
       ).rows[0]!.n,
     );
-  beforeEach(async () => {
+  // One PGlite for the file (an open takes most of a second); each test starts from a fresh schema.
+  beforeAll(async () => {
     db = new PGlite();
+  });
+  afterAll(() => db.close());
+  beforeEach(async () => {
     await db.exec(`
+      DROP SCHEMA IF EXISTS ponder_sync CASCADE;
       CREATE SCHEMA ponder_sync;
       CREATE TABLE ponder_sync.blocks (chain_id bigint, number bigint, hash varchar(66), PRIMARY KEY (chain_id, number));
       CREATE TABLE ponder_sync.logs (chain_id bigint, block_number bigint, log_index int);
@@ -55,7 +60,6 @@ describe("verifySyncCache", () => {
     }
     await db.query("INSERT INTO ponder_sync.intervals VALUES ('f8453', 8453, '[2,91)'), ('f1', 1, '[5,6)')");
   });
-  afterEach(() => db.close());
 
   it("reuses a chain's rows when both ends are on it, reading those two blocks only", async () => {
     const asked: bigint[] = [];
