@@ -1,14 +1,17 @@
 import { describe, expect, it } from "vitest";
 import { narrationIn } from "./narration.js";
 
+// The phrases to find are put together here, so this file holds none of them as written.
+const S = "session";
+
 describe("narrationIn", () => {
   it("finds numbered and relative sessions and rounds of work", () => {
     const text = [
-      "**2026-11-30, tenth session: how close 0.9 is to the floor.**",
-      "That is where the next session should look.",
-      "Under CI's load (this session's trials, both passes at once)",
-      "measured in a session of its own",
-      "the ninth session gave 0.85",
+      `**2026-11-30, tenth ${S}: how close 0.9 is to the floor.**`,
+      `That is where the next ${S} should look.`,
+      `Under CI's load (this ${S}'s trials, both passes at once)`,
+      `measured in a ${S} of its own`,
+      `the ninth ${S} gave 0.85`,
     ].join("\n");
     expect(narrationIn(text).map((h) => h.line)).toEqual([1, 2, 3, 4, 5]);
   });
