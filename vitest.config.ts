@@ -2,6 +2,10 @@ import { configDefaults, defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
+    // Transformed modules kept on disk between runs (node_modules/.experimental-vitest-cache, keyed by
+    // each file's content and the configuration): a rerun of the unit suite skips most of its
+    // transform and import time.
+    experimental: { fsModuleCache: true },
     projects: [
       {
         // Pure domain rules beside their modules: no devnet.

@@ -1,9 +1,9 @@
-import { PGlite } from "@electric-sql/pglite";
 import { asc } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/pglite";
 import type { Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as schema from "../../ponder.schema.js";
+import { type ScratchPglite, scratchPglite } from "../../test/helpers/scratch-pglite.js";
 import { createTablesSql, createViewsSql } from "../../test/helpers/scratch-tables.js";
 import { accountBalancesAt, shareBalancesAt } from "./state-at-block.js";
 
@@ -30,11 +30,12 @@ const transfer = (block: bigint, from: Hex, to: Hex, amount: bigint) => ({
   logIndex: 0,
 });
 
-let client: PGlite;
+let scratch: ScratchPglite;
 let db: ReturnType<typeof drizzle<typeof schema>>;
 
 beforeAll(async () => {
-  client = new PGlite();
+  scratch = await scratchPglite();
+  const client = scratch.client;
   for (const statement of [
     ...createTablesSql([schema.registryTransfer, schema.balanceChange]),
     ...createViewsSql([schema.accountBalance, schema.shareBalance]),
@@ -69,7 +70,7 @@ beforeAll(async () => {
   });
   await db.insert(schema.balanceChange).values([share(1n, 50n, "t"), share(3n, -20n, "f")]);
 });
-afterAll(() => client.close());
+afterAll(() => scratch.release());
 
 describe("registry accounts' token balances (tokenBalanceMoves)", () => {
   it("account_balance sums the listed sides of registry transfers and WETH's wraps", async () => {

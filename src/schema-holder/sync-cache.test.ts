@@ -1,5 +1,6 @@
-import { PGlite } from "@electric-sql/pglite";
+import type { PGlite } from "@electric-sql/pglite";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { scratchPglite } from "../../test/helpers/scratch-pglite.js";
 import type { Query } from "./claim-schema.js";
 import { describeVerdict, staleReason, verifySyncCache } from "./sync-cache.js";
 
@@ -36,11 +37,12 @@ describe("verifySyncCache", () => {
         ])
       ).rows[0]!.n,
     );
-  // One PGlite for the file (an open takes most of a second); each test starts from a fresh schema.
+  // The worker's scratch PGlite (an open takes most of a second); each test starts from a fresh schema.
+  let release: () => Promise<void>;
   beforeAll(async () => {
-    db = new PGlite();
+    ({ client: db, release } = await scratchPglite());
   });
-  afterAll(() => db.close());
+  afterAll(() => release());
   beforeEach(async () => {
     await db.exec(`
       DROP SCHEMA IF EXISTS ponder_sync CASCADE;

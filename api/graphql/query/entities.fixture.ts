@@ -2,12 +2,12 @@
  * A scratch database for the entity-query tests: Ponder's tables (from ponder.schema.ts) in an
  * in-memory PGlite, filled with a small, known set of rows, a checkpoint at HEAD, and a fake
  * chain client that knows the hashes of blocks 0..HEAD (and one abandoned block). Each test file
- * opens its own and closes it (the unit project shares one module graph: nothing stays open).
+ * fills the worker's scratch PGlite afresh and empties it when done (test/helpers/scratch-pglite.ts).
  */
-import { PGlite } from "@electric-sql/pglite";
 import { drizzle } from "drizzle-orm/pglite";
 import { BlockNotFoundError, type Hex, keccak256, toHex } from "viem";
 import * as schema from "../../../ponder.schema.js";
+import { scratchPglite } from "../../../test/helpers/scratch-pglite.js";
 import { checkpointSql, createTablesSql, createViewsSql } from "../../../test/helpers/scratch-tables.js";
 import type { ReportContext } from "../../context.js";
 import type { ReadDb } from "../../io/indexed-reads.js";
@@ -99,7 +99,7 @@ export function balanceChangeRows(): (typeof schema.balanceChange.$inferInsert)[
 export type EntityDb = { db: ReadDb; ctx: ReportContext; close(): Promise<void> };
 
 export async function openEntityDb(): Promise<EntityDb> {
-  const client = new PGlite();
+  const { client, release } = await scratchPglite();
   for (const statement of [
     ...createTablesSql([
       schema.psmSwap,
@@ -127,7 +127,7 @@ export async function openEntityDb(): Promise<EntityDb> {
     base: fakeChain(),
     network: { kUSD: { startBlock: 0 } },
   } as unknown as ReportContext;
-  return { db: db as unknown as ReadDb, ctx, close: () => client.close() };
+  return { db: db as unknown as ReadDb, ctx, close: release };
 }
 
 /** What the block resolution and `_meta` read from the chain: blocks 0..HEAD + 5 by hash and by number. */

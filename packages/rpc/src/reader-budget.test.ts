@@ -60,7 +60,10 @@ describe("the readers' RPC budget at the transport", () => {
     expect(performance.now() - started).toBeGreaterThanOrEqual(40);
     expect(node.seen.calls).toBe(2);
     expect(waits).toHaveLength(1);
-    expect(waits[0]).toBeGreaterThan(0.04);
+    // The wait is what remained of the token's 50 ms when the second call came: less by however
+    // long the first call took (a loaded machine: milliseconds).
+    expect(waits[0]).toBeGreaterThan(0);
+    expect(waits[0]).toBeLessThanOrEqual(0.05);
   });
 
   it("past the bound, refuses before sending: the request's scope is marked, Retry-After is the wait, nothing is taken", async () => {
