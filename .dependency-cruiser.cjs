@@ -1,14 +1,18 @@
 /**
  * The house rules, checked by `npm test` (dependency-cruiser). The repository is npm workspaces:
  * packages/ hold what is shared (the pure domain, the configuration, the counted RPC transport,
- * the verifier), each used only through the entries its package.json `exports`; the applications
+ * the verifier) and the clients installed alone (the monitor, the MCP server for agents, the
+ * buyer), each used only through the entries its package.json `exports`; the applications
  * (the indexer in src/ with ponder.*.ts, the API in api/, the clients, the page, stack/) depend
  * on packages and never on each other's files, except where Ponder itself joins them (src/api,
  * Ponder's own API entry, mounts api/).
  */
 /** Each package's public entries: what its package.json `exports` names. */
 const ENTRIES =
-  "packages/(core/src/(index|fixtures)|config/src/(index|node)|rpc/src/index|verify/src/(index|node))\\.ts$";
+  "packages/(core/src/(index|fixtures)|config/src/(index|node)|rpc/src/index|verify/src/(index|node)|(monitor|buy)/src/index)\\.ts$";
+/** The clients installed alone (npm pack), each a package with its own bin. */
+const CLIENTS = "^packages/(monitor|mcp|buy)/";
+const TEST_FILES = "\\.test\\.ts$|\\.test-support\\.ts$";
 const APPS = "^(api|src|clients|web|stack|devnet|bench|test|scripts|bin|abis)/|^ponder\\.(config|schema)\\.ts$";
 
 module.exports = {
@@ -48,9 +52,25 @@ module.exports = {
       to: { path: `${APPS}|^packages/rpc/`, pathNot: "^abis/[A-Za-z0-9]+\\.ts$" },
     },
     {
+      name: "clients-stand-alone",
+      comment:
+        "packages/monitor, packages/mcp and packages/buy are installed alone (npm pack): each imports @kusd/core, @kusd/config, kusd-verify's public entries and itself, nothing of an application, @kusd/rpc or another client; their tests may also start the destinations' simulated services (test/helpers/receivers)",
+      severity: "error",
+      from: { path: CLIENTS },
+      to: { path: `${APPS}|^packages/(?!(core|config|verify|$1)/)`, pathNot: "^test/helpers/receivers/" },
+    },
+    {
+      name: "clients-ship-no-test-code",
+      comment:
+        "what a client package ships (its sources but the tests and their *.test-support.ts) imports no test code, its own or the repository's",
+      severity: "error",
+      from: { path: CLIENTS, pathNot: TEST_FILES },
+      to: { path: `^test/|${TEST_FILES}` },
+    },
+    {
       name: "packages-through-their-entries",
       comment:
-        "outside a package, only its public entries are imported (package.json `exports`): @kusd/core (and @kusd/core/fixtures in tests), @kusd/config and @kusd/config/node, @kusd/rpc, kusd-verify's index.ts and node.ts",
+        "outside a package, only its public entries are imported (package.json `exports`): @kusd/core (and @kusd/core/fixtures in tests), @kusd/config and @kusd/config/node, @kusd/rpc, kusd-verify's index.ts and node.ts, kusd-monitor's and kusd-buy's index.ts",
       severity: "error",
       from: { path: "^(?!packages/)" },
       to: {

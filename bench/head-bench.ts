@@ -162,7 +162,7 @@ async function measure(database: "pglite" | "postgres", deploymentFile: string) 
       [
         "--import",
         "tsx",
-        "clients/monitor/main.ts",
+        "packages/monitor/src/main.ts",
         "--api",
         url,
         "--webhook",

@@ -4,7 +4,7 @@
  * (docs/monitoring.md); its `api` may be `${KUSD_API_URL}`, which is set to the API this command
  * starts, so one file serves `npm start` and a monitor run by hand against any site.
  */
-import { runMonitorCli } from "../clients/monitor/cli.js";
+import { runMonitorCli } from "../packages/monitor/src/index.js";
 
 export type MonitorBeside = {
   /** Validates the file (as `--check` does) before anything starts; throws with the monitor's own message. */

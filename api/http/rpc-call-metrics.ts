@@ -8,7 +8,7 @@
  * through Ponder's own transport, which we do not wrap: Ponder counts each one it sends in
  * ponder_rpc_request_duration (successes) and ponder_rpc_request_error_total (failures), one HTTP
  * request per call, and they are read from there under purpose "indexing", so nothing is counted
- * twice. The monitor (clients/monitor) reads the API over HTTP and makes no RPC calls.
+ * twice. The monitor (packages/monitor) reads the API over HTTP and makes no RPC calls.
  */
 
 import { processRpcTally, type RpcTally } from "@kusd/rpc";

@@ -35,7 +35,7 @@ beforeAll(async () => {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [
-      "bin/kusd-mcp.mjs",
+      "packages/mcp/bin/kusd-mcp.mjs",
       "--api",
       s.indexerUrl,
       "--max-spend",

@@ -14,8 +14,8 @@ import { and, eq } from "@ponder/client";
 import { type Address, encodeFunctionData, getAddress, type Hex, maxUint256, parseUnits } from "viem";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { fiatTokenV2Abi, kusdAbi, kusdpsmAbi } from "../../abis/index.js";
-import { type MonitorOptions, runMonitor } from "../../clients/monitor/monitor.js";
 import { devnetKey } from "../../devnet/keys.js";
+import { type MonitorOptions, runMonitor } from "../../packages/monitor/src/index.js";
 import { sendAs as sendAsOn } from "../helpers/impersonate.js";
 import { stack } from "../helpers/stack.js";
 

@@ -12,18 +12,19 @@ import { join } from "node:path";
 import { formatEther, formatUnits, type Hex, parseEther, parseUnits } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { kusdAbi, kusdpsmAbi, weth9Abi } from "../../abis/index.js";
-import { runMonitorCli } from "../../clients/monitor/cli.js";
-import type { MonitorMessage } from "../../clients/monitor/deliver.js";
-import { fetchRegistry } from "../../clients/monitor/messages/registry-lookup.js";
-import { renderAlert } from "../../clients/monitor/messages/render.js";
-import { commandSink } from "../../clients/monitor/sinks/command.js";
-import { discordSink } from "../../clients/monitor/sinks/discord.js";
-import { emailSink } from "../../clients/monitor/sinks/email.js";
-import { pagerDutySink } from "../../clients/monitor/sinks/pagerduty.js";
-import type { Sink } from "../../clients/monitor/sinks/sink.js";
-import { slackSink } from "../../clients/monitor/sinks/slack.js";
-import { telegramSink } from "../../clients/monitor/sinks/telegram.js";
 import { devnetKey } from "../../devnet/keys.js";
+import type { MonitorMessage, Sink } from "../../packages/monitor/src/index.js";
+import {
+  commandSink,
+  discordSink,
+  emailSink,
+  fetchRegistry,
+  pagerDutySink,
+  renderAlert,
+  runMonitorCli,
+  slackSink,
+  telegramSink,
+} from "../../packages/monitor/src/index.js";
 import { startDiscordReceiver } from "../helpers/receivers/discord.js";
 import type { Receiver } from "../helpers/receivers/http-receiver.js";
 import { startPagerDutyReceiver } from "../helpers/receivers/pagerduty.js";

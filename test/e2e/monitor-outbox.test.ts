@@ -15,7 +15,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { DELIVERY_HEADER } from "../../clients/monitor/deliver.js";
+import { DELIVERY_HEADER } from "../../packages/monitor/src/index.js";
 import { startPagerDutyReceiver } from "../helpers/receivers/pagerduty.js";
 import { startSlackReceiver } from "../helpers/receivers/slack.js";
 
@@ -81,7 +81,7 @@ const flags = (api: string, hook: string) => [
 ];
 
 function startMonitor(args: string[], env: Record<string, string> = {}) {
-  const child = spawn(process.execPath, ["bin/kusd-monitor.mjs", ...args], {
+  const child = spawn(process.execPath, ["packages/monitor/bin/kusd-monitor.mjs", ...args], {
     stdio: ["ignore", "pipe", "pipe"],
     env: { ...process.env, ...env },
   });

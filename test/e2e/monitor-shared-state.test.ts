@@ -15,8 +15,8 @@ import postgres from "postgres";
 import type { Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { weth9Abi } from "../../abis/index.js";
-import { DELIVERY_HEADER } from "../../clients/monitor/deliver.js";
 import { devnetKey } from "../../devnet/keys.js";
+import { DELIVERY_HEADER } from "../../packages/monitor/src/index.js";
 import { type PrivatePostgres, postgresBinDir, startPrivatePostgres } from "../helpers/private-postgres.js";
 import { type Receiver, startReceiver } from "../helpers/receivers/http-receiver.js";
 import { startPagerDutyReceiver } from "../helpers/receivers/pagerduty.js";
@@ -110,7 +110,7 @@ type Monitor = { name: string; child: ChildProcess; output: () => string; metric
 function startMonitor(config: string, name: string): Monitor {
   const child = spawn(
     process.execPath,
-    ["bin/kusd-monitor.mjs", "--config", config, "--instance", name, "--metrics-port", "0"],
+    ["packages/monitor/bin/kusd-monitor.mjs", "--config", config, "--instance", name, "--metrics-port", "0"],
     {
       stdio: ["ignore", "pipe", "pipe"],
       env: process.env,

@@ -12,9 +12,15 @@ import { join } from "node:path";
 import { parseEther } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { weth9Abi } from "../../abis/index.js";
-import { DELIVERY_HEADER, SIGNATURE_HEADER, TIMESTAMP_HEADER, verifyWebhook } from "../../clients/monitor/deliver.js";
-import { type MonitorOptions, runMonitor } from "../../clients/monitor/monitor.js";
 import { devnetKey } from "../../devnet/keys.js";
+import {
+  DELIVERY_HEADER,
+  type MonitorOptions,
+  runMonitor,
+  SIGNATURE_HEADER,
+  TIMESTAMP_HEADER,
+  verifyWebhook,
+} from "../../packages/monitor/src/index.js";
 
 // Every state directory this file makes is removed when it ends.
 const tempDirs: string[] = [];

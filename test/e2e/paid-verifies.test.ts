@@ -12,7 +12,7 @@ import { PGlite } from "@electric-sql/pglite";
 import postgres from "postgres";
 import { type Address, getAddress, parseAbiItem } from "viem";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { runBuy } from "../../clients/buy/buy.js";
+import { runBuy } from "../../packages/buy/src/index.js";
 import { runVerify } from "../../packages/verify/src/node.js";
 import { type OwnIndexer, ownIndexers } from "../helpers/own-indexer.js";
 import { fundedAgent, usdcOf as usdcBalance } from "../helpers/payment.js";

@@ -10,9 +10,8 @@ import SwaggerParser from "@apidevtools/swagger-parser";
 import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from "@x402/core/http";
 import { type Address, getAddress, type Hex, parseAbiItem, parseUnits } from "viem";
 import { afterEach, beforeAll, describe, expect, inject, it } from "vitest";
-import { runBuy } from "../../clients/buy/buy.js";
-import { buy } from "../../clients/buy/client.js";
 import { devnetKey } from "../../devnet/keys.js";
+import { buy, runBuy } from "../../packages/buy/src/index.js";
 import { fundedAgent as fundedAgentOf, paymentHeader, usdcOf as usdcBalance } from "../helpers/payment.js";
 import { stack } from "../helpers/stack.js";
 

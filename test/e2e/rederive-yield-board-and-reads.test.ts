@@ -24,8 +24,8 @@ import {
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { buy } from "../../clients/buy/client.js";
 import { networkFileOf } from "../../devnet/network-document.js";
+import { buy } from "../../packages/buy/src/index.js";
 import {
   loadNetworkDocument,
   networkOf,

@@ -1,6 +1,7 @@
 // The build bundles @kusd/core and @kusd/config (workspace packages that are not published), so
 // the emitted declarations must not name them: each `from "@kusd/…"` becomes the relative path of
-// that package's emitted index.d.ts under dist/types.
+// that package's emitted index.d.ts under dist/types. Run from the package being built (kusd-verify,
+// and kusd-monitor and kusd-buy, whose builds call it here).
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 

@@ -13,7 +13,7 @@ import { localReportVerifier } from "./local-verify-report.js";
 import { PayingProxy, type Purse, proxyServer } from "./paying-proxy.js";
 import { openPurse } from "./purse.js";
 
-const { version } = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as {
+const { version } = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as {
   version: string;
 };
 

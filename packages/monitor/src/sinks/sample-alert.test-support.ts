@@ -1,7 +1,7 @@
 /** One violation with a listed sender (label with characters every format must escape), for sink tests. */
-import type { MonitorMessage } from "../../../clients/monitor/deliver.js";
-import { registryLookup } from "../../../clients/monitor/messages/registry-lookup.js";
-import { renderAlert } from "../../../clients/monitor/messages/render.js";
+import type { MonitorMessage } from "../deliver.js";
+import { registryLookup } from "../messages/registry-lookup.js";
+import { renderAlert } from "../messages/render.js";
 
 export const SAMPLE_FROM = "0x1111111111111111111111111111111111111111";
 export const sampleViolation: MonitorMessage = {

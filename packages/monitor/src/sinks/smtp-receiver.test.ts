@@ -1,6 +1,6 @@
 import { connect } from "node:net";
 import { describe, expect, it } from "vitest";
-import { startSmtpReceiver } from "../../../test/helpers/receivers/smtp.js";
+import { startSmtpReceiver } from "../../../../test/helpers/receivers/smtp.js";
 
 /** The receiver behaves as a submission server: no credentials over a plain connection. */
 describe("the SMTP test receiver", () => {

@@ -13,7 +13,7 @@ import {
   VENUE_NOW_MAX_AGE_SECONDS,
   verdictLines,
   verdictOnReport,
-} from "../../packages/verify/src/node.js";
+} from "../../verify/src/node.js";
 
 export type LocalReportArgs = { report?: unknown; path?: string; rpc: string; venue?: string };
 

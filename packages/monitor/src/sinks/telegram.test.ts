@@ -1,7 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Receiver } from "../../../test/helpers/receivers/http-receiver.js";
-import { sampleView } from "../../../test/helpers/receivers/sample-alert.js";
-import { checkTelegram, startTelegramReceiver, telegramRateLimited } from "../../../test/helpers/receivers/telegram.js";
+import type { Receiver } from "../../../../test/helpers/receivers/http-receiver.js";
+import {
+  checkTelegram,
+  startTelegramReceiver,
+  telegramRateLimited,
+} from "../../../../test/helpers/receivers/telegram.js";
+import { sampleView } from "./sample-alert.test-support.js";
 import { telegramSink, telegramText } from "./telegram.js";
 
 const TOKEN = "123456:ABC-test-token";

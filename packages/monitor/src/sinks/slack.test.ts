@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Receiver } from "../../../test/helpers/receivers/http-receiver.js";
-import { checkSlack, slackRateLimited, startSlackReceiver } from "../../../test/helpers/receivers/slack.js";
+import type { Receiver } from "../../../../test/helpers/receivers/http-receiver.js";
+import { checkSlack, slackRateLimited, startSlackReceiver } from "../../../../test/helpers/receivers/slack.js";
 import { registryLookup } from "../messages/registry-lookup.js";
 import { renderAlert } from "../messages/render.js";
 import { slackPayload, slackSink } from "./slack.js";

@@ -4,7 +4,7 @@ import {
   type SmtpReceiver,
   startSmtpReceiver,
   TEST_CERT,
-} from "../../../test/helpers/receivers/smtp.js";
+} from "../../../../test/helpers/receivers/smtp.js";
 import { registryLookup } from "../messages/registry-lookup.js";
 import { renderAlert } from "../messages/render.js";
 import { emailSink } from "./email.js";

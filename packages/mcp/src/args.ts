@@ -5,7 +5,7 @@
  */
 import { parseArgs } from "node:util";
 import { type Address, getAddress, type Hex, isAddress, isHex } from "viem";
-import { UsageError } from "../../packages/verify/src/node.js";
+import { UsageError } from "../../verify/src/node.js";
 
 export const DEFAULT_KEY_ENV = "KUSD_MCP_PRIVATE_KEY";
 

@@ -22,7 +22,7 @@ export type SinkFactories = { [T in keyof SinkConfigOf]?: (config: SinkConfigOf[
 export const SINK_FACTORIES: SinkFactories = {
   stdout: (c, ctx) => stdoutSink({ id: c.id, write: ctx.write }),
   webhook: (c) => webhookSink({ id: c.id, url: c.url, secret: c.secret }),
-  // Issue 30 items 1-2: the services' destinations (clients/monitor/sinks/<type>.ts), one line each.
+  // Issue 30 items 1-2: the services' destinations (sinks/<type>.ts), one line each.
   slack: (c) => slackSink(c),
   discord: (c) => discordSink(c),
   telegram: (c) => telegramSink(c),

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { checkDiscord, discordRateLimited, startDiscordReceiver } from "../../../test/helpers/receivers/discord.js";
-import type { Receiver } from "../../../test/helpers/receivers/http-receiver.js";
-import { sampleView } from "../../../test/helpers/receivers/sample-alert.js";
+import { checkDiscord, discordRateLimited, startDiscordReceiver } from "../../../../test/helpers/receivers/discord.js";
+import type { Receiver } from "../../../../test/helpers/receivers/http-receiver.js";
 import { discordPayload, discordSink } from "./discord.js";
+import { sampleView } from "./sample-alert.test-support.js";
 
 describe("discord sink", () => {
   let rx: Receiver;

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Receiver } from "../../../test/helpers/receivers/http-receiver.js";
+import type { Receiver } from "../../../../test/helpers/receivers/http-receiver.js";
 import {
   checkPagerDuty,
   pagerDutyRateLimited,
   startPagerDutyReceiver,
-} from "../../../test/helpers/receivers/pagerduty.js";
+} from "../../../../test/helpers/receivers/pagerduty.js";
 import type { MonitorMessage } from "../deliver.js";
 import { registryLookup } from "../messages/registry-lookup.js";
 import { renderAlert } from "../messages/render.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { sampleView } from "../../../test/helpers/receivers/sample-alert.js";
 import { commandSink } from "./command.js";
+import { sampleView } from "./sample-alert.test-support.js";
 
 // The child echoes stdin to stderr-free exit codes; node itself is the one command sure to exist.
 const node = process.execPath;
