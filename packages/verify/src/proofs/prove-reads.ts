@@ -95,16 +95,22 @@ export async function proveReads(
   await Promise.all(
     [...wanted.values()].map(async ({ account, slots }) => {
       const keys = [...slots];
-      const answer = (await o.client.request({
-        method: "eth_getProof",
-        params: [account, keys, numberToHex(o.blockNumber)],
-      } as never)) as EthProof;
       const entry: Proven = { account: new ProofError("not proved", account, null), slots: new Map() };
       proven.set(account.toLowerCase(), entry);
+      let answer: EthProof;
       try {
+        answer = (await o.client.request({
+          method: "eth_getProof",
+          params: [account, keys, numberToHex(o.blockNumber)],
+        } as never)) as EthProof;
+        if (!Array.isArray(answer?.accountProof) || !Array.isArray(answer.storageProof))
+          throw new ProofError(`the RPC's eth_getProof of ${account} is not a proof`, account, null);
         entry.account = await proveAccount(raw.stateRoot, account, answer.accountProof);
       } catch (e) {
-        entry.account = e as ProofError;
+        entry.account =
+          e instanceof ProofError
+            ? e
+            : new ProofError(`eth_getProof of ${account} failed: ${(e as Error).message}`, account, null);
         return;
       }
       const storageRoot = entry.account.storageRoot;
@@ -131,7 +137,16 @@ export async function proveReads(
     const values: bigint[] = [];
     for (const input of p.plan.inputs) {
       const acct = proven.get(input.account.toLowerCase())!;
-      const got = "slot" in input ? acct.slots.get(input.slot)! : acct.account;
+      // A read rests on its account's proof first: with that refused, no slot of it is proven.
+      const got =
+        acct.account instanceof ProofError || !("slot" in input)
+          ? acct.account
+          : (acct.slots.get(input.slot) ??
+            new ProofError(
+              `the RPC gave no proof of slot ${input.slot} of ${input.account}`,
+              input.account,
+              input.slot,
+            ));
       if (got instanceof ProofError)
         return {
           read,
