@@ -53,6 +53,9 @@ export const DOCS = [
   "docs/testing.md",
   "devnet/README.md",
   "packages/verify/README.md",
+  "packages/monitor/README.md",
+  "packages/mcp/README.md",
+  "packages/buy/README.md",
 ] as const;
 
 export type Block = {
