@@ -8,8 +8,7 @@
  */
 export { pinnedTrust, STATEMENT_MAX_AGE_SECONDS, type Trust, trustFromBinding, verifyTrusted } from "@kusd/core";
 export { type AnchorOptions, checkAnchor } from "./anchor/check-anchor.js";
-export type { ProofReport, ReadProof } from "./proofs/prove-reads.js";
-export { STORAGE_LAYOUTS } from "./proofs/storage-layouts.js";
+export type { ProofReport, ReadProof } from "./proofs/read-proof.js";
 export { listedAccounts, snapshotAddresses } from "./read-plan/addresses.js";
 export {
   escrowReadSpecs,

@@ -6,7 +6,7 @@
 
 import type { ReportKind } from "@kusd/core";
 import type { Address, Hex } from "viem";
-import type { ProofReport } from "../proofs/prove-reads.js";
+import type { ProofReport } from "../proofs/read-proof.js";
 import { type FigureRow, kindSummary } from "../rederive/figure-rows.js";
 import { prettyJsonText } from "./pretty-json.js";
 
@@ -78,10 +78,10 @@ function figureLines(r: RederiveResult): string[] {
   ];
   if (notes.length > 0) lines.push("", ...notes.map((n, i) => `  [${i + 1}] ${n}`));
   if (r.failedReads.length > 0) lines.push(...r.failedReads.map((f) => `  read failed: ${f}`));
-  const trusted = r.proofs?.reads.filter((x) => x.status === "rpc-trusted") ?? [];
-  if (trusted.length > 0) {
-    lines.push("", "RPC-trusted reads (no storage proof here):");
-    for (const t of trusted) lines.push(`  ${t.read}: ${t.detail}`);
+  const failed = r.proofs?.reads.filter((x) => x.status === "failed") ?? [];
+  if (failed.length > 0) {
+    lines.push("", "reads whose proof failed:");
+    for (const t of failed) lines.push(`  ${t.read}: ${t.detail}`);
   }
   return lines;
 }

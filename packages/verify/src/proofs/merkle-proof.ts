@@ -18,11 +18,12 @@ export class ProofError extends Error {
   }
 }
 
-export type ProvenAccount = { nonce: bigint; balance: bigint; storageRoot: Hex; codeHash: Hex };
+/** `exists` false: the trie proves no account at the address (EXTCODEHASH tells it from an empty one). */
+export type ProvenAccount = { exists: boolean; nonce: bigint; balance: bigint; storageRoot: Hex; codeHash: Hex };
 
 /** The trie's empty root (keccak256 of RLP("")): an account with no storage, or none at all. */
-const EMPTY_TRIE_ROOT = keccak256("0x80");
-const EMPTY_CODE_HASH = keccak256("0x");
+export const EMPTY_TRIE_ROOT = keccak256("0x80");
+export const EMPTY_CODE_HASH = keccak256("0x");
 
 async function provenValue(root: Hex, key: Hex, proof: readonly Hex[]): Promise<Uint8Array | null> {
   return verifyMerkleProof(
@@ -40,10 +41,11 @@ export async function proveAccount(stateRoot: Hex, address: Address, proof: read
   } catch {
     throw new ProofError(`the account proof of ${address} does not hash to the block's state root`, address, null);
   }
-  if (leaf === null) return { nonce: 0n, balance: 0n, storageRoot: EMPTY_TRIE_ROOT, codeHash: EMPTY_CODE_HASH };
+  if (leaf === null)
+    return { exists: false, nonce: 0n, balance: 0n, storageRoot: EMPTY_TRIE_ROOT, codeHash: EMPTY_CODE_HASH };
   const [nonce, balance, storageRoot, codeHash] = fromRlp(toHex(leaf), "hex") as Hex[];
   const int = (x: Hex | undefined) => (x === undefined || x === "0x" ? 0n : hexToBigInt(x));
-  return { nonce: int(nonce), balance: int(balance), storageRoot: storageRoot!, codeHash: codeHash! };
+  return { exists: true, nonce: int(nonce), balance: int(balance), storageRoot: storageRoot!, codeHash: codeHash! };
 }
 
 /** The value of `slot` as the account's storage root proves it (zero when absent). */

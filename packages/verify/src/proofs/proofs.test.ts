@@ -3,12 +3,11 @@
  * header hashes to its block hash, the account and storage proofs hash up to the state root and
  * prove the balance eth_call returned, and any change to the header or to a proof is refused.
  */
-import { type Address, encodeAbiParameters, type Hex, hexToBigInt, keccak256, toRlp } from "viem";
+import { type Address, type Hex, hexToBigInt, keccak256, toRlp } from "viem";
 import { describe, expect, it } from "vitest";
 import fixture from "./fixtures/devnet-block-1151.json" with { type: "json" };
 import { headerHash, type RpcHeader } from "./header.js";
 import { ProofError, proveAccount, proveSlot } from "./merkle-proof.js";
-import { mappingSlot } from "./proof-plans.js";
 
 const header = fixture.header as RpcHeader;
 const usdc = fixture.usdc as Address;
@@ -52,17 +51,5 @@ describe("EIP-1186 proofs", () => {
 
   it("an absent slot is proved zero", async () => {
     expect(await proveSlot(keccak256(toRlp("0x")), usdc, slot, [])).toBe(0n);
-  });
-});
-
-describe("storage slots", () => {
-  it("a mapping's entry is keccak256(key . slot), as Solidity lays it out", () => {
-    const holder = fixture.holder as Address;
-    expect(mappingSlot("0x0000000000000000000000000000000000000000000000000000000000000000", { address: holder })).toBe(
-      keccak256(encodeAbiParameters([{ type: "address" }, { type: "uint256" }], [holder, 0n])),
-    );
-    expect(mappingSlot("0x0000000000000000000000000000000000000000000000000000000000000000", { address: holder })).toBe(
-      slot,
-    );
   });
 });

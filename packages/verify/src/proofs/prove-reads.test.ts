@@ -1,93 +1,112 @@
 /**
- * proveReads over what a real node answered (anvil, fixtures/): a read whose proof the RPC
- * withholds, garbles or refuses fails, named, and the check goes on; a proof that holds proves
- * the read.
+ * proveReads over what a real node answered (anvil, fixtures/execution-*.json): the staking
+ * vault's share price, which no storage layout covers, executed in the local EVM over state proven
+ * against the header. A slot the access list leaves out is fetched and proven; an eth_call answer
+ * that differs from the execution, a tampered slot and a header that is not the block's are each
+ * refused, named.
  */
-import type { NetworkConfig } from "@kusd/core";
-import { type Address, type Hex, hexToBigInt, type PublicClient, pad, toHex } from "viem";
+import { getAddress, type Hex } from "viem";
 import { describe, expect, it } from "vitest";
-import fixture from "./fixtures/devnet-block-1151.json" with { type: "json" };
-import type { RpcHeader } from "./header.js";
+import { type ExecutionFixture, fixtureRpc, readsOf, tampered } from "./fixture-rpc.test-support.js";
+import fixtureJson from "./fixtures/execution-skusd-convert-to-assets.json" with { type: "json" };
 import { proveReads } from "./prove-reads.js";
 import type { RecordedRead } from "./recorded-reads.js";
 
-const header = fixture.header as RpcHeader;
-const usdc = fixture.usdc as Address;
-const holder = fixture.holder as Address;
-const other = (n: number) => ({ address: pad(toHex(n), { size: 20 }) as Address });
+const fixture = fixtureJson as unknown as ExecutionFixture;
+const reads = readsOf(fixture);
+const vault = getAddress(fixture.reads[0]!.spec.to);
+// The fixture keys accounts by the address as the node wrote it.
+const at = vault.toLowerCase();
+const slots = Object.keys(fixture.accounts[at]!.storageProof) as Hex[];
 
-// Only USDC is read here; every other contract of the network stands at an address of its own.
-const network = {
-  name: "devnet",
-  kUSD: other(1),
-  usdc: { address: usdc },
-  weth: other(2),
-  depositVaults: { vaultV1: other(3), vaultV2: other(4) },
-  stakingVaults: { skUSD: other(5), skUSDDeprecated: other(6) },
-  psms: { psmMint: other(7), psmRetiredMint: other(8), psmRedeemReserve: other(9) },
-} as unknown as NetworkConfig;
-
-const balanceRead: RecordedRead = {
-  kind: "call",
-  spec: { to: usdc, signature: "balanceOf(address)", args: [holder] },
-  outcome: { ok: true, value: hexToBigInt(fixture.balanceOf as Hex) },
-};
-
-/** An RPC that serves the fixture's header and answers eth_getProof with `proof`. */
-const rpc = (proof: () => unknown) =>
-  ({
-    request: async ({ method }: { method: string }) => {
-      if (method === "eth_getBlockByHash") return header;
-      if (method === "eth_getProof") return proof();
-      throw new Error(`unexpected ${method}`);
-    },
-  }) as unknown as PublicClient;
-
-const check = (proof: () => unknown) =>
-  proveReads([balanceRead], {
-    client: rpc(proof),
-    blockNumber: BigInt(header.number),
-    blockTimestamp: BigInt(header.timestamp),
-    anchor: { blockHash: header.hash as Hex, source: "the fixture" },
-    network,
+const prove = (rpc: ReturnType<typeof fixtureRpc>, recorded: RecordedRead[] = reads, hint = true) =>
+  proveReads(recorded, {
+    client: rpc.client,
+    blockNumber: BigInt(fixture.header.number),
+    chainId: 8453,
+    anchor: { blockHash: fixture.header.hash, source: "the fixture" },
+    accessListHint: hint,
   });
 
 describe("proveReads", () => {
-  it("proves a balance from the account and storage proofs the node gave", async () => {
-    const report = await check(() => fixture.proof);
-    expect(report.reads.map((r) => r.status)).toEqual(["proven"]);
+  it("executes the read over proven state and proves the answer eth_call gave", async () => {
+    const report = await prove(fixtureRpc(fixture));
+    expect(report.reads).toEqual([
+      expect.objectContaining({
+        status: "proven",
+        detail: expect.stringMatching(/^executed over proven state \(\d+ accounts, 5 slots\)$/),
+      }),
+    ]);
     expect(report.ok).toBe(true);
   });
 
-  it("fails the read, named, when the account proof is refused: never reads its slots as anything", async () => {
-    const report = await check(() => ({ ...fixture.proof, accountProof: fixture.proof.accountProof.slice(1) }));
+  it("fetches and proves a slot the access list leaves out, never reading it as zero", async () => {
+    const rpc = fixtureRpc(fixture, { accessList: [{ address: vault, storageKeys: slots.slice(0, 1) }] });
+    const report = await prove(rpc);
+    expect(report.reads.map((r) => r.status)).toEqual(["proven"]);
+    const asked = rpc.asked
+      .filter((a) => a.method === "eth_getProof" && (a.params[0] as string).toLowerCase() === at)
+      .flatMap((a) => a.params[1] as Hex[]);
+    // The hinted slot first, then each one the execution reached, each proven.
+    expect(new Set(asked.map((k) => BigInt(k)))).toEqual(new Set(slots.map((k) => BigInt(k))));
+    expect(report.state?.slots).toBe(slots.length);
+  });
+
+  it("refuses an eth_call answer that differs from the execution, naming the read and both values", async () => {
+    const answered = BigInt(fixture.reads[0]!.outcome.value) + 1n;
+    const report = await prove(fixtureRpc(fixture), [
+      { ...reads[0]!, outcome: { ok: true, value: answered } } as RecordedRead,
+    ]);
     expect(report.reads).toEqual([
       expect.objectContaining({
         status: "failed",
-        account: usdc,
-        detail: `the account proof of ${usdc} does not hash to the block's state root`,
+        read: `convertToAssets(uint256)(uint256) [1000000000000000000] on ${at}`,
+        detail: `eth_call answered "${answered}"; executed over proven state it returns "${answered - 1n}"`,
+        account: vault,
       }),
     ]);
     expect(report.ok).toBe(false);
   });
 
-  it("fails the read when the RPC gives no proof of its slot", async () => {
-    const report = await check(() => ({ ...fixture.proof, storageProof: [] }));
-    expect(report.reads).toEqual([
-      expect.objectContaining({ status: "failed", detail: expect.stringMatching(/gave no proof of slot/) }),
+  it("refuses a read whose eth_call reverted while proven state answers it", async () => {
+    const report = await prove(fixtureRpc(fixture), [
+      { ...reads[0]!, outcome: { ok: false, kind: "reverted", cause: "reverted" } } as RecordedRead,
     ]);
+    expect(report.reads[0]).toMatchObject({
+      status: "failed",
+      detail: expect.stringMatching(/^eth_call answered reverted; executed over proven state it returns/),
+    });
   });
 
-  it("fails the read when eth_getProof errs or answers what is not a proof", async () => {
-    for (const proof of [
-      () => {
-        throw new Error("method eth_getProof not supported");
+  it("fails the read, naming the account and the slot, when a slot it reads was tampered with", async () => {
+    const slot = slots[0]!;
+    const a = fixture.accounts[at]!;
+    const rpc = fixtureRpc({
+      ...fixture,
+      accounts: {
+        ...fixture.accounts,
+        [at]: { ...a, storageProof: { ...a.storageProof, [slot]: tampered(a.storageProof[slot]!) } },
       },
-      () => null,
-      () => ({ accountProof: "0x" }),
-    ]) {
-      const report = await check(proof);
-      expect(report.reads).toEqual([expect.objectContaining({ status: "failed", account: usdc })]);
+    });
+    for (const hint of [true, false]) {
+      const report = await prove(rpc, reads, hint);
+      expect(report.reads).toEqual([
+        expect.objectContaining({
+          status: "failed",
+          account: vault,
+          slot: slot.toLowerCase(),
+          detail: expect.stringMatching(/does not hash/),
+        }),
+      ]);
     }
+  });
+
+  it("fails every read when the header the RPC gives is not the trusted block's", async () => {
+    const rpc = fixtureRpc({ ...fixture, header: { ...fixture.header, stateRoot: fixture.header.parentHash } });
+    const report = await prove(rpc);
+    expect(report.header.ok).toBe(false);
+    expect(report.reads).toEqual([
+      expect.objectContaining({ status: "failed", detail: expect.stringMatching(/not that block's header/) }),
+    ]);
   });
 });

@@ -10,6 +10,13 @@ export type RecordedRead =
   | { kind: "call"; spec: ReadSpec; outcome: ReadOutcome<unknown> }
   | { kind: "balance"; account: Address; value: bigint | null };
 
+/** A read as a reader names it: the call and its arguments on the contract, or the balance read. */
+export function describeRead(r: RecordedRead): string {
+  if (r.kind === "balance") return `eth_getBalance ${r.account}`;
+  const args = r.spec.args?.length ? ` [${r.spec.args.join(", ")}]` : "";
+  return `${r.spec.signature}${args} on ${r.spec.to}`;
+}
+
 export const callKey = (spec: ReadSpec) =>
   `${spec.to.toLowerCase()}|${spec.signature}|${(spec.args ?? []).map((a) => String(a).toLowerCase()).join(",")}`;
 

@@ -31,11 +31,11 @@ export const FigureRowSchema = z.strictObject({
   kind: z.enum(FIGURE_KINDS),
   note: z.string().optional().describe("where a declared value is declared, when the venue answered, the bracket"),
   now: z.unknown().optional().describe("venue-now: the value with the venue's answer read again now"),
-  proof: z.enum(["proven", "rpc-trusted", "failed"]).optional(),
-  restsOn: z
-    .array(z.string())
+  proof: z
+    .enum(["proven", "failed"])
     .optional()
-    .describe("the reads without a storage proof (or whose proof failed) it rests on"),
+    .describe("with proofs: every read it rests on executed over proven state to the RPC's answer, or not"),
+  restsOn: z.array(z.string()).optional().describe("the reads whose proof failed that it rests on"),
 });
 
 export type FigureRow = {
@@ -48,11 +48,10 @@ export type FigureRow = {
   note?: string;
   now?: unknown;
   /**
-   * With proofs: "proven" when every read it rests on is proved against the block hash,
-   * "rpc-trusted" when some read has no storage proof here (restsOn names them), "failed" when a
-   * proof it rests on failed.
+   * With proofs: "proven" when every read it rests on, executed over state proven against the
+   * block hash, returned what the RPC answered; "failed" when one did not (restsOn names them).
    */
-  proof?: "proven" | "rpc-trusted" | "failed";
+  proof?: "proven" | "failed";
   restsOn?: string[];
 };
 

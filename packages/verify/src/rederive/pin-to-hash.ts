@@ -13,6 +13,7 @@ const BLOCK_PARAM: Record<string, number> = {
   eth_getCode: 1,
   eth_getStorageAt: 2,
   eth_getProof: 2,
+  eth_createAccessList: 1,
   eth_getTransactionCount: 1,
 };
 

@@ -3,7 +3,7 @@
  * block found on the reader's chain, no figure differing, and (with proofs) every storage read
  * proved. The same words wherever a verdict is given.
  */
-import type { ProofReport } from "../proofs/prove-reads.js";
+import type { ProofReport } from "../proofs/read-proof.js";
 import { type FigureRow, kindSummary } from "./figure-rows.js";
 import type { PinnedBlock } from "./rederive-statement.js";
 
@@ -32,7 +32,7 @@ export function rederivationChecks(
 function proofCheck(p: ProofReport): Check {
   const failed = p.reads.filter((x) => x.status === "failed");
   const proven = p.reads.filter((x) => x.status === "proven").length;
-  const trusted = p.reads.filter((x) => x.status === "rpc-trusted").length;
+  const noValue = p.reads.length - proven - failed.length;
   return {
     name: "proofs",
     ok: p.ok,
@@ -42,6 +42,6 @@ function proofCheck(p: ProofReport): Check {
         ? failed
             .map((x) => `${x.read}: ${x.detail}${x.slot ? ` (account ${x.account}, slot ${x.slot})` : ""}`)
             .join("; ")
-        : `${proven} reads proved against block hash ${p.anchor.blockHash} (${p.anchor.source}); ${trusted} RPC-trusted`,
+        : `${proven} reads proved by execution over state proven against block hash ${p.anchor.blockHash} (${p.anchor.source})${noValue > 0 ? `; ${noValue} answered nothing to prove` : ""}; none taken on the RPC's word`,
   };
 }

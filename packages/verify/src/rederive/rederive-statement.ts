@@ -17,13 +17,14 @@ import {
   venueReadCommand,
 } from "@kusd/core";
 import { type Address, createPublicClient, type Hex, http, type PublicClient, type Transport } from "viem";
-import { perturbed } from "../proofs/perturb.js";
-import { type ProofReport, proveReads } from "../proofs/prove-reads.js";
-import { type RecordedRead, RecordingReader, ReplayReader } from "../proofs/recorded-reads.js";
+import { proveReads } from "../proofs/prove-reads.js";
+import { anchorElsewhere, provenRows } from "../proofs/proven-rows.js";
+import type { ProofReport } from "../proofs/read-proof.js";
+import { type RecordedRead, RecordingReader } from "../proofs/recorded-reads.js";
 import { listedAccounts, snapshotAddresses } from "../read-plan/addresses.js";
 import { readChainSnapshot } from "../read-plan/chain-snapshot.js";
 import { classifyFigures, type RestingInput } from "./classify.js";
-import { type FigureRow, leaves } from "./figure-rows.js";
+import type { FigureRow } from "./figure-rows.js";
 import { checkNetwork } from "./network-check.js";
 import { pinnedToBlockHash } from "./pin-to-hash.js";
 import { bracketRecordedEquity, type ReaderVenue } from "./venue-bracket.js";
@@ -322,47 +323,10 @@ export async function rederiveStatement(payload: unknown, o: RederiveOptions): P
   const anchor = { blockHash: o.proofs.blockHash.toLowerCase() as Hex, source: o.proofs.source };
   const proofs =
     anchor.blockHash === hash
-      ? await proveReads(reader.reads, {
-          client,
-          blockNumber: number,
-          blockTimestamp: BigInt(block.timestamp),
-          anchor,
-          network: o.network,
-        })
-      : {
-          anchor,
-          header: {
-            ok: false,
-            detail: `the trusted block hash ${anchor.blockHash} is not the statement's report_block_hash ${hash}`,
-            stateRoot: null,
-          },
-          reads: [],
-          ok: false,
-        };
-  // Each read that is not proven: the figures that move when its answer changes rest on it.
-  const before = new Map(leaves(again));
-  const restsOn = new Map<string, { trusted: string[]; failed: string[] }>();
-  for (const [i, proof] of proofs.reads.entries()) {
-    if (proof.status === "proven" || proof.status === "no-value") continue;
-    const change = perturbed(reader.reads[i]!);
-    if (!change) continue;
-    const replayed = assemble({
-      snapshot: await readChainSnapshot(new ReplayReader(reader, reader.reads, change), addresses, block.timestamp),
-      equity: recorded,
-    });
-    for (const [figure, value] of leaves(replayed)) {
-      if (before.get(figure) === value) continue;
-      const entry = restsOn.get(figure) ?? { trusted: [], failed: [] };
-      (proof.status === "failed" ? entry.failed : entry.trusted).push(proof.read);
-      restsOn.set(figure, entry);
-    }
-  }
-  const proved = rows.map((r): FigureRow => {
-    const on = restsOn.get(r.figure);
-    if (!proofs.header.ok || (on && on.failed.length > 0))
-      return { ...r, proof: "failed", restsOn: on ? [...on.failed, ...on.trusted] : [] };
-    if (on && on.trusted.length > 0) return { ...r, proof: "rpc-trusted", restsOn: on.trusted };
-    return { ...r, proof: "proven" };
-  });
-  return { block, rows: proved, rederived: again, failedReads: snapshot.failedReads, reads: reader.reads, proofs };
+      ? await proveReads(reader.reads, { client, blockNumber: number, chainId: o.network.chains.base.id, anchor })
+      : anchorElsewhere(anchor, hash);
+  const rowsProved = await provenRows(rows, proofs, reader.reads, async (replay) =>
+    assemble({ snapshot: await readChainSnapshot(replay(reader), addresses, block.timestamp), equity: recorded }),
+  );
+  return { block, rows: rowsProved, rederived: again, failedReads: snapshot.failedReads, reads: reader.reads, proofs };
 }
