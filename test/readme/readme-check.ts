@@ -56,6 +56,7 @@ export const DOCS = [
   "packages/monitor/README.md",
   "packages/mcp/README.md",
   "packages/buy/README.md",
+  "patches/README.md",
 ] as const;
 
 export type Block = {
