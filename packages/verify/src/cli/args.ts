@@ -13,7 +13,8 @@ import { UsageError } from "./errors.js";
 
 export const USAGE = `Usage: kusd-verify <artifact URL or file> [--signer <address>]... [--binding <URL or file> --operator <address>] [--max-age <seconds> | --no-freshness]
                    [--rpc <URL> [--network <file>] [--venue <URL>] [--proofs [--block-hash <hash> | --header-rpc <URL>]] [--anchor-window <s>]] [--json]
-       kusd-verify --report <report URL or file> --rpc <URL> [--network <file>] [--venue <URL>] [--venue-max-age <s>] [--json]
+       kusd-verify --report <report URL or file> --rpc <URL> [--network <file>] [--venue <URL>] [--venue-max-age <s>]
+                   [--proofs [--block-hash <hash> | --header-rpc <URL>]] [--json]
 
 Verifies a signed kUSD artifact (the hourly signed statement, the paid GET /reserves response,
 a paid instant read): hashes the published signed_payload_canonical bytes with SHA-256 as they
@@ -59,11 +60,16 @@ publishes), without trusting its publisher:
                           old (default ${VENUE_NOW_MAX_AGE_SECONDS}); older ones are shown as recorded
   --bracket-tolerance <f> how far a recorded equity may lie outside the venue's samples around its
                           time, as a fraction (default ${DEFAULT_BRACKET_TOLERANCE})
-  --proofs                check every storage read with eth_getProof (EIP-1186) against the state
-                          root of the block header, and the header against the block hash
-  --block-hash <hash>     the block hash you trust (it must be the statement's report_block_hash)
-  --header-rpc <URL>      or: a second RPC whose block at report_block must have that hash
-                          (with neither, the hash is the statement's, as --rpc confirms it)
+  --proofs                execute every read of the block in a local EVM whose every account, code
+                          and storage slot is proven with eth_getProof (EIP-1186) against the
+                          state root of the block header, the header against the block hash; each
+                          answer must be what eth_call answered. A statement's figures then rest on
+                          the block hash alone; a report's too, but for what it reads from logs or
+                          at other blocks (named, "unproven")
+  --block-hash <hash>     the block hash you trust (it must be the statement's report_block_hash,
+                          or the report's pins.block.hash)
+  --header-rpc <URL>      or: a second RPC whose block at that number must have that hash
+                          (with neither, the hash is the document's own, as --rpc confirms it)
   --anchor-window <s>     with --rpc the statement's anchor on Base (an EAS attestation of its
                           hash by the authorised key) is checked too: made at most this long
                           after the signed time (default ${ANCHOR_WINDOW_SECONDS}), else back-dated; none
@@ -84,7 +90,7 @@ signed_payload_canonical at top level, other fields allowed) or a JSON object ne
 one such artifact. Only signed_payload_canonical is covered by the signature.
 
 Exit codes:
-  0  verified (and, with --rpc, no figure differs; with --proofs, every proof valid)
+  0  verified (and, with --rpc, no figure differs; with --proofs, no read's proof failed)
   1  not verified; this includes a document that is not JSON or holds no artifact, because
      what was published cannot be verified
   2  usage error, the file, URL, RPC or venue could not be read (network error, 10 s timeout,
@@ -246,12 +252,12 @@ export function parseVerifyArgs(argv: string[]): VerifyCommand {
 
 /** `--report`: an unsigned /api/por report, whose figures are re-derived; no one signed it, so no trust source. */
 function reportCommand(source: string, values: ReturnType<typeof parse>["values"]): VerifyCommand {
-  const signing = ["signer", "binding", "operator", "max-age", "no-freshness", "proofs", "anchor-window"].filter(
+  const signing = ["signer", "binding", "operator", "max-age", "no-freshness", "anchor-window"].filter(
     (k) => values[k as keyof typeof values] !== undefined,
   );
   if (signing.length > 0)
     throw new UsageError(
-      `--${signing[0]} is about a signed statement; --report re-derives an unsigned report's figures (no signer, no anchor; its reads are not proved yet)`,
+      `--${signing[0]} is about a signed statement; --report re-derives an unsigned report's figures (no signer, no anchor on Base)`,
     );
   const rederive = parseRederive(values);
   if (!rederive) throw new UsageError("--report needs --rpc <URL>: the RPC the figures are read from");

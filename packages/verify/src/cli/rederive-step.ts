@@ -22,6 +22,7 @@ import type { RederiveResult, VerifyReport } from "./report.js";
 async function anchorOf(
   r: RederiveRequest,
   signed: { report_block: number; report_block_hash: Hex },
+  own = "the statement's own report_block_hash",
 ): Promise<{ blockHash: Hex; source: string } | null> {
   if (!r.proofs) return null;
   if (r.proofs.blockHash) return { blockHash: r.proofs.blockHash, source: "--block-hash" };
@@ -39,8 +40,7 @@ async function anchorOf(
   }
   return {
     blockHash: signed.report_block_hash,
-    source:
-      "the statement's own report_block_hash, which only --rpc confirms (pass --block-hash or --header-rpc to rest on a hash you chose)",
+    source: `${own}, which only --rpc confirms (pass --block-hash or --header-rpc to rest on a hash you chose)`,
   };
 }
 
@@ -148,6 +148,14 @@ export async function reportStep(
   };
   try {
     const network = networkOf(doc, r.rpc);
+    const block = (input as { pins?: { block?: { number: number; hash: Hex } | null } } | null)?.pins?.block;
+    const anchor = block
+      ? await anchorOf(
+          r,
+          { report_block: block.number, report_block_hash: block.hash },
+          "the report's own pins.block.hash",
+        )
+      : null;
     const d = await rederiveReport(input, {
       rpc: r.rpc,
       network,
@@ -156,13 +164,16 @@ export async function reportStep(
       ethereumRpc: r.ethereumRpc,
       venueNowMaxAgeSeconds: r.venueNowMaxAgeSeconds,
       nowMs: (nowSeconds ?? Date.now() / 1000) * 1000,
+      proofs: anchor,
     });
-    const checks = [...rederivationChecks({ block: d.block, rows: d.rows, proofs: null }, r.rpc), ...d.checks];
+    const proofs = d.proofs ?? null;
+    const checks = [...rederivationChecks({ block: d.block, rows: d.rows, proofs }, r.rpc), ...d.checks];
     const rederivation = {
       ...result,
       block: d.block && { number: Number(d.block.number), hash: d.block.hash },
       rows: d.rows,
       failedReads: d.failedReads,
+      proofs,
       checks,
     };
     return { ...base, report: d.report, verified: checks.every((c) => c.ok), checks, rederivation };

@@ -1,6 +1,7 @@
 /**
  * Each figure's proof from its reads' proofs: a figure is `proven` when no read it rests on
- * failed, `failed` when one did (restsOn names them), and every figure fails when the header did.
+ * failed, `failed` when one did (restsOn names them), and every figure fails when the header did;
+ * one resting on chain data no proof covers (a report's logs) is `unproven`, naming it.
  * Which figures rest on a failed read is found by assembling again with that read's answer changed
  * (perturb.ts): whatever moves rests on it.
  */
@@ -23,7 +24,7 @@ export function anchorElsewhere(anchor: ProofReport["anchor"], hash: Hex): Proof
     anchor,
     header: {
       ok: false,
-      detail: `the trusted block hash ${anchor.blockHash} is not the statement's report_block_hash ${hash}`,
+      detail: `the trusted block hash ${anchor.blockHash} is not the hash of the block the figures were read at, ${hash}`,
       stateRoot: null,
     },
     reads: [],
@@ -31,7 +32,27 @@ export function anchorElsewhere(anchor: ProofReport["anchor"], hash: Hex): Proof
   };
 }
 
+/** Figures that rest on chain data no proof here covers: which ("all" or their paths), and what it is. */
+export type Unproven = { figures: readonly string[] | "all"; source: string };
+
 export async function provenRows(
+  rows: FigureRow[],
+  proofs: ProofReport,
+  reads: readonly RecordedRead[],
+  reassemble: Reassemble,
+  unproven?: Unproven,
+): Promise<FigureRow[]> {
+  const byReads = await rowsByReads(rows, proofs, reads, reassemble);
+  if (!unproven) return byReads;
+  const listed = unproven.figures === "all" ? null : new Set(unproven.figures);
+  return byReads.map((r) =>
+    r.proof === "proven" && (listed === null || listed.has(r.figure))
+      ? { ...r, proof: "unproven", restsOn: [unproven.source] }
+      : r,
+  );
+}
+
+async function rowsByReads(
   rows: FigureRow[],
   proofs: ProofReport,
   reads: readonly RecordedRead[],

@@ -32,10 +32,15 @@ export const FigureRowSchema = z.strictObject({
   note: z.string().optional().describe("where a declared value is declared, when the venue answered, the bracket"),
   now: z.unknown().optional().describe("venue-now: the value with the venue's answer read again now"),
   proof: z
-    .enum(["proven", "failed"])
+    .enum(["proven", "failed", "unproven"])
     .optional()
-    .describe("with proofs: every read it rests on executed over proven state to the RPC's answer, or not"),
-  restsOn: z.array(z.string()).optional().describe("the reads whose proof failed that it rests on"),
+    .describe(
+      "with proofs: every read it rests on executed over proven state to the RPC's answer; one did not; or it rests on chain data no proof covers (a report's logs)",
+    ),
+  restsOn: z
+    .array(z.string())
+    .optional()
+    .describe("the reads whose proof failed that it rests on, or the unproven data"),
 });
 
 export type FigureRow = {
@@ -49,9 +54,10 @@ export type FigureRow = {
   now?: unknown;
   /**
    * With proofs: "proven" when every read it rests on, executed over state proven against the
-   * block hash, returned what the RPC answered; "failed" when one did not (restsOn names them).
+   * block hash, returned what the RPC answered; "failed" when one did not (restsOn names them);
+   * "unproven" when it rests on chain data no proof covers (a report's logs, named in restsOn).
    */
-  proof?: "proven" | "failed";
+  proof?: "proven" | "failed" | "unproven";
   restsOn?: string[];
 };
 

@@ -25,14 +25,16 @@ export function rederivationChecks(
         ? `${kindSummary(d.rows)}, re-derived from ${rpc}`
         : `${differ.length} of ${d.rows.length} re-derived figures differ: ${differ.map((x) => x.figure).join(", ")}`,
   });
-  if (d.proofs) checks.push(proofCheck(d.proofs));
+  if (d.proofs) checks.push(proofCheck(d.proofs, d.rows));
   return checks;
 }
 
-function proofCheck(p: ProofReport): Check {
+function proofCheck(p: ProofReport, rows: FigureRow[]): Check {
   const failed = p.reads.filter((x) => x.status === "failed");
   const proven = p.reads.filter((x) => x.status === "proven").length;
   const noValue = p.reads.length - proven - failed.length;
+  const unproven = rows.filter((r) => r.proof === "unproven");
+  const uncovered = [...new Set(unproven.flatMap((r) => r.restsOn ?? []))];
   return {
     name: "proofs",
     ok: p.ok,
@@ -42,6 +44,6 @@ function proofCheck(p: ProofReport): Check {
         ? failed
             .map((x) => `${x.read}: ${x.detail}${x.slot ? ` (account ${x.account}, slot ${x.slot})` : ""}`)
             .join("; ")
-        : `${proven} reads proved by execution over state proven against block hash ${p.anchor.blockHash} (${p.anchor.source})${noValue > 0 ? `; ${noValue} answered nothing to prove` : ""}; none taken on the RPC's word`,
+        : `${proven} reads proved by execution over state proven against block hash ${p.anchor.blockHash} (${p.anchor.source})${noValue > 0 ? `; ${noValue} answered nothing to prove` : ""}${unproven.length > 0 ? `; ${unproven.length} figures rest on what no proof covers: ${uncovered.join("; ")}` : ""}`,
   };
 }

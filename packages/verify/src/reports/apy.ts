@@ -177,7 +177,7 @@ export const apyVerifier: ReportVerifier = {
     const published = parseReport(ApyReportSchema, input, "/api/apy");
     const pins = published.pins;
     const now = Date.parse(published.timestamp) / 1000;
-    const { transport, client, block } = await openPinnedChain(pins, s, namedContracts(published));
+    const { transport, block, reader } = await openPinnedChain(pins, s, namedContracts(published));
     const plain = createPublicClient({ transport }) as PublicClient;
     const n = s.network;
     const escrowAddress = n.reporting.incentiveEscrow;
@@ -192,7 +192,7 @@ export const apyVerifier: ReportVerifier = {
         : { latest: null, windowStart: null },
       escrowAddress
         ? Promise.all([
-            readEscrowViews(new PinnedReader(client, block.number, n.reporting.publicRpc.base), n, escrowAddress),
+            readEscrowViews(reader, n, escrowAddress),
             lastYieldFromLogs(plain, n, pins.lastYield, block.number),
           ]).then(
             ([views, lastYield]): EscrowInputs => ({
@@ -293,6 +293,11 @@ export const apyVerifier: ReportVerifier = {
     const extra = [...theirs].filter((x) => !mine.has(x));
     return {
       report: "apy",
+      unproven: {
+        figures: "all",
+        source:
+          "the LST observations and the latest yield from eth_getLogs, and skUSD's share price at the window's blocks",
+      },
       block,
       rows,
       failedReads: [],

@@ -139,6 +139,7 @@ export const historyVerifier: ReportVerifier = {
     const redemptions = blocks.redemptions.reduce((a, r) => a + r.count, 0);
     return {
       report: "history",
+      unproven: { figures: "all", source: "every point's block other than the report's, and the logs that find them" },
       block,
       rows: figures,
       failedReads: [],

@@ -8,7 +8,6 @@
  */
 import { buildOccupancyReport, type LendingOccupancy, LendingOccupancySchema } from "@kusd/core";
 import { type LendingVaults, readOccupancy } from "../read-plan/occupancy-reads.js";
-import { PinnedReader } from "../read-plan/pinned-reader.js";
 import { classifyFigures } from "../rederive/classify.js";
 import { RederivationError } from "../rederive/rederive-statement.js";
 import { isPin, openPinnedChain, parseReport, type ReaderSources, type ReportVerifier } from "./report-verifier.js";
@@ -32,8 +31,7 @@ export const lendingOccupancyVerifier: ReportVerifier = {
     const n = s.network;
     const market = marketOf(n);
     const named = [published.market.lendingVault, published.market.escrowVault, published.operatorSupply.account];
-    const { client, block } = await openPinnedChain(published.pins, s, named);
-    const reader = new PinnedReader(client, block.number, n.reporting.publicRpc.base);
+    const { block, reader } = await openPinnedChain(published.pins, s, named);
     const reads = await readOccupancy(reader, market, n.reporting.operator, block);
     const network = { chainId: n.chains.base.id, documentSha256: n.documentSha256 };
     const rows = classifyFigures({

@@ -9,10 +9,10 @@
 
 import { type Pins, type PorReport, PorReportSchema, type VenueBasis } from "@kusd/core";
 import { type Address, createPublicClient, type PublicClient } from "viem";
-import { RecordingReader } from "../proofs/recorded-reads.js";
 import { snapshotAddresses } from "../read-plan/addresses.js";
 import { readChainSnapshot } from "../read-plan/chain-snapshot.js";
 import { classifyFigures, type RestingInput } from "../rederive/classify.js";
+import { leaves } from "../rederive/figure-rows.js";
 import { precedentFromLogs } from "../rederive/precedent-from-logs.js";
 import { type ReportBasis, recordedEquityInput, reportFrom } from "../rederive/rederive-statement.js";
 import { isPin, openPinnedChain, parseReport, type ReportVerifier, readPins } from "./report-verifier.js";
@@ -62,9 +62,8 @@ export const porVerifier: ReportVerifier = {
   async rederive(input, s) {
     const published = parseReport(PorReportSchema, input, "/api/por");
     const pins = readPins(published);
-    const { transport, client, block } = await openPinnedChain(pins, s, namedContracts(published));
+    const { transport, block, reader } = await openPinnedChain(pins, s, namedContracts(published));
     const n = s.network;
-    const reader = new RecordingReader(client, block.number, n.reporting.publicRpc.base);
     const [snapshot, precedent] = await Promise.all([
       readChainSnapshot(reader, snapshotAddresses(n), block.timestamp),
       precedentFromLogs(createPublicClient({ transport }) as PublicClient, n, block.number),
@@ -120,11 +119,18 @@ export const porVerifier: ReportVerifier = {
       skip: (f) => isPin(f) || SERVICE_FIELDS.test(f),
     });
     const precedentRows = rows.filter((x) => x.figure.startsWith("redemptionDepth.precedent."));
+    // What moves when the logs say otherwise rests on them.
+    const asBuilt = new Map(leaves(build({ venue: recorded })));
+    const otherLogs = { redemptions: [], kusdBurned: precedent.kusdBurned + 1n };
+    const fromLogs = leaves(
+      reportFrom(snapshot, n, block, { venue: recorded, precedent: otherLogs, served }, served.canonicalEndpoint),
+    ).flatMap(([f, v]) => (asBuilt.get(f) === v ? [] : [f]));
     return {
       report: "por",
       block,
       rows,
       failedReads: snapshot.failedReads,
+      unproven: { figures: fromLogs, source: "the redemption precedent, from the PSMs' and kUSD's logs (eth_getLogs)" },
       checks: [
         {
           name: "precedent",

@@ -6,7 +6,6 @@
  * service would have published it.
  */
 import { buildPsmStatus, type PsmStatus, PsmStatusSchema } from "@kusd/core";
-import { PinnedReader } from "../read-plan/pinned-reader.js";
 import { readPsmGates } from "../read-plan/psm-gates-reads.js";
 import { classifyFigures } from "../rederive/classify.js";
 import { isPin, openPinnedChain, parseReport, type ReportVerifier } from "./report-verifier.js";
@@ -17,9 +16,9 @@ export const psmStatusVerifier: ReportVerifier = {
   async rederive(input, s) {
     const published: PsmStatus = parseReport(PsmStatusSchema, input, "/api/psm-status");
     const named = [published.psm, ...published.psms.map((p) => p.address)];
-    const { client, block } = await openPinnedChain(published.pins, s, named);
+    const { block, reader } = await openPinnedChain(published.pins, s, named);
     const n = s.network;
-    const gates = await readPsmGates(new PinnedReader(client, block.number, n.reporting.publicRpc.base), n);
+    const gates = await readPsmGates(reader, n);
     const at = {
       blockNumber: block.number,
       timestamp: block.timestamp,

@@ -14,7 +14,6 @@ import {
   redemptionAmountWei,
 } from "@kusd/core";
 import { snapshotAddresses } from "../read-plan/addresses.js";
-import { PinnedReader } from "../read-plan/pinned-reader.js";
 import { readRedemptionPlan } from "../read-plan/redemption-plan-reads.js";
 import { classifyFigures } from "../rederive/classify.js";
 import { RederivationError } from "../rederive/rederive-statement.js";
@@ -40,13 +39,12 @@ export const redemptionPlanVerifier: ReportVerifier = {
         "report_unreadable",
         `the report's amountKUSD ${JSON.stringify(amount)} is not a positive kUSD amount: no plan answers it`,
       );
-    const { client, block } = await openPinnedChain(
+    const { block, reader } = await openPinnedChain(
       published.pins,
       s,
       published.transactions.map((t) => t.to),
     );
     const n = s.network;
-    const reader = new PinnedReader(client, block.number, n.reporting.publicRpc.base);
     const reads = await requiredReads(readRedemptionPlan(reader, snapshotAddresses(n), amount), block.number);
     const rows = classifyFigures({
       published,

@@ -3,6 +3,10 @@
  * re-derivation that checks it. A report kind without one is said to be unknown, never guessed at.
  */
 import { REPORT_KINDS, type ReportKind } from "@kusd/core";
+import type { Hex } from "viem";
+import { proveReads } from "../proofs/prove-reads.js";
+import { anchorElsewhere, provenRows, type Reassemble } from "../proofs/proven-rows.js";
+import type { RecordingReader } from "../proofs/recorded-reads.js";
 import { RederivationError } from "../rederive/rederive-statement.js";
 import { apyVerifier } from "./apy.js";
 import { hedgeLedgerVerifier } from "./hedge-ledger.js";
@@ -55,5 +59,27 @@ export async function rederiveReport(published: unknown, sources: ReaderSources)
   const verifier = verifierFor(kind);
   if (!verifier)
     throw new RederivationError("report_unreadable", `no re-derivation of the ${kind} report is known here`);
-  return verifier.rederive(published, sources);
+  if (!sources.proofs) return verifier.rederive(published, sources);
+  const readers: RecordingReader[] = [];
+  const d = await verifier.rederive(published, { ...sources, readers });
+  const reader = readers[0];
+  // A report of the venue alone reads no chain: nothing to prove.
+  if (!d.block || !reader) return { ...d, proofs: null };
+  const anchor = { blockHash: sources.proofs.blockHash.toLowerCase() as Hex, source: sources.proofs.source };
+  const reads = readers.flatMap((r) => r.reads);
+  const proofs =
+    anchor.blockHash === d.block.hash.toLowerCase()
+      ? await proveReads(reads, {
+          client: reader.client,
+          blockNumber: d.block.number,
+          chainId: sources.network.chains.base.id,
+          anchor,
+        })
+      : anchorElsewhere(anchor, d.block.hash);
+  // The figures again from the recorded reads, one answer changed: the report as its rows re-derive it.
+  const reassemble: Reassemble = async (replay) => {
+    const again = await verifier.rederive(published, { ...sources, proofs: null, replay });
+    return Object.fromEntries(again.rows.map((r) => [r.figure, r.rederived]));
+  };
+  return { ...d, proofs, rows: await provenRows(d.rows, proofs, reads, reassemble, d.unproven) };
 }

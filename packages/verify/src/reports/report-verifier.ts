@@ -5,8 +5,11 @@
  * (rederive/classify.ts). Each report is one file beside this one, registered in registry.ts.
  */
 import { type NetworkConfig, type Pins, PinsSchema, type ReportKind } from "@kusd/core";
-import type { Address, PublicClient, Transport } from "viem";
+import type { Address, Hex, PublicClient, Transport } from "viem";
 import type { z } from "zod";
+import type { ProofReport } from "../proofs/read-proof.js";
+import { RecordingReader } from "../proofs/recorded-reads.js";
+import type { PinnedReader } from "../read-plan/pinned-reader.js";
 import type { FigureRow } from "../rederive/figure-rows.js";
 import { checkNetwork } from "../rederive/network-check.js";
 import type { Check } from "../rederive/rederive-checks.js";
@@ -27,6 +30,12 @@ export type ReaderSources = {
   venueNowMaxAgeSeconds: number;
   /** The reader's clock, unix ms. */
   nowMs: number;
+  /** Execute every read at the report's block over state proven against this block hash (who vouches for it in `source`). */
+  proofs?: { blockHash: Hex; source: string } | null;
+  /** Where the report's block reader is kept, for its reads to be proven (registry.ts). */
+  readers?: RecordingReader[];
+  /** Serves the reads again from what was recorded (one changed): which figures rest on a read. */
+  replay?: (from: PinnedReader) => PinnedReader;
 };
 
 export type ReportRederivation = {
@@ -37,6 +46,10 @@ export type ReportRederivation = {
   failedReads: string[];
   /** The report's own checks beside the figures (the precedent from the logs, the venue's requests re-read). */
   checks: Check[];
+  /** Figures resting on chain data no proof here covers (logs, reads at other blocks): which ("all", or their paths), and what. */
+  unproven?: { figures: readonly string[] | "all"; source: string };
+  /** With `proofs`: the report block's reads executed over proven state. */
+  proofs?: ProofReport | null;
 };
 
 export type ReportVerifier = {
@@ -58,7 +71,8 @@ export function readPins(published: unknown): Pins {
   return parsed.data;
 }
 
-export type PinnedChain = { transport: Transport; client: PublicClient; block: PinnedBlock };
+/** `reader` reads at the report's block: its reads are the ones proven with --proofs. */
+export type PinnedChain = { transport: Transport; client: PublicClient; block: PinnedBlock; reader: PinnedReader };
 
 /**
  * The reader's chain at the report's block: the network checked first (its digest, the chain id,
@@ -79,7 +93,10 @@ export async function openPinnedChain(
     chainId: pins.network.chainId,
     addresses,
   });
-  return { transport, client, block: await pinnedBlock(client, number, hash) };
+  const block = await pinnedBlock(client, number, hash);
+  const recording = new RecordingReader(client, number, s.network.reporting.publicRpc.base);
+  s.readers?.push(recording);
+  return { transport, client, block, reader: s.replay ? s.replay(recording) : recording };
 }
 
 /** Current-only venue answers are read again when the report is at most this old (seconds): the default of every reader. */

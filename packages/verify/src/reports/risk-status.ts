@@ -16,7 +16,6 @@ import {
   RiskStatusSchema,
 } from "@kusd/core";
 import { type Address, createPublicClient, type PublicClient } from "viem";
-import { PinnedReader } from "../read-plan/pinned-reader.js";
 import { RISK_GAP_SOURCE, readRiskChain } from "../read-plan/risk-reads.js";
 import { classifyFigures, type RestingInput } from "../rederive/classify.js";
 import { roleHoldersFromLogs } from "../rederive/role-holders-from-logs.js";
@@ -57,13 +56,9 @@ export const riskStatusVerifier: ReportVerifier = {
     const published = parseReport(RiskStatusSchema, input, "/api/risk-status");
     const pins = published.pins;
     const n = s.network;
-    const { transport, client, block } = await openPinnedChain(pins, s, namedContracts(published));
+    const { transport, block, reader } = await openPinnedChain(pins, s, namedContracts(published));
     const roles = await roleHoldersFromLogs(createPublicClient({ transport }) as PublicClient, n, block.number);
-    const chain = await readRiskChain(
-      new PinnedReader(client, block.number, n.reporting.publicRpc.base),
-      n,
-      roles.holdersOf,
-    );
+    const chain = await readRiskChain(reader, n, roles.holdersOf);
     const recorded = offChainInputsOf(pins);
     type Inputs = { offChain: OffChainInputs };
     const build = (i: Inputs) =>
@@ -123,6 +118,10 @@ export const riskStatusVerifier: ReportVerifier = {
       block,
       rows,
       failedReads: chain.failedReads,
+      unproven: {
+        figures: roleRows.map((r) => r.figure),
+        source: "the role holders, from RoleGranted / RoleRevoked logs (eth_getLogs)",
+      },
       checks: [
         {
           name: "role holders",

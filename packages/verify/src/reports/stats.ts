@@ -5,7 +5,6 @@
  * or rests on the venue.
  */
 import { buildStats, type Stats, StatsSchema } from "@kusd/core";
-import { PinnedReader } from "../read-plan/pinned-reader.js";
 import { readStats } from "../read-plan/stats-reads.js";
 import { classifyFigures } from "../rederive/classify.js";
 import { isPin, openPinnedChain, parseReport, type ReportVerifier } from "./report-verifier.js";
@@ -16,9 +15,8 @@ export const statsVerifier: ReportVerifier = {
   path: "/api/stats",
   async rederive(input, s) {
     const published: Stats = parseReport(StatsSchema, input, "/api/stats");
-    const { client, block } = await openPinnedChain(published.pins, s);
+    const { block, reader } = await openPinnedChain(published.pins, s);
     const n = s.network;
-    const reader = new PinnedReader(client, block.number, n.reporting.publicRpc.base);
     const reads = await requiredReads(readStats(reader, n), block.number);
     const rows = classifyFigures({
       published,
