@@ -6,7 +6,10 @@
  * re-derivation naming that figure; (c) an RPC that colludes (it lies about the same storage value
  * in eth_call and in eth_getProof) confirms a raised statement without --proofs and is refused
  * with --proofs, naming the account and the slot; (d) a statement of a block a reorg removed is
- * refused by its block hash.
+ * refused by its block hash. With --proofs every read is executed over state proven against the
+ * block hash: (e) the live statement and /api/por verify with every read proven and none taken on
+ * the RPC's word; (f) an RPC whose eth_call answers differ from its own proofs is refused, naming
+ * the read and both values.
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -171,6 +174,98 @@ describe("kusd-verify --rpc re-derives every signed figure from the reader's own
       expect(honest.result.checks.find((c: any) => c.name === "proofs").ok).toBe(true);
       expect(rowOf(honest.result, "psm_reserves_usdc.psmMint").equal).toBe(false);
     });
+  });
+
+  it("(e) --proofs: the live statement and /api/por verify with every read executed over proven state", async () => {
+    const file = join(dir, "live-proofs.json");
+    writeFileSync(file, live.text);
+    const started = performance.now();
+    const { result } = await verify(file, s.rpcUrl, "--proofs", "--header-rpc", s.rpcUrl);
+    const ms = Math.round(performance.now() - started);
+    const proofs = result.checks.find((c: any) => c.name === "proofs");
+    const statuses = result.proofs.reads.map((r: any) => r.status);
+    console.log(`live statement, --proofs: ${ms} ms; ${proofs.detail}`);
+    expect(proofs.ok).toBe(true);
+    expect(statuses.filter((x: string) => x !== "proven")).toEqual([]);
+    expect(statuses.length).toBeGreaterThan(100);
+    expect(result.figures.filter((f: any) => f.proof !== "proven").map((f: any) => f.figure)).toEqual([]);
+    // The reads no storage layout ever covered are among them: the ETH/USD feed, decimals, the Safe.
+    const reads = result.proofs.reads.map((r: any) => r.read).join("\n");
+    expect(reads).toMatch(/latestRoundData\(\)/);
+    expect(reads).toMatch(/decimals\(\)/);
+
+    const report = join(dir, "por.json");
+    writeFileSync(report, await (await fetch(`${s.indexerUrl}/api/por`)).text());
+    const r = await runVerify([
+      report,
+      "--report",
+      "--rpc",
+      s.rpcUrl,
+      "--network",
+      network,
+      "--proofs",
+      "--header-rpc",
+      s.rpcUrl,
+      "--json",
+    ]);
+    const por = JSON.parse(r.output);
+    const porProofs = por.checks.find((c: any) => c.name === "proofs");
+    console.log(`/api/por --report --proofs: exit ${r.exitCode}; ${porProofs.detail}`);
+    expect(porProofs.ok).toBe(true);
+    expect(por.proofs.reads.filter((x: any) => x.status !== "proven")).toEqual([]);
+    // Only the redemption precedent, rebuilt from the logs, rests on what no state proof covers.
+    const notProven = por.figures.filter((f: any) => f.proof !== "proven");
+    expect(notProven.filter((f: any) => f.proof !== "unproven")).toEqual([]);
+    expect(notProven.filter((f: any) => !f.figure.startsWith("redemptionDepth.precedent."))).toEqual([]);
+    expect(por.figures.filter((f: any) => f.proof === "proven").length).toBeGreaterThan(400);
+  });
+
+  it("(f) an RPC whose eth_call answers differ from its own proofs is refused, naming the read and both values", async () => {
+    const at = BigInt(live.payload.report_block);
+    const real = await s.client.readContract({
+      address: USDC,
+      abi: erc20Abi,
+      functionName: "balanceOf",
+      args: [psmMint],
+      blockNumber: at,
+    });
+    const raised = real + parseUnits("250000", 6);
+    const lying = await startLyingRpc(s.rpcUrl, {
+      token: USDC,
+      holder: psmMint,
+      slot: "0x00",
+      value: raised,
+      inProofs: false,
+    });
+    try {
+      const file = await resigned(
+        {
+          ...live.payload,
+          psm_reserves_usdc: {
+            ...live.payload.psm_reserves_usdc,
+            psmMint: live.payload.psm_reserves_usdc.psmMint + 250_000,
+          },
+        },
+        "eth-call-only.json",
+      );
+      // Without proofs its eth_call confirms the raised reserve.
+      const plain = await verify(file, lying.url);
+      expect(rowOf(plain.result, "psm_reserves_usdc.psmMint").equal).toBe(true);
+      const { exitCode, result } = await verify(file, lying.url, "--proofs", "--header-rpc", s.rpcUrl);
+      const proofs = result.checks.find((c: any) => c.name === "proofs");
+      console.log(`eth_call lies, proofs honest: exit ${exitCode}, ${proofs.detail}`);
+      expect(exitCode).toBe(1);
+      expect(proofs.ok).toBe(false);
+      expect(proofs.detail).toContain(
+        `balanceOf(address)(uint256) [${psmMint}] on ${USDC}: eth_call answered "${raised}"; executed over proven state it returns "${real}"`,
+      );
+      expect(rowOf(result, "psm_reserves_usdc.psmMint")).toMatchObject({
+        proof: "failed",
+        restsOn: [expect.stringContaining("balanceOf")],
+      });
+    } finally {
+      await lying.stop();
+    }
   });
 
   it("(d) a statement of a block a reorg removed is refused by its block hash", async () => {

@@ -3,7 +3,8 @@
  * node run by someone who wants a raised figure confirmed would. `eth_call` of `balanceOf(holder)`
  * on `token` (alone, or inside a Multicall3 aggregate3) answers `value`, and `eth_getProof` of
  * `token` reports `value` for the balance's storage slot, in its `value` field and in the proof's
- * leaf. Every other request, and every other part of an answer, is the real node's.
+ * leaf (unless `inProofs` is false: then only eth_call lies). Every other request, and every other
+ * part of an answer, is the real node's.
  */
 import { createServer } from "node:http";
 import {
@@ -21,7 +22,8 @@ import {
 } from "viem";
 import { innerCalls } from "../../devnet/rpc-proxy-aggregate3.js";
 
-type Lie = { token: Address; holder: Address; slot: Hex; value: bigint };
+/** `inProofs` false: eth_getProof is the real node's, so its eth_call answers differ from its own proofs. */
+type Lie = { token: Address; holder: Address; slot: Hex; value: bigint; inProofs?: boolean };
 type Req = { id?: unknown; method?: string; params?: unknown[] };
 type Res = { id?: unknown; result?: unknown };
 
@@ -52,7 +54,11 @@ function lieAbout(req: Req, res: Res, lie: Lie): Res {
       return { ...res, result: word(lie.value) };
     return res;
   }
-  if (req.method === "eth_getProof" && String(req.params[0]).toLowerCase() === lie.token.toLowerCase()) {
+  if (
+    lie.inProofs !== false &&
+    req.method === "eth_getProof" &&
+    String(req.params[0]).toLowerCase() === lie.token.toLowerCase()
+  ) {
     const proof = res.result as { storageProof: { key: Hex; value: Hex; proof: Hex[] }[] };
     const storageProof = proof.storageProof.map((p) => {
       if (BigInt(p.key) !== BigInt(lie.slot)) return p;
