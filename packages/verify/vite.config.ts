@@ -1,7 +1,7 @@
 /**
  * The package's build for `npm pack` (prepack): the TypeScript sources, and the pure core they
  * import from the repository, bundled into dist/ as ES modules for Node.js; viem, zod and
- * @ethereumjs/mpt stay dependencies. Inside the repository nothing is built: the sources run.
+ * @ethereumjs/* stay dependencies. Inside the repository nothing is built: the sources run.
  */
 import { defineConfig } from "vite";
 
