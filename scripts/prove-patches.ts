@@ -20,7 +20,7 @@ import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { parseArgs } from "node:util";
+import { parseArgs, stripVTControlCharacters } from "node:util";
 import { type Change, type ChangeTest, changes } from "../patches/changes.js";
 import { type Hunk, readHunks } from "./patch-hunks.js";
 import { makePatchTree, type PatchTree } from "./patch-tree.js";
@@ -107,6 +107,8 @@ function run(
 }
 
 type Outcome = "passed" | "failed" | "not run";
+/** Why each test that failed did, by key (the latest run's). */
+const failures = new Map<string, string>();
 
 /** Runs `tests` (one vitest project) in `dir`; each test's outcome, by file and name. */
 async function runTests(
@@ -140,12 +142,19 @@ async function runTests(
   const outcomes = new Map<string, Outcome>();
   try {
     const json = JSON.parse(readFileSync(report, "utf8")) as {
-      testResults: Array<{ name: string; assertionResults: Array<{ title: string; status: string }> }>;
+      testResults: Array<{
+        name: string;
+        assertionResults: Array<{ title: string; status: string; failureMessages?: string[] }>;
+      }>;
     };
     for (const file of json.testResults) {
       const rel = file.name.startsWith(dir) ? file.name.slice(dir.length + 1) : file.name;
       for (const a of file.assertionResults) {
-        if (a.status === "passed" || a.status === "failed") outcomes.set(`${rel}\0${a.title}`, a.status);
+        if (a.status !== "passed" && a.status !== "failed") continue;
+        outcomes.set(`${rel}\0${a.title}`, a.status);
+        // The failure's first line, without the terminal's colours: why the test failed.
+        const why = stripVTControlCharacters(a.failureMessages?.[0] ?? "").split("\n")[0];
+        if (why) failures.set(`${rel}\0${a.title}`, why.slice(0, 160));
       }
     }
   } catch {
@@ -206,13 +215,19 @@ async function proveAll(): Promise<number> {
   const testsOf = (c: Change) => c.tests.filter((t) => t.project === "unit" || !values["unit-only"]);
   for (const c of selected) hunksOf(c);
   const started = Date.now();
+  const commit = execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: root, encoding: "utf8" }).trim();
   console.log(`[prove-patches] ${selected.length} changes; every hunk applied first, then each change reverted`);
   const withPatch = await inTree([], selected.flatMap(testsOf), "passed");
   const rows: string[][] = [];
+  const revertedWhy = new Map<string, string>();
   let proven = 0;
   for (const change of selected) {
     const t0 = Date.now();
     const reverted = await inTree(hunksOf(change), testsOf(change), "failed");
+    for (const t of testsOf(change)) {
+      const why = failures.get(key(t));
+      if (why) revertedWhy.set(key(t), why);
+    }
     const ok = testsOf(change).every((t) => withPatch.get(key(t)) === "passed" && reverted.get(key(t)) === "failed");
     if (ok) proven++;
     const hs = hunksOf(change);
@@ -236,7 +251,10 @@ async function proveAll(): Promise<number> {
   const header = ["change", "hunks", "patch lines", "test", "with patch", "reverted", "result"];
   console.log(`\n| ${header.join(" | ")} |\n|${header.map(() => "---").join("|")}|`);
   for (const r of rows) console.log(`| ${r.join(" | ")} |`);
-  const commit = execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: root, encoding: "utf8" }).trim();
+  console.log("\nWhy each test failed with its change reverted (the failure's first line):");
+  for (const change of selected)
+    for (const t of testsOf(change))
+      console.log(`- ${change.id}, ${t.file}: ${revertedWhy.get(key(t)) ?? "(did not fail)"}`);
   console.log(
     `\n${proven} of ${selected.length} changes proven; commit ${commit}${values["unit-only"] ? ", e2e tests left out" : ""}; ${((Date.now() - started) / 1000).toFixed(0)} s`,
   );
