@@ -7,7 +7,15 @@
  */
 import type { EVM } from "@ethereumjs/evm";
 import { createAddressFromString } from "@ethereumjs/util";
-import { bytesToHex, decodeFunctionResult, encodeFunctionData, getAddress, type Hex, hexToBytes, zeroAddress } from "viem";
+import {
+  bytesToHex,
+  decodeFunctionResult,
+  encodeFunctionData,
+  getAddress,
+  type Hex,
+  hexToBytes,
+  zeroAddress,
+} from "viem";
 import { abiFromCastSignature, MULTICALL3, type ReadOutcome } from "../read-plan/pinned-reader.js";
 import { BlockContextError } from "./block-evm.js";
 import type { RpcHeader } from "./header.js";
