@@ -1,6 +1,6 @@
 /**
  * The figure check's card: a form that opens the page with the reader's RPC and venue (`?rpc=`,
- * `?venue=`, and `proofs=1` for storage proofs), then the tables it fills: one row per figure of
+ * `?venue=`, and `proofs=1` to execute every read over proven state), then the tables it fills: one row per figure of
  * the latest statement, of /api/apy and of /api/hedge-ledger, each with its kind. The tables'
  * components are loaded only when the page is opened with an RPC (CheckResults.tsx).
  */
@@ -56,7 +56,7 @@ export function CheckFigures({
           />
         </label>{" "}
         <label>
-          <input name="proofs" type="checkbox" value="1" checked={proofs} /> with storage proofs
+          <input name="proofs" type="checkbox" value="1" checked={proofs} /> with proofs (every read executed over proven state)
         </label>{" "}
         <button type="submit" data-testid="rpc-check">
           Check

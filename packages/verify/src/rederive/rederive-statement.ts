@@ -17,6 +17,7 @@ import {
   venueReadCommand,
 } from "@kusd/core";
 import { type Address, createPublicClient, type Hex, http, type PublicClient, type Transport } from "viem";
+import { proveReads } from "../proofs/prove-reads.js";
 import { anchorElsewhere, provenRows } from "../proofs/proven-rows.js";
 import type { ProofReport } from "../proofs/read-proof.js";
 import { type RecordedRead, RecordingReader } from "../proofs/recorded-reads.js";
@@ -320,10 +321,9 @@ export async function rederiveStatement(payload: unknown, o: RederiveOptions): P
     return { block, rows, rederived: again, failedReads: snapshot.failedReads, reads: reader.reads, proofs: null };
 
   const anchor = { blockHash: o.proofs.blockHash.toLowerCase() as Hex, source: o.proofs.source };
-  // The EVM is loaded only with proofs: the page's check without them does not fetch it.
   const proofs =
     anchor.blockHash === hash
-      ? await (await import("../proofs/prove-reads.js")).proveReads(reader.reads, {
+      ? await proveReads(reader.reads, {
           client,
           blockNumber: number,
           chainId: o.network.chains.base.id,

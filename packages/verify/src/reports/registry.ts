@@ -4,6 +4,7 @@
  */
 import { REPORT_KINDS, type ReportKind } from "@kusd/core";
 import type { Hex } from "viem";
+import { proveReads } from "../proofs/prove-reads.js";
 import { anchorElsewhere, provenRows, type Reassemble } from "../proofs/proven-rows.js";
 import type { RecordingReader } from "../proofs/recorded-reads.js";
 import { RederivationError } from "../rederive/rederive-statement.js";
@@ -66,10 +67,9 @@ export async function rederiveReport(published: unknown, sources: ReaderSources)
   if (!d.block || !reader) return { ...d, proofs: null };
   const anchor = { blockHash: sources.proofs.blockHash.toLowerCase() as Hex, source: sources.proofs.source };
   const reads = readers.flatMap((r) => r.reads);
-  // The EVM is loaded only with proofs: the page's check without them does not fetch it.
   const proofs =
     anchor.blockHash === d.block.hash.toLowerCase()
-      ? await (await import("../proofs/prove-reads.js")).proveReads(reads, {
+      ? await proveReads(reads, {
           client: reader.client,
           blockNumber: d.block.number,
           chainId: sources.network.chains.base.id,
