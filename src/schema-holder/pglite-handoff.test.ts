@@ -26,7 +26,9 @@ describe("a PGlite handed to Ponder", () => {
     expect((await loan.query("SELECT count(*)::int AS n FROM t")).rows).toEqual([{ n: 0 }]);
     await loan.close();
     expect(db.closed).toBe(false);
-    expect(ponderPglite.createPglite({ dataDir: dir })).toBe(db);
+    expect(ponderPglite.createPglite({ dataDir: dir }) === db, "the database takes the instance handed over").toBe(
+      true,
+    );
     await db.close();
     // Nothing handed over for this directory (another one is): a loan opens it and hands it on to
     // the database, as on a first start.
