@@ -18,6 +18,9 @@ function changed(v: unknown): unknown {
 /** The read with a different answer, or null when it had none (a failed read moves nothing). */
 export function perturbed(r: RecordedRead): RecordedRead | null {
   if (r.kind === "balance") return r.value === null ? null : { ...r, value: changed(r.value) as bigint };
+  if (r.kind === "code") return r.has === null ? null : { ...r, has: !r.has };
+  if (r.kind === "probe")
+    return typeof r.answer === "object" ? null : { ...r, answer: r.answer === "returned" ? "reverts" : "returned" };
   if (!r.outcome.ok) return null;
   return { ...r, outcome: { ok: true, value: changed(r.outcome.value) } };
 }

@@ -101,6 +101,30 @@ describe("proveReads", () => {
     }
   });
 
+  it("proves a getter's probe and the code presence the RPC answered, and refuses another answer", async () => {
+    const probe: RecordedRead = {
+      kind: "probe",
+      to: vault,
+      getter: "convertToAssets(uint256)",
+      args: [10n ** 18n],
+      answer: "returned",
+    };
+    const code: RecordedRead = { kind: "code", account: vault, has: true };
+    const report = await prove(fixtureRpc(fixture), [probe, code]);
+    expect(report.reads.map((r) => r.status)).toEqual(["proven", "proven"]);
+    const lies = await prove(fixtureRpc(fixture), [
+      { ...probe, answer: "reverts" } as RecordedRead,
+      { ...code, has: false } as RecordedRead,
+    ]);
+    expect(lies.reads).toEqual([
+      expect.objectContaining({
+        status: "failed",
+        detail: "eth_call answered reverts; executed over proven state it returned",
+      }),
+      expect.objectContaining({ status: "failed", detail: "the RPC answered no code, the proven account has code" }),
+    ]);
+  });
+
   it("fails every read when the header the RPC gives is not the trusted block's", async () => {
     const rpc = fixtureRpc({ ...fixture, header: { ...fixture.header, stateRoot: fixture.header.parentHash } });
     const report = await prove(rpc);

@@ -158,6 +158,11 @@ export class PinnedReader {
     return /data size|out of bounds|too small/i.test(r.cause) ? "returned" : { failed: r.cause };
   }
 
+  /** Whether the address has code at the block (null: eth_getCode failed). */
+  hasCode(address: Address): Promise<boolean | null> {
+    return hasCodeAt(this.client, address, this.blockNumber);
+  }
+
   /**
    * The address's ether at the block: Multicall3's getEthBalance inside the block's batch where
    * Multicall3 has code, else eth_getBalance (its `cast balance` is the same either way).
@@ -227,7 +232,7 @@ export function tolerantReads(r: PinnedReader) {
       };
     }
     const label = `${spec.signature}${spec.args?.length ? ` [${spec.args.join(", ")}]` : ""}`;
-    if (result.kind !== "reverted" && (await hasCodeAt(r.client, spec.to, r.blockNumber)) === false)
+    if (result.kind !== "reverted" && (await r.hasCode(spec.to)) === false)
       notDeployed.push({ to: spec.to, read: label, reason: "not_deployed" });
     else failedReads.push(`${label} on ${spec.to}: ${result.cause}`);
     return null;

@@ -7,7 +7,6 @@
  */
 import { PSM_KEYS, type PsmReserve, planRedemption, type RedemptionPlanInputs, redemptionAmountWei } from "@kusd/core";
 import type { SnapshotAddresses } from "./addresses.js";
-import { hasCodeAt } from "./code-presence.js";
 import { ChainReadError, type PinnedReader, tolerantReads } from "./pinned-reader.js";
 import { readPsmSnapshots } from "./psm-reads.js";
 
@@ -20,7 +19,7 @@ export async function readRedemptionPlan(
 ): Promise<RedemptionReads> {
   const psms = await readPsmSnapshots(r, a);
   const unread = PSM_KEYS.filter((k) => !psms[k].usdc || !psms[k].paused || !psms[k].fees);
-  const codeAt = await Promise.all(unread.map((k) => hasCodeAt(r.client, psms[k].address, r.blockNumber)));
+  const codeAt = await Promise.all(unread.map((k) => r.hasCode(psms[k].address)));
   const notYetDeployed = new Set(unread.filter((_, i) => codeAt[i] === false));
   if (unread.some((k) => !notYetDeployed.has(k)))
     throw new ChainReadError("PSM reserves or fee schedules could not be read; no plan rather than a wrong one", {

@@ -16,7 +16,7 @@ import {
   roleTrigger,
   type Trigger,
 } from "@kusd/core";
-import { type Abi, type Address, encodeFunctionData, type Hex, type PublicClient, parseAbiItem } from "viem";
+import { type Abi, type Address, encodeFunctionData, type Hex, parseAbiItem } from "viem";
 import { kerneVaultAbi } from "../../../../abis/KerneVault.js";
 import { kerneVaultV1Abi } from "../../../../abis/KerneVaultV1.js";
 import { kusdAbi } from "../../../../abis/KUSD.js";
@@ -26,7 +26,6 @@ import { kusdpsmv3Abi } from "../../../../abis/KUSDPSMV3.js";
 import { stakedKUSDAbi } from "../../../../abis/StakedKUSD.js";
 import { stakedKUSDV1Abi } from "../../../../abis/StakedKUSDV1.js";
 import { timelockAbi } from "../../../../abis/Timelock.js";
-import { hasCodeAt } from "./code-presence.js";
 import { type PinnedReader, tolerantReads } from "./pinned-reader.js";
 import sourceGetters from "./source-getters.json" with { type: "json" };
 
@@ -69,12 +68,11 @@ export function riskRoles(n: NetworkConfig, live: readonly RiskTarget[]): { cont
  * no gaps there: it is listed as not deployed, not read. Unknown code (the read failed) is read.
  */
 export async function deployedRiskTargets(
-  client: PublicClient,
+  reader: PinnedReader,
   n: NetworkConfig,
-  blockNumber: bigint,
 ): Promise<{ live: RiskTarget[]; notDeployed: NotDeployedRead[] }> {
   const all = riskTargets(n);
-  const code = await Promise.all(all.map((t) => hasCodeAt(client, t.address, blockNumber)));
+  const code = await Promise.all(all.map((t) => reader.hasCode(t.address)));
   return {
     live: all.filter((_, i) => code[i] !== false),
     notDeployed: all
@@ -198,7 +196,7 @@ export async function readRiskChain(
   holdersOf: HoldersOf,
 ): Promise<RiskChainReads> {
   const { read, failedReads, notDeployed } = tolerantReads(reader);
-  const present = await deployedRiskTargets(reader.client, n, reader.blockNumber);
+  const present = await deployedRiskTargets(reader, n);
   const [onChain, gaps] = await Promise.all([
     onChainTriggers(n, present.live, reader.blockNumber, read, holdersOf),
     probeGaps(n, reader, present.live, failedReads),
