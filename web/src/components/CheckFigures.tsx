@@ -56,7 +56,8 @@ export function CheckFigures({
           />
         </label>{" "}
         <label>
-          <input name="proofs" type="checkbox" value="1" checked={proofs} /> with proofs (every read executed over proven state)
+          <input name="proofs" type="checkbox" value="1" checked={proofs} /> with proofs (every read executed over
+          proven state)
         </label>{" "}
         <button type="submit" data-testid="rpc-check">
           Check
