@@ -107,7 +107,7 @@ function run(
 }
 
 type Outcome = "passed" | "failed" | "not run";
-/** Why each test that failed did, by key (the latest run's). */
+/** Why each test that failed in the latest copy did, by key. */
 const failures = new Map<string, string>();
 
 /** Runs `tests` (one vitest project) in `dir`; each test's outcome, by file and name. */
@@ -132,8 +132,10 @@ async function runTests(
       ...files,
       "-t",
       pattern,
+      // The default reporter's summary for the output shown when a test does not do as expected.
+      "--reporter=default",
       "--reporter=json",
-      `--outputFile=${report}`,
+      `--outputFile.json=${report}`,
     ],
     dir,
     env,
@@ -172,6 +174,7 @@ const key = (t: ChangeTest) => `${t.file}\0${t.name}`;
  * runner's output when a test's outcome is not `expected`.
  */
 async function inTree(revert: Hunk[], tests: ChangeTest[], expected: Outcome): Promise<Map<string, Outcome>> {
+  failures.clear();
   tree = makePatchTree(root, revert, "kusd-prove-");
   try {
     const outcomes = new Map<string, Outcome>();
