@@ -1,39 +1,8 @@
 /**
- * The package's build for `npm pack` (prepack): the TypeScript sources, and what they import from
- * the repository (@kusd/core, @kusd/config and kusd-verify's sources, which verify_statement and
- * verify_report run), bundled into dist/ as ES modules for Node.js; every package.json dependency
- * and node: built-in stays an import. `npm run build` then copies kusd-verify's networks/ beside
- * dist/, where the bundled verifier reads Base's network document. Inside the repository nothing
- * is built: the sources run.
+ * Bundles @kusd/core, @kusd/config and kusd-verify's sources (which verify_statement and
+ * verify_report run) into dist/ on prepack (packages/package-build.ts); `npm run build` then copies
+ * kusd-verify's networks/ beside dist/, where the bundled verifier reads Base's network document.
  */
-import { readFileSync } from "node:fs";
-import { defineConfig } from "vite";
+import { packageBuild } from "../package-build.js";
 
-const { dependencies } = JSON.parse(readFileSync(new URL("./package.json", import.meta.url), "utf8")) as {
-  dependencies: Record<string, string>;
-};
-const installed = Object.keys(dependencies);
-/** A dependency stays an import; a package the repository does not publish (@kusd/*) is bundled. */
-function external(id: string): boolean {
-  if (id.startsWith("node:") || installed.some((d) => id === d || id.startsWith(`${d}/`))) return true;
-  // Anything else from node_modules would be missing where the package is installed alone.
-  if (/^[@a-z]/i.test(id) && !id.startsWith("@kusd/")) throw new Error(`${id} is imported: add it to dependencies`);
-  return false;
-}
-
-export default defineConfig({
-  logLevel: "warn",
-  build: {
-    ssr: true,
-    target: "node20",
-    outDir: "dist",
-    emptyOutDir: true,
-    minify: false,
-    sourcemap: true,
-    rollupOptions: {
-      input: { main: "src/main.ts" },
-      external,
-      output: { format: "es", entryFileNames: "[name].js", chunkFileNames: "chunks/[name]-[hash].js" },
-    },
-  },
-});
+export default packageBuild(new URL("./package.json", import.meta.url), { main: "src/main.ts" });
