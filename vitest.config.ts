@@ -14,6 +14,8 @@ export default defineConfig({
           include: [
             "api/**/*.test.ts",
             "clients/**/*.test.ts",
+            // The devnet's pure parts (the proposal cadence, the proof contracts' interface against Base's).
+            "devnet/**/*.test.ts",
             "packages/*/src/**/*.test.ts",
             "src/**/*.test.ts",
             "web/src/**/*.test.ts",

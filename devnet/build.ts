@@ -52,12 +52,20 @@ function findImport(path: string): { contents: string } | { error: string } {
   }
 }
 
+/** Base's proof system (dispute game factory, game, anchor registry, message passer), in a folder of its own. */
+const PROOF_CONTRACTS_DIR = "proofs";
+
+function solidityFiles(dir: string): string[] {
+  return readdirSync(join(contractsDir, dir))
+    .filter((f) => f.endsWith(".sol"))
+    .sort()
+    .map((f) => (dir === "." ? f : `${dir}/${f}`));
+}
+
 export function compileContracts(): Artifact[] {
   const solc = require("solc");
   const sources: Record<string, { content: string }> = {};
-  for (const file of readdirSync(contractsDir)
-    .filter((f) => f.endsWith(".sol"))
-    .sort()) {
+  for (const file of [...solidityFiles("."), ...solidityFiles(PROOF_CONTRACTS_DIR)]) {
     sources[file] = { content: readFileSync(join(contractsDir, file), "utf8") };
   }
   const output = JSON.parse(

@@ -14,6 +14,8 @@ import { BaseHistory } from "./history.js";
 import { namedKeys } from "./keys.js";
 import { installMulticall3 } from "./multicall3.js";
 import { networkFileOf, writeDevnetServiceFiles } from "./network-document.js";
+import { installMessagePasser, installProofSystem } from "./proofs/install.js";
+import { type ProofActors, startProofActors } from "./proofs/proposer.js";
 import { rpcCall } from "./rpc.js";
 import { HISTORY_START } from "./timeline.js";
 import { startVenueServer, type VenueServer } from "./venue/server.js";
@@ -104,7 +106,9 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
 
   const anvils: AnvilHandle[] = [];
   let venue: VenueServer | null = null;
+  let proofActors: ProofActors | null = null;
   const stop = async () => {
+    await proofActors?.stop();
     await venue?.close();
     await Promise.all(anvils.map((a) => a.stop()));
   };
@@ -128,10 +132,11 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
       anvils.push(await startAnvil({ port: ports[name], chainId, timestamp: HISTORY_START }));
       log(`${name}: anvil (chain ${chainId}) on ${rpcUrl}`);
     }
-    // Base has Multicall3 at its canonical address long before the protocol, and EAS as a
-    // predeploy: so does this chain.
+    // Base has Multicall3 at its canonical address long before the protocol, and EAS and the
+    // L2ToL1MessagePasser as predeploys: so does this chain.
     await installMulticall3(anvils[0]!.rpcUrl);
     await installEas(anvils[0]!.rpcUrl);
+    await installMessagePasser(anvils[0]!.rpcUrl);
     const now = options.now ?? Math.floor(Date.now() / 1000);
     const baseDriver = new ChainDriver(anvils[0]!.rpcUrl, HISTORY_START + 2);
     const ethDriver = new ChainDriver(anvils[1]!.rpcUrl, HISTORY_START + 12, 12);
@@ -139,6 +144,8 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
     const history = new BaseHistory(baseDriver, BASE_CHAIN_ID, { scale, now, log });
     const [base, ethereum] = await Promise.all([history.run(), runEthereumHistory(ethDriver, now)]);
     log(`history played in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    // Base's output roots go to Ethereum: the dispute game factory and its registry on the ethereum chain.
+    const proofSystem = await installProofSystem({ ethereum: anvils[1]!.rpcUrl, base: anvils[0]!.rpcUrl });
 
     const keys = namedKeys();
     const accounts = Object.fromEntries(
@@ -166,7 +173,7 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
           genesisTimestamp: HISTORY_START,
           historyEndBlock: ethereum.historyEndBlock,
           historyEndBlockHash: (await blockHash(anvils[1]!.rpcUrl, ethereum.historyEndBlock))!,
-          contracts: ethereum.contracts,
+          contracts: { ...ethereum.contracts, ...proofSystem },
         },
       },
       venue: {
@@ -197,6 +204,7 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
     log(`deployment written to ${file} (network document: ${networkFileOf(file)})`);
     venue = await startVenueServer({ port: ports.venue, hedgeAccount: deployment.venue.hedgeAccount });
     log(`venue simulator on ${venue.url}`);
+    proofActors = startProofActors({ ethereumRpcUrl: anvils[1]!.rpcUrl, baseRpcUrl: anvils[0]!.rpcUrl, log });
     return { deployment, deploymentFile: file, venue, reused: false, stop };
   } catch (error) {
     await stop();

@@ -40,6 +40,7 @@ export const DOCS = [
   "README.md",
   "docs/api.md",
   "docs/verify.md",
+  "docs/base-output-roots.md",
   "docs/monitoring.md",
   "docs/graphql.md",
   "docs/analysts.md",
