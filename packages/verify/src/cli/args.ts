@@ -12,9 +12,10 @@ import { VENUE_NOW_MAX_AGE_SECONDS } from "../reports/report-verifier.js";
 import { UsageError } from "./errors.js";
 
 export const USAGE = `Usage: kusd-verify <artifact URL or file> [--signer <address>]... [--binding <URL or file> --operator <address>] [--max-age <seconds> | --no-freshness]
-                   [--rpc <URL> [--network <file>] [--venue <URL>] [--proofs [--block-hash <hash> | --header-rpc <URL>]] [--anchor-window <s>]] [--json]
+                   [--rpc <URL> [--network <file>] [--venue <URL>] [--proofs [--block-hash <hash> | --header-rpc <URL>]]
+                   [--l1-rpc <URL> [--l1-block-hash <hash>]] [--anchor-window <s>]] [--json]
        kusd-verify --report <report URL or file> --rpc <URL> [--network <file>] [--venue <URL>] [--venue-max-age <s>]
-                   [--proofs [--block-hash <hash> | --header-rpc <URL>]] [--json]
+                   [--proofs [--block-hash <hash> | --header-rpc <URL>] | --l1-rpc <URL> [--l1-block-hash <hash>]] [--json]
 
 Verifies a signed kUSD artifact (the hourly signed statement, the paid GET /reserves response,
 a paid instant read): hashes the published signed_payload_canonical bytes with SHA-256 as they
@@ -70,6 +71,17 @@ publishes), without trusting its publisher:
                           or the report's pins.block.hash)
   --header-rpc <URL>      or: a second RPC whose block at that number must have that hash
                           (with neither, the hash is the document's own, as --rpc confirms it)
+  --l1-rpc <URL>          trust only Ethereum (implies --proofs): the block's hash is proven from the
+                          output roots Base posts on Ethereum. The dispute games covering the block
+                          are proven from Ethereum state (their root, range, status, and the
+                          AnchorStateRegistry's judgement, executed over eth_getProof proofs against
+                          the Ethereum header), the output root of the covering root's Base block is
+                          recomputed from --rpc's header and message-passer proof, and parent hashes
+                          are walked back to the block. Says the game's state (final, resolved, in
+                          progress, invalid) and when it becomes final. A block newer than every
+                          posted root is pending (exit 3)
+  --l1-block-hash <hash>  the Ethereum block hash you trust (from your own consensus client); proofs
+                          are fetched below it from --l1-rpc (default: --l1-rpc's latest block)
   --anchor-window <s>     with --rpc the statement's anchor on Base (an EAS attestation of its
                           hash by the authorised key) is checked too: made at most this long
                           after the signed time (default ${ANCHOR_WINDOW_SECONDS}), else back-dated; none
@@ -90,11 +102,14 @@ signed_payload_canonical at top level, other fields allowed) or a JSON object ne
 one such artifact. Only signed_payload_canonical is covered by the signature.
 
 Exit codes:
-  0  verified (and, with --rpc, no figure differs; with --proofs, no read's proof failed)
+  0  verified (and, with --rpc, no figure differs; with --proofs, no read's proof failed; with
+     --l1-rpc, the block proven from a root posted on Ethereum)
   1  not verified; this includes a document that is not JSON or holds no artifact, because
      what was published cannot be verified
   2  usage error, the file, URL, RPC or venue could not be read (network error, 10 s timeout,
-     non-2xx), or the network document does not describe the RPC's chain`;
+     non-2xx), or the network document does not describe the RPC's chain
+  3  pending: every other check passed, but the block is newer than every root posted on
+     Ethereum (--l1-rpc); run again after the time it names`;
 
 export type TrustSource =
   | { kind: "pinned"; signers: Address[] }
@@ -124,7 +139,12 @@ export type RederiveRequest = {
   /** How long after its signed time a statement may be anchored on Base before it counts as back-dated. */
   anchorWindowSeconds: number;
   network: string | null;
-  proofs: { blockHash: `0x${string}` | null; headerRpc: string | null } | null;
+  proofs: {
+    blockHash: `0x${string}` | null;
+    headerRpc: string | null;
+    /** Trust only Ethereum: the reader's Ethereum RPC, and the Ethereum block hash they trust (null: its latest). */
+    l1: { rpc: string; blockHash: `0x${string}` | null } | null;
+  } | null;
 };
 
 function parseUrl(option: string, value: string): string {
@@ -143,6 +163,8 @@ function parseRederive(values: ReturnType<typeof parse>["values"]): RederiveRequ
     "proofs",
     "block-hash",
     "header-rpc",
+    "l1-rpc",
+    "l1-block-hash",
     "anchor-window",
     "venue",
     "ethereum-rpc",
@@ -155,12 +177,19 @@ function parseRederive(values: ReturnType<typeof parse>["values"]): RederiveRequ
     return null;
   }
   const rpc = parseUrl("--rpc", values.rpc);
-  const anchors = ["block-hash", "header-rpc"].filter((k) => values[k as keyof typeof values]);
-  if (anchors.length > 0 && !values.proofs) throw new UsageError(`--${anchors[0]} is the trust anchor of --proofs`);
-  if (anchors.length > 1) throw new UsageError("choose one trust anchor: --block-hash or --header-rpc");
-  const blockHash = values["block-hash"];
-  if (blockHash !== undefined && !/^0x[0-9a-fA-F]{64}$/.test(blockHash))
-    throw new UsageError(`--block-hash: 0x and 64 hex digits, got ${blockHash}`);
+  const anchors = ["block-hash", "header-rpc", "l1-rpc"].filter((k) => values[k as keyof typeof values]);
+  if (anchors.length > 0 && anchors[0] !== "l1-rpc" && !values.proofs)
+    throw new UsageError(`--${anchors[0]} is the trust anchor of --proofs`);
+  if (anchors.length > 1) throw new UsageError("choose one trust anchor: --block-hash, --header-rpc or --l1-rpc");
+  if (values["l1-block-hash"] !== undefined && values["l1-rpc"] === undefined)
+    throw new UsageError("--l1-block-hash needs --l1-rpc <URL>: the Ethereum RPC the proofs below it come from");
+  const hash32 = (option: string, v: string | undefined) => {
+    if (v !== undefined && !/^0x[0-9a-fA-F]{64}$/.test(v))
+      throw new UsageError(`${option}: 0x and 64 hex digits, got ${v}`);
+    return (v?.toLowerCase() as `0x${string}` | undefined) ?? null;
+  };
+  const blockHash = hash32("--block-hash", values["block-hash"]);
+  const l1BlockHash = hash32("--l1-block-hash", values["l1-block-hash"]);
   const window = values["anchor-window"];
   if (window !== undefined && (!/^\d{1,7}$/.test(window) || Number(window) === 0))
     throw new UsageError(`--anchor-window: a positive whole number of seconds, got ${window}`);
@@ -178,12 +207,17 @@ function parseRederive(values: ReturnType<typeof parse>["values"]): RederiveRequ
     bracketTolerance: tolerance === undefined ? DEFAULT_BRACKET_TOLERANCE : Number(tolerance),
     anchorWindowSeconds: window === undefined ? ANCHOR_WINDOW_SECONDS : Number(window),
     network: values.network ?? null,
-    proofs: values.proofs
-      ? {
-          blockHash: (blockHash?.toLowerCase() as `0x${string}` | undefined) ?? null,
-          headerRpc: values["header-rpc"] === undefined ? null : parseUrl("--header-rpc", values["header-rpc"]),
-        }
-      : null,
+    proofs:
+      values.proofs || values["l1-rpc"] !== undefined
+        ? {
+            blockHash,
+            headerRpc: values["header-rpc"] === undefined ? null : parseUrl("--header-rpc", values["header-rpc"]),
+            l1:
+              values["l1-rpc"] === undefined
+                ? null
+                : { rpc: parseUrl("--l1-rpc", values["l1-rpc"]), blockHash: l1BlockHash },
+          }
+        : null,
   };
 }
 
@@ -282,6 +316,8 @@ function parse(argv: string[]) {
       proofs: { type: "boolean" },
       "block-hash": { type: "string" },
       "header-rpc": { type: "string" },
+      "l1-rpc": { type: "string" },
+      "l1-block-hash": { type: "string" },
       "anchor-window": { type: "string" },
       venue: { type: "string" },
       "ethereum-rpc": { type: "string" },

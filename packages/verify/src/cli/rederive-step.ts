@@ -6,6 +6,7 @@
 import type { NetworkConfig } from "@kusd/core";
 import { type Address, createPublicClient, type Hex, http } from "viem";
 import { checkAnchor } from "../anchor/check-anchor.js";
+import type { L1Anchoring } from "../l1/base-block-from-l1.js";
 import { networkOf } from "../rederive/network.js";
 import { rederivationChecks } from "../rederive/rederive-checks.js";
 import { isInstantReadPayload, rederiveInstantRead } from "../rederive/rederive-instant-read.js";
@@ -15,16 +16,24 @@ import { rederiveReport, reportKindOf } from "../reports/registry.js";
 import { VenueReadError } from "../venue/venue-read-error.js";
 import type { RederiveRequest } from "./args.js";
 import { SourceError, UsageError } from "./errors.js";
+import { anchorFromL1, l1Check } from "./l1-anchor.js";
 import { loadNetworkDocument } from "./network-file.js";
 import type { RederiveResult, VerifyReport } from "./report.js";
 
-/** The block hash the proofs rest on, and who vouches for it. */
+/** The block hash the proofs rest on, and who vouches for it (with --l1-rpc: Ethereum, and what it said). */
 async function anchorOf(
   r: RederiveRequest,
   signed: { report_block: number; report_block_hash: Hex },
   own = "the statement's own report_block_hash",
-): Promise<{ blockHash: Hex; source: string } | null> {
+): Promise<{ blockHash: Hex; source: string; l1?: L1Anchoring } | null> {
   if (!r.proofs) return null;
+  if (r.proofs.l1) {
+    const { anchor, l1 } = await anchorFromL1(r, r.proofs.l1, {
+      number: signed.report_block,
+      hash: signed.report_block_hash,
+    });
+    return { ...anchor, l1 };
+  }
   if (r.proofs.blockHash) return { blockHash: r.proofs.blockHash, source: "--block-hash" };
   if (r.proofs.headerRpc) {
     const client = createPublicClient({ transport: http(r.proofs.headerRpc, { retryCount: 1 }) });
@@ -97,13 +106,14 @@ export async function rederiveStep(
       windowSeconds: r.anchorWindowSeconds,
       ...(now !== undefined && { now }),
     });
-    const checks = [...rederivationChecks(d, r.rpc), ...anchored];
+    const checks = [...(anchor?.l1 ? [l1Check(anchor.l1)] : []), ...rederivationChecks(d, r.rpc), ...anchored];
     return {
       ...base,
       block: { number: Number(d.block.number), hash: d.block.hash },
       rows: d.rows,
       failedReads: d.failedReads,
       proofs: d.proofs,
+      ...(anchor?.l1 && { l1: anchor.l1 }),
       checks,
     };
   } catch (e) {
@@ -167,13 +177,18 @@ export async function reportStep(
       proofs: anchor,
     });
     const proofs = d.proofs ?? null;
-    const checks = [...rederivationChecks({ block: d.block, rows: d.rows, proofs }, r.rpc), ...d.checks];
+    const checks = [
+      ...(anchor?.l1 ? [l1Check(anchor.l1)] : []),
+      ...rederivationChecks({ block: d.block, rows: d.rows, proofs }, r.rpc),
+      ...d.checks,
+    ];
     const rederivation = {
       ...result,
       block: d.block && { number: Number(d.block.number), hash: d.block.hash },
       rows: d.rows,
       failedReads: d.failedReads,
       proofs,
+      ...(anchor?.l1 && { l1: anchor.l1 }),
       checks,
     };
     return { ...base, report: d.report, verified: checks.every((c) => c.ok), checks, rederivation };

@@ -6,6 +6,7 @@
 
 import type { ReportKind } from "@kusd/core";
 import type { Address, Hex } from "viem";
+import type { L1Anchoring } from "../l1/base-block-from-l1.js";
 import type { ProofReport } from "../proofs/read-proof.js";
 import { type FigureRow, kindSummary } from "../rederive/figure-rows.js";
 import { prettyJsonText } from "./pretty-json.js";
@@ -20,6 +21,8 @@ export type RederiveResult = {
   rows: FigureRow[];
   failedReads: string[];
   proofs: ProofReport | null;
+  /** With --l1-rpc: the block proven from Ethereum, pending, or why not. */
+  l1?: L1Anchoring;
   checks: Check[];
 };
 
@@ -91,11 +94,17 @@ export function isoTime(unixSeconds: number): string {
   return Number.isNaN(date.getTime()) ? "not a valid time" : date.toISOString();
 }
 
+/** Pending on Ethereum (exit 3): every check passed but the Ethereum one, which waits for a root to be posted. */
+export function isPending(report: VerifyReport): boolean {
+  const l1 = report.rederivation?.l1;
+  return !report.verified && l1?.status === "pending" && report.checks.every((c) => c.ok || c.name === "ethereum");
+}
+
 export function formatText(report: VerifyReport): string {
   const width = Math.max(...report.checks.map((c) => c.name.length), 0);
   const r = report.rederivation;
   const lines = [
-    `${report.verified ? "VERIFIED" : "NOT VERIFIED"}: ${report.source}`,
+    `${report.verified ? "VERIFIED" : isPending(report) ? "PENDING" : "NOT VERIFIED"}: ${report.source}`,
     ...(report.report ? [`report: ${report.report}${r?.block ? ` at block ${r.block.number}` : ""}`] : []),
     ...(r && r.rows.length > 0 ? [`figures: ${kindSummary(r.rows)}`] : []),
     `trust: ${report.trust}`,
@@ -139,6 +148,7 @@ export function formatJson(report: VerifyReport): string {
         ...(x.proof && { proof: x.proof, ...(x.restsOn?.length && { restsOn: x.restsOn }) }),
       })),
       ...(r.proofs && { proofs: r.proofs }),
+      ...(r.l1 && { ethereum: r.l1 }),
     }),
   });
   return `${head.slice(0, -1)},"payload":${report.payloadText ?? "null"}}\n`;

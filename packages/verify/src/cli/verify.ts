@@ -1,12 +1,13 @@
 /**
  * `kusd-verify`: verifies a published signed artifact from a URL or file. Pure apart from the
  * injected I/O, so tests drive it in-process; it never throws. Exit codes: 0 verified,
- * 1 not verified (fail-closed: anything short of every check passing), 2 usage or I/O error.
+ * 1 not verified (fail-closed: anything short of every check passing), 2 usage or I/O error,
+ * 3 pending (every check passed but the block is newer than every root posted on Ethereum).
  */
 import { pinnedTrust, type Trust, trustFromBinding, verifyTrusted } from "@kusd/core";
 import { parseVerifyArgs, type RederiveRequest, type TrustSource, USAGE } from "./args.js";
 import { rederiveStep, reportStep } from "./rederive-step.js";
-import { type Check, formatError, formatJson, formatText, type VerifyReport } from "./report.js";
+import { type Check, formatError, formatJson, formatText, isPending, type VerifyReport } from "./report.js";
 import { loadSource, locateArtifact, type SourceIo } from "./source.js";
 
 export type VerifyIo = SourceIo & {
@@ -14,7 +15,9 @@ export type VerifyIo = SourceIo & {
   now?: number;
 };
 
-export type VerifyOutcome = { exitCode: 0 | 1 | 2; output: string };
+export type VerifyOutcome = { exitCode: 0 | 1 | 2 | 3; output: string };
+
+const exitOf = (report: VerifyReport): 0 | 1 | 3 => (report.verified ? 0 : isPending(report) ? 3 : 1);
 
 export async function runVerify(argv: string[], io: VerifyIo = {}): Promise<VerifyOutcome> {
   // Known before parsing, so even a usage error comes back as JSON when JSON was asked for.
@@ -24,7 +27,7 @@ export async function runVerify(argv: string[], io: VerifyIo = {}): Promise<Veri
     if (command.kind === "help") return { exitCode: 0, output: `${USAGE}\n` };
     if (command.kind === "report") {
       const report = await reportStep(command.source, await loadSource(command.source, io), command.rederive, io.now);
-      return { exitCode: report.verified ? 0 : 1, output: command.json ? formatJson(report) : formatText(report) };
+      return { exitCode: exitOf(report), output: command.json ? formatJson(report) : formatText(report) };
     }
     // Read every source before judging: an unreadable binding is exit 2 whatever the artifact holds.
     const [artifactText, bindingText] = await Promise.all([
@@ -36,7 +39,7 @@ export async function runVerify(argv: string[], io: VerifyIo = {}): Promise<Veri
     const report = command.rederive
       ? await withRederivation(judged, artifactText, command.rederive, trust, io.now)
       : judged;
-    return { exitCode: report.verified ? 0 : 1, output: command.json ? formatJson(report) : formatText(report) };
+    return { exitCode: exitOf(report), output: command.json ? formatJson(report) : formatText(report) };
   } catch (error) {
     // UsageError and SourceError by design; anything else is a bug, and still not a verdict.
     const e = error instanceof Error ? error : new Error(String(error));

@@ -49,9 +49,10 @@ function refused(read: string, e: unknown): ReadProof {
 }
 
 /** What the call did over proven state: returned data, or reverted (an exceptional halt). */
-type Ran = { returned: Hex; reverted: string | null; touched: ProvenStateManager["touched"] };
+export type Ran = { returned: Hex; reverted: string | null; touched: ProvenStateManager["touched"] };
 
-async function run(ctx: ExecutionContext, to: Address, data: Hex): Promise<Ran> {
+/** A view call executed over proven state, from Multicall3, with the block's gas. */
+export async function executeCall(ctx: ExecutionContext, to: Address, data: Hex): Promise<Ran> {
   const { evm, stateManager } = await ctx.evm();
   const result = await evm.runCall({
     caller: createAddressFromString(MULTICALL3),
@@ -110,7 +111,7 @@ export async function executeRead(r: RecordedRead, ctx: ExecutionContext): Promi
           return { read, status: "no-value", detail: `the RPC's call failed (${r.answer.failed}): nothing to prove` };
         const abi = [parseAbiItem(`function ${r.getter} view returns (bytes32)`)] as Abi;
         const data = encodeFunctionData({ abi, functionName: (abi[0] as { name: string }).name, args: r.args });
-        const ran = await run(ctx, r.to, data);
+        const ran = await executeCall(ctx, r.to, data);
         return probed(ran) === r.answer
           ? { read, status: "proven", detail: provenBy(ran, `: it ${r.answer} there too`) }
           : {
@@ -126,7 +127,7 @@ export async function executeRead(r: RecordedRead, ctx: ExecutionContext): Promi
           return { read, status: "no-value", detail: `the RPC's call failed (${outcome.cause}): nothing to prove` };
         const abi = abiFromCastSignature(spec.signature);
         const functionName = (abi[0] as { name: string }).name;
-        const ran = await run(ctx, spec.to, encodeFunctionData({ abi, functionName, args: spec.args ?? [] }));
+        const ran = await executeCall(ctx, spec.to, encodeFunctionData({ abi, functionName, args: spec.args ?? [] }));
         let executed: { ok: true; value: unknown } | { ok: false; why: string };
         if (ran.reverted) executed = { ok: false, why: `reverts (${ran.reverted})` };
         else if (ran.returned === "0x") executed = { ok: false, why: 'returns no data ("0x")' };

@@ -1,0 +1,134 @@
+/**
+ * The games of Base's DisputeGameFactory on Ethereum, each fact executed over proven L1 state
+ * (./proven-l1.ts): the factory's list entry, the game's arguments (from its clone's proven code),
+ * its status and timings, and the AnchorStateRegistry's judgement of it. Which indices to prove is
+ * found first with plain eth_call on the L1 RPC (a binary search over the list by L2 block): that
+ * search only chooses what to prove; a lie in it can hide a game (the check then fails or is
+ * pending), never make one up.
+ */
+import type { Address, Hex, PublicClient } from "viem";
+import { bytesToHex, hexToBytes } from "viem";
+import type { ProvenGame } from "./game-standing.js";
+import { aggregateVerifierAbi, anchorStateRegistryAbi, disputeGameFactoryAbi } from "./l1-abi.js";
+import type { ProvenL1 } from "./proven-l1.js";
+
+export type ProofSystem = { disputeGameFactory: Address; anchorStateRegistry: Address; gameType: number };
+
+/** The game at `index` of the factory's list, proven; null when it is of another game type. */
+export async function provenGame(l1: ProvenL1, system: ProofSystem, index: number): Promise<ProvenGame | null> {
+  const [gameType, , address] = (await l1.call(system.disputeGameFactory, disputeGameFactoryAbi, "gameAtIndex", [
+    BigInt(index),
+  ])) as readonly [number, bigint, Address];
+  if (gameType !== system.gameType) return null;
+  const game = (name: (typeof aggregateVerifierAbi)[number]["name"]) => l1.call(address, aggregateVerifierAbi, name);
+  const registry = (name: (typeof anchorStateRegistryAbi)[number]["name"]) =>
+    l1.call(system.anchorStateRegistry, anchorStateRegistryAbi, name, [address]) as Promise<boolean>;
+  // All at once: the proven state fetches what they touch in one round per account.
+  const [
+    rootClaim,
+    startingBlock,
+    l2SequenceNumber,
+    blockInterval,
+    intermediateBlockInterval,
+    roots,
+    status,
+    createdAt,
+    resolvedAt,
+    expectedResolution,
+    proofCount,
+    countered,
+    registered,
+    respected,
+    blacklisted,
+    retired,
+    finalized,
+    claimValid,
+    finalityDelaySeconds,
+  ] = await Promise.all([
+    game("rootClaim") as Promise<Hex>,
+    game("startingBlockNumber") as Promise<bigint>,
+    game("l2SequenceNumber") as Promise<bigint>,
+    game("BLOCK_INTERVAL") as Promise<bigint>,
+    game("INTERMEDIATE_BLOCK_INTERVAL") as Promise<bigint>,
+    game("intermediateOutputRoots") as Promise<Hex>,
+    game("status") as Promise<number>,
+    game("createdAt") as Promise<bigint>,
+    game("resolvedAt") as Promise<bigint>,
+    game("expectedResolution") as Promise<bigint>,
+    game("proofCount") as Promise<number>,
+    game("counteredByIntermediateRootIndexPlusOne") as Promise<bigint>,
+    registry("isGameRegistered"),
+    registry("isGameRespected"),
+    registry("isGameBlacklisted"),
+    registry("isGameRetired"),
+    registry("isGameFinalized"),
+    registry("isGameClaimValid"),
+    l1.call(system.anchorStateRegistry, anchorStateRegistryAbi, "disputeGameFinalityDelaySeconds") as Promise<bigint>,
+  ]);
+  const bytes = hexToBytes(roots);
+  return {
+    address,
+    index,
+    gameType,
+    rootClaim,
+    startingBlock,
+    l2SequenceNumber,
+    blockInterval,
+    intermediateBlockInterval,
+    intermediateRoots: Array.from({ length: Math.floor(bytes.length / 32) }, (_, i) =>
+      bytesToHex(bytes.slice(32 * i, 32 * i + 32)),
+    ),
+    status,
+    createdAt,
+    resolvedAt,
+    expectedResolution,
+    proofCount,
+    counteredIndexPlusOne: countered,
+    registry: { registered, respected, blacklisted, retired, finalized, claimValid, finalityDelaySeconds },
+  };
+}
+
+/** The factory's number of games, proven. */
+export async function provenGameCount(l1: ProvenL1, system: ProofSystem): Promise<number> {
+  return Number((await l1.call(system.disputeGameFactory, disputeGameFactoryAbi, "gameCount")) as bigint);
+}
+
+/**
+ * The first index whose game claims `block` or a later one, by binary search with eth_call at the
+ * trusted L1 block (a hint: games are listed roughly in L2 order; a game of another type counts as
+ * older, as Base's retired fault games are).
+ */
+export async function hintFirstIndexAtOrAfter(
+  client: PublicClient,
+  system: ProofSystem,
+  l1Block: bigint,
+  count: number,
+  block: bigint,
+): Promise<number> {
+  const l2BlockAt = async (index: number): Promise<bigint> => {
+    const [gameType, , proxy] = await client.readContract({
+      address: system.disputeGameFactory,
+      abi: disputeGameFactoryAbi,
+      functionName: "gameAtIndex",
+      args: [BigInt(index)],
+      blockNumber: l1Block,
+    });
+    if (gameType !== system.gameType) return -1n;
+    return client
+      .readContract({
+        address: proxy,
+        abi: aggregateVerifierAbi,
+        functionName: "l2SequenceNumber",
+        blockNumber: l1Block,
+      })
+      .catch(() => -1n);
+  };
+  let lo = 0;
+  let hi = count;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((await l2BlockAt(mid)) < block) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
