@@ -12,7 +12,14 @@ import { type Address, type Hex, numberToHex, type PublicClient } from "viem";
 import { headerHash, type RpcHeader } from "../proofs/header.js";
 import { proveAccount } from "../proofs/merkle-proof.js";
 import { coveringRoot, gameStanding, type ProvenGame, STANDING_RANK, type Standing } from "./game-standing.js";
-import { hintFirstIndexAtOrAfter, type ProofSystem, provenGame, provenGameCount } from "./prove-games.js";
+import {
+  type GameEntry,
+  hintFirstIndexAtOrAfter,
+  type ProofSystem,
+  provenGame,
+  provenGameCount,
+  provenGameEntry,
+} from "./prove-games.js";
 import { type L1Block, L1ReadError, ProvenL1, trustedL1Header } from "./proven-l1.js";
 
 /** A game as the verdict shows it. */
@@ -146,12 +153,17 @@ export async function proveBaseBlockFromL1(o: BaseBlockFromL1Options): Promise<L
       (i) => i < from || i >= to,
     );
     const indices = [...Array.from({ length: to - from }, (_, i) => from + i), ...newest];
-    const proven = (await Promise.all(indices.map((i) => provenGame(l1, o.system, i)))).filter(
-      (g): g is ProvenGame => g !== null,
+    // Ranges first (cheap: the list entry and two arguments from the clone's code), then the
+    // whole judgement of the games that cover the block only.
+    const entries = (await Promise.all(indices.map((i) => provenGameEntry(l1, o.system, i)))).filter(
+      (g): g is GameEntry => g !== null,
     );
-    const covering = proven.filter((g) => coveringRoot(g, o.block) !== null);
+    const covers = (g: GameEntry) => o.block > g.startingBlock && o.block <= g.l2SequenceNumber;
+    const judged = (list: GameEntry[]) => Promise.all(list.map((g) => provenGame(l1, o.system, g)));
+    const covering = await judged(entries.filter(covers));
     const usable = covering.filter((g) => gameStanding(g).kind !== "invalid");
     if (covering.length === 0) {
+      const proven = await judged(entries.filter((g) => g.l2SequenceNumber < o.block));
       const standing = proven.filter((g) => gameStanding(g).kind !== "invalid");
       const last = standing.reduce<ProvenGame | null>(
         (a, g) => (a && a.l2SequenceNumber >= g.l2SequenceNumber ? a : g),

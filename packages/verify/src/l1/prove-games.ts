@@ -14,20 +14,37 @@ import type { ProvenL1 } from "./proven-l1.js";
 
 export type ProofSystem = { disputeGameFactory: Address; anchorStateRegistry: Address; gameType: number };
 
-/** The game at `index` of the factory's list, proven; null when it is of another game type. */
-export async function provenGame(l1: ProvenL1, system: ProofSystem, index: number): Promise<ProvenGame | null> {
+/** Where a game sits in the factory's list and which Base blocks its roots cover. */
+export type GameEntry = {
+  index: number;
+  address: Address;
+  gameType: number;
+  startingBlock: bigint;
+  l2SequenceNumber: bigint;
+};
+
+/** The game at `index` of the factory's list and its range, proven; null when it is of another game type. */
+export async function provenGameEntry(l1: ProvenL1, system: ProofSystem, index: number): Promise<GameEntry | null> {
   const [gameType, , address] = (await l1.call(system.disputeGameFactory, disputeGameFactoryAbi, "gameAtIndex", [
     BigInt(index),
   ])) as readonly [number, bigint, Address];
   if (gameType !== system.gameType) return null;
+  const [startingBlock, l2SequenceNumber] = (await Promise.all([
+    l1.call(address, aggregateVerifierAbi, "startingBlockNumber"),
+    l1.call(address, aggregateVerifierAbi, "l2SequenceNumber"),
+  ])) as [bigint, bigint];
+  return { index, address, gameType, startingBlock, l2SequenceNumber };
+}
+
+/** Everything a reader judges a game by, proven: its roots, status, timings and the registry's judgement. */
+export async function provenGame(l1: ProvenL1, system: ProofSystem, entry: GameEntry): Promise<ProvenGame> {
+  const { address, index, gameType } = entry;
   const game = (name: (typeof aggregateVerifierAbi)[number]["name"]) => l1.call(address, aggregateVerifierAbi, name);
   const registry = (name: (typeof anchorStateRegistryAbi)[number]["name"]) =>
     l1.call(system.anchorStateRegistry, anchorStateRegistryAbi, name, [address]) as Promise<boolean>;
   // All at once: the proven state fetches what they touch in one round per account.
   const [
     rootClaim,
-    startingBlock,
-    l2SequenceNumber,
     blockInterval,
     intermediateBlockInterval,
     roots,
@@ -46,8 +63,6 @@ export async function provenGame(l1: ProvenL1, system: ProofSystem, index: numbe
     finalityDelaySeconds,
   ] = await Promise.all([
     game("rootClaim") as Promise<Hex>,
-    game("startingBlockNumber") as Promise<bigint>,
-    game("l2SequenceNumber") as Promise<bigint>,
     game("BLOCK_INTERVAL") as Promise<bigint>,
     game("INTERMEDIATE_BLOCK_INTERVAL") as Promise<bigint>,
     game("intermediateOutputRoots") as Promise<Hex>,
@@ -71,8 +86,8 @@ export async function provenGame(l1: ProvenL1, system: ProofSystem, index: numbe
     index,
     gameType,
     rootClaim,
-    startingBlock,
-    l2SequenceNumber,
+    startingBlock: entry.startingBlock,
+    l2SequenceNumber: entry.l2SequenceNumber,
     blockInterval,
     intermediateBlockInterval,
     intermediateRoots: Array.from({ length: Math.floor(bytes.length / 32) }, (_, i) =>
