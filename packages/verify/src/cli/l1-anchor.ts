@@ -29,7 +29,7 @@ export async function anchorFromL1(
       system: BASE_PROOF_SYSTEM,
     });
   } catch (e) {
-    const message = (e as Error).message.split("\n")[0];
+    const message = (e as Error).message.split("\n")[0] ?? "";
     if (e instanceof L1ReadError && e.kind === "unreachable") throw new SourceError(message, { source: l1.rpc });
     throw new SourceError(`proving block ${block.number} from Ethereum: ${message}`, { source: l1.rpc });
   }
