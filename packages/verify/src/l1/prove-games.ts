@@ -108,10 +108,14 @@ export async function provenGameCount(l1: ProvenL1, system: ProofSystem): Promis
   return Number((await l1.call(system.disputeGameFactory, disputeGameFactoryAbi, "gameCount")) as bigint);
 }
 
+/** Indices probed at once in each round of the search: the list of ~15,000 games (mainnet, 2026-12) takes 4 rounds. */
+const PROBES_PER_ROUND = 16;
+
 /**
- * The first index whose game claims `block` or a later one, by binary search with eth_call at the
+ * The first index whose game claims `block` or a later one, by a 16-way search with eth_call at the
  * trusted L1 block (a hint: games are listed roughly in L2 order; a game of another type counts as
- * older, as Base's retired fault games are).
+ * older, as Base's retired fault games are). Each round asks 16 indices at once, so the search
+ * costs rounds of round trips, not one per halving.
  */
 export async function hintFirstIndexAtOrAfter(
   client: PublicClient,
@@ -138,12 +142,20 @@ export async function hintFirstIndexAtOrAfter(
       })
       .catch(() => -1n);
   };
+  // The answer is in [lo, hi]: every index below lo claims an older block, hi claims it or later (or is the end).
   let lo = 0;
   let hi = count;
   while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if ((await l2BlockAt(mid)) < block) lo = mid + 1;
-    else hi = mid;
+    const step = Math.max(1, Math.ceil((hi - lo) / (PROBES_PER_ROUND + 1)));
+    const probes: number[] = [];
+    for (let i = lo + step - 1; i < hi && probes.length < PROBES_PER_ROUND; i += step) probes.push(i);
+    const blocks = await Promise.all(probes.map(l2BlockAt));
+    const firstAtOrAfter = blocks.findIndex((b) => b >= block);
+    if (firstAtOrAfter < 0) lo = probes.at(-1)! + 1;
+    else {
+      hi = probes[firstAtOrAfter]!;
+      if (firstAtOrAfter > 0) lo = probes[firstAtOrAfter - 1]! + 1;
+    }
   }
   return lo;
 }
