@@ -16,8 +16,9 @@ An MCP server over stdio for an agent: every tool of the kUSD API's MCP server (
 the paid tools paid from the agent's own key, here, never sent anywhere: it signs an x402 payment
 (USDC, EIP-3009) only while this session's total stays within --max-spend, verifies every signed
 artifact on this machine and returns the verdict with it. verify_statement and verify_report also
-run here: a report is re-derived from the RPC and venue the agent names (its own node included), with
-kusd-verify's code.
+run here: a statement's figures or a report are re-derived from the RPC and venue the agent names
+(its own node included), with kusd-verify's code; with the tool input l1Rpc (and l1BlockHash), the
+block is proven from the output roots Base posts on Ethereum (kusd-verify's --l1-rpc), or pending.
 
   --api <URL>             the kUSD API (e.g. http://localhost:42069)
   --max-spend <USDC>      the most this session may pay in total (default 0: paid tools refused)

@@ -8,7 +8,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { MCP_USAGE, parseMcpArgs } from "./args.js";
-import { localTrust } from "./local-verify.js";
+import { localStatementVerifier, localTrust } from "./local-verify.js";
 import { localReportVerifier } from "./local-verify-report.js";
 import { PayingProxy, type Purse, proxyServer } from "./paying-proxy.js";
 import { openPurse } from "./purse.js";
@@ -64,6 +64,7 @@ const proxy = new PayingProxy({
   },
   keyEnv,
   verifyReport: localReportVerifier(api, network),
+  statementVerifier: trust ? localStatementVerifier(api, trust, network) : null,
 });
 const server = proxyServer(proxy, upstream, version);
 // The agent closing stdin ends the session: close the API connection so the process can exit.

@@ -2,11 +2,12 @@
  * The paying proxy between an agent and a stand-in upstream MCP server (the SDK's own server and
  * client over its in-memory transport): free answers pass through, a PaymentRequired is paid
  * within the cap and the artifact verified here, the cap refuses what does not fit, a refused
- * payment gives its hold back, and verify_statement checks its arguments with the upstream's
- * schema and runs here.
+ * payment gives its hold back, and verify_statement and verify_report check their arguments with
+ * the upstream's schema (l1Rpc and l1BlockHash with kusd-mcp's) and run here, listed with those
+ * inputs and with status and ethereum in their output, which an MCP client accepts.
  */
 
-import { pinnedTrust, type SignedArtifact, signPayload } from "@kusd/core";
+import { pinnedTrust, type SignedArtifact, STATEMENT_MAX_AGE_SECONDS, signPayload } from "@kusd/core";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
@@ -15,7 +16,9 @@ import type { PaymentRequired } from "@x402/core/types";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { PayingProxy, type Purse } from "./paying-proxy.js";
+import { pendingAnchoring } from "./anchoring.test-support.js";
+import type { StatementSources } from "./local-verify.js";
+import { PayingProxy, type Purse, proxyServer } from "./paying-proxy.js";
 import { SpendCap } from "./spend-cap.js";
 
 const signer = privateKeyToAccount(generatePrivateKey());
@@ -48,12 +51,29 @@ async function upstreamClient(): Promise<Client> {
   }));
   server.registerTool(
     "verify_statement",
-    { inputSchema: z.strictObject({ maxAgeSeconds: z.number().int().nullable().optional() }) },
+    {
+      inputSchema: z.strictObject({
+        maxAgeSeconds: z.number().int().nullable().optional(),
+        rpc: z.url().optional(),
+        venue: z.url().optional(),
+      }),
+    },
     async () => ({ content: [{ type: "text", text: "upstream should not be asked" }], isError: true }),
   );
   server.registerTool(
     "verify_report",
-    { inputSchema: z.strictObject({ path: z.string().optional(), rpc: z.string(), venue: z.string().optional() }) },
+    {
+      inputSchema: z.strictObject({ path: z.string().optional(), rpc: z.string(), venue: z.string().optional() }),
+      // As the API's: strict, so an MCP client refuses an answer with fields the listing does not name.
+      outputSchema: z.strictObject({
+        verified: z.boolean(),
+        report: z.string().nullable(),
+        block: z.strictObject({ number: z.number().int(), hash: z.string() }).nullable(),
+        summary: z.string(),
+        checks: z.array(z.strictObject({ name: z.string(), ok: z.boolean(), detail: z.string().optional() })),
+        figures: z.array(z.unknown()),
+      }),
+    },
     async () => ({ content: [{ type: "text", text: "upstream should not be asked" }], isError: true }),
   );
   server.registerTool("buy", { inputSchema: z.object({}), _meta: { "x402/paid": true } }, async (_args, extra) => {
@@ -80,6 +100,23 @@ async function upstreamClient(): Promise<Client> {
 }
 
 const paid: string[] = [];
+/** The sources verify_statement last ran kusd-verify with, and the artifact it ran over. */
+let verifiedWith: { artifact: unknown; maxAge: number | null; sources: StatementSources } | null = null;
+const pendingChecks = [
+  { name: "ethereum", ok: false, detail: `PENDING: ${pendingAnchoring.detail}` },
+  { name: "figures", ok: true, detail: "48 figures: 38 equal, 0 differs, 10 bracketed" },
+];
+/** A pending verdict on /api/stats, as verify_report answers it with l1Rpc. */
+const pendingReport = {
+  verified: false,
+  report: "stats",
+  block: { number: 1188, hash: `0x${"34".repeat(32)}` },
+  summary: "19 figures: 19 equal, 0 differs",
+  checks: pendingChecks,
+  figures: [],
+  status: "pending",
+  ethereum: pendingAnchoring,
+};
 function proxyWith(cap: bigint, withWallet = true) {
   const upstream = upstreamClient();
   const purse: Purse = {
@@ -101,9 +138,25 @@ function proxyWith(cap: bigint, withWallet = true) {
     trust: async () => ({ ...pinnedTrust([signer.address]), describe: `pinned signer ${signer.address}` }),
     latestStatement: async () => artifact,
     keyEnv: "KUSD_MCP_PRIVATE_KEY",
-    verifyReport: async (args) => ({ content: [{ type: "text", text: "here" }], structuredContent: { args } }),
+    verifyReport: async (args) =>
+      args.l1Rpc
+        ? { content: [{ type: "text", text: "PENDING" }], structuredContent: pendingReport }
+        : { content: [{ type: "text", text: "here" }], structuredContent: { args } },
+    statementVerifier: async (artifact, maxAge, sources) => {
+      verifiedWith = { artifact, maxAge, sources };
+      const verdict = {
+        trust: `pinned signer ${signer.address}`,
+        attestation_hash: null,
+        recovered: signer.address,
+        signedAt: 1,
+        figures: [],
+      };
+      return sources.l1
+        ? { ...verdict, verified: false, checks: pendingChecks, status: "pending", ethereum: pendingAnchoring }
+        : { ...verdict, verified: true, checks: [pendingChecks[1]!], status: "verified" };
+    },
   });
-  return { proxy, purse };
+  return { proxy, purse, upstream };
 }
 const textOf = (r: CallToolResult) => r.content.map((c) => (c as { text: string }).text).join("\n");
 
@@ -169,6 +222,88 @@ describe("PayingProxy", () => {
     const bad = await proxy.callTool("verify_report", { path: "/api/stats" });
     expect(bad.isError).toBe(true);
     expect(textOf(bad)).toContain("Invalid arguments for tool verify_report");
+  });
+
+  it("lists verify_statement and verify_report with l1Rpc and l1BlockHash beside the API's inputs, status and ethereum in their output", async () => {
+    const { proxy } = proxyWith(0n);
+    const tools = await proxy.listTools();
+    for (const name of ["verify_statement", "verify_report"]) {
+      const t = tools.find((x) => x.name === name)!;
+      expect(Object.keys(t.inputSchema.properties ?? {})).toEqual(
+        expect.arrayContaining(["rpc", "l1Rpc", "l1BlockHash"]),
+      );
+      expect(t.description).toContain("With l1Rpc, trust only Ethereum");
+    }
+    const report = tools.find((x) => x.name === "verify_report")!;
+    expect(Object.keys(report.outputSchema?.properties ?? {})).toEqual(expect.arrayContaining(["status", "ethereum"]));
+    expect(tools.find((x) => x.name === "stats")!.inputSchema.properties?.l1Rpc).toBeUndefined();
+  });
+
+  it("checks l1Rpc and l1BlockHash here and the rest with the upstream's schema, then runs verify_report with them", async () => {
+    const { proxy } = proxyWith(0n);
+    const args = { path: "/api/stats", rpc: "http://127.0.0.1:8545", l1Rpc: "http://127.0.0.1:8546" };
+    const ok = await proxy.callTool("verify_report", args);
+    expect(ok.structuredContent).toMatchObject({ verified: false, status: "pending", ethereum: { status: "pending" } });
+    for (const [bad, message] of [
+      [{ ...args, l1BlockHash: "0x12" }, "l1BlockHash: 0x and 64 hex digits"],
+      [
+        { path: "/api/stats", rpc: "http://127.0.0.1:8545", l1BlockHash: `0x${"ab".repeat(32)}` },
+        "l1BlockHash needs l1Rpc",
+      ],
+      [{ ...args, l1rpc: "http://127.0.0.1:8546" }, "Invalid arguments for tool verify_report"],
+    ] as const) {
+      const r = await proxy.callTool("verify_report", bad);
+      expect(r.isError).toBe(true);
+      expect(textOf(r)).toContain(message);
+    }
+  });
+
+  it("runs kusd-verify here for verify_statement with the rpc given; with l1Rpc too, pending while only Ethereum waits", async () => {
+    const { proxy } = proxyWith(0n);
+    const rpc = "http://127.0.0.1:8545";
+    const plain = await proxy.callTool("verify_statement", { rpc });
+    expect(verifiedWith).toEqual({
+      artifact,
+      maxAge: STATEMENT_MAX_AGE_SECONDS,
+      sources: { rpc, venue: null, l1: null },
+    });
+    expect(plain.structuredContent).toMatchObject({ verified: true, status: "verified", figures: [] });
+    expect((plain.structuredContent as any).ethereum).toBeUndefined();
+
+    const hash = `0x${"CD".repeat(32)}`;
+    const r = await proxy.callTool("verify_statement", { rpc, l1Rpc: "http://127.0.0.1:8546", l1BlockHash: hash });
+    expect(verifiedWith?.sources).toEqual({
+      rpc,
+      venue: null,
+      l1: { rpc: "http://127.0.0.1:8546", blockHash: hash.toLowerCase() },
+    });
+    expect(r.isError).toBeFalsy();
+    expect(r.structuredContent).toMatchObject({ verified: false, status: "pending", ethereum: pendingAnchoring });
+    expect(textOf(r)).toMatch(/FAIL ethereum: PENDING: Base block 1188 .*\nPENDING \(trust: pinned signer/s);
+
+    const without = await proxy.callTool("verify_statement", { l1Rpc: "http://127.0.0.1:8546" });
+    expect(without.isError).toBe(true);
+    expect(textOf(without)).toContain("l1Rpc needs rpc");
+  });
+
+  it("answers a pending verify_report that an MCP client accepts against the schema kusd-mcp lists", async () => {
+    const { proxy, upstream } = proxyWith(0n);
+    const server = proxyServer(proxy, () => upstream, "1");
+    const [a, b] = InMemoryTransport.createLinkedPair();
+    await server.connect(a);
+    const agent = new Client({ name: "agent", version: "1" });
+    await agent.connect(b);
+    try {
+      await agent.listTools(); // the client keeps each tool's output schema and checks answers against it
+      const r = await agent.callTool({
+        name: "verify_report",
+        arguments: { path: "/api/stats", rpc: "http://127.0.0.1:8545", l1Rpc: "http://127.0.0.1:8546" },
+      });
+      expect(r.isError).toBeFalsy();
+      expect(r.structuredContent).toMatchObject({ status: "pending", ethereum: { next: { block: 1200 } } });
+    } finally {
+      await agent.close();
+    }
   });
 
   it("marks a paid artifact that does not verify as an error, while still returning it", async () => {

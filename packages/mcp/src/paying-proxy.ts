@@ -6,7 +6,9 @@
  *    is repeated with the payment in `_meta["x402/payment"]`, and the artifact it returns is
  *    verified on this machine before it is handed over with the verdict;
  *  - verify_statement runs here, with the trust the agent gave, and verify_report with the RPC and
- *    venue the agent names (its own node, which the hosted server would not read from).
+ *    venue the agent names (its own node, which the hosted server would not read from); both take
+ *    `l1Rpc` and `l1BlockHash` besides the API's own inputs (trust only Ethereum: kusd-verify's
+ *    `--l1-rpc`), and answer with `status` (pending apart from not verified) and `ethereum`.
  * The key signs one EIP-3009 authorization per purchase and never leaves this process.
  */
 
@@ -25,9 +27,10 @@ import {
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import type { PaymentPayload, PaymentRequired } from "@x402/core/types";
 import { type Address, getAddress } from "viem";
-import { verdictOf, verdictText } from "./local-verify.js";
+import { type StatementSources, type StatementVerifier, verdictOf, verdictText } from "./local-verify.js";
 import { PAYMENT_META_KEY, paymentRequiredOf, settlementOf } from "./payment-required.js";
 import type { SpendCap } from "./spend-cap.js";
+import { type L1_TOOLS, splitL1, withL1 } from "./verify-inputs.js";
 
 /** What the API sells in: the gateway's network and asset (its descriptor's `x-x402`). */
 export type Market = { network: string; asset: Address; symbol: string; decimals: number };
@@ -50,8 +53,10 @@ export type ProxyOptions = {
   latestStatement: () => Promise<unknown>;
   /** How to tell the agent to give a key (the variable's name). */
   keyEnv: string;
-  /** verify_report, run here (its arguments checked with the API's own schema first). */
+  /** verify_report, run here (its arguments checked with the API's own schema first, l1Rpc and l1BlockHash here). */
   verifyReport: (args: Record<string, unknown>) => Promise<CallToolResult>;
+  /** verify_statement when the agent names an RPC: kusd-verify --rpc (and --l1-rpc) here; null without --operator or --signer. */
+  statementVerifier: StatementVerifier | null;
 };
 
 const text = (t: string) => ({ type: "text" as const, text: t });
@@ -65,7 +70,7 @@ export class PayingProxy {
 
   async listTools(): Promise<Tool[]> {
     const tools = await this.upstreamTools();
-    return tools.map((t) => ({ ...t, description: `${t.description ?? ""}${this.localNote(t)}` }));
+    return tools.map((t) => withL1({ ...t, description: `${t.description ?? ""}${this.localNote(t)}` }));
   }
 
   async callTool(name: string, args: Record<string, unknown> | undefined): Promise<CallToolResult> {
@@ -91,9 +96,9 @@ export class PayingProxy {
 
   private localNote(t: Tool): string {
     if (t.name === "verify_statement")
-      return "\n\nThrough kusd-mcp: runs on the agent's machine, trusting what kusd-mcp was started with (--operator or --signer).";
+      return "\n\nThrough kusd-mcp: runs on the agent's machine, trusting what kusd-mcp was started with (--operator or --signer); with rpc, the figures re-derived there from the RPC and venue given (its own node too), with the network document kusd-mcp was started with (--network). With l1Rpc, trust only Ethereum: the statement's block proven from the output roots Base posts on Ethereum, every read executed over state proven against it; status says pending when no posted root covers the block yet.";
     if (t.name === "verify_report")
-      return "\n\nThrough kusd-mcp: runs on the agent's machine, reading the RPC and venue given (its own node too), with the network document kusd-mcp was started with (--network).";
+      return "\n\nThrough kusd-mcp: runs on the agent's machine, reading the RPC and venue given (its own node too), with the network document kusd-mcp was started with (--network). With l1Rpc, trust only Ethereum: the report's block proven from the output roots Base posts on Ethereum, every read at it executed over state proven against it; status says pending when no posted root covers the block yet.";
     if (t._meta?.["x402/paid"])
       return "\n\nThrough kusd-mcp: paid from the agent's key on the agent's machine, only within the session's --max-spend; the artifact is verified here and returned with the verdict.";
     return "";
@@ -173,26 +178,51 @@ export class PayingProxy {
     };
   }
 
+  /**
+   * The arguments checked as the API checks them (its own input schema for the tool: the same
+   * rules, one source), l1Rpc and l1BlockHash with kusd-mcp's schema; an error says which.
+   */
+  private async checkedArgs(
+    tool: (typeof L1_TOOLS)[number],
+    args: Record<string, unknown>,
+  ): Promise<{ ok: false; error: CallToolResult } | { ok: true; l1: StatementSources["l1"] }> {
+    const split = splitL1(args);
+    if (!split.ok) return { ok: false, error: toolError(`Invalid arguments for tool ${tool}: ${split.error}`) };
+    const schema = (await this.upstreamTools()).find((t) => t.name === tool)?.inputSchema;
+    const checked = schema ? this.validator.getValidator(schema)(split.upstream) : { valid: true as const };
+    if (!checked.valid)
+      return { ok: false, error: toolError(`Invalid arguments for tool ${tool}: ${checked.errorMessage}`) };
+    return { ok: true, l1: split.l1 };
+  }
+
   private async verifyReportHere(args: Record<string, unknown>): Promise<CallToolResult> {
-    const schema = (await this.upstreamTools()).find((t) => t.name === "verify_report")?.inputSchema;
-    const checked = schema ? this.validator.getValidator(schema)(args) : { valid: true as const };
-    if (!checked.valid) return toolError(`Invalid arguments for tool verify_report: ${checked.errorMessage}`);
+    const checked = await this.checkedArgs("verify_report", args);
+    if (!checked.ok) return checked.error;
     return this.o.verifyReport(args);
   }
 
   private async verifyHere(args: Record<string, unknown>): Promise<CallToolResult> {
-    const schema = (await this.upstreamTools()).find((t) => t.name === "verify_statement")?.inputSchema;
-    // The API's own input schema for the tool, checked here: the same rules, one source.
-    const checked = schema ? this.validator.getValidator(schema)(args) : { valid: true as const };
-    if (!checked.valid) return toolError(`Invalid arguments for tool verify_statement: ${checked.errorMessage}`);
+    const checked = await this.checkedArgs("verify_statement", args);
+    if (!checked.ok) return checked.error;
     if (!this.o.trust)
       return toolError(
         "verify_statement runs on this machine: start kusd-mcp with --operator <address> (or --signer <address>) to say whose signatures to accept",
       );
     const artifact = args.artifact ?? (await this.o.latestStatement());
     const maxAge = args.maxAgeSeconds === undefined ? STATEMENT_MAX_AGE_SECONDS : (args.maxAgeSeconds as number | null);
-    const verdict = await verdictOf(artifact, await this.o.trust(), maxAge);
-    return { content: [text(verdictText(verdict))], structuredContent: verdict };
+    const rpc = typeof args.rpc === "string" ? args.rpc : null;
+    if (rpc !== null && !this.o.statementVerifier)
+      return toolError("verify_statement: nothing here re-derives the figures from rpc (kusd-mcp's statementVerifier)");
+    const verdict =
+      rpc !== null && this.o.statementVerifier
+        ? await this.o.statementVerifier(artifact, maxAge, {
+            rpc,
+            venue: typeof args.venue === "string" ? args.venue : null,
+            l1: checked.l1,
+          })
+        : await verdictOf(artifact, await this.o.trust(), maxAge);
+    const status = verdict.status ?? (verdict.verified ? "verified" : "not verified");
+    return { content: [text(verdictText(verdict))], structuredContent: { ...verdict, status } };
   }
 }
 
