@@ -222,18 +222,25 @@ async function pending(
 ): Promise<L1Anchoring> {
   const steps = (o.block - last.l2SequenceNumber + last.blockInterval - 1n) / last.blockInterval;
   const nextBlock = last.l2SequenceNumber + steps * last.blockInterval;
+  // When the Base RPC's chain reaches that block: from its head and its block time (a hint, unproven).
   let about: number | null = null;
+  let when = "";
   try {
-    const [h, parent] = await Promise.all([baseHeader(o.base, o.block), baseHeader(o.base, o.block - 1n)]);
-    const seconds = Number(BigInt(h.timestamp) - BigInt(parent.timestamp)) || 1;
-    about = Number(BigInt(h.timestamp)) + Number(nextBlock - o.block) * seconds;
+    const head = await baseHeader(
+      o.base,
+      BigInt((await o.base.request({ method: "eth_blockNumber" } as never)) as Hex),
+    );
+    const parent = await baseHeader(o.base, BigInt(head.number) - 1n);
+    const seconds = Number(BigInt(head.timestamp) - BigInt(parent.timestamp)) || 1;
+    const behind = nextBlock - BigInt(head.number);
+    if (behind <= 0n) when = `; Base has reached it (head ${BigInt(head.number)}): its game is not posted yet`;
+    else {
+      about = Number(BigInt(head.timestamp) + behind * BigInt(seconds));
+      when = `; Base's head is block ${BigInt(head.number)}, ${behind} blocks before it (about ${behind * BigInt(seconds)} s at its ${seconds} s a block), then the proposer posts its game`;
+    }
   } catch {
-    about = null;
+    // No estimate: the block is pending all the same.
   }
-  const when =
-    about === null
-      ? ""
-      : ` (Base reaches it about ${new Date(about * 1000).toISOString().replace(".000Z", "Z")}; its game follows once proposed)`;
   return {
     status: "pending",
     detail: `Base block ${o.block} is newer than every root posted on L1 at Ethereum block ${at.number}: the newest game, ${last.address}, covers up to block ${last.l2SequenceNumber}; the root covering it comes with the game for block ${nextBlock}${when}`,
