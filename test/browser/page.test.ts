@@ -4,18 +4,23 @@
  * a byte of it is changed in transit, the block picker loads a past block, a copy button copies
  * the figure's cast command, and a live violation appears and is retracted after a reorg. The
  * yield section shows /api/apy's headline and /api/hedge-ledger's months; the figure check
- * re-derives the statement and both reports from the devnet's RPC and venue, in the page.
+ * re-derives the statement and both reports from the devnet's RPC and venue, in the page, and
+ * with the devnet's Ethereum RPC proves the statement's block from the roots posted there (pending
+ * until the proposer's game covers it, then proven), as the factory's games read with eth_call say.
  * A full-page screenshot is written to test-results/reserves-page.png.
  */
 import { mkdirSync } from "node:fs";
 import { AxeBuilder } from "@axe-core/playwright";
-import { STATEMENT_COPIES, signPayload, withSignedCopies } from "@kusd/core";
+import { BASE_PROOF_SYSTEM, GAME_STATUS, STATEMENT_COPIES, signPayload, withSignedCopies } from "@kusd/core";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { parseEther } from "viem";
+import { createPublicClient, http, type PublicClient, parseEther, toHex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { weth9Abi } from "../../abis/index.js";
+import { aggregateVerifierAbi, anchorStateRegistryAbi, weth9Abi } from "../../abis/index.js";
+import { devnetChain } from "../../devnet/chains.js";
 import { devnetKey } from "../../devnet/keys.js";
+import { type GameRecord, gameCount, readGames } from "../../devnet/proofs/games.js";
+import { DEVNET_PROOF_PARAMS, PROOF_KEYS } from "../../devnet/proofs/params.js";
 import { launchChromium } from "../helpers/browser.js";
 import { scrollThrough } from "../helpers/scroll-through.js";
 import { stack } from "../helpers/stack.js";
@@ -303,7 +308,12 @@ describe("the reserves page", () => {
       recordServed(page);
       await route?.(page);
       await page.goto(`${s.indexerUrl}/?${query}`);
-      await page.waitForSelector('[data-testid="figures"][data-state="done"]', { timeout: 60_000 });
+      await page.waitForSelector('[data-testid="figures"]:is([data-state="done"], [data-state="error"])', {
+        timeout: 60_000,
+      });
+      // A check that could not run says why (a source that did not answer, or one the page may not reach).
+      const failed = await page.$('[data-testid="figures-error"]');
+      expect(failed && (await failed.textContent())).toBeNull();
       const rows = await page.$$eval('[data-testid="figure-row"]', (trs) =>
         trs.map((tr) => ({
           figure: tr.getAttribute("data-figure"),
@@ -460,6 +470,136 @@ describe("the reserves page", () => {
       expect(proofs.length).toBeGreaterThan(30);
       expect(proofs.filter((p) => p !== "proven")).toEqual([]);
       await page.close();
+    });
+
+    describe("with the reader's Ethereum RPC: the statement's block proven from the roots Base posts on Ethereum (issue 60)", () => {
+      const l1Rpc = s.deployment.chains.ethereum.rpcUrl;
+      const l1 = createPublicClient({ chain: devnetChain(1, l1Rpc), transport: http(l1Rpc) }) as PublicClient;
+      const { blockInterval, intermediateBlockInterval } = DEVNET_PROOF_PARAMS;
+      const withEthereum = `${reader}&l1rpc=${encodeURIComponent(l1Rpc)}`;
+      /** The first multiple of the interval at or after `block`: the Base block of the game that covers it. */
+      const gameBlockOf = (block: number) => Math.ceil(block / blockInterval) * blockInterval;
+      /** The proposer's games, read with plain eth_call of the factory and the clones (an independent source). */
+      const proposed = async () =>
+        (await readGames(l1, 0, await gameCount(l1))).filter((g) => g.creator === PROOF_KEYS.proposer.address);
+      const latest = async () => {
+        const artifact = await api("/api/por/signed");
+        return { artifact, payload: JSON.parse(artifact.signed_payload_canonical) };
+      };
+
+      /** The ethereum check as the page shows it. */
+      async function ethereumOf(page: Page) {
+        return page.$eval('[data-testid="ethereum"]', (el) => ({
+          status: el.getAttribute("data-status"),
+          l1Block: Number(el.getAttribute("data-l1-block")),
+          game: el.getAttribute("data-game"),
+          rootIndex: el.getAttribute("data-root-index"),
+          standing: el.getAttribute("data-standing"),
+          nextBlock: el.getAttribute("data-next-block"),
+          check: el.querySelector('[data-testid="check-ethereum"]')!.textContent!,
+          lines: [...el.querySelectorAll('li:not([data-testid="check-ethereum"])')].map((li) => li.textContent!),
+        }));
+      }
+      const proofColumn = (page: Page) =>
+        page.$$eval('[data-testid="figure-row"] td:last-child', (tds) => tds.map((t) => t.textContent));
+
+      it("(e) the live statement: PENDING while no root posted on Ethereum covers its block (the factory's newest game, read with eth_call), naming the game block that will cover it; every figure proven against its own hash", async () => {
+        const block = (await latest()).payload.report_block as number;
+        const newest = (await proposed()).reduce((a, g) => (g.l2SequenceNumber > a ? g.l2SequenceNumber : a), 0n);
+        // The devnet mines Base blocks only on transactions: a statement signed at the head waits for
+        // the chain to reach the next game block (60 blocks) and for the proposer's game there.
+        expect(
+          newest,
+          `the newest game (block ${newest}) already covers the statement's block ${block}: something mined ${gameBlockOf(block) - block}+ Base blocks since it was signed`,
+        ).toBeLessThan(block);
+
+        const { page, rows, ms, problems } = await check(withEthereum);
+        const e = await ethereumOf(page);
+        console.log(
+          `page: statement at block ${block}, with proofs and Ethereum, pending, in ${ms} ms (load to full table)\n  ${e.check}`,
+        );
+        expect(e.status).toBe("pending");
+        expect(e.nextBlock).toBe(String(gameBlockOf(block)));
+        expect(e.check).toContain(`ethereum — PENDING: Base block ${block} is newer than every root posted on L1`);
+        expect(e.check).toContain(`covers up to block ${newest}`);
+        expect(e.check).toContain(`the root covering it comes with the game for block ${gameBlockOf(block)}`);
+        expect(e.lines.at(-1)).toMatch(
+          new RegExp(`^Ethereum block ${e.l1Block}, dated .*: your Ethereum RPC's latest header`),
+        );
+        // Every other check passed: the reads ran against the statement's own hash.
+        expect(await page.textContent('[data-testid="figures-verdict"]')).toMatch(
+          new RegExp(`^PENDING: every re-derivable figure equals the signed one \\(block ${block}, `),
+        );
+        expect(await page.getAttribute('[data-testid="figures"]', "class")).toContain("warn");
+        expect(await page.textContent('[data-testid="figures-trust"]')).toMatch(
+          /^Not proven from Ethereum \(pending\)/,
+        );
+        expect(rows.filter((r) => r.equal === "false")).toEqual([]);
+        const proofs = await proofColumn(page);
+        expect(proofs.length).toBeGreaterThan(30);
+        expect(proofs.filter((p) => p !== "proven")).toEqual([]);
+        expect(problems).toEqual([]);
+        await page.close();
+      }, 150_000);
+
+      it("(f) once the proposer's game covers it: proven from Ethereum, on the game and root the factory lists, in the state the game has at that Ethereum block", async () => {
+        const { payload } = await latest();
+        const block = payload.report_block as number;
+        // Base blocks up to the game block covering the statement, then the proposer's game for it.
+        const target = gameBlockOf(block);
+        const head = Number(await s.client.getBlockNumber());
+        if (head < target)
+          await s.client.request({ method: "anvil_mine" as never, params: [toHex(target - head)] as never });
+        let game: GameRecord | undefined;
+        await expect
+          .poll(async () => (game = (await proposed()).find((g) => g.l2SequenceNumber === BigInt(target))), {
+            timeout: 30_000,
+            interval: 250,
+          })
+          .toBeDefined();
+        await s.caughtUp();
+        expect((await latest()).payload.report_block).toBe(block);
+
+        const { page, rows, ms, problems } = await check(withEthereum);
+        const e = await ethereumOf(page);
+        console.log(
+          `page: statement at block ${block}, with proofs and Ethereum, proven, in ${ms} ms (load to full table)\n  ${e.check}`,
+        );
+        expect(e.status).toBe("proven");
+        expect(e.game).toBe(game!.address);
+        const rootIndex = Math.ceil((block - (target - blockInterval)) / intermediateBlockInterval) - 1;
+        expect(e.rootIndex).toBe(String(rootIndex));
+        expect(e.check).toContain(`is committed to by game ${game!.address}'s root ${rootIndex}`);
+        // The game's state at the Ethereum block the page rested on, read there with eth_call.
+        const at = { blockNumber: BigInt(e.l1Block) };
+        const [status, claimValid] = await Promise.all([
+          l1.readContract({ address: game!.address, abi: aggregateVerifierAbi, functionName: "status", ...at }),
+          l1.readContract({
+            address: BASE_PROOF_SYSTEM.anchorStateRegistry,
+            abi: anchorStateRegistryAbi,
+            functionName: "isGameClaimValid",
+            args: [game!.address],
+            ...at,
+          }),
+        ]);
+        expect(e.standing).toBe(status === GAME_STATUS.IN_PROGRESS ? "in-progress" : claimValid ? "final" : "resolved");
+        expect(e.lines[0]).toMatch(/^the game is final/);
+        expect(await page.textContent('[data-testid="figures-verdict"]')).toMatch(
+          new RegExp(
+            `^✓ Every re-derivable figure equals the signed one \\(block ${block}, on a block hash proven from Ethereum, `,
+          ),
+        );
+        expect(await page.getAttribute('[data-testid="figures"]', "class")).toContain("good");
+        const trust = await page.textContent('[data-testid="figures-trust"]');
+        expect(trust).toContain(`an Ethereum header from your Ethereum RPC (block ${e.l1Block}, its latest)`);
+        expect(trust).toContain("not your Base RPC");
+        expect(rows.filter((r) => r.equal === "false")).toEqual([]);
+        const proofs = await proofColumn(page);
+        expect(proofs.length).toBeGreaterThan(30);
+        expect(proofs.filter((p) => p !== "proven")).toEqual([]);
+        expect(problems).toEqual([]);
+        await page.close();
+      }, 150_000);
     });
 
     it("(b) a figure raised and re-signed with the authorised key: the signature card is green, the figure is not", async () => {

@@ -4,17 +4,23 @@
  * package's own code (kusd-verify --rpc, --proofs; kusd-verify --report). Nothing is read from this
  * site but the statement, the two reports as the page shows them, and the network document; the
  * RPC and the venue are reached only because the page was opened with them (`?rpc=`, `?venue=`),
- * which is when its content security policy allows them.
+ * which is when its content security policy allows them. With the reader's Ethereum RPC (`?l1rpc=`)
+ * the statement's block is proven from the output roots Base posts on Ethereum first, with the
+ * verifier's own `--l1-rpc` step (cli/l1-anchor.ts): proven, the proofs rest on that hash; pending
+ * or failed, on the statement's own, and the `ethereum` check says which.
  */
 
 import type { NetworkDocument } from "@kusd/config";
 import { ANCHOR_WINDOW_SECONDS, type ReportKind } from "@kusd/core";
 import {
+  anchorFromL1,
   type Check,
   checkAnchor,
   DEFAULT_BRACKET_TOLERANCE,
   type FigureRow,
   kindSummary,
+  type L1Anchoring,
+  l1Check,
   networkOf,
   rederivationChecks,
   rederiveReport,
@@ -30,6 +36,8 @@ export type FigureCheck = {
   block: number;
   /** The rows by kind, as kusd-verify prints them ("52 figures: 40 equal, 0 differs, …"). */
   summary: string;
+  /** With an Ethereum RPC: the statement's block proven from Ethereum, pending, or why not (its check is in `checks`). */
+  ethereum: L1Anchoring | null;
   /** From the page's load to the full table, in ms. */
   ms: number;
 };
@@ -59,22 +67,57 @@ const readerVenue = (venue: string | null) =>
 /** The page's load is the clock's origin (performance.timeOrigin). */
 const sinceLoad = () => Math.round(performance.now());
 
+/**
+ * The block hash the proofs rest on, as `kusd-verify --rpc <rpc> --l1-rpc <l1rpc>` finds it
+ * (cli/rederive-step.ts's anchorOf): proven from Ethereum's latest block on the reader's Ethereum
+ * RPC, or (pending, failed) the statement's own hash; without an Ethereum RPC, the statement's own
+ * hash as the reader's RPC confirms it. An Ethereum RPC that does not answer fails the check.
+ */
+async function proofsAnchor(
+  payload: { report_block: number; report_block_hash: `0x${string}` },
+  o: { rpc: string; venue: string | null; proofs: boolean; l1rpc: string | null },
+): Promise<{ anchor: { blockHash: `0x${string}`; source: string } | null; ethereum: L1Anchoring | null }> {
+  if (o.l1rpc === null)
+    return {
+      anchor: o.proofs
+        ? { blockHash: payload.report_block_hash, source: "the statement's report_block_hash, as your RPC confirms it" }
+        : null,
+      ethereum: null,
+    };
+  const l1 = { rpc: o.l1rpc, blockHash: null };
+  // The request the command line parses from `--rpc <rpc> --l1-rpc <l1rpc>`: only its RPC is read here.
+  const request: Parameters<typeof anchorFromL1>[0] = {
+    rpc: o.rpc,
+    venue: o.venue,
+    ethereumRpc: null,
+    venueNowMaxAgeSeconds: VENUE_NOW_MAX_AGE_SECONDS,
+    bracketTolerance: DEFAULT_BRACKET_TOLERANCE,
+    anchorWindowSeconds: ANCHOR_WINDOW_SECONDS,
+    network: "/api/network",
+    proofs: { blockHash: null, headerRpc: null, l1 },
+  };
+  const { anchor, l1: ethereum } = await anchorFromL1(request, l1, {
+    number: payload.report_block,
+    hash: payload.report_block_hash,
+  });
+  return { anchor, ethereum };
+}
+
 export async function checkFigures(
   statementText: string,
   networkText: string,
   trust: { bindingText: string | null; operator: string },
-  o: { rpc: string; venue: string | null; proofs: boolean },
+  o: { rpc: string; venue: string | null; proofs: boolean; l1rpc: string | null },
 ): Promise<FigureCheck> {
   const artifact = JSON.parse(statementText) as { signed_payload_canonical: string };
   const payload = JSON.parse(artifact.signed_payload_canonical);
   const network = networkOf(JSON.parse(networkText) as NetworkDocument, o.rpc);
+  const { anchor: proofs, ethereum } = await proofsAnchor(payload, o);
   const d = await rederiveStatement(payload, {
     rpc: o.rpc,
     network,
     networkName: "/api/network",
-    proofs: o.proofs
-      ? { blockHash: payload.report_block_hash, source: "the statement's report_block_hash, as your RPC confirms it" }
-      : null,
+    proofs,
     venue: readerVenue(o.venue),
   });
   // Its anchor on Base, read from the same RPC, against the keys the operator's binding authorises.
@@ -89,9 +132,11 @@ export async function checkFigures(
   });
   return {
     rows: d.rows,
-    checks: [...rederivationChecks(d, o.rpc), ...anchor],
+    // In the command line's order: Ethereum's verdict on the block first.
+    checks: [...(ethereum ? [l1Check(ethereum)] : []), ...rederivationChecks(d, o.rpc), ...anchor],
     block: Number(d.block.number),
     summary: kindSummary(d.rows),
+    ethereum,
     ms: sinceLoad(),
   };
 }

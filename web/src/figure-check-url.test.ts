@@ -8,13 +8,24 @@ describe("figureCheckFrom", () => {
         rpc: "http://127.0.0.1:8545",
         venue: "https://v.example/info",
         proofs: true,
+        l1rpc: null,
       },
     );
-    expect(figureCheckFrom("?rpc=javascript:alert(1)&venue=ftp://x")).toEqual({
+    expect(figureCheckFrom("?rpc=javascript:alert(1)&venue=ftp://x&l1rpc=file:///etc")).toEqual({
       rpc: null,
       venue: null,
       proofs: false,
+      l1rpc: null,
     });
+  });
+  it("reads the Ethereum RPC, which implies proofs (as kusd-verify --l1-rpc); an empty field names none", () => {
+    expect(figureCheckFrom("?rpc=http%3A%2F%2F127.0.0.1%3A8545&l1rpc=https%3A%2F%2Feth.example")).toEqual({
+      rpc: "http://127.0.0.1:8545",
+      venue: null,
+      proofs: true,
+      l1rpc: "https://eth.example",
+    });
+    expect(figureCheckFrom("?rpc=http%3A%2F%2F127.0.0.1%3A8545&l1rpc=")).toMatchObject({ proofs: false, l1rpc: null });
   });
 });
 

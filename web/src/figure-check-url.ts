@@ -1,16 +1,24 @@
 /**
  * What the figure check was asked for, from the page's address: the reader's RPC (`?rpc=`), storage
- * proofs (`proofs=1`) and the reader's venue (`?venue=`). The page's content security policy
- * admits the RPC's and the venue's origins only when the address names them (api/http/page.ts).
+ * proofs (`proofs=1`), the reader's venue (`?venue=`) and the reader's Ethereum RPC (`?l1rpc=`: the
+ * statement's block proven from the output roots Base posts on Ethereum, which implies proofs, as
+ * `kusd-verify --l1-rpc` does). The page's content security policy admits those origins only when
+ * the address names them (api/http/page.ts).
  */
 
-export type FigureCheckRequest = { rpc: string | null; proofs: boolean; venue: string | null };
+export type FigureCheckRequest = { rpc: string | null; proofs: boolean; venue: string | null; l1rpc: string | null };
 
 const httpUrl = (v: string | null) => (v && /^https?:\/\//.test(v) ? v : null);
 
 export function figureCheckFrom(search: string): FigureCheckRequest {
   const q = new URLSearchParams(search);
-  return { rpc: httpUrl(q.get("rpc")), proofs: q.get("proofs") === "1", venue: httpUrl(q.get("venue")) };
+  const l1rpc = httpUrl(q.get("l1rpc"));
+  return {
+    rpc: httpUrl(q.get("rpc")),
+    proofs: q.get("proofs") === "1" || l1rpc !== null,
+    venue: httpUrl(q.get("venue")),
+    l1rpc,
+  };
 }
 
 /** A check is asked for and no venue is named (an empty form field names none; a named one that is not a URL does). */

@@ -209,6 +209,7 @@ function App() {
         rpc={figureCheck.rpc}
         proofs={figureCheck.proofs}
         venue={figureCheck.venue}
+        l1rpc={figureCheck.l1rpc}
         result={figures}
         error={figuresError}
         yieldResult={yieldFigures}

@@ -8,6 +8,8 @@
  */
 export { pinnedTrust, STATEMENT_MAX_AGE_SECONDS, type Trust, trustFromBinding, verifyTrusted } from "@kusd/core";
 export { type AnchorOptions, checkAnchor } from "./anchor/check-anchor.js";
+export { anchorFromL1, l1Check } from "./cli/l1-anchor.js";
+export type { GameSummary, L1Anchoring } from "./l1/base-block-from-l1.js";
 export type { ProofReport, ReadProof } from "./proofs/read-proof.js";
 export { listedAccounts, snapshotAddresses } from "./read-plan/addresses.js";
 export {

@@ -4,16 +4,27 @@
  * loaded only when the page is opened with an RPC to check against.
  */
 import type { FigureCheck, ReportCheck, YieldCheck } from "../check-figures.js";
+import { ethereumLines, pendingOnEthereum, trustWords } from "../ethereum-words.js";
 import { FigureTable } from "./FigureTable.js";
+
+// The card's colour (CheckFigures.tsx) is decided with this chunk loaded.
+export { pendingOnEthereum };
 
 export function StatementResult({ result, proofs }: { result: FigureCheck; proofs: boolean }) {
   const failed = result.checks.filter((c) => !c.ok);
+  const proven = result.ethereum?.status === "proven" ? ", on a block hash proven from Ethereum" : "";
   return (
     <>
       <p class="verdict" data-testid="figures-verdict">
         {failed.length === 0
-          ? `✓ Every re-derivable figure equals the signed one (block ${result.block}, ${result.ms} ms).`
-          : `✗ ${failed.map((c) => `${c.name}: ${c.detail}`).join("; ")}`}
+          ? `✓ Every re-derivable figure equals the signed one (block ${result.block}${proven}, ${result.ms} ms).`
+          : pendingOnEthereum(result)
+            ? `PENDING: every re-derivable figure equals the signed one (block ${result.block}, ${result.ms} ms); the block is not proven from Ethereum yet.`
+            : `✗ ${failed.map((c) => `${c.name}: ${c.detail}`).join("; ")}`}
+      </p>
+      {result.ethereum && <EthereumResult result={result} />}
+      <p class="note" data-testid="figures-trust">
+        {trustWords({ proofs, ethereum: result.ethereum, block: result.block })}
       </p>
       <p class="note" data-testid="figures-summary">
         {result.summary}
@@ -26,6 +37,36 @@ export function StatementResult({ result, proofs }: { result: FigureCheck; proof
         testid="figure-row"
       />
     </>
+  );
+}
+
+/** The `ethereum` check (proven, PENDING, or why not), with the game, its state and the Ethereum block under it. */
+function EthereumResult({ result }: { result: FigureCheck }) {
+  const l1 = result.ethereum!;
+  const check = result.checks.find((c) => c.name === "ethereum")!;
+  const mark = l1.status === "proven" ? "✓" : l1.status === "pending" ? "…" : "✗";
+  return (
+    <div
+      data-testid="ethereum"
+      data-status={l1.status}
+      data-l1-block={l1.l1.number}
+      data-game={l1.game?.address}
+      data-root-index={l1.game?.rootIndex}
+      data-standing={l1.game?.standing}
+      data-next-block={l1.next?.block}
+    >
+      <ul class="checks note">
+        <li
+          class={l1.status === "proven" ? "good" : l1.status === "pending" ? "warn" : "bad"}
+          data-testid="check-ethereum"
+        >
+          {mark} <strong>{check.name}</strong> — {check.detail}
+        </li>
+        {ethereumLines(l1).map((line) => (
+          <li key={line}>{line}</li>
+        ))}
+      </ul>
+    </div>
   );
 }
 
