@@ -22,6 +22,18 @@ describe("the page's content security policy", () => {
   it("a venue without an RPC adds nothing: no check runs", () => {
     expect(pageCsp(undefined, "https://api.hyperliquid.xyz/info")).toContain("connect-src 'self';");
   });
+  it("adds the reader's Ethereum RPC origin beside the RPC's, once, and nothing without an RPC", () => {
+    expect(pageCsp("http://127.0.0.1:8545", "http://127.0.0.1:8547/info", "http://127.0.0.1:8546")).toContain(
+      "connect-src 'self' http://127.0.0.1:8545 http://127.0.0.1:8547 http://127.0.0.1:8546;",
+    );
+    expect(pageCsp("https://rpc.example.org", undefined, "https://rpc.example.org/eth")).toContain(
+      "connect-src 'self' https://rpc.example.org;",
+    );
+    expect(pageCsp(undefined, undefined, "https://eth.example.org")).toContain("connect-src 'self';");
+    expect(pageCsp("http://127.0.0.1:8545", undefined, "https://a.example; script-src *")).toContain(
+      "connect-src 'self' http://127.0.0.1:8545;",
+    );
+  });
   it("anything else adds nothing", () => {
     for (const bad of ["javascript:alert(1)", "not a url", "ftp://x.example", "https://a.example; script-src *"]) {
       expect(pageCsp(bad), bad).toContain("connect-src 'self';");

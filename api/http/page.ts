@@ -23,13 +23,14 @@ function originOf(url: string | undefined): string | null {
 /**
  * Scripts, styles and reads from this origin only (uPlot and Preact set inline styles), and the
  * reader's own RPC and venue when the page is opened to check the figures against them
- * (`?rpc=<URL>&venue=<URL>`): reads go to those origins only then, and nowhere else ever. The
- * venue counts only beside an RPC (the check needs both).
+ * (`?rpc=<URL>&venue=<URL>&l1rpc=<URL>`): reads go to those origins only then, and nowhere else
+ * ever. The venue and the Ethereum RPC count only beside an RPC (the check needs it).
  */
-export function pageCsp(rpc: string | undefined, venue?: string | undefined): string {
+export function pageCsp(rpc: string | undefined, venue?: string | undefined, l1rpc?: string | undefined): string {
   const rpcOrigin = originOf(rpc);
   const venueOrigin = rpcOrigin === null ? null : originOf(venue);
-  const sources = ["'self'", rpcOrigin, venueOrigin].filter(
+  const l1Origin = rpcOrigin === null ? null : originOf(l1rpc);
+  const sources = ["'self'", rpcOrigin, venueOrigin, l1Origin].filter(
     (o, i, all): o is string => o !== null && all.indexOf(o) === i,
   );
   return `default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src ${sources.join(" ")}; frame-ancestors 'none'; base-uri 'none'; form-action 'self'`;
@@ -58,7 +59,7 @@ export function pageRoutes(dir: string) {
         }),
         503,
       );
-    c.header("Content-Security-Policy", pageCsp(c.req.query("rpc"), c.req.query("venue")));
+    c.header("Content-Security-Policy", pageCsp(c.req.query("rpc"), c.req.query("venue"), c.req.query("l1rpc")));
     c.header("Cache-Control", "no-cache");
     return serveStatic({ path: index, precompressed: true })(c, next);
   });
