@@ -7,8 +7,8 @@
  * statement signed over the fork's figures, passes --proofs against the fork's own RPC and fails
  * with --l1-rpc, naming the block whose hash no posted root commits to; (d) a statement newer than
  * the last posted root is pending (exit 3), with the block of the root that will cover it;
- * (e) the game covering the statement blacklisted by the guardian, as Base's guardian can: the game
- * is reported as such and the statement resting on it fails. (c), an RPC whose eth_call answers
+ * (e) the game covering the statement blacklisted by the guardian, as Base's guardian can (on a copy
+ * of the ethereum devnet): the game is reported as such and the statement resting on it fails. (c), an RPC whose eth_call answers
  * differ from its proofs, is rederive.test.ts (f).
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -250,41 +250,50 @@ describe("kusd-verify --l1-rpc: the statement's block proven from the roots post
   it("(e) the game covering the statement blacklisted by the guardian: reported as such, and the statement fails", async () => {
     const block = live.payload.report_block as number;
     const game = await coveredOnL1(block);
-    const guardian = createWalletClient({
-      account: privateKeyToAccount(PROOF_KEYS.guardian.privateKey),
-      chain: devnetChain(1, l1Rpc),
-      transport: http(l1Rpc),
-    });
-    const registry = { address: BASE_PROOF_SYSTEM.anchorStateRegistry, abi: anchorStateRegistryAbi } as const;
-    const hash = await guardian.writeContract({
-      ...registry,
-      functionName: "blacklistDisputeGame",
-      args: [game.address],
-    });
-    const receipt = await l1.waitForTransactionReceipt({ hash });
-    // Pinned to the Ethereum block of the blacklisting: the proposer has not posted a replacement there.
-    const state = await readGameState(l1, game.address);
-    expect(state.blacklisted).toBe(true);
-    expect(state.status).not.toBe(GAME_STATUS.CHALLENGER_WINS);
-    const { exitCode, result } = await verify(
-      live.file,
-      s.rpcUrl,
-      "--l1-rpc",
-      l1Rpc,
-      "--l1-block-hash",
-      receipt.blockHash,
-    );
-    const ethereum = check(result, "ethereum");
-    console.log(`(e) exit ${exitCode}: ${ethereum.detail}`);
-    expect(exitCode).toBe(1);
-    expect(result.ethereum.l1).toMatchObject({ number: Number(receipt.blockNumber), hash: receipt.blockHash });
-    expect(ethereum.detail).toContain(`every game covering Base block ${block} is invalid`);
-    expect(result.ethereum.games).toContainEqual(
-      expect.objectContaining({
-        address: game.address,
-        standing: "invalid",
-        detail: expect.stringContaining("blacklisted"),
-      }),
-    );
+    // On a copy of the ethereum devnet (the same blocks and hashes): blacklisting an honest game on
+    // the shared one would stop its proposer, as on Base (the same proposal cannot be made twice).
+    const state = await l1.request({ method: "anvil_dumpState" as never });
+    const copy = await startAnvil({ port: await freePort(), chainId: 1, timestamp: Math.floor(Date.now() / 1000) });
+    try {
+      const ethereum = createPublicClient({
+        chain: devnetChain(1, copy.rpcUrl),
+        transport: http(copy.rpcUrl),
+      }) as PublicClient;
+      await ethereum.request({ method: "anvil_loadState" as never, params: [state] as never });
+      const guardian = createWalletClient({
+        account: privateKeyToAccount(PROOF_KEYS.guardian.privateKey),
+        chain: devnetChain(1, copy.rpcUrl),
+        transport: http(copy.rpcUrl),
+      });
+      const registry = { address: BASE_PROOF_SYSTEM.anchorStateRegistry, abi: anchorStateRegistryAbi } as const;
+      const hash = await guardian.writeContract({
+        ...registry,
+        functionName: "blacklistDisputeGame",
+        args: [game.address],
+      });
+      const receipt = await ethereum.waitForTransactionReceipt({ hash });
+      expect(receipt.status).toBe("success");
+      const judged = await readGameState(ethereum, game.address);
+      expect(judged.blacklisted).toBe(true);
+      expect(judged.status).not.toBe(GAME_STATUS.CHALLENGER_WINS);
+      const { exitCode, result } = await verify(live.file, s.rpcUrl, "--l1-rpc", copy.rpcUrl);
+      const verdict = check(result, "ethereum");
+      console.log(`(e) exit ${exitCode}: ${verdict.detail}`);
+      expect(exitCode).toBe(1);
+      expect(result.ethereum.l1).toMatchObject({ number: Number(receipt.blockNumber), hash: receipt.blockHash });
+      expect(verdict.detail).toContain(`every game covering Base block ${block} is invalid`);
+      expect(result.ethereum.games).toContainEqual(
+        expect.objectContaining({
+          address: game.address,
+          standing: "invalid",
+          detail: expect.stringContaining("blacklisted"),
+        }),
+      );
+      // The same statement on the real ethereum devnet, where the game is not blacklisted: proven.
+      const real = await verify(live.file, s.rpcUrl, "--l1-rpc", l1Rpc);
+      expect(check(real.result, "ethereum").ok).toBe(true);
+    } finally {
+      await copy.stop();
+    }
   });
 });
