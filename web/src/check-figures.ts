@@ -85,18 +85,7 @@ async function proofsAnchor(
       ethereum: null,
     };
   const l1 = { rpc: o.l1rpc, blockHash: null };
-  // The request the command line parses from `--rpc <rpc> --l1-rpc <l1rpc>`: only its RPC is read here.
-  const request: Parameters<typeof anchorFromL1>[0] = {
-    rpc: o.rpc,
-    venue: o.venue,
-    ethereumRpc: null,
-    venueNowMaxAgeSeconds: VENUE_NOW_MAX_AGE_SECONDS,
-    bracketTolerance: DEFAULT_BRACKET_TOLERANCE,
-    anchorWindowSeconds: ANCHOR_WINDOW_SECONDS,
-    network: "/api/network",
-    proofs: { blockHash: null, headerRpc: null, l1 },
-  };
-  const { anchor, l1: ethereum } = await anchorFromL1(request, l1, {
+  const { anchor, l1: ethereum } = await anchorFromL1(o.rpc, l1, {
     number: payload.report_block,
     hash: payload.report_block_hash,
   });

@@ -8,14 +8,14 @@ import { BASE_PROOF_SYSTEM } from "@kusd/core";
 import { createPublicClient, type Hex, http } from "viem";
 import { type L1Anchoring, proveBaseBlockFromL1 } from "../l1/base-block-from-l1.js";
 import { L1ReadError } from "../l1/proven-l1.js";
-import type { RederiveRequest } from "./args.js";
 import { SourceError } from "./errors.js";
 import type { Check } from "./report.js";
 
 export type L1Anchor = { anchor: { blockHash: Hex; source: string }; l1: L1Anchoring };
 
+/** The hash of `block` proven from Ethereum (`l1`) with the headers of the Base RPC `baseRpc`. */
 export async function anchorFromL1(
-  r: RederiveRequest,
+  baseRpc: string,
   l1: { rpc: string; blockHash: Hex | null },
   block: { number: number; hash: Hex },
 ): Promise<L1Anchor> {
@@ -24,7 +24,7 @@ export async function anchorFromL1(
     proven = await proveBaseBlockFromL1({
       l1: createPublicClient({ transport: http(l1.rpc, { retryCount: 1, batch: true }) }),
       l1BlockHash: l1.blockHash,
-      base: createPublicClient({ transport: http(r.rpc, { retryCount: 1, batch: true }) }),
+      base: createPublicClient({ transport: http(baseRpc, { retryCount: 1, batch: true }) }),
       block: BigInt(block.number),
       system: BASE_PROOF_SYSTEM,
     });
@@ -37,7 +37,7 @@ export async function anchorFromL1(
     return {
       anchor: {
         blockHash: proven.blockHash,
-        source: `Base block ${block.number}'s hash proven from Ethereum block ${proven.l1.number} (${proven.l1.hash}) on --l1-rpc ${l1.rpc}`,
+        source: `Base block ${block.number}'s hash proven from Ethereum block ${proven.l1.number} (${proven.l1.hash}) of the Ethereum RPC ${l1.rpc}`,
       },
       l1: proven,
     };

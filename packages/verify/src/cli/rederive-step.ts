@@ -28,7 +28,7 @@ async function anchorOf(
 ): Promise<{ blockHash: Hex; source: string; l1?: L1Anchoring } | null> {
   if (!r.proofs) return null;
   if (r.proofs.l1) {
-    const { anchor, l1 } = await anchorFromL1(r, r.proofs.l1, {
+    const { anchor, l1 } = await anchorFromL1(r.rpc, r.proofs.l1, {
       number: signed.report_block,
       hash: signed.report_block_hash,
     });
