@@ -71,8 +71,8 @@ async function proposedAt(l2Block: number): Promise<GameRecord[]> {
 /** Mines Base blocks up to the game block covering `block`, and waits for the proposer's game there. */
 async function coveredOnL1(block: number): Promise<GameRecord> {
   const target = gameBlockOf(block);
-  const head = Number(await s.client.getBlockNumber());
-  if (head < target) await s.client.request({ method: "anvil_mine" as never, params: [toHex(target - head)] as never });
+  // One block at a time, as a chain grows (the indexer beside it follows each).
+  while (Number(await s.client.getBlockNumber()) < target) await s.client.request({ method: "evm_mine" as never });
   // A loop, not expect.poll: a beforeAll calls it too.
   const deadline = Date.now() + 30_000;
   for (;;) {
