@@ -235,7 +235,7 @@ export const serviceEnvSchema = z.object({
   KUSD_READER_RPC_BURST: variable(
     z.coerce.number({ error: "must be a number" }).int("must be a whole number").min(1).max(1_000_000),
     "calls readers may take at once from a full budget: at least one of every report at the head from a process that has read nothing (the honesty board reads both chains for every peer)",
-    "120",
+    "160",
   ),
   KUSD_READER_VENUE_WEIGHT_PER_MINUTE: variable(
     z.coerce.number({ error: "must be a number" }).positive("must be positive").max(1_000_000),
