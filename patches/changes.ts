@@ -67,6 +67,18 @@ export const changes: Change[] = [
     ],
   },
   {
+    id: "realtime-retry-failed-head",
+    summary: "a head whose fetch failed is fetched again when it comes again, not taken for a duplicate",
+    hunks: [ponder("sync-realtime/index.js", 907)],
+    tests: [
+      {
+        project: "unit",
+        file: "src/engine-patches/realtime-sync.test.ts",
+        name: "fetches a head again when it comes again after its fetch failed: a quiet chain does not leave the indexer behind",
+      },
+    ],
+  },
+  {
     id: "rpc-poll-beside-ws",
     summary: "the head is polled beside a WebSocket subscription",
     hunks: [ponder("rpc/index.js", 506), ponder("rpc/index.js", 533)],

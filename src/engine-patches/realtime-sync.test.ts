@@ -5,6 +5,8 @@
  *     head's height is a reorg, handled as before.
  *   - realtime-block-announce: each block joining the local chain is announced on the process
  *     (`ponder:block`), which the API takes report block hashes from (api/io/indexer-headers.ts).
+ *   - realtime-retry-failed-head: a head whose fetch failed is fetched again when it is announced
+ *     (or polled) again, not taken for a duplicate of itself.
  */
 import { describe, expect, it } from "vitest";
 
@@ -110,6 +112,22 @@ describe("Ponder's realtime sync (patched)", () => {
       process.off("ponder:block" as never, listener);
     }
     expect(heard).toEqual([5, 6].map((n) => ({ chainId: 8453, ...pick(block(n)) })));
+  });
+});
+
+describe("Ponder's realtime sync after a failed fetch (patched)", () => {
+  it("fetches a head again when it comes again after its fetch failed: a quiet chain does not leave the indexer behind", async () => {
+    // A lagging node: block 8 is not served yet when head 9 is announced.
+    let lagging = true;
+    const sync = realtimeSync((n) => (n === 8 && lagging ? null : block(n)));
+    for (let n = 5; n <= 7; n++) await feed(sync, block(n));
+    expect(await feed(sync, block(9))).toEqual([]);
+    expect(numbers(sync.unfinalizedBlocks)).toEqual([5, 6, 7]);
+    // The node has caught up; no new block is mined, the poll sees head 9 again.
+    lagging = false;
+    const events = await feed(sync, block(9));
+    expect(events.filter((e) => e.type === "block").map((e) => Number(e.block!.number))).toEqual([8, 9]);
+    expect(numbers(sync.unfinalizedBlocks)).toEqual([5, 6, 7, 8, 9]);
   });
 });
 
